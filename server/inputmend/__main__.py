@@ -1,0 +1,8 @@
+"""``python -m inputmend``: kept tiny because spawned worker processes re-import it."""
+
+import sys
+
+if __name__ == "__main__":
+    from inputmend.cli import main
+
+    sys.exit(main())

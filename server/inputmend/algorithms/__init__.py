@@ -1,0 +1,1 @@
+"""Algorithms: pure functions over an oracle, each returning a small frozen result."""

@@ -1,0 +1,138 @@
+"""Registry of the bundled lark grammars and loader for user grammars.
+
+Bundled grammars are ``grammars/NAME.lark`` in the source tree, installed as
+package data under ``inputmend/data/grammars``.  Each file starts with a
+comment header; two of its lines are read here::
+
+    // title: JSON (RFC 8259)
+    // extensions: .json .geojson
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import lark
+from lark.exceptions import GrammarError
+
+from inputmend.oracles.base import OracleConfigError
+
+_HEADER_FIELD = re.compile(r"^//\s*(title|extensions|start)\s*:\s*(.*?)\s*$")
+
+
+@dataclass(frozen=True)
+class GrammarInfo:
+    """A grammar file and what its header says about it."""
+
+    name: str
+    path: Path
+    title: str
+    extensions: tuple[str, ...]
+    start: str = "start"
+
+
+def grammar_dirs() -> list[Path]:
+    """Where bundled grammars live: installed package data, then the source tree."""
+    here = Path(__file__).resolve().parent
+    return [here / "data" / "grammars", here.parents[1] / "grammars"]
+
+
+def read_info(path: Path, name: str | None = None) -> GrammarInfo:
+    """Parse the header comment of a ``.lark`` file."""
+    fields: dict[str, str] = {}
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if not line.startswith("//"):
+                if line.strip():
+                    break
+                continue
+            match = _HEADER_FIELD.match(line.strip())
+            if match and match.group(1) not in fields:
+                fields[match.group(1)] = match.group(2)
+    extensions = tuple(
+        ext if ext.startswith(".") else "." + ext for ext in fields.get("extensions", "").split()
+    )
+    stem = name or path.stem
+    return GrammarInfo(
+        name=stem,
+        path=path,
+        title=fields.get("title", stem),
+        extensions=tuple(ext.lower() for ext in extensions),
+        start=fields.get("start", "start") or "start",
+    )
+
+
+@functools.cache
+def bundled() -> dict[str, GrammarInfo]:
+    """All bundled grammars by name (first directory that has any wins)."""
+    for directory in grammar_dirs():
+        files = sorted(directory.glob("*.lark")) if directory.is_dir() else []
+        if files:
+            return {path.stem: read_info(path) for path in files}
+    return {}
+
+
+def for_extension(filename: str | Path) -> GrammarInfo | None:
+    """The bundled grammar mapped to a file's extension, if any."""
+    suffix = Path(filename).suffix.lower()
+    if not suffix:
+        return None
+    for info in bundled().values():
+        if suffix in info.extensions:
+            return info
+    return None
+
+
+def resolve(name_or_path: str, *, base_dir: Path | None = None) -> GrammarInfo:
+    """Find a grammar by bundled name or by path to a ``.lark`` file."""
+    grammars = bundled()
+    if name_or_path in grammars:
+        return grammars[name_or_path]
+    candidate = Path(name_or_path).expanduser()
+    if base_dir is not None and not candidate.is_absolute():
+        candidate = base_dir / candidate
+    if candidate.suffix == ".lark" or candidate.exists():
+        if not candidate.is_file():
+            raise OracleConfigError(f"grammar file not found: {candidate}")
+        return read_info(candidate.resolve())
+    known = ", ".join(sorted(grammars)) or "none installed"
+    raise OracleConfigError(f"unknown grammar {name_or_path!r} (bundled: {known})")
+
+
+def build_parser(info: GrammarInfo) -> lark.Lark:
+    """Build (and cache) the LALR parser of a grammar, with a clear error on failure."""
+    try:
+        mtime = info.path.stat().st_mtime_ns
+    except OSError as error:
+        raise OracleConfigError(f"cannot read grammar {info.path}: {error.strerror}") from None
+    return _build_parser(str(info.path), mtime, info.start)
+
+
+@functools.lru_cache(maxsize=32)
+def _build_parser(path: str, mtime: int, start: str) -> lark.Lark:
+    del mtime  # part of the cache key only: an edited grammar is rebuilt
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise OracleConfigError(f"cannot read grammar {path}: {error}") from None
+    try:
+        return lark.Lark(
+            text,
+            parser="lalr",
+            lexer="contextual",
+            start=start,
+            propagate_positions=True,
+            maybe_placeholders=False,
+            import_paths=[str(Path(path).parent)],
+        )
+    except GrammarError as error:
+        detail = " ".join(str(error).split())
+        raise OracleConfigError(
+            f"grammar {path} cannot be built as an LALR(1) parser: {detail}"
+        ) from None
+    except (lark.exceptions.LarkError, ValueError, KeyError, re.error) as error:
+        detail = " ".join(str(error).split())
+        raise OracleConfigError(f"grammar {path} is not a valid lark grammar: {detail}") from None

@@ -1,0 +1,76 @@
+"""The one oracle interface: does the program accept this input?
+
+An oracle answers with :class:`Feedback`: a three-way :class:`Verdict` for
+FSynth (complete / incomplete prefix / incorrect) plus, when the oracle knows
+it, the parse boundary.  Delta debugging needs only a test :class:`Outcome`,
+which every feedback derives.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+
+class Outcome(enum.Enum):
+    """Result of a delta-debugging test (Zeller's dd): pass, fail, or unresolved."""
+
+    PASS = "PASS"
+    FAIL = "FAIL"
+    UNRESOLVED = "UNRESOLVED"
+
+
+class Verdict(enum.Enum):
+    """Prefix feedback: is the input valid, a prefix of a valid input, or neither?"""
+
+    COMPLETE = "complete"
+    INCOMPLETE = "incomplete"
+    INCORRECT = "incorrect"
+
+
+@dataclass(frozen=True, slots=True)
+class Feedback:
+    """One oracle answer.
+
+    ``error_offset`` is the parse boundary when known: ``text[:error_offset]``
+    is a valid prefix and the character at ``error_offset`` makes it incorrect
+    (``len(text)`` for an incomplete input, ``None`` when valid or unknown).
+    """
+
+    verdict: Verdict
+    error_offset: int | None = None
+    message: str = ""
+
+    @property
+    def outcome(self) -> Outcome:
+        """The dd outcome for "the program accepts this input"."""
+        return Outcome.PASS if self.verdict is Verdict.COMPLETE else Outcome.FAIL
+
+    @property
+    def valid(self) -> bool:
+        return self.verdict is Verdict.COMPLETE
+
+
+COMPLETE = Feedback(Verdict.COMPLETE)
+
+
+@runtime_checkable
+class Oracle(Protocol):
+    """Anything that can judge a text.  Implementations must be deterministic."""
+
+    def check(self, text: str) -> Feedback:
+        """Judge ``text``; never raises for bad input (a crash is a verdict)."""
+        ...
+
+    def describe(self) -> str:
+        """A one-line, printable description of the configuration."""
+        ...
+
+    def close(self) -> None:
+        """Release processes and temporary files."""
+        ...
+
+
+class OracleConfigError(ValueError):
+    """The oracle cannot be built as configured (unknown grammar, bad regex, ...)."""

@@ -1,0 +1,167 @@
+"""Grammar oracle from a lark LALR grammar (from-scratch reference version).
+
+Answers COMPLETE / INCOMPLETE / INCORRECT with the parse boundary at
+character granularity: a prefix that ends inside a token is INCOMPLETE when
+the partial token can still grow into a token the parser accepts there.
+Text containing a character that came from an undecodable byte is INCORRECT
+at that character.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import lark
+import regex
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from inputmend import grammars
+from inputmend.oracles.base import COMPLETE, Feedback, Verdict
+from inputmend.text import first_undecodable, snippet
+
+
+@dataclass
+class CompiledGrammar:
+    """A built lark parser plus what prefix checks need: terminal regexes
+    usable for partial matching, ignored terminals, printable names."""
+
+    info: grammars.GrammarInfo
+    parser: lark.Lark
+    patterns: dict[str, Any] = field(default_factory=dict)
+    literals: dict[str, str] = field(default_factory=dict)
+    ignored: frozenset[str] = frozenset()
+
+    @classmethod
+    def load(cls, name_or_path: str, *, base_dir: Path | None = None) -> CompiledGrammar:
+        info = grammars.resolve(name_or_path, base_dir=base_dir)
+        parser = grammars.build_parser(info)
+        compiled = cls(info, parser, ignored=frozenset(parser.lexer_conf.ignore))
+        for terminal in parser.terminals:
+            pattern = terminal.pattern
+            compiled.patterns[terminal.name] = regex.compile(pattern.to_regexp())
+            if pattern.type == "str":
+                compiled.literals[terminal.name] = pattern.value
+        return compiled
+
+    def display(self, terminal: str) -> str:
+        """How to name a terminal to a user: its text if literal, else its name."""
+        if terminal == "$END":
+            return "end of input"
+        literal = self.literals.get(terminal)
+        if literal is not None:
+            return f"`{literal}`"
+        return terminal.lower().lstrip("_").replace("_", " ")
+
+    def expected(self, terminals: set[str] | frozenset[str]) -> str:
+        names = sorted({self.display(t) for t in terminals if t not in self.ignored})
+        if not names:
+            return "nothing more"
+        if len(names) > 8:
+            names = [*names[:8], "…"]
+        return ", ".join(names)
+
+    def partial_extent(self, text: str, start: int, terminals: set[str] | frozenset[str]) -> int:
+        """How many characters from ``start`` are a prefix (or all) of a token of
+        one of ``terminals``, or of an ignored token; 0 if none."""
+        best = 0
+        for name in set(terminals) | self.ignored:
+            pattern = self.patterns.get(name)
+            if pattern is None:
+                continue
+            best = max(best, _prefix_extent(pattern, text, start))
+        return best
+
+
+def _prefix_extent(pattern: Any, text: str, start: int) -> int:
+    """Longest ``k`` such that ``text[start:start+k]`` can still be (or is) a match."""
+    match = pattern.fullmatch(text, pos=start, partial=True)
+    if match is not None:
+        return len(text) - start
+    low, high = 0, len(text) - start  # extent ``low`` is always possible (k=0)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if pattern.fullmatch(text, pos=start, endpos=start + middle, partial=True) is not None:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+class GrammarOracle:
+    """Judges a text by parsing it from scratch with lark."""
+
+    def __init__(self, grammar: str | CompiledGrammar, *, base_dir: Path | None = None) -> None:
+        self.grammar = (
+            grammar if isinstance(grammar, CompiledGrammar) else CompiledGrammar.load(grammar, base_dir=base_dir)
+        )
+
+    def describe(self) -> str:
+        return f"grammar {self.grammar.info.name} ({self.grammar.info.title}, {self.grammar.info.path})"
+
+    def close(self) -> None:
+        pass
+
+    def check(self, text: str) -> Feedback:
+        bad = first_undecodable(text)
+        limit = len(text) if bad is None else bad
+        feedback = self._check(text[:limit])
+        if bad is None:
+            return feedback
+        if feedback.verdict is Verdict.INCORRECT:
+            return feedback
+        return Feedback(Verdict.INCORRECT, bad, "byte that is not valid UTF-8")
+
+    def _accepts_after(self, prefix: str) -> set[str]:
+        interactive = self.grammar.parser.parse_interactive(prefix)
+        interactive.exhaust_lexer()
+        return set(interactive.accepts())
+
+    def _check(self, text: str) -> Feedback:
+        try:
+            self.grammar.parser.parse(text)
+        except UnexpectedEOF:
+            return Feedback(Verdict.INCOMPLETE, len(text), "unexpected end of input")
+        except UnexpectedToken as error:
+            token = error.token
+            if token.type == "$END":
+                return Feedback(Verdict.INCOMPLETE, len(text), "unexpected end of input")
+            starts = [token.start_pos]
+            history = error.token_history or []
+            if history and history[-1] is not None and history[-1].end_pos == token.start_pos:
+                starts.append(history[-1].start_pos)
+            return self._incorrect(text, starts, error, f"`{snippet(str(token))}`")
+        except UnexpectedCharacters as error:
+            position = error.pos_in_stream
+            starts = [position]
+            history = error.token_history or []
+            if history and history[-1] is not None and history[-1].end_pos == position:
+                starts.append(history[-1].start_pos)
+            return self._incorrect(text, starts, error, f"`{snippet(text[position])}`")
+        except RecursionError:
+            return Feedback(Verdict.INCORRECT, None, "input nested too deeply for this parser")
+        return COMPLETE
+
+    def _incorrect(
+        self, text: str, starts: list[int], error: UnexpectedInput, found: str
+    ) -> Feedback:
+        """Find the character-level parse boundary behind a token-level error."""
+        boundary = starts[0]
+        expected: set[str] = set()
+        for start in starts:
+            try:
+                accepts = self._accepts_after(text[:start])
+            except UnexpectedInput:
+                continue
+            if start == starts[0]:
+                expected = accepts
+            boundary = max(boundary, start + self.grammar.partial_extent(text, start, accepts))
+        if boundary >= len(text):
+            return Feedback(Verdict.INCOMPLETE, len(text), "unexpected end of input")
+        if boundary > starts[0]:
+            found = f"`{snippet(text[boundary])}`"
+        elif not expected:
+            expected = set(getattr(error, "expected", None) or getattr(error, "allowed", None) or ())
+        message = f"unexpected {found}; expected {self.grammar.expected(expected)}"
+        return Feedback(Verdict.INCORRECT, boundary, message)

@@ -1,0 +1,273 @@
+"""Python oracles: a function that accepts the text (returns) or rejects it (raises).
+
+``CallableOracle`` calls a function in this process (library use).
+``PythonOracle`` loads ``module:function`` (or ``path/to/file.py:function``)
+in a child process, so a validator that hangs, crashes the interpreter,
+prints or exits is a verdict with a clear message, never our hang or crash.
+
+For the exceptions of known parsers (json, tomllib, configparser, SyntaxError
+from ``ast``/``compile``, lark) the error position is read from the exception,
+and an error that only says "the input ended too early" becomes INCOMPLETE.
+"""
+
+from __future__ import annotations
+
+import configparser
+import importlib
+import importlib.util
+import json
+import multiprocessing
+import os
+import re
+import sys
+import tomllib
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import regex
+
+from inputmend.oracles.base import COMPLETE, Feedback, OracleConfigError, Verdict
+
+Validator = Callable[[str], object]
+
+_JSON_PARTIAL = regex.compile(
+    r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"'
+    r"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+    r"|true|false|null"
+)
+_NUMBER_CHARS = "0123456789.eE+-"
+_TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def _offset_of(text: str, line: int, column: int) -> int:
+    """Offset of a 1-based line and column (columns counted in characters)."""
+    start = 0
+    for _ in range(line - 1):
+        newline = text.find("\n", start)
+        if newline < 0:
+            return len(text)
+        start = newline + 1
+    return min(len(text), start + max(column - 1, 0))
+
+
+def _at(text: str, offset: int, message: str) -> Feedback:
+    if offset >= len(text):
+        return Feedback(Verdict.INCOMPLETE, len(text), message)
+    return Feedback(Verdict.INCORRECT, max(offset, 0), message)
+
+
+def _json_feedback(error: json.JSONDecodeError, text: str) -> Feedback:
+    position = error.pos
+    message = error.msg
+    if position >= len(text):
+        return Feedback(Verdict.INCOMPLETE, len(text), message)
+    start = position
+    while start > 0 and text[start - 1] in _NUMBER_CHARS:
+        start -= 1
+    for begin in dict.fromkeys((start, position)):
+        match = _JSON_PARTIAL.fullmatch(text, pos=begin, partial=True)
+        if match is not None and match.partial:
+            return Feedback(Verdict.INCOMPLETE, len(text), message)
+    return Feedback(Verdict.INCORRECT, position, message)
+
+
+def classify_exception(error: BaseException, text: str) -> Feedback:
+    """Turn a validator's exception into feedback, using what known parsers report."""
+    message = f"{type(error).__name__}: {error}".strip()
+    if isinstance(error, json.JSONDecodeError):
+        return _json_feedback(error, text)
+    if isinstance(error, tomllib.TOMLDecodeError):
+        if "(at end of document)" in str(error):
+            return Feedback(Verdict.INCOMPLETE, len(text), message)
+        match = _TOML_POSITION.search(str(error))
+        if match:
+            return _at(text, _offset_of(text, int(match[1]), int(match[2])), message)
+        return Feedback(Verdict.INCORRECT, None, message)
+    if isinstance(error, configparser.Error):
+        line = getattr(error, "lineno", None)
+        errors = getattr(error, "errors", None)
+        if line is None and errors:
+            line = errors[0][0]
+        if isinstance(line, int):
+            offset = _offset_of(text, line, 1)
+            last_line_open = not text.endswith(("\n", "\r")) and "\n" not in text[offset:]
+            if last_line_open:
+                return Feedback(Verdict.INCOMPLETE, len(text), message)
+            return Feedback(Verdict.INCORRECT, offset, message)
+        return Feedback(Verdict.INCORRECT, None, message)
+    if isinstance(error, SyntaxError):
+        text_message = str(error.msg or "")
+        if "never closed" in text_message or "EOF" in text_message:
+            return Feedback(Verdict.INCOMPLETE, len(text), message)
+        if error.lineno:
+            return _at(text, _offset_of(text, error.lineno, error.offset or 1), message)
+        return Feedback(Verdict.INCORRECT, None, message)
+    lark_position = getattr(error, "pos_in_stream", None)
+    if type(error).__module__.startswith("lark"):
+        if type(error).__name__ == "UnexpectedEOF":
+            return Feedback(Verdict.INCOMPLETE, len(text), message)
+        if isinstance(lark_position, int):
+            return _at(text, lark_position, message)
+    return Feedback(Verdict.INCORRECT, None, message)
+
+
+def judge(validator: Validator, text: str) -> Feedback:
+    """Call a validator: returning means valid, raising means invalid."""
+    try:
+        validator(text)
+    except (KeyboardInterrupt, GeneratorExit):
+        raise
+    except BaseException as error:  # noqa: BLE001 - any failure of the validator is a verdict
+        return classify_exception(error, text)
+    return COMPLETE
+
+
+def load_validator(spec: str, *, base_dir: str | None = None) -> Validator:
+    """Load ``module:function`` or ``file.py:function``."""
+    module_name, sep, function_name = spec.rpartition(":")
+    if not sep or not module_name or not function_name:
+        raise OracleConfigError(f"python oracle must be MODULE:FUNCTION, got {spec!r}")
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name)
+            if not path.is_absolute() and base_dir is not None:
+                path = Path(base_dir) / path
+            module_spec = importlib.util.spec_from_file_location(path.stem, path)
+            if module_spec is None or module_spec.loader is None or not path.is_file():
+                raise OracleConfigError(f"python oracle file not found: {path}")
+            module = importlib.util.module_from_spec(module_spec)
+            module_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(module_name)
+    except OracleConfigError:
+        raise
+    except BaseException as error:  # noqa: BLE001 - report any import failure as config error
+        raise OracleConfigError(
+            f"cannot import {module_name!r} for python oracle: {type(error).__name__}: {error}"
+        ) from None
+    validator = getattr(module, function_name, None)
+    if not callable(validator):
+        raise OracleConfigError(f"{module_name!r} has no callable {function_name!r}")
+    return validator  # type: ignore[no-any-return]
+
+
+class CallableOracle:
+    """A Python callable used in this process."""
+
+    def __init__(self, validator: Validator, name: str | None = None) -> None:
+        self.validator = validator
+        self.name = name or getattr(validator, "__qualname__", repr(validator))
+
+    def check(self, text: str) -> Feedback:
+        return judge(self.validator, text)
+
+    def describe(self) -> str:
+        return f"python callable {self.name}"
+
+    def close(self) -> None:
+        pass
+
+
+def _worker(spec: str, base_dir: str, connection: Connection) -> None:
+    """Child process: load the validator, then judge texts until the pipe closes."""
+    os.dup2(2, 1)  # a stray print must never reach our stdout (the LSP channel)
+    sys.stdout = sys.stderr
+    if base_dir not in sys.path:
+        sys.path.insert(0, base_dir)
+    try:
+        validator = load_validator(spec, base_dir=base_dir)
+    except OracleConfigError as error:
+        connection.send(("error", str(error)))
+        return
+    connection.send(("ready", ""))
+    while True:
+        try:
+            text = connection.recv()
+        except (EOFError, OSError):
+            return
+        feedback = judge(validator, text)
+        connection.send((feedback.verdict.value, feedback.error_offset, feedback.message))
+
+
+class PythonOracle:
+    """``module:function`` judged in a child process with a per-test timeout."""
+
+    def __init__(
+        self, spec: str, *, timeout_s: float = 10.0, base_dir: str | None = None
+    ) -> None:
+        if timeout_s <= 0:
+            raise OracleConfigError("the test timeout must be positive")
+        self.spec = spec
+        self.timeout_s = timeout_s
+        self.base_dir = os.path.abspath(base_dir or os.getcwd())
+        self._context = multiprocessing.get_context("spawn")
+        self._process: Any = None
+        self._connection: Connection | None = None
+        self._start()
+
+    def _start(self) -> None:
+        parent, child = self._context.Pipe()
+        process = self._context.Process(
+            target=_worker, args=(self.spec, self.base_dir, child), daemon=True
+        )
+        process.start()
+        child.close()
+        if not parent.poll(max(30.0, self.timeout_s)):
+            process.kill()
+            raise OracleConfigError(f"python oracle {self.spec!r} did not load within 30s")
+        try:
+            status, detail = parent.recv()
+        except (EOFError, OSError):
+            process.join(1)
+            raise OracleConfigError(
+                f"python oracle {self.spec!r} crashed while loading (exit {process.exitcode})"
+            ) from None
+        if status != "ready":
+            process.join(1)
+            raise OracleConfigError(detail)
+        self._process, self._connection = process, parent
+
+    def _restart(self) -> None:
+        self._stop()
+        self._start()
+
+    def check(self, text: str) -> Feedback:
+        if self._connection is None:
+            self._start()
+        connection = self._connection
+        assert connection is not None
+        try:
+            connection.send(text)
+            if not connection.poll(self.timeout_s):
+                self._restart()
+                return Feedback(Verdict.INCORRECT, None, f"timed out after {self.timeout_s:g}s")
+            verdict, offset, message = connection.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            code = self._process.exitcode if self._process is not None else None
+            self._restart()
+            return Feedback(Verdict.INCORRECT, None, f"validator crashed (exit {code})")
+        return Feedback(Verdict(verdict), offset, message)
+
+    def describe(self) -> str:
+        return f"python {self.spec} (in a child process, timeout {self.timeout_s:g}s)"
+
+    def _stop(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.kill()
+            self._process.join(5)
+            self._process = None
+
+    def close(self) -> None:
+        self._stop()
+
+    def __del__(self) -> None:
+        try:
+            self._stop()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
