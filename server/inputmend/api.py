@@ -17,7 +17,7 @@ from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.ddmin import ddmin_text
 from inputmend.algorithms.segmentation import Unit
 from inputmend.oracles.base import Feedback, Oracle
-from inputmend.oracles.wrappers import Budget
+from inputmend.oracles.wrappers import UNLIMITED, Budget
 from inputmend.results import (
     Diagnosis,
     Repair,
@@ -105,7 +105,7 @@ def repair(
     oracle: Oracle,
     *,
     algorithm: str = "auto",
-    budget: Budget = Budget(),
+    budget: Budget = UNLIMITED,
     top: int = 5,
 ) -> RepairResult:
     """Ranked repairs of ``text``; an empty tuple when the input is already valid."""
@@ -142,7 +142,7 @@ def explain(
     oracle: Oracle,
     *,
     algorithm: str = "ddmax",
-    budget: Budget = Budget(),
+    budget: Budget = UNLIMITED,
     unit: Unit = "char",
 ) -> Diagnosis:
     """Failure-inducing spans of a rejected text."""

@@ -175,9 +175,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         finally:
             oracle.close()
         if args.json:
-            _print_json(
-                {"file": path, "valid": feedback.valid, "error": _error_json(document.text, feedback)}
-            )
+            error = _error_json(document.text, feedback)
+            _print_json({"file": path, "valid": feedback.valid, "error": error})
         elif feedback.valid:
             print(f"{path}: valid")
         else:
@@ -211,8 +210,9 @@ def _diff(name: str, before: str, after: str, label: str) -> str:
         fromfile=name,
         tofile=f"{name} ({label})",
     )
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
-                   for line in lines)
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -255,8 +255,9 @@ def _write_repair(args: argparse.Namespace, document: Document, repair: Repair) 
     return None
 
 
-def _repair_json(path: str, document: Document, initial: Feedback, result: RepairResult,
-                 written: str | None) -> dict[str, Any]:
+def _repair_json(
+    path: str, document: Document, initial: Feedback, result: RepairResult, written: str | None
+) -> dict[str, Any]:
     return {
         "file": path,
         "valid": result.input_valid,
@@ -304,29 +305,40 @@ def cmd_repair(args: argparse.Namespace) -> int:
         print(_error_line(args.file, document.text, initial))
         stats = result.stats
         budget_note = f" (stopped early: {stats.stop_reason})" if stats.budget_exhausted else ""
-        print(f"{len(result.repairs)} repair(s) from {stats.tests} oracle runs "
-              f"in {stats.elapsed_s:.2f}s{budget_note}")
+        print(
+            f"{len(result.repairs)} repair(s) from {stats.tests} oracle runs "
+            f"in {stats.elapsed_s:.2f}s{budget_note}"
+        )
         for note in result.notes:
             print(f"note: {note}")
         for rank, repair in enumerate(result.repairs, 1):
-            print(f"\nRepair {rank} ({repair.algorithm}, distance {repair.distance}): "
-                  f"{_describe_edits(document.text, repair)}")
+            print(
+                f"\nRepair {rank} ({repair.algorithm}, distance {repair.distance}): "
+                f"{_describe_edits(document.text, repair)}"
+            )
             sys.stdout.write(_diff(args.file, document.text, repair.text, f"repair {rank}"))
         if written:
             print(f"\n{written}")
     return EXIT_OK if result.input_valid or result.repairs else EXIT_INVALID
 
 
-def _explain_json(path: str, document: Document, initial: Feedback,
-                  diagnosis: Diagnosis | None) -> dict[str, Any]:
+def _explain_json(
+    path: str, document: Document, initial: Feedback, diagnosis: Diagnosis | None
+) -> dict[str, Any]:
     index = LineIndex(document.text)
     spans = []
     if diagnosis is not None:
         for span in diagnosis.spans:
             line, column = index.position(span.start)
-            spans.append({"start": span.start, "end": span.end,
-                          "text": document.text[span.start:span.end],
-                          "line": line + 1, "column": column + 1})
+            spans.append(
+                {
+                    "start": span.start,
+                    "end": span.end,
+                    "text": document.text[span.start : span.end],
+                    "line": line + 1,
+                    "column": column + 1,
+                }
+            )
     return {
         "file": path,
         "valid": initial.valid,
@@ -348,8 +360,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
         initial = oracle.check(document.text)
         diagnosis = None
         if not initial.valid:
-            diagnosis = api.explain(document.text, oracle, algorithm=args.algorithm,
-                                    budget=_budget(args, settings), unit=args.unit)
+            diagnosis = api.explain(
+                document.text,
+                oracle,
+                algorithm=args.algorithm,
+                budget=_budget(args, settings),
+                unit=args.unit,
+            )
     finally:
         oracle.close()
     if args.json:
@@ -364,13 +381,15 @@ def cmd_explain(args: argparse.Namespace) -> int:
     stats = diagnosis.stats
     chars = sum(span.end - span.start for span in diagnosis.spans)
     kind = {"ddmax": "failure-inducing", "ddmin": "minimal failing", "dd": "isolated difference"}
-    print(f"{diagnosis.algorithm}: {len(diagnosis.spans)} {kind[diagnosis.algorithm]} span(s), "
-          f"{chars} character(s), {stats.tests} oracle runs in {stats.elapsed_s:.2f}s"
-          + (f" (stopped early: {stats.stop_reason})" if stats.budget_exhausted else ""))
+    print(
+        f"{diagnosis.algorithm}: {len(diagnosis.spans)} {kind[diagnosis.algorithm]} span(s), "
+        f"{chars} character(s), {stats.tests} oracle runs in {stats.elapsed_s:.2f}s"
+        + (f" (stopped early: {stats.stop_reason})" if stats.budget_exhausted else "")
+    )
     for note in diagnosis.notes:
         print(f"note: {note}")
     for span in diagnosis.spans[:50]:
-        print(f"  {args.file}:{index.human(span.start)}: `{snippet(text[span.start:span.end])}`")
+        print(f"  {args.file}:{index.human(span.start)}: `{snippet(text[span.start : span.end])}`")
     if len(diagnosis.spans) > 50:
         print(f"  … and {len(diagnosis.spans) - 50} more")
     return EXIT_OK

@@ -112,7 +112,13 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
 
 
 _ORACLE_KEYS = {
-    "files", "grammar", "command", "python", "incomplete-exit", "incomplete-pattern", "test-timeout",
+    "files",
+    "grammar",
+    "command",
+    "python",
+    "incomplete-exit",
+    "incomplete-pattern",
+    "test-timeout",
 }
 _LIMIT_KEYS = {"timeout", "max-tests", "test-timeout"}
 

@@ -104,4 +104,3 @@ def to_offsets(ranges: Ranges, bounds: Sequence[int] | None) -> Ranges:
     if bounds is None:
         return ranges
     return normalize([(bounds[start], bounds[end]) for start, end in ranges])
-

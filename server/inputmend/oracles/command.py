@@ -9,6 +9,7 @@ inputs.  A timeout, a crash or a flood of output is a verdict, never our crash.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -92,9 +93,11 @@ class CommandOracle:
 
     def describe(self) -> str:
         codes = ", ".join(f"{code}={verdict.value}" for code, verdict in self.exit_codes.items())
-        extra = f", incomplete if output matches /{self.incomplete_regex.pattern}/" if (
-            self.incomplete_regex
-        ) else ""
+        extra = (
+            f", incomplete if output matches /{self.incomplete_regex.pattern}/"
+            if (self.incomplete_regex)
+            else ""
+        )
         where = "a temporary file" if self.uses_file else "stdin"
         return (
             f"command {shlex.join(self.argv)} (input on {where}, timeout {self.timeout_s:g}s, "
@@ -171,10 +174,8 @@ class CommandOracle:
             os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             process.kill()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - unkillable process
-            pass
 
     def close(self) -> None:
         if self._tempdir is not None:

@@ -93,12 +93,13 @@ class GrammarOracle:
     """Judges a text by parsing it from scratch with lark."""
 
     def __init__(self, grammar: str | CompiledGrammar, *, base_dir: Path | None = None) -> None:
-        self.grammar = (
-            grammar if isinstance(grammar, CompiledGrammar) else CompiledGrammar.load(grammar, base_dir=base_dir)
-        )
+        if not isinstance(grammar, CompiledGrammar):
+            grammar = CompiledGrammar.load(grammar, base_dir=base_dir)
+        self.grammar = grammar
 
     def describe(self) -> str:
-        return f"grammar {self.grammar.info.name} ({self.grammar.info.title}, {self.grammar.info.path})"
+        info = self.grammar.info
+        return f"grammar {info.name} ({info.title}, {info.path})"
 
     def close(self) -> None:
         pass
@@ -116,7 +117,8 @@ class GrammarOracle:
     def _accepts_after(self, prefix: str) -> set[str]:
         interactive = self.grammar.parser.parse_interactive(prefix)
         interactive.exhaust_lexer()
-        return set(interactive.accepts())
+        accepted: set[str] = interactive.accepts()  # type: ignore[no-untyped-call]
+        return accepted
 
     def _check(self, text: str) -> Feedback:
         try:
@@ -138,7 +140,8 @@ class GrammarOracle:
             history = error.token_history or []
             if history and history[-1] is not None and history[-1].end_pos == position:
                 starts.append(history[-1].start_pos)
-            return self._incorrect(text, starts, error, f"`{snippet(text[position])}`")
+            found = f"`{snippet(text[position : position + 1])}`"
+            return self._incorrect(text, starts, error, found)
         except RecursionError:
             return Feedback(Verdict.INCORRECT, None, "input nested too deeply for this parser")
         return COMPLETE
@@ -162,6 +165,6 @@ class GrammarOracle:
         if boundary > starts[0]:
             found = f"`{snippet(text[boundary])}`"
         elif not expected:
-            expected = set(getattr(error, "expected", None) or getattr(error, "allowed", None) or ())
+            expected = set(getattr(error, "expected", None) or getattr(error, "allowed", ()) or ())
         message = f"unexpected {found}; expected {self.grammar.expected(expected)}"
         return Feedback(Verdict.INCORRECT, boundary, message)

@@ -13,6 +13,7 @@ and an error that only says "the input ended too early" becomes INCOMPLETE.
 from __future__ import annotations
 
 import configparser
+import contextlib
 import importlib
 import importlib.util
 import json
@@ -194,9 +195,7 @@ def _worker(spec: str, base_dir: str, connection: Connection) -> None:
 class PythonOracle:
     """``module:function`` judged in a child process with a per-test timeout."""
 
-    def __init__(
-        self, spec: str, *, timeout_s: float = 10.0, base_dir: str | None = None
-    ) -> None:
+    def __init__(self, spec: str, *, timeout_s: float = 10.0, base_dir: str | None = None) -> None:
         if timeout_s <= 0:
             raise OracleConfigError("the test timeout must be positive")
         self.spec = spec
@@ -267,7 +266,5 @@ class PythonOracle:
         self._stop()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self._stop()
-        except Exception:  # noqa: BLE001 - interpreter shutdown
-            pass

@@ -1,0 +1,1 @@
+"""Language server: translates documents and positions to algorithm calls and back."""
