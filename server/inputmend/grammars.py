@@ -102,17 +102,20 @@ def resolve(name_or_path: str, *, base_dir: Path | None = None) -> GrammarInfo:
     raise OracleConfigError(f"unknown grammar {name_or_path!r} (bundled: {known})")
 
 
-def build_parser(info: GrammarInfo) -> lark.Lark:
-    """Build (and cache) the LALR parser of a grammar, with a clear error on failure."""
+def build_parser(info: GrammarInfo, *, keep_all_tokens: bool = False) -> lark.Lark:
+    """Build (and cache) the LALR parser of a grammar, with a clear error on failure.
+
+    ``keep_all_tokens`` keeps anonymous tokens (punctuation) in trees, as
+    derivation-tree algorithms need."""
     try:
         mtime = info.path.stat().st_mtime_ns
     except OSError as error:
         raise OracleConfigError(f"cannot read grammar {info.path}: {error.strerror}") from None
-    return _build_parser(str(info.path), mtime, info.start)
+    return _build_parser(str(info.path), mtime, info.start, keep_all_tokens)
 
 
 @functools.lru_cache(maxsize=32)
-def _build_parser(path: str, mtime: int, start: str) -> lark.Lark:
+def _build_parser(path: str, mtime: int, start: str, keep_all_tokens: bool) -> lark.Lark:
     del mtime  # part of the cache key only: an edited grammar is rebuilt
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -126,6 +129,7 @@ def _build_parser(path: str, mtime: int, start: str) -> lark.Lark:
             start=start,
             propagate_positions=True,
             maybe_placeholders=False,
+            keep_all_tokens=keep_all_tokens,
             import_paths=[str(Path(path).parent)],
         )
     except GrammarError as error:
