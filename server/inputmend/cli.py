@@ -175,8 +175,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         finally:
             oracle.close()
         if args.json:
-            error = _error_json(document.text, feedback)
-            _print_json({"file": path, "valid": feedback.valid, "error": error})
+            details = _error_json(document.text, feedback)
+            _print_json({"file": path, "valid": feedback.valid, "error": details})
         elif feedback.valid:
             print(f"{path}: valid")
         else:

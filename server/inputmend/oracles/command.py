@@ -178,7 +178,8 @@ class CommandOracle:
             process.wait(timeout=5)
 
     def close(self) -> None:
-        if self._tempdir is not None:
+        if getattr(self, "_tempdir", None) is not None:
+            assert self._tempdir is not None
             self._tempdir.cleanup()
             self._tempdir = None
 

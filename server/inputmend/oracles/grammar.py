@@ -135,7 +135,7 @@ class GrammarOracle:
                 starts.append(history[-1].start_pos)
             return self._incorrect(text, starts, error, f"`{snippet(str(token))}`")
         except UnexpectedCharacters as error:
-            position = error.pos_in_stream
+            position = error.pos_in_stream or 0
             starts = [position]
             history = error.token_history or []
             if history and history[-1] is not None and history[-1].end_pos == position:

@@ -253,10 +253,11 @@ class PythonOracle:
         return f"python {self.spec} (in a child process, timeout {self.timeout_s:g}s)"
 
     def _stop(self) -> None:
-        if self._connection is not None:
+        if getattr(self, "_connection", None) is not None:
+            assert self._connection is not None
             self._connection.close()
             self._connection = None
-        if self._process is not None:
+        if getattr(self, "_process", None) is not None:
             if self._process.is_alive():
                 self._process.kill()
             self._process.join(5)

@@ -1,0 +1,233 @@
+"""The CLI contract on real files: exit codes, output, writing, encodings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inputmend.cli import main
+
+APPLE = '{ "item": "Apple", "price": **3.45 }'  # Fig. 1 of the ddmax paper
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def apple(tmp_path: Path) -> Path:
+    path = tmp_path / "apple.json"
+    path.write_text(APPLE)
+    return path
+
+
+def test_check_exit_codes_and_location(
+    capsys: pytest.CaptureFixture[str], apple: Path, tmp_path: Path
+) -> None:
+    good = tmp_path / "good.json"
+    good.write_text('{"a": [1, 2]}')
+    assert run(capsys, "check", str(good))[0] == 0
+    code, out, _ = run(capsys, "check", str(good), str(apple))
+    assert code == 1
+    assert f"{good}: valid" in out
+    assert f"{apple}:1:29: error: unexpected `*`" in out
+
+
+def test_check_json_output(capsys: pytest.CaptureFixture[str], apple: Path) -> None:
+    code, out, _ = run(capsys, "check", "--json", str(apple))
+    assert code == 1
+    data = json.loads(out)
+    assert data["valid"] is False
+    assert data["error"]["line"] == 1 and data["error"]["column"] == 29
+
+
+def test_repair_prints_ranked_diffs_and_leaves_the_file_alone(
+    capsys: pytest.CaptureFixture[str], apple: Path
+) -> None:
+    code, out, _ = run(capsys, "repair", str(apple))
+    assert code == 0
+    assert "Repair 1 (ddmax, distance 2): delete `**` at 1:29" in out
+    assert '+{ "item": "Apple", "price": 3.45 }' in out
+    assert apple.read_text() == APPLE
+
+
+def test_repair_json_contract(capsys: pytest.CaptureFixture[str], apple: Path) -> None:
+    code, out, _ = run(capsys, "repair", "--json", "--algorithm", "ddmax", str(apple))
+    assert code == 0
+    data = json.loads(out)
+    assert data["valid"] is False
+    best = data["repairs"][0]
+    assert best["text"] == '{ "item": "Apple", "price": 3.45 }'
+    assert best["edits"] == [{"offset": 28, "delete": 2, "insert": ""}]
+    assert best["distance"] == 2
+    assert isinstance(data["tests"], int) and data["tests"] > 0
+    assert isinstance(data["elapsed_s"], float)
+    assert data["budget_exhausted"] is False
+
+
+def test_repair_in_place_keeps_a_backup(capsys: pytest.CaptureFixture[str], apple: Path) -> None:
+    code, out, _ = run(capsys, "repair", "--in-place", str(apple))
+    assert code == 0
+    assert apple.read_text() == '{ "item": "Apple", "price": 3.45 }'
+    backup = apple.with_name("apple.json.orig")
+    assert backup.read_text() == APPLE
+    assert "original kept as" in out
+    apple.write_text(APPLE)
+    run(capsys, "repair", "--in-place", str(apple))
+    assert apple.with_name("apple.json.orig.1").read_text() == APPLE, "never overwrite a backup"
+
+
+def test_repair_to_output(capsys: pytest.CaptureFixture[str], apple: Path, tmp_path: Path) -> None:
+    out_file = tmp_path / "fixed.json"
+    assert run(capsys, "repair", "-o", str(out_file), str(apple))[0] == 0
+    assert json.loads(out_file.read_text()) == {"item": "Apple", "price": 3.45}
+    assert apple.read_text() == APPLE
+    code, _, err = run(capsys, "repair", "-o", str(apple), str(apple))
+    assert code == 2 and "--in-place" in err
+
+
+def test_bom_crlf_and_undecodable_bytes_survive(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "data.json"
+    original = b'\xef\xbb\xbf{\r\n  "name": "M\xc3\xbcller",\r\n  "age": 4\xff2\r\n}\r\n'
+    path.write_bytes(original)
+    code, out, _ = run(capsys, "repair", "--in-place", str(path))
+    assert code == 0, out
+    assert path.read_bytes() == original.replace(b"\xff", b"")
+    assert (tmp_path / "data.json.orig").read_bytes() == original
+
+
+def test_explain_ddmax_spans(capsys: pytest.CaptureFixture[str], apple: Path) -> None:
+    code, out, _ = run(capsys, "explain", "--json", str(apple))
+    assert code == 0
+    data = json.loads(out)
+    assert data["spans"] == [{"start": 28, "end": 30, "text": "**", "line": 1, "column": 29}]
+    code, out, _ = run(capsys, "explain", str(apple))
+    assert "ddmax: 1 failure-inducing span(s), 2 character(s)" in out
+    assert f"{apple}:1:29: `**`" in out
+
+
+@pytest.mark.parametrize(("algorithm", "spans"), [("ddmin", ["{"]), ("dd", ["*"])])
+def test_explain_other_algorithms(
+    capsys: pytest.CaptureFixture[str], apple: Path, algorithm: str, spans: list[str]
+) -> None:
+    code, out, _ = run(capsys, "explain", "--json", "--algorithm", algorithm, str(apple))
+    assert code == 0
+    assert [span["text"] for span in json.loads(out)["spans"]] == spans
+
+
+def test_valid_file_needs_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "ok.json"
+    path.write_text("[]")
+    assert run(capsys, "repair", str(path))[1].strip().endswith("valid; nothing to repair")
+    assert "nothing to explain" in run(capsys, "explain", str(path))[1]
+
+
+def test_empty_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "empty.json"
+    path.write_text("")
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 1 and "end of input" in out
+    code, out, _ = run(capsys, "repair", str(path))
+    assert code == 1
+    assert "no repair" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["check", "/no/such/file.json"], "no such file"),
+        (["check", "--grammar", "nosuchgrammar", "{f}"], "unknown grammar 'nosuchgrammar'"),
+        (["check", "--command", "no-such-program-xyz", "{f}"], "command not found"),
+        (["check", "--command", "cat", "--incomplete-pattern", "(", "{f}"], "bad incomplete"),
+        (["check", "--python", "nosuchmodule_xyz:f", "{f}"], "cannot import"),
+        (["check", "{d}"], "is a directory"),
+        (["repair", "--timeout", "0", "{f}"], "--timeout must be positive"),
+        (["check", "{u}"], "no oracle for this file"),
+    ],
+)
+def test_errors_are_one_line_with_exit_2(
+    capsys: pytest.CaptureFixture[str], apple: Path, tmp_path: Path, args: list[str], message: str
+) -> None:
+    unknown = tmp_path / "file.unknownext"
+    unknown.write_text("x")
+    filled = [a.format(f=apple, d=tmp_path, u=unknown) for a in args]
+    code, out, err = run(capsys, *filled)
+    assert code == 2
+    assert message in err
+    assert err.count("\n") == 1 and err.startswith("inputmend: error: ")
+    assert "Traceback" not in err + out
+
+
+def test_binary_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "image.json"
+    path.write_bytes(bytes(range(256)) * 40)
+    code, _, err = run(capsys, "repair", str(path))
+    assert code == 2 and "binary" in err
+
+
+def test_command_oracle_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], apple: Path
+) -> None:
+    checker = f'{sys.executable} -c "import json,sys; json.loads(sys.stdin.read())"'
+    code, out, _ = run(capsys, "repair", "--json", "--command", checker, str(apple))
+    assert code == 0
+    assert json.loads(out)["repairs"][0]["text"].startswith('{ "item": "Apple", "price": 3.45')
+
+
+def test_python_oracle_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], apple: Path
+) -> None:
+    code, out, _ = run(capsys, "check", "--python", "json:loads", str(apple))
+    assert code == 1 and "Expecting value" in out
+
+
+def test_budget_is_reported(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_text("[" + ", ".join(str(i) for i in range(300)) + ", ** ]")
+    _, out, _ = run(
+        capsys, "repair", "--json", "--max-tests", "3", "--algorithm", "ddmax", str(path)
+    )
+    data = json.loads(out)
+    assert data["budget_exhausted"] is True
+    assert data["tests"] <= 4
+
+
+def test_config_file_maps_globs_to_oracles(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / ".inputmend.toml").write_text(
+        '[defaults]\ntimeout = 5\n\n[[oracle]]\nfiles = ["data/*.txt"]\npython = "json:loads"\n'
+    )
+    (tmp_path / "data").mkdir()
+    path = tmp_path / "data" / "a.txt"
+    path.write_text("[1, 2,]")
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 1 and "Expecting value" in out
+    (tmp_path / ".inputmend.toml").write_text('[[oracle]]\nfiles = "*.txt"\nbogus = 1\n')
+    code, _, err = run(capsys, "check", str(path))
+    assert code == 2 and "unknown key(s) bogus" in err
+
+
+def test_grammars_lists_the_bundled_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "grammars")
+    assert code == 0
+    assert "json" in out and ".json" in out
+
+
+def test_python_dash_m_and_console_script(apple: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "inputmend", "check", str(apple)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "unexpected `*`" in result.stdout
