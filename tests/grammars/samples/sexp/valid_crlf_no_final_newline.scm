@@ -1,0 +1,3 @@
+(a b)
+; last line without newline
+(c . d)
