@@ -134,9 +134,11 @@ def _build_parser(path: str, mtime: int, start: str, keep_all_tokens: bool) -> l
         )
     except GrammarError as error:
         detail = " ".join(str(error).split())
-        raise OracleConfigError(
-            f"grammar {path} cannot be built as an LALR(1) parser: {detail}"
-        ) from None
+        if "collision" in detail or "conflict" in detail.lower():
+            raise OracleConfigError(
+                f"grammar {path} cannot be built as an LALR(1) parser: {detail}"
+            ) from None
+        raise OracleConfigError(f"grammar {path} is not a valid lark grammar: {detail}") from None
     except (lark.exceptions.LarkError, ValueError, KeyError, re.error) as error:
         detail = " ".join(str(error).split())
         raise OracleConfigError(f"grammar {path} is not a valid lark grammar: {detail}") from None

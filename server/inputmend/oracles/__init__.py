@@ -53,13 +53,13 @@ class AllOf:
 def build_oracle(spec: OracleSpec, *, suffix: str = "") -> Oracle:
     """Build the oracle a spec describes (grammar first, then python, then command)."""
     from inputmend.oracles.command import CommandOracle
-    from inputmend.oracles.grammar import GrammarOracle
+    from inputmend.oracles.incremental import IncrementalGrammarOracle
     from inputmend.oracles.python import PythonOracle
 
     parts: list[Oracle] = []
     try:
         if spec.grammar is not None:
-            parts.append(GrammarOracle(spec.grammar, base_dir=spec.base_dir))
+            parts.append(IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir))
         if spec.python is not None:
             base = str(spec.base_dir) if spec.base_dir is not None else None
             parts.append(PythonOracle(spec.python, timeout_s=spec.test_timeout_s, base_dir=base))

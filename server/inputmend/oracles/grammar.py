@@ -70,19 +70,20 @@ class CompiledGrammar:
             pattern = self.patterns.get(name)
             if pattern is None:
                 continue
-            best = max(best, _prefix_extent(pattern, text, start))
+            best = max(best, prefix_extent(pattern, text, start))
         return best
 
 
-def _prefix_extent(pattern: Any, text: str, start: int) -> int:
-    """Longest ``k`` such that ``text[start:start+k]`` can still be (or is) a match."""
-    match = pattern.fullmatch(text, pos=start, partial=True)
-    if match is not None:
-        return len(text) - start
-    low, high = 0, len(text) - start  # extent ``low`` is always possible (k=0)
+def prefix_extent(pattern: Any, text: str, start: int, end: int | None = None) -> int:
+    """Longest ``k`` such that ``text[start:start+k]`` (within ``end``) is, or
+    can still grow into, a match of ``pattern`` (a ``regex`` pattern)."""
+    end = len(text) if end is None else end
+    if pattern.fullmatch(text, start, end, partial=True) is not None:
+        return end - start
+    low, high = 0, end - start  # extent ``low`` is always possible (k=0)
     while low < high:
         middle = (low + high + 1) // 2
-        if pattern.fullmatch(text, pos=start, endpos=start + middle, partial=True) is not None:
+        if pattern.fullmatch(text, start, start + middle, partial=True) is not None:
             low = middle
         else:
             high = middle - 1

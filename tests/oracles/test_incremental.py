@@ -1,0 +1,208 @@
+"""The incremental grammar oracle agrees with a from-scratch parse, and reuses work."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from inputmend import grammars
+from inputmend.oracles.base import OracleConfigError, Verdict
+from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.text import decode_bytes
+from tests.conftest import CORPUS, ROOT
+
+SAMPLES = ROOT / "tests" / "grammars" / "samples"
+CORPUS_FORMATS = {"json", "ini", "sexp", "tinyc"}
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict", "offset"),
+    [
+        ('{"a": tr', Verdict.INCOMPLETE, 8),
+        ('{"a": "ab', Verdict.INCOMPLETE, 9),
+        ("-", Verdict.INCOMPLETE, 1),
+        ("[1, 2", Verdict.INCOMPLETE, 5),
+        ("[1.", Verdict.INCOMPLETE, 3),
+        ("", Verdict.INCOMPLETE, 0),
+        ("[1.x]", Verdict.INCORRECT, 3),
+        ('{"a": trux}', Verdict.INCORRECT, 9),
+        ('{"a": truex}', Verdict.INCORRECT, 10),
+        ('{"a" 1}', Verdict.INCORRECT, 5),
+        ('{ "item": "Apple", "price": **3.45 }', Verdict.INCORRECT, 28),
+        ("[1, 2] x", Verdict.INCORRECT, 7),
+        ("[1, \udcff]", Verdict.INCORRECT, 4),
+        ('"a\udcffb"', Verdict.INCORRECT, 2),
+        ("[1,2]", Verdict.COMPLETE, None),
+        ("[1,\r\n 2]\r\n", Verdict.COMPLETE, None),
+    ],
+)
+def test_three_way_verdicts(text: str, verdict: Verdict, offset: int | None) -> None:
+    for oracle in (IncrementalGrammarOracle("json"), GrammarOracle("json")):
+        feedback = oracle.check(text)
+        assert (feedback.verdict, feedback.error_offset) == (verdict, offset), oracle.describe()
+
+
+def test_messages_name_what_was_found_and_expected() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    assert oracle.check('{"a" 1}').message == "unexpected `1`; expected `:`"
+    assert oracle.check('{"a": trux}').message == "unexpected `x` after `tru`"
+    assert oracle.check("[1,").message == "unexpected end of input"
+
+
+def _texts(name: str) -> list[str]:
+    texts = []
+    if name in CORPUS_FORMATS and CORPUS.is_dir():
+        for path in sorted(CORPUS.glob(f"{name}-*/*"))[::3]:
+            text, _ = decode_bytes(path.read_bytes())
+            if len(text) <= 2500:
+                texts.append(text)
+    for path in sorted((SAMPLES / name).glob("*")):
+        texts.append(decode_bytes(path.read_bytes())[0])
+    return texts
+
+
+def _mutate(rng: random.Random, text: str) -> tuple[int, int, str]:
+    alphabet = text + "{}[](),:;\"'\\ \n\r\t=#*/-+.<>|0123456789abcxyz\udcff"
+    start = rng.randint(0, len(text))
+    end = min(len(text), start + rng.choice([0, 0, 1, 1, 2, 5]))
+    insert = "".join(rng.choice(alphabet) for _ in range(rng.choice([0, 1, 1, 2, 3])))
+    return start, end, insert
+
+
+@pytest.mark.parametrize("name", sorted(grammars.bundled()))
+def test_random_prefixes_and_edits_agree_with_a_from_scratch_parse(name: str) -> None:
+    rng = random.Random(f"incremental-{name}")
+    compiled = CompiledGrammar.load(name)
+    reference = GrammarOracle(compiled)
+    oracle = IncrementalGrammarOracle(compiled, checkpoint_every=rng.choice([1, 2, 4, 16]))
+    texts = _texts(name)
+    assert texts
+    per_text = max(8, 1500 // len(texts))
+    checks = 0
+    for text in texts:
+        current = oracle.scan(text)
+        for _ in range(per_text):
+            choice = rng.random()
+            if choice < 0.3:
+                end = rng.randint(0, current.length)
+                candidate = current.text[:end]
+                feedback = oracle.prefix(current, end)
+            elif choice < 0.7:
+                start, stop, insert = _mutate(rng, current.text)
+                candidate = current.text[:start] + insert + current.text[stop:]
+                scan = oracle.edit(current, start, stop, insert)
+                assert scan.text == candidate
+                feedback = scan.feedback
+                if rng.random() < 0.3:
+                    current = scan  # edit the edited text further
+            else:
+                start, stop, insert = _mutate(rng, current.text)
+                candidate = current.text[:start] + insert + current.text[stop:]
+                feedback = oracle.check(candidate)
+            expected = reference.check(candidate)
+            assert (feedback.verdict, feedback.error_offset) == (
+                expected.verdict,
+                expected.error_offset,
+            ), f"{name}: {candidate!r}"
+            checks += 1
+    assert checks >= 1000
+
+
+def _document(size: int) -> str:
+    items = []
+    total = 0
+    index = 0
+    while total < size:
+        item = json.dumps({"id": index, "name": f"item {index}", "tags": ["a", index * 1.5]})
+        items.append(item)
+        total += len(item) + 2
+        index += 1
+    return "[\n" + ",\n".join(items) + "\n]\n"
+
+
+def test_an_edit_rescans_only_near_the_edit() -> None:
+    text = _document(200_000)
+    oracle = IncrementalGrammarOracle("json")
+    base = oracle.scan(text)
+    assert oracle.scanned_chars == len(text)
+    rng = random.Random(1)
+    for _ in range(50):
+        position = rng.randrange(len(text))
+        before = oracle.scanned_chars
+        oracle.edit(base, position, position + 1, " ")
+        assert oracle.scanned_chars - before < 2000
+        before = oracle.scanned_chars
+        oracle.prefix(base, position)
+        assert oracle.scanned_chars - before < 2000
+    before = oracle.scanned_chars
+    edited = text[:100_000] + "x" + text[100_000:]
+    assert oracle.check(edited).verdict is GrammarOracle("json").check(edited).verdict
+    assert oracle.scanned_chars - before < 2000
+
+
+def test_equal_stacks_are_the_same_object() -> None:
+    text = _document(20_000)
+    oracle = IncrementalGrammarOracle("json", checkpoint_every=4)
+    first = oracle.scan(text)
+    # Insert and delete a space far from the end: the edited scan joins the
+    # original at the first checkpoint after the edit, by identity.
+    scan = oracle.edit(first, 5000, 5000, " ")
+    assert scan.feedback.valid
+    assert oracle.scanned_chars < len(text) + 1000
+    shifted = {p - 1: s for p, s in zip(scan.positions, scan.stacks, strict=True) if p > 5100}
+    common = [i for i, p in enumerate(first.positions) if p in shifted]
+    assert common
+    assert all(first.stacks[i] is shifted[first.positions[i]] for i in common)
+
+
+def test_deep_nesting_and_large_inputs() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    deep = "[" * 100_000 + "]" * 100_000
+    assert oracle.check(deep).valid
+    assert oracle.check("[" * 100_000).verdict is Verdict.INCOMPLETE
+    broken = "[" * 50_000 + "x" + "[" * 50_000
+    assert oracle.check(broken).error_offset == 50_000
+    big = _document(2_000_000)
+    assert oracle.check(big).valid
+    assert oracle.check(big[:-3] + "," + big[-3:]).verdict is Verdict.INCORRECT
+
+
+def test_tokens_and_tree() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    tokens = oracle.tokens('{"a": [1, tru')
+    assert [(t.type, t.start, t.end) for t in tokens] == [
+        ("LBRACE", 0, 1),
+        ("STRING", 1, 4),
+        ("COLON", 4, 5),
+        ("LSQB", 6, 7),
+        ("NUMBER", 7, 8),
+        ("COMMA", 8, 9),
+    ]
+    tree = oracle.tree('{"a": [1]}')
+    assert tree is not None and tree.meta.start_pos == 0 and tree.meta.end_pos == 10
+    assert oracle.tree("[1,") is None
+
+
+def test_user_grammar_conflicts_are_reported(tmp_path: Path) -> None:
+    path = tmp_path / "bad.lark"
+    path.write_text('start: a | b\na: "x"\nb: "x"\n')
+    with pytest.raises(OracleConfigError, match="Reduce/Reduce collision"):
+        IncrementalGrammarOracle(str(path))
+    path.write_text("start: (\n")
+    with pytest.raises(OracleConfigError, match="not a valid lark grammar"):
+        IncrementalGrammarOracle(str(path))
+
+
+def test_a_user_grammar_works(tmp_path: Path) -> None:
+    path = tmp_path / "pairs.lark"
+    path.write_text(
+        'start: pair*\npair: KEY "=" VALUE ";"\nKEY: /[a-z]+/\nVALUE: /[0-9]+/\n%ignore /[ \\n]+/\n'
+    )
+    oracle = IncrementalGrammarOracle(str(path))
+    assert oracle.check("a = 1; bb = 22;").valid
+    assert oracle.check("a = 1; bb = ").verdict is Verdict.INCOMPLETE
+    assert oracle.check("a = 1; bb == 2;").error_offset == 11
