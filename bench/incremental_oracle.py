@@ -7,7 +7,7 @@ Prints, for JSON documents of about 1 KB, 100 KB and 1 MB:
   * the ratio of per-check time on 1 MB to 1 KB (the target is close to 1).
 Then deep nesting (100 000 levels) and a 10 MB document.
 
-    python bench/incremental_oracle.py [--checks N] [--seed S]
+    .venv/bin/python bench/incremental_oracle.py [--checks N] [--seed S]
 """
 
 from __future__ import annotations
@@ -15,17 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
-import sys
-import time
 import resource
-from pathlib import Path
+import statistics
+import time
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-
-from inputmend import grammars  # noqa: E402
-from inputmend.oracles.grammar import CompiledGrammar  # noqa: E402
-from inputmend.oracles.incremental import IncrementalGrammarOracle  # noqa: E402
+from inputmend import grammars
+from inputmend.oracles.grammar import CompiledGrammar
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 
 def document(size: int) -> str:
@@ -93,7 +89,8 @@ def main() -> None:
         lexed_per_edit = (oracle.scanned_chars - lexed) / len(positions)
         per_check[size] = edit_time
         print(
-            f"| {len(text) / 1000:,.0f} KB | {lark_time * 1000:,.1f} ms | {scan_time * 1000:,.1f} ms "
+            f"| {len(text) / 1000:,.0f} KB | {lark_time * 1000:,.1f} ms "
+            f"| {scan_time * 1000:,.1f} ms "
             f"| {scan_time / lark_time:.2f} | {prefix_time * 1e6:,.0f} µs "
             f"| {edit_time * 1e6:,.0f} µs | {lexed_per_edit:,.0f} | {lark_time * 1000:,.1f} ms "
             f"| {lark_time / edit_time:,.0f}× |"
@@ -107,8 +104,10 @@ def main() -> None:
     print("\n## Limits\n")
     oracle = IncrementalGrammarOracle(compiled)
     deep = "[" * 100_000 + "]" * 100_000
-    print(f"* 100 000-deep nesting: scan {timed(lambda: oracle.check(deep)) * 1000:,.0f} ms, "
-          f"verdict {oracle.check(deep).verdict.value}")
+    print(
+        f"* 100 000-deep nesting: scan {timed(lambda: oracle.check(deep)) * 1000:,.0f} ms, "
+        f"verdict {oracle.check(deep).verdict.value}"
+    )
     big = document(10_000_000)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     fresh = IncrementalGrammarOracle(compiled)

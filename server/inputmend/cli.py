@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from inputmend import __version__, api, grammars
+from inputmend import __version__, api, batch, grammars
 from inputmend.config import FileSettings, OracleSpec, settings_for
 from inputmend.oracles import build_oracle
 from inputmend.oracles.base import Feedback, Oracle, OracleConfigError
 from inputmend.oracles.wrappers import Budget
-from inputmend.results import Diagnosis, Repair, RepairResult
+from inputmend.results import Diagnosis, Edit, Repair, RepairResult
 from inputmend.text import Document, InputError, LineIndex, looks_binary, read_document, snippet
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -62,6 +62,12 @@ def _budget_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tests", type=int, metavar="N", help="budget of oracle runs")
 
 
+def _jobs_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--jobs", type=int, metavar="N", help="files processed in parallel (default: all cores)"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="inputmend",
@@ -74,11 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check", parents=[oracle], help="validate files (exit 0 valid, 1 invalid, 2 error)"
     )
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("files", nargs="+", metavar="FILE|FOLDER")
     check.add_argument("--json", action="store_true", help="one JSON object per file")
+    _jobs_option(check)
 
     repair = commands.add_parser("repair", parents=[oracle], help="print ranked repairs")
-    repair.add_argument("file", metavar="FILE")
+    repair.add_argument("files", nargs="+", metavar="FILE|FOLDER")
     repair.add_argument("--algorithm", choices=api.REPAIR_ALGORITHMS, default="auto")
     repair.add_argument("--top", type=int, default=5, metavar="N", help="repairs to show")
     _budget_options(repair)
@@ -87,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--in-place", action="store_true", help="write the best repair to FILE (keeps FILE.orig)"
     )
-    repair.add_argument("--json", action="store_true", help="print one JSON object")
+    repair.add_argument("--json", action="store_true", help="one JSON object per file")
+    _jobs_option(repair)
 
     explain = commands.add_parser(
         "explain", parents=[oracle], help="show the failure-inducing parts of a file"
@@ -161,35 +169,80 @@ def _print_json(data: dict[str, Any]) -> None:
     print(json.dumps(data, ensure_ascii=True))
 
 
+def _problem(path: str, error: Exception) -> dict[str, Any]:
+    return {"file": path, "problem": str(error)}
+
+
+def check_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Check one file; never raises."""
+    try:
+        document, _, oracle = _load(path, args)
+    except (InputError, OracleConfigError, UsageError) as error:
+        return _problem(path, error)
+    try:
+        feedback = oracle.check(document.text)
+    finally:
+        oracle.close()
+    return {
+        "file": path,
+        "valid": feedback.valid,
+        "error": _error_json(document.text, feedback),
+        "_line": _error_line(path, document.text, feedback),
+    }
+
+
+def _public(result: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in result.items() if not key.startswith("_")}
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    if args.jobs is not None and args.jobs <= 0:
+        raise UsageError("--jobs must be positive")
+    return args.jobs or os.cpu_count() or 1
+
+
+def _files(args: argparse.Namespace) -> list[str]:
+    explicit = any(x is not None for x in (args.grammar, args.command, args.python))
+    files = batch.expand(args.files, every_file=explicit)
+    if not files:
+        raise UsageError("no files to process (folders contain no file with a known format)")
+    return files
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    status = EXIT_OK
-    for path in args.files:
-        try:
-            document, _, oracle = _load(path, args)
-        except (InputError, OracleConfigError) as error:
-            print(f"inputmend: error: {error}", file=sys.stderr)
-            status = EXIT_USAGE
+    files = _files(args)
+    progress = batch.Progress(len(files), "checking")
+    counts = {"valid": 0, "invalid": 0, "problem": 0}
+    for result in batch.run(check_one, files, args, jobs=_jobs(args), progress=progress):
+        progress.clear()
+        if "problem" in result:
+            counts["problem"] += 1
+            print(f"inputmend: error: {result['problem']}", file=sys.stderr)
+            if args.json:
+                _print_json(_public(result))
             continue
-        try:
-            feedback = oracle.check(document.text)
-        finally:
-            oracle.close()
+        counts["valid" if result["valid"] else "invalid"] += 1
         if args.json:
-            details = _error_json(document.text, feedback)
-            _print_json({"file": path, "valid": feedback.valid, "error": details})
-        elif feedback.valid:
-            print(f"{path}: valid")
+            _print_json(_public(result))
+        elif result["valid"]:
+            print(f"{result['file']}: valid")
         else:
-            print(_error_line(path, document.text, feedback))
-        if not feedback.valid and status == EXIT_OK:
-            status = EXIT_INVALID
-    return status
+            print(result["_line"])
+    progress.clear()
+    if len(files) > 1 and not args.json:
+        print(
+            f"{len(files)} files: {counts['valid']} valid, {counts['invalid']} invalid"
+            + (f", {counts['problem']} not checked" if counts["problem"] else "")
+        )
+    if counts["problem"]:
+        return EXIT_USAGE
+    return EXIT_INVALID if counts["invalid"] else EXIT_OK
 
 
-def _describe_edits(text: str, repair: Repair) -> str:
+def _describe_edits(text: str, edits: Sequence[Edit]) -> str:
     index = LineIndex(text)
     parts = []
-    for edit in repair.edits[:3]:
+    for edit in edits[:3]:
         where = index.human(edit.offset)
         removed = text[edit.offset : edit.end]
         if edit.delete and edit.insert:
@@ -198,8 +251,8 @@ def _describe_edits(text: str, repair: Repair) -> str:
             parts.append(f"delete `{snippet(removed)}` at {where}")
         else:
             parts.append(f"insert `{snippet(edit.insert)}` at {where}")
-    if len(repair.edits) > 3:
-        parts.append(f"and {len(repair.edits) - 3} more edits")
+    if len(edits) > 3:
+        parts.append(f"and {len(edits) - 3} more edits")
     return "; ".join(parts)
 
 
@@ -238,9 +291,11 @@ def _backup_path(path: Path) -> Path:
     return candidate
 
 
-def _write_repair(args: argparse.Namespace, document: Document, repair: Repair) -> str | None:
+def _write_repair(
+    args: argparse.Namespace, path: str, document: Document, repair: Repair
+) -> str | None:
     data = document.encode(repair.text)
-    source = Path(args.file)
+    source = Path(path)
     if args.in_place:
         backup = _backup_path(source)
         backup.write_bytes(document.encode())
@@ -255,7 +310,7 @@ def _write_repair(args: argparse.Namespace, document: Document, repair: Repair) 
     return None
 
 
-def _repair_json(
+def _repair_record(
     path: str, document: Document, initial: Feedback, result: RepairResult, written: str | None
 ) -> dict[str, Any]:
     return {
@@ -279,47 +334,107 @@ def _repair_json(
     }
 
 
-def cmd_repair(args: argparse.Namespace) -> int:
-    if args.top <= 0:
-        raise UsageError("--top must be positive")
-    document, settings, oracle = _load(args.file, args)
+def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Repair one file (writing only when asked); never raises."""
+    try:
+        document, settings, oracle = _load(path, args)
+        budget = _budget(args, settings)
+    except (InputError, OracleConfigError, UsageError) as error:
+        return _problem(path, error)
     try:
         initial = oracle.check(document.text)
         result = api.repair(
-            document.text,
-            oracle,
-            algorithm=args.algorithm,
-            budget=_budget(args, settings),
-            top=args.top,
+            document.text, oracle, algorithm=args.algorithm, budget=budget, top=args.top
         )
     finally:
         oracle.close()
     written = None
-    if result.repairs and (args.in_place or args.output):
-        written = _write_repair(args, document, result.repairs[0])
-    if args.json:
-        _print_json(_repair_json(args.file, document, initial, result, written))
-    elif result.input_valid:
-        print(f"{args.file}: valid; nothing to repair")
-    else:
-        print(_error_line(args.file, document.text, initial))
-        stats = result.stats
-        budget_note = f" (stopped early: {stats.stop_reason})" if stats.budget_exhausted else ""
+    try:
+        if result.repairs and (args.in_place or args.output):
+            written = _write_repair(args, path, document, result.repairs[0])
+    except (OSError, UsageError) as error:
+        return _problem(path, error)
+    record = _repair_record(path, document, initial, result, written)
+    record["_text"] = document.text
+    record["_line"] = _error_line(path, document.text, initial)
+    record["_stop"] = result.stats.stop_reason
+    return record
+
+
+def _print_repair(record: dict[str, Any], *, detailed: bool) -> None:
+    path, text = record["file"], record["_text"]
+    if record["valid"]:
+        print(f"{path}: valid; nothing to repair")
+        return
+    print(record["_line"])
+    repairs = record["repairs"]
+    budget_note = f" (stopped early: {record['_stop']})" if record["budget_exhausted"] else ""
+    print(
+        f"{len(repairs)} repair(s) from {record['tests']} oracle runs "
+        f"in {record['elapsed_s']:.2f}s{budget_note}"
+    )
+    for note in record["notes"]:
+        print(f"note: {note}")
+    for rank, repair in enumerate(repairs if detailed else repairs[:1], 1):
+        edits = [Edit(e["offset"], e["delete"], e["insert"]) for e in repair["edits"]]
         print(
-            f"{len(result.repairs)} repair(s) from {stats.tests} oracle runs "
-            f"in {stats.elapsed_s:.2f}s{budget_note}"
+            f"\nRepair {rank} ({repair['algorithm']}, distance {repair['distance']}): "
+            f"{_describe_edits(text, edits)}"
         )
-        for note in result.notes:
-            print(f"note: {note}")
-        for rank, repair in enumerate(result.repairs, 1):
-            print(
-                f"\nRepair {rank} ({repair.algorithm}, distance {repair.distance}): "
-                f"{_describe_edits(document.text, repair)}"
-            )
-            sys.stdout.write(_diff(args.file, document.text, repair.text, f"repair {rank}"))
-        if written:
-            print(f"\n{written}")
-    return EXIT_OK if result.input_valid or result.repairs else EXIT_INVALID
+        sys.stdout.write(_diff(path, text, repair["text"], f"repair {rank}"))
+    if record["written"]:
+        print(f"\n{record['written']}")
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    if args.top <= 0:
+        raise UsageError("--top must be positive")
+    files = _files(args)
+    if args.output and len(files) > 1:
+        raise UsageError("-o takes one input file; use --in-place for several")
+    detailed = len(files) == 1
+    progress = batch.Progress(len(files), "repairing")
+    outcome: dict[str, list[str]] = {"repaired": [], "valid": [], "failed": [], "problem": []}
+    reasons: dict[str, str] = {}
+    for record in batch.run(repair_one, files, args, jobs=_jobs(args), progress=progress):
+        progress.clear()
+        path = record["file"]
+        if "problem" in record:
+            outcome["problem"].append(path)
+            reasons[path] = record["problem"]
+            print(f"inputmend: error: {record['problem']}", file=sys.stderr)
+            if args.json:
+                _print_json(_public(record))
+            continue
+        if record["valid"]:
+            outcome["valid"].append(path)
+        elif record["repairs"]:
+            outcome["repaired"].append(path)
+        else:
+            outcome["failed"].append(path)
+            reasons[path] = "; ".join(record["notes"]) or "no repair found"
+            if record["budget_exhausted"]:
+                reasons[path] += f" ({record['_stop']})"
+        if args.json:
+            _print_json(_public(record))
+        else:
+            if not detailed:
+                print(f"\n== {path}")
+            _print_repair(record, detailed=detailed)
+    progress.clear()
+    if not detailed:
+        summary = (
+            f"{len(files)} files: {len(outcome['repaired'])} repaired, "
+            f"{len(outcome['valid'])} already valid, {len(outcome['failed'])} not repaired"
+            + (f", {len(outcome['problem'])} not processed" if outcome["problem"] else "")
+        )
+        stream = sys.stderr if args.json else sys.stdout
+        print(("\n" if not args.json else "") + summary, file=stream)
+        for path in outcome["failed"] + outcome["problem"]:
+            print(f"  {path}: {reasons[path]}", file=stream)
+    if outcome["problem"]:
+        return EXIT_USAGE
+    return EXIT_INVALID if outcome["failed"] else EXIT_OK
 
 
 def _explain_json(

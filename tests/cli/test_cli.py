@@ -148,7 +148,7 @@ def test_empty_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         (["check", "--command", "no-such-program-xyz", "{f}"], "command not found"),
         (["check", "--command", "cat", "--incomplete-pattern", "(", "{f}"], "bad incomplete"),
         (["check", "--python", "nosuchmodule_xyz:f", "{f}"], "cannot import"),
-        (["check", "{d}"], "is a directory"),
+        (["check", "{e}"], "no files to process"),
         (["repair", "--timeout", "0", "{f}"], "--timeout must be positive"),
         (["check", "{u}"], "no oracle for this file"),
     ],
@@ -158,7 +158,9 @@ def test_errors_are_one_line_with_exit_2(
 ) -> None:
     unknown = tmp_path / "file.unknownext"
     unknown.write_text("x")
-    filled = [a.format(f=apple, d=tmp_path, u=unknown) for a in args]
+    empty = tmp_path / "empty-folder"
+    empty.mkdir()
+    filled = [a.format(f=apple, e=empty, u=unknown) for a in args]
     code, out, err = run(capsys, *filled)
     assert code == 2
     assert message in err
@@ -231,3 +233,54 @@ def test_python_dash_m_and_console_script(apple: Path) -> None:
     )
     assert result.returncode == 1
     assert "unexpected `*`" in result.stdout
+
+
+def _corpus_like_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "data"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "ok.json").write_text('{"a": 1}\n')
+    (folder / "bad.json").write_text('{"a": 1 "b": 2}\n')
+    (folder / "sub" / "broken.json").write_text('[1, 2, **3]\n')
+    (folder / "sub" / "notes.txt").write_text("not a known format\n")
+    (folder / ".hidden.json").write_text("{{{")
+    return folder
+
+
+def test_check_many_files_and_folders_in_parallel(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = _corpus_like_folder(tmp_path)
+    code, out, _ = run(capsys, "check", "--jobs", "2", str(folder))
+    assert code == 1
+    assert "3 files: 1 valid, 2 invalid" in out
+    assert "notes.txt" not in out and ".hidden" not in out
+
+
+def test_repair_many_files_json_lines_and_summary(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = _corpus_like_folder(tmp_path)
+    missing = tmp_path / "missing.json"
+    code, out, err = run(
+        capsys, "repair", "--json", "--jobs", "2", str(folder), str(missing)
+    )
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 4
+    by_name = {Path(r["file"]).name: r for r in records}
+    assert by_name["ok.json"]["valid"] is True
+    assert by_name["broken.json"]["repairs"][0]["text"] == "[1, 2, 3]\n"
+    assert "no such file" in by_name["missing.json"]["problem"]
+    assert "4 files:" in err and "1 already valid" in err and "1 not processed" in err
+    assert code == 2  # one file could not be processed, the others were
+
+
+def test_repair_many_files_in_place(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = _corpus_like_folder(tmp_path)
+    code, out, _ = run(capsys, "repair", "--in-place", "--jobs", "1", str(folder))
+    assert "3 files: 2 repaired, 1 already valid, 0 not repaired" in out
+    assert code == 0
+    assert (folder / "sub" / "broken.json").read_text() == "[1, 2, 3]\n"
+    assert (folder / "sub" / "broken.json.orig").read_text() == "[1, 2, **3]\n"
+    assert not (folder / "ok.json.orig").exists()
+    code, _, err = run(capsys, "repair", "-o", str(tmp_path / "x"), str(folder))
+    assert code == 2 and "-o takes one input file" in err
