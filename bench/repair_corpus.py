@@ -1,0 +1,341 @@
+"""Repair benchmark on the FSynth study's corpus (and fresh mutations of it).
+
+For every format (json, ini, sexp, tinyc) and corpus (``-invalid-single``,
+``-invalid-mult``, and ``fresh-single`` / ``fresh-mult`` generated from
+``-valid`` with the study's protocol: random byte insertion, deletion or
+flip; one mutation, or 2 to 16), runs each repair strategy with a per-file
+budget and prints a table: files repaired, median and p95 time, mean oracle
+tests, mean edit distance to the corrupt input and to the valid original,
+share of files whose top-1 and top-5 repairs equal the original exactly,
+next to the study's numbers from ``paper-results.csv``.
+
+For JSON it also compares data recovery with json-repair and the Debugging
+Book's ddmax when those packages are installed: the share of repairs whose
+data equals the original's after re-serialising both, and the edit distance
+between the re-serialised texts.
+
+    .venv/bin/python bench/repair_corpus.py [--formats json,ini] [--algorithms auto,fsynth]
+        [--corpora single,mult,fresh-single,fresh-mult] [--timeout 10] [--jobs N]
+        [--seed 0] [--limit N] [--command "PROG ARGS"] [--no-baselines]
+
+``--command`` replaces the grammar by an external program (black-box
+setting): it gets the input on stdin and must exit 0 (valid), 255
+(incomplete) or anything else (invalid).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import Levenshtein
+
+from inputmend import api
+from inputmend.oracles.base import Oracle
+from inputmend.oracles.command import CommandOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.wrappers import Budget
+from inputmend.text import decode_bytes
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+FORMATS = ("json", "ini", "sexp", "tinyc")
+PAPER = {"fsynth": "brepair", "ddmax": "ddmax", "ddmax-syntactic": "ddmaxg"}
+
+
+@dataclass(frozen=True)
+class Case:
+    format: str
+    corpus: str
+    name: str
+    corrupt: bytes
+    original: bytes
+
+
+def mutate(data: bytes, count: int, rng: random.Random) -> bytes:
+    """The study's protocol: random byte insertion, deletion or flip."""
+    buffer = bytearray(data)
+    for _ in range(count):
+        kind = rng.choice(("insert", "delete", "flip"))
+        if kind == "insert" or not buffer:
+            buffer.insert(rng.randint(0, len(buffer)), rng.randrange(256))
+        elif kind == "delete":
+            del buffer[rng.randrange(len(buffer))]
+        else:
+            buffer[rng.randrange(len(buffer))] = rng.randrange(256)
+    return bytes(buffer)
+
+
+def fresh_cases(fmt: str, kind: str, seed: int, oracle: Oracle) -> list[Case]:
+    rng = random.Random(f"{seed}-{fmt}-{kind}")
+    cases = []
+    for path in sorted((CORPUS / f"{fmt}-valid").iterdir()):
+        original = path.read_bytes()
+        for _ in range(100):
+            count = 1 if kind == "fresh-single" else rng.randint(2, 16)
+            corrupt = mutate(original, count, rng)
+            if not oracle.check(decode_bytes(corrupt)[0]).valid:
+                cases.append(Case(fmt, f"{fmt}-{kind}", path.name, corrupt, original))
+                break
+    return cases
+
+
+def corpus_cases(fmt: str, kind: str) -> list[Case]:
+    folder = CORPUS / f"{fmt}-invalid-{kind}"
+    return [
+        Case(
+            fmt,
+            folder.name,
+            path.name,
+            path.read_bytes(),
+            (CORPUS / f"{fmt}-valid" / path.name).read_bytes(),
+        )
+        for path in sorted(folder.iterdir())
+    ]
+
+
+def canonical_json(text: str) -> str | None:
+    try:
+        return json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return None
+
+
+def distance_to_original(case: Case, repaired: str) -> int:
+    original = decode_bytes(case.original)[0]
+    if case.corpus == "json-invalid-mult":
+        # mutated from a re-formatted copy: compare after re-serialising both
+        ours, theirs = canonical_json(repaired), canonical_json(original)
+        if ours is not None and theirs is not None:
+            return int(Levenshtein.distance(ours, theirs))
+    return int(Levenshtein.distance(repaired, original))
+
+
+def equals_original(case: Case, repaired: str) -> bool:
+    original = decode_bytes(case.original)[0]
+    if repaired == original:
+        return True
+    if case.format == "json":
+        canonical = canonical_json(repaired)
+        return canonical is not None and canonical == canonical_json(original)
+    return False
+
+
+def build_oracle(fmt: str, command: str | None) -> Oracle:
+    if command:
+        return CommandOracle(command, timeout_s=5)
+    return IncrementalGrammarOracle(fmt)
+
+
+def run_case(case: Case, algorithm: str, timeout: float, command: str | None) -> dict[str, Any]:
+    oracle = build_oracle(case.format, command)
+    text = decode_bytes(case.corrupt)[0]
+    started = time.perf_counter()
+    result = api.repair(text, oracle, algorithm=algorithm, budget=Budget(timeout_s=timeout), top=5)
+    elapsed = time.perf_counter() - started
+    oracle.close()
+    top = result.repairs[0].text if result.repairs else None
+    return {
+        "format": case.format,
+        "corpus": case.corpus,
+        "file": case.name,
+        "algorithm": algorithm,
+        "repaired": top is not None,
+        "time": elapsed,
+        "tests": result.stats.tests,
+        "to_corrupt": Levenshtein.distance(top, text) if top is not None else None,
+        "to_original": distance_to_original(case, top) if top is not None else None,
+        "top1": top is not None and equals_original(case, top),
+        "top5": any(equals_original(case, r.text) for r in result.repairs),
+        "data": canonical_json(top) == canonical_json(decode_bytes(case.original)[0])
+        if top is not None and case.format == "json"
+        else None,
+        "canonical_distance": _canonical_distance(case, top),
+    }
+
+
+def _canonical_distance(case: Case, repaired: str | None) -> int | None:
+    if case.format != "json" or repaired is None:
+        return None
+    ours, theirs = canonical_json(repaired), canonical_json(decode_bytes(case.original)[0])
+    if ours is None or theirs is None:
+        return None
+    return int(Levenshtein.distance(ours, theirs))
+
+
+def run_baseline(case: Case, tool: str, timeout: float) -> dict[str, Any]:
+    text = decode_bytes(case.corrupt)[0]
+    started = time.perf_counter()
+    repaired: str | None = None
+    try:
+        if tool == "json-repair":
+            import json_repair
+
+            repaired = json_repair.repair_json(text)
+        elif tool == "book-ddmax":
+            repaired = _book_ddmax(text, timeout)
+    except Exception:  # noqa: BLE001 - a baseline's failure is a data point
+        repaired = None
+    elapsed = time.perf_counter() - started
+    valid = repaired is not None and canonical_json(repaired) is not None
+    original = decode_bytes(case.original)[0]
+    return {
+        "format": case.format,
+        "corpus": case.corpus,
+        "file": case.name,
+        "algorithm": tool,
+        "repaired": valid,
+        "time": elapsed,
+        "tests": None,
+        "to_corrupt": Levenshtein.distance(repaired, text) if valid and repaired else None,
+        "to_original": distance_to_original(case, repaired) if valid and repaired else None,
+        "top1": valid and repaired is not None and equals_original(case, repaired),
+        "top5": valid and repaired is not None and equals_original(case, repaired),
+        "data": valid and canonical_json(repaired or "") == canonical_json(original),
+        "canonical_distance": _canonical_distance(case, repaired) if valid else None,
+    }
+
+
+def _book_ddmax(text: str, timeout: float) -> str | None:
+    """The Debugging Book's DeltaDebugger.max_args() (its ddmax), time-limited."""
+    from debuggingbook.DeltaDebugger import DeltaDebugger
+    from debuggingbook.Timeout import Timeout
+
+    def strict(inp: str) -> None:
+        json.loads(inp)
+
+    try:
+        with Timeout(timeout), DeltaDebugger() as debugger:
+            strict(text)
+        result = debugger.max_args()["inp"]
+        return str(result)
+    except BaseException:  # noqa: BLE001 - Timeout raises TimeoutError via signals
+        return None
+
+
+def _job(arguments: tuple[str, Case, str, float, str | None]) -> dict[str, Any]:
+    kind, case, algorithm, timeout, command = arguments
+    if kind == "baseline":
+        return run_baseline(case, algorithm, timeout)
+    return run_case(case, algorithm, timeout, command)
+
+
+def paper_rows(corpus: str) -> dict[str, dict[str, Any]]:
+    rows = [
+        r for r in csv.DictReader((CORPUS / "paper-results.csv").open()) if r["corpus"] == corpus
+    ]
+    summary = {}
+    for ours, theirs in PAPER.items():
+        selected = [r for r in rows if r["algorithm"] == theirs]
+        if not selected:
+            continue
+        repaired = [r for r in selected if r["repaired"] == "true"]
+        distances = [int(r["levenshtein"]) for r in repaired if r["levenshtein"]]
+        times = sorted(float(r["runtime_s"]) for r in selected)
+        summary[ours] = {
+            "repaired": f"{len(repaired)}/{len(selected)}",
+            "median": statistics.median(times),
+            "tests": statistics.mean(int(r["oracle_runs"]) for r in selected),
+            "to_original": statistics.mean(distances) if distances else None,
+        }
+    return summary
+
+
+def _mean(values: list[Any]) -> float | None:
+    values = [v for v in values if v is not None]
+    return statistics.mean(values) if values else None
+
+
+def _fmt(value: float | None, digits: int = 1) -> str:
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
+def report(results: list[dict[str, Any]]) -> None:
+    corpora = sorted({(r["format"], r["corpus"]) for r in results})
+    for _format, corpus in corpora:
+        rows = [r for r in results if r["corpus"] == corpus]
+        total = len({r["file"] for r in rows})
+        print(f"\n### {corpus} ({total} files)\n")
+        print(
+            "| algorithm | repaired | median time | p95 time | mean tests | dist. to corrupt "
+            "| dist. to original | top-1 exact | top-5 exact | same data |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
+            mine = [r for r in rows if r["algorithm"] == algorithm]
+            done = [r for r in mine if r["repaired"]]
+            times = sorted(r["time"] for r in mine)
+            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+            data = [r["data"] for r in mine if r["data"] is not None]
+            print(
+                f"| {algorithm} | {len(done)}/{len(mine)} ({100 * len(done) / len(mine):.0f}%) "
+                f"| {statistics.median(times):.3f} s | {p95:.3f} s "
+                f"| {_fmt(_mean([r['tests'] for r in mine]), 0)} "
+                f"| {_fmt(_mean([r['to_corrupt'] for r in done]))} "
+                f"| {_fmt(_mean([r['to_original'] for r in done]))} "
+                f"| {100 * sum(r['top1'] for r in mine) / len(mine):.0f}% "
+                f"| {100 * sum(r['top5'] for r in mine) / len(mine):.0f}% "
+                f"| {f'{100 * sum(data) / len(mine):.0f}%' if data else '–'} |"
+            )
+        if "fresh" not in corpus:
+            for algorithm, paper in paper_rows(corpus).items():
+                print(
+                    f"| study: {algorithm} | {paper['repaired']} | {paper['median']:.3f} s | – "
+                    f"| {paper['tests']:,.0f} | – | {_fmt(paper['to_original'])} | – | – | – |"
+                )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--formats", default=",".join(FORMATS))
+    parser.add_argument("--corpora", default="single,mult,fresh-single,fresh-mult")
+    parser.add_argument("--algorithms", default="auto")
+    parser.add_argument("--timeout", type=float, default=10.0)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--limit", type=int, help="files per corpus")
+    parser.add_argument("--command", help="black-box oracle instead of the grammar")
+    parser.add_argument("--no-baselines", action="store_true")
+    parser.add_argument("--save", type=Path, help="write raw results as JSON")
+    options = parser.parse_args()
+    if not CORPUS.is_dir():
+        sys.exit(f"corpus not found at {CORPUS}")
+    algorithms = options.algorithms.split(",")
+    jobs: list[tuple[str, Case, str, float, str | None]] = []
+    for fmt in options.formats.split(","):
+        for kind in options.corpora.split(","):
+            if kind.startswith("fresh"):
+                cases = fresh_cases(fmt, kind, options.seed, IncrementalGrammarOracle(fmt))
+            else:
+                cases = corpus_cases(fmt, kind)
+            cases = cases[: options.limit] if options.limit else cases
+            for case in cases:
+                for algorithm in algorithms:
+                    jobs.append(("ours", case, algorithm, options.timeout, options.command))
+                if fmt == "json" and not options.no_baselines:
+                    for tool in ("json-repair", "book-ddmax"):
+                        jobs.append(("baseline", case, tool, options.timeout, None))
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+        results = list(pool.map(_job, jobs, chunksize=1))
+    oracle = options.command or "incremental grammar oracle"
+    print(
+        f"## Repair benchmark: {len(jobs)} runs, oracle: {oracle}, budget {options.timeout:g} s "
+        f"per file, seed {options.seed}, {time.perf_counter() - started:.0f} s wall time"
+    )
+    report(results)
+    if options.save:
+        options.save.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
