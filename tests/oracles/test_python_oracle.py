@@ -27,6 +27,9 @@ from inputmend.oracles.python import CallableOracle, PythonOracle
         ('{"a": 1 "b": 2}', Verdict.INCORRECT, 8),
         ('{"a": trux}', Verdict.INCORRECT, 6),
         ("[1, *]", Verdict.INCORRECT, 4),
+        ('{ "name": "Dave" "age', Verdict.INCORRECT, 17),
+        ("[1 2", Verdict.INCORRECT, 3),
+        ('{"a": 1, "b', Verdict.INCOMPLETE, 11),
     ],
 )
 def test_json_errors(text: str, verdict: Verdict, offset: int | None) -> None:

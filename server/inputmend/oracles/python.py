@@ -64,10 +64,15 @@ def _json_feedback(error: json.JSONDecodeError, text: str) -> Feedback:
     message = error.msg
     if position >= len(text):
         return Feedback(Verdict.INCOMPLETE, len(text), message)
+    starts = []
+    if message.startswith(("Expecting value", "Unterminated string", "Expecting property name")):
+        starts.append(position)  # a value (or key) may start here: is it a partial one?
     start = position
     while start > 0 and text[start - 1] in _NUMBER_CHARS:
         start -= 1
-    for begin in dict.fromkeys((start, position)):
+    if start < position:
+        starts.append(start)  # a number cut short, like ``1.`` or ``-``
+    for begin in starts:
         match = _JSON_PARTIAL.fullmatch(text, pos=begin, partial=True)
         if match is not None and match.partial:
             return Feedback(Verdict.INCOMPLETE, len(text), message)
