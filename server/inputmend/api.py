@@ -8,15 +8,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Literal
+from dataclasses import dataclass, replace
 
 from inputmend.algorithms.configurations import Ranges
 from inputmend.algorithms.dd import dd_text
 from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.ddmin import ddmin_text
+from inputmend.algorithms.ddset import ddset, produce
+from inputmend.algorithms.ddset import verify as ddset_verify
+from inputmend.algorithms.fsynth import DEFAULT_ALPHABET, FSynthOptions, fsynth
 from inputmend.algorithms.segmentation import Unit
-from inputmend.oracles.base import Feedback, Oracle
+from inputmend.algorithms.syntactic import hybrid_ddmax, lex_tokens, syntactic_ddmax
+from inputmend.oracles import AllOf
+from inputmend.oracles.base import Feedback, Oracle, Outcome, Verdict
+from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.wrappers import UNLIMITED, Budget
 from inputmend.results import (
     Diagnosis,
@@ -28,10 +34,22 @@ from inputmend.results import (
     spans_to_edits,
 )
 
-RepairAlgorithm = Literal["auto", "ddmax", "ddmax-lines"]
-ExplainAlgorithm = Literal["ddmax", "ddmin", "dd"]
-REPAIR_ALGORITHMS: tuple[str, ...] = ("auto", "ddmax", "ddmax-lines")
-EXPLAIN_ALGORITHMS: tuple[str, ...] = ("ddmax", "ddmin", "dd")
+REPAIR_ALGORITHMS: tuple[str, ...] = (
+    "auto",
+    "fsynth",
+    "ddmax",
+    "ddmax-syntactic",
+    "ddmax-hybrid",
+    "ddmax-lines",
+)
+EXPLAIN_ALGORITHMS: tuple[str, ...] = (
+    "ddmax",
+    "ddmax-syntactic",
+    "ddmax-hybrid",
+    "auto",
+    "ddmin",
+    "dd",
+)
 
 
 def check(text: str, oracle: Oracle) -> Feedback:
@@ -50,38 +68,99 @@ class _Deadline:
         self.started = time.monotonic()
         self.tests = 0
 
-    def remaining(self) -> Budget:
+    def remaining(self, share: float = 1.0) -> Budget:
+        """The budget left, or ``share`` of it."""
         timeout = self.budget.timeout_s
         if timeout is not None:
-            timeout = max(0.0, timeout - (time.monotonic() - self.started))
+            timeout = share * max(0.0, timeout - (time.monotonic() - self.started))
         tests = self.budget.max_tests
         if tests is not None:
-            tests = max(0, tests - self.tests)
+            tests = int(share * max(0, tests - self.tests))
         return replace(self.budget, timeout_s=timeout, max_tests=tests)
 
 
-def _ddmax_repair(text: str, oracle: Oracle, unit: Unit, budget: Budget) -> tuple[Repair, RunStats]:
-    result = ddmax_text(text, oracle, unit=unit, budget=budget)
-    edits = spans_to_edits(_spans(result.removed))
-    name = "ddmax" if unit == "char" else "ddmax-lines"
-    repair = Repair(
-        text=result.text,
-        edits=edits,
-        algorithm=name,
-        valid=result.valid,
-        distance=distance(text, result.text),
-    )
-    return repair, result.stats
+def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
+    """The grammar behind an oracle, when there is one (for token-level work)."""
+    if isinstance(oracle, (IncrementalGrammarOracle, GrammarOracle)):
+        return oracle.grammar
+    if isinstance(oracle, AllOf):
+        for part in oracle.parts:
+            found = grammar_of(part)
+            if found is not None:
+                return found
+    inner = getattr(oracle, "inner", None)
+    return grammar_of(inner) if inner is not None else None
 
 
-_STRATEGIES: dict[str, tuple[Callable[[str, Oracle, Budget], tuple[Repair, RunStats]], ...]] = {
-    "ddmax": (lambda t, o, b: _ddmax_repair(t, o, "char", b),),
-    "ddmax-lines": (lambda t, o, b: _ddmax_repair(t, o, "line", b),),
-    "auto": (
-        lambda t, o, b: _ddmax_repair(t, o, "line", b),
-        lambda t, o, b: _ddmax_repair(t, o, "char", b),
-    ),
+Attempt = tuple[list[Repair], Repair | None, RunStats]  # repairs, partial repair, cost
+Strategy = Callable[[str, Oracle, Budget], Attempt]
+
+
+def _ddmax_repair(unit: Unit) -> Strategy:
+    def run(text: str, oracle: Oracle, budget: Budget) -> Attempt:
+        result = ddmax_text(text, oracle, unit=unit, budget=budget)
+        repair = Repair(
+            text=result.text,
+            edits=spans_to_edits(_spans(result.removed)),
+            algorithm="ddmax" if unit == "char" else "ddmax-lines",
+            valid=result.valid,
+            distance=distance(text, result.text),
+        )
+        return [repair], None, result.stats
+
+    return run
+
+
+def _token_ddmax(hybrid: bool) -> Strategy:
+    def run(text: str, oracle: Oracle, budget: Budget) -> Attempt:
+        grammar = grammar_of(oracle)
+        if grammar is None:  # no grammar: fall back to characters
+            return _ddmax_repair("char")(text, oracle, budget)
+        maximize = hybrid_ddmax if hybrid else syntactic_ddmax
+        result = maximize(text, oracle, tokens=lex_tokens(grammar, text), budget=budget)
+        return [result.to_repair()], None, result.stats
+
+    return run
+
+
+def _fsynth(text: str, oracle: Oracle, budget: Budget) -> Attempt:
+    options = FSynthOptions()
+    incremental = _incremental_grammar(oracle)
+    if incremental is not None:
+        # Only characters the grammar can accept at the boundary: the same
+        # repairs with far fewer oracle runs.
+        def alphabet(prefix: str) -> str:
+            return incremental.continuations(prefix, DEFAULT_ALPHABET)
+
+        options = replace(options, alphabet=alphabet)
+    result = fsynth(text, oracle, budget=budget, options=options)
+    return list(result.repairs), result.partial, result.stats
+
+
+def _incremental_grammar(oracle: Oracle) -> IncrementalGrammarOracle | None:
+    if isinstance(oracle, IncrementalGrammarOracle):
+        return oracle
+    parts = oracle.parts if isinstance(oracle, AllOf) else []
+    return next((p for p in parts if isinstance(p, IncrementalGrammarOracle)), None)
+
+
+_STRATEGIES: dict[str, tuple[tuple[Strategy, float], ...]] = {
+    # (strategy, share of the remaining budget it may use)
+    "fsynth": ((_fsynth, 1.0),),
+    "ddmax": ((_ddmax_repair("char"), 1.0),),
+    "ddmax-lines": ((_ddmax_repair("line"), 1.0),),
+    "ddmax-syntactic": ((_token_ddmax(hybrid=False), 1.0),),
+    "ddmax-hybrid": ((_token_ddmax(hybrid=True), 1.0),),
+    "auto": ((_fsynth, 0.6), (_token_ddmax(hybrid=True), 1.0)),
 }
+
+
+def gives_prefix_feedback(oracle: Oracle) -> bool:
+    """Can the oracle tell incomplete from incorrect (what FSynth needs)?
+
+    The empty input is a prefix of every input: an oracle that calls it
+    incorrect cannot report incomplete prefixes."""
+    return oracle.check("").verdict is not Verdict.INCORRECT
 
 
 def rank(repairs: list[Repair], top: int) -> tuple[Repair, ...]:
@@ -108,33 +187,57 @@ def repair(
     budget: Budget = UNLIMITED,
     top: int = 5,
 ) -> RepairResult:
-    """Ranked repairs of ``text``; an empty tuple when the input is already valid."""
+    """Ranked, verified repairs of ``text`` (none when it is already valid).
+
+    ``auto`` runs FSynth and then hybrid ddmax (syntactic ddmax with a
+    grammar, lexical inside the faulty tokens; lexical ddmax without one),
+    sharing the budget, and merges their repairs.  When no complete repair
+    is found, ``partial`` holds FSynth's best partial result.
+    """
     if algorithm not in _STRATEGIES:
         raise ValueError(f"unknown repair algorithm {algorithm!r}")
     started = time.monotonic()
-    initial = oracle.check(text)
-    if initial.valid:
+    if oracle.check(text).valid:
         return RepairResult(True, (), RunStats(1, time.monotonic() - started))
     deadline = _Deadline(budget)
     found: list[Repair] = []
+    partial: Repair | None = None
     stats = RunStats(1, 0.0)
-    for strategy in _STRATEGIES[algorithm]:
-        remaining = deadline.remaining()
+    strategies = _STRATEGIES[algorithm]
+    notes: list[str] = []
+    if algorithm == "auto" and not gives_prefix_feedback(oracle):
+        strategies = strategies[1:]
+        notes.append("FSynth skipped: the oracle does not report incomplete inputs")
+    for strategy, share in strategies:
+        remaining = deadline.remaining(share)
         if remaining.timeout_s == 0 or remaining.max_tests == 0:
             stats = replace(stats, budget_exhausted=True, stop_reason="budget used up")
             break
-        candidate, cost = strategy(text, oracle, remaining)
+        candidates, partial_candidate, cost = strategy(text, oracle, remaining)
         deadline.tests += cost.tests
         stats = stats + cost
-        if candidate.valid:
-            found.append(candidate)
+        found.extend(candidates)
+        partial = partial or partial_candidate
+    verified = [r for r in found if r.valid and _verify(oracle, r.text)]
     stats = replace(stats, elapsed_s=time.monotonic() - started)
-    notes: list[str] = []
     if not text:
         notes.append("the input is empty")
-    if not found:
+    if not verified:
         notes.append("no repair that the oracle accepts was found")
-    return RepairResult(False, rank(found, top), stats, tuple(notes))
+        if partial is not None:
+            notes.append(
+                "partial repair (incomplete): the start of the input is repaired up to the "
+                "first point where no repair was found; the rest is unchanged"
+            )
+    return RepairResult(False, rank(verified, top), stats, tuple(notes), partial=partial)
+
+
+def _verify(oracle: Oracle, text: str) -> bool:
+    """Every offered repair is checked by the whole configured oracle."""
+    try:
+        return oracle.check(text).valid
+    except Exception:  # noqa: BLE001 - an oracle failure means "not verified"
+        return False
 
 
 def explain(
@@ -146,11 +249,20 @@ def explain(
     unit: Unit = "char",
 ) -> Diagnosis:
     """Failure-inducing spans of a rejected text."""
+    if algorithm == "auto":
+        algorithm = "ddmax-hybrid" if grammar_of(oracle) is not None else "ddmax"
     if algorithm == "ddmax":
         maximized = ddmax_text(text, oracle, unit=unit, budget=budget)
         return Diagnosis(
             "ddmax", _spans(maximized.removed), maximized.stats, passing=maximized.text
         )
+    if algorithm in ("ddmax-syntactic", "ddmax-hybrid"):
+        grammar = grammar_of(oracle)
+        if grammar is None:
+            raise ValueError(f"{algorithm} needs a grammar oracle")
+        maximize = hybrid_ddmax if algorithm == "ddmax-hybrid" else syntactic_ddmax
+        result = maximize(text, oracle, tokens=lex_tokens(grammar, text), budget=budget)
+        return Diagnosis(algorithm, _spans(result.removed), result.stats, passing=result.text)
     if algorithm == "ddmin":
         minimized = ddmin_text(text, oracle, unit=unit, budget=budget)
         return Diagnosis("ddmin", _spans(minimized.kept), minimized.stats, failing=minimized.text)
@@ -170,3 +282,48 @@ def explain(
             notes=tuple(notes),
         )
     raise ValueError(f"unknown explain algorithm {algorithm!r}")
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """DDSET's abstract failure-inducing input, ready to show."""
+
+    pattern: str
+    reduced: str
+    tree: str
+    instances: tuple[str, ...]
+    verification: tuple[int, int, int] | None  # failing, total resolved, unresolved
+    stats: RunStats
+    notes: tuple[str, ...] = ()
+
+
+def abstract(
+    text: str,
+    grammar: CompiledGrammar,
+    predicate: Callable[[str], Outcome],
+    *,
+    seed: int = 0,
+    budget: Budget = UNLIMITED,
+    instances: int = 5,
+    verify: int = 0,
+) -> Abstraction:
+    """Explain why ``predicate`` fails on ``text`` as an abstract pattern (DDSET).
+
+    Raises ``ValueError`` when the input does not fail or the grammar cannot
+    parse it.
+    """
+    result = ddset(text, grammar, predicate, seed=seed, budget=budget)
+    produced = tuple(produce(result, instances, seed)) if instances else ()
+    checked = None
+    if verify:
+        outcome = ddset_verify(result, grammar, predicate, verify, seed)
+        checked = (outcome.failing, outcome.total, outcome.unresolved)
+    return Abstraction(
+        pattern=result.pattern,
+        reduced=result.reduced,
+        tree=str(result.tree),
+        instances=produced,
+        verification=checked,
+        stats=result.stats,
+        notes=result.notes,
+    )

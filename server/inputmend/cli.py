@@ -16,6 +16,8 @@ from inputmend import __version__, api, batch, grammars
 from inputmend.config import FileSettings, OracleSpec, settings_for
 from inputmend.oracles import build_oracle
 from inputmend.oracles.base import Feedback, Oracle, OracleConfigError
+from inputmend.oracles.grammar import CompiledGrammar
+from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.wrappers import Budget
 from inputmend.results import Diagnosis, Edit, Repair, RepairResult
 from inputmend.text import Document, InputError, LineIndex, looks_binary, read_document, snippet
@@ -101,9 +103,22 @@ def build_parser() -> argparse.ArgumentParser:
         "explain", parents=[oracle], help="show the failure-inducing parts of a file"
     )
     explain.add_argument("file", metavar="FILE")
-    explain.add_argument("--algorithm", choices=api.EXPLAIN_ALGORITHMS, default="ddmax")
+    explain.add_argument("--algorithm", choices=(*api.EXPLAIN_ALGORITHMS, "ddset"), default="ddmax")
     explain.add_argument(
         "--unit", choices=("char", "line"), default="char", help="element granularity"
+    )
+    ddset_group = explain.add_argument_group(
+        "ddset (the document parses, the program under test --command/--python fails on it)"
+    )
+    ddset_group.add_argument(
+        "--fail-pattern", metavar="REGEX", help="output (or exception message) of the failure"
+    )
+    ddset_group.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    ddset_group.add_argument(
+        "--instances", type=int, default=5, metavar="N", help="inputs to produce from the pattern"
+    )
+    ddset_group.add_argument(
+        "--verify", type=int, default=0, metavar="K", help="produce K inputs, count the failing"
     )
     _budget_options(explain)
     explain.add_argument("--json", action="store_true", help="print one JSON object")
@@ -331,6 +346,13 @@ def _repair_record(
         "budget_exhausted": result.stats.budget_exhausted,
         "notes": list(result.notes),
         "written": written,
+        "partial": None
+        if result.partial is None
+        else {
+            "text": result.partial.text,
+            "edits": [edit.to_json() for edit in result.partial.edits],
+            "complete": False,
+        },
     }
 
 
@@ -382,6 +404,11 @@ def _print_repair(record: dict[str, Any], *, detailed: bool) -> None:
             f"{_describe_edits(text, edits)}"
         )
         sys.stdout.write(_diff(path, text, repair["text"], f"repair {rank}"))
+    partial = record["partial"]
+    if not repairs and partial is not None and detailed:
+        edits = [Edit(e["offset"], e["delete"], e["insert"]) for e in partial["edits"]]
+        print(f"\nPartial repair (incomplete, not valid): {_describe_edits(text, edits)}")
+        sys.stdout.write(_diff(path, text, partial["text"], "partial repair"))
     if record["written"]:
         print(f"\n{record['written']}")
 
@@ -469,7 +496,103 @@ def _explain_json(
     }
 
 
+def _predicate(
+    args: argparse.Namespace, spec: OracleSpec, text: str, suffix: str
+) -> CommandPredicate | PythonPredicate:
+    command = args.command or spec.command
+    python = args.python or spec.python
+    if command is not None:
+        return CommandPredicate(
+            command,
+            original=text,
+            fail_pattern=args.fail_pattern,
+            timeout_s=args.test_timeout,
+            suffix=suffix,
+            cwd=spec.base_dir,
+        )
+    if python is not None:
+        return PythonPredicate(
+            python,
+            original=text,
+            message_pattern=args.fail_pattern,
+            timeout_s=args.test_timeout,
+            base_dir=str(spec.base_dir) if spec.base_dir else None,
+        )
+    raise UsageError("ddset needs the program under test: --command or --python")
+
+
+def cmd_ddset(args: argparse.Namespace) -> int:
+    document = read_document(args.file)
+    if args.instances < 0 or args.verify < 0:
+        raise UsageError("--instances and --verify must not be negative")
+    settings = settings_for(Path(args.file), _flags(args))
+    grammar_name = args.grammar or settings.spec.grammar
+    if grammar_name is None:
+        info = grammars.for_extension(args.file)
+        if info is None:
+            raise UsageError("ddset needs a grammar: --grammar NAME|PATH.lark")
+        grammar_name = info.name
+    grammar = CompiledGrammar.load(grammar_name, base_dir=settings.spec.base_dir)
+    try:
+        predicate = _predicate(args, settings.spec, document.text, Path(args.file).suffix)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    try:
+        result = api.abstract(
+            document.text,
+            grammar,
+            predicate,
+            seed=args.seed,
+            budget=_budget(args, settings),
+            instances=args.instances,
+            verify=args.verify,
+        )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        predicate.close()
+    stats = result.stats
+    if args.json:
+        data: dict[str, Any] = {
+            "file": args.file,
+            "algorithm": "ddset",
+            "pattern": result.pattern,
+            "reduced": result.reduced,
+            "tests": stats.tests,
+            "instances": list(result.instances),
+            "elapsed_s": round(stats.elapsed_s, 6),
+            "budget_exhausted": stats.budget_exhausted,
+            "seed": args.seed,
+            "notes": list(result.notes),
+        }
+        if result.verification is not None:
+            failing, total, unresolved = result.verification
+            data["verify"] = {"failing": failing, "resolved": total, "unresolved": unresolved}
+        _print_json(data)
+        return EXIT_OK
+    stopped = f" (stopped early: {stats.stop_reason})" if stats.budget_exhausted else ""
+    print(f"{args.file}: abstract failure-inducing input (DDSET, seed {args.seed}):")
+    print(f"  {result.pattern.strip()}")
+    print(f"reduced input: {snippet(result.reduced.strip(), 200)}")
+    print(f"{stats.tests} predicate runs in {stats.elapsed_s:.2f}s{stopped}")
+    for note in result.notes:
+        print(f"note: {note}")
+    if result.instances:
+        print("more inputs from the pattern:")
+        for instance in result.instances:
+            print(f"  {snippet(instance.strip(), 200)}")
+    if result.verification is not None:
+        failing, total, unresolved = result.verification
+        print(
+            f"verify: {failing} of {total} produced inputs fail"
+            + (f" ({unresolved} unresolved)" if unresolved else "")
+        )
+    return EXIT_OK
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
+    if args.algorithm == "ddset":
+        return cmd_ddset(args)
     document, settings, oracle = _load(args.file, args)
     try:
         initial = oracle.check(document.text)
@@ -495,9 +618,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
     print(_error_line(args.file, text, initial))
     stats = diagnosis.stats
     chars = sum(span.end - span.start for span in diagnosis.spans)
-    kind = {"ddmax": "failure-inducing", "ddmin": "minimal failing", "dd": "isolated difference"}
+    kind = {"ddmin": "minimal failing", "dd": "isolated difference"}
+    label = kind.get(diagnosis.algorithm, "failure-inducing")
     print(
-        f"{diagnosis.algorithm}: {len(diagnosis.spans)} {kind[diagnosis.algorithm]} span(s), "
+        f"{diagnosis.algorithm}: {len(diagnosis.spans)} {label} span(s), "
         f"{chars} character(s), {stats.tests} oracle runs in {stats.elapsed_s:.2f}s"
         + (f" (stopped early: {stats.stop_reason})" if stats.budget_exhausted else "")
     )

@@ -77,6 +77,7 @@ class RepairResult:
     repairs: tuple[Repair, ...]
     stats: RunStats
     notes: tuple[str, ...] = ()
+    partial: Repair | None = None  # best incomplete result when no repair was found
 
 
 @dataclass(frozen=True)

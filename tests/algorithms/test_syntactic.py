@@ -91,7 +91,7 @@ def test_hybrid_recovers_faulty_token_characters(grammar: CompiledGrammar, oracl
     syntactic = syntactic_ddmax(text, oracle, tokens=tokens)
     hybrid = hybrid_ddmax(text, oracle, tokens=tokens)
     assert syntactic.valid and hybrid.valid
-    assert hybrid.algorithm == "hybrid-ddmax"
+    assert hybrid.algorithm == "ddmax-hybrid"
     assert hybrid.text == '{ "item": "Apple", "price": 3.45 }'
     assert len(hybrid.text) >= len(syntactic.text)
     assert hybrid.stats.tests > syntactic.stats.tests  # includes the syntactic phase

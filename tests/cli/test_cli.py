@@ -52,7 +52,7 @@ def test_repair_prints_ranked_diffs_and_leaves_the_file_alone(
 ) -> None:
     code, out, _ = run(capsys, "repair", str(apple))
     assert code == 0
-    assert "Repair 1 (ddmax, distance 2): delete `**` at 1:29" in out
+    assert "Repair 1 (fsynth, distance 2): delete `**` at 1:29" in out
     assert '+{ "item": "Apple", "price": 3.45 }' in out
     assert apple.read_text() == APPLE
 
@@ -135,9 +135,11 @@ def test_empty_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path.write_text("")
     code, out, _ = run(capsys, "check", str(path))
     assert code == 1 and "end of input" in out
-    code, out, _ = run(capsys, "repair", str(path))
-    assert code == 1
-    assert "no repair" in out
+    code, out, _ = run(capsys, "repair", "--json", str(path))
+    assert code == 0  # FSynth inserts a value: the smallest valid JSON text
+    best = json.loads(out)["repairs"][0]
+    assert json.loads(best["text"]) is not None or best["text"] == "null"
+    assert best["distance"] <= 4
 
 
 @pytest.mark.parametrize(
@@ -240,7 +242,7 @@ def _corpus_like_folder(tmp_path: Path) -> Path:
     (folder / "sub").mkdir(parents=True)
     (folder / "ok.json").write_text('{"a": 1}\n')
     (folder / "bad.json").write_text('{"a": 1 "b": 2}\n')
-    (folder / "sub" / "broken.json").write_text('[1, 2, **3]\n')
+    (folder / "sub" / "broken.json").write_text("[1, 2, **3]\n")
     (folder / "sub" / "notes.txt").write_text("not a known format\n")
     (folder / ".hidden.json").write_text("{{{")
     return folder
@@ -261,9 +263,7 @@ def test_repair_many_files_json_lines_and_summary(
 ) -> None:
     folder = _corpus_like_folder(tmp_path)
     missing = tmp_path / "missing.json"
-    code, out, err = run(
-        capsys, "repair", "--json", "--jobs", "2", str(folder), str(missing)
-    )
+    code, out, err = run(capsys, "repair", "--json", "--jobs", "2", str(folder), str(missing))
     records = [json.loads(line) for line in out.splitlines()]
     assert len(records) == 4
     by_name = {Path(r["file"]).name: r for r in records}
@@ -284,3 +284,80 @@ def test_repair_many_files_in_place(capsys: pytest.CaptureFixture[str], tmp_path
     assert not (folder / "ok.json.orig").exists()
     code, _, err = run(capsys, "repair", "-o", str(tmp_path / "x"), str(folder))
     assert code == 2 and "-o takes one input file" in err
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "fsynth"])
+def test_repair_inserts_what_is_missing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, algorithm: str
+) -> None:
+    path = tmp_path / "dave.json"
+    path.write_text('{ "name": "Dave" "age": 42 }')
+    code, out, _ = run(capsys, "repair", "--json", "--algorithm", algorithm, str(path))
+    assert code == 0
+    best = json.loads(out)["repairs"][0]
+    assert best["distance"] == 1 and best["algorithm"] == "fsynth"
+    assert json.loads(best["text"]) == {"name": "Dave", "age": 42}
+    assert best["edits"][0]["insert"] == ","
+
+
+@pytest.mark.parametrize("algorithm", ["ddmax-syntactic", "ddmax-hybrid"])
+def test_token_level_ddmax_from_the_cli(
+    capsys: pytest.CaptureFixture[str], apple: Path, algorithm: str
+) -> None:
+    code, out, _ = run(capsys, "explain", "--json", "--algorithm", algorithm, str(apple))
+    assert code == 0
+    spans = json.loads(out)["spans"]
+    assert spans and any("*" in span["text"] for span in spans)
+    code, out, _ = run(capsys, "repair", "--json", "--algorithm", algorithm, str(apple))
+    assert code == 0 and json.loads(out)["repairs"][0]["algorithm"] == algorithm
+
+
+def test_partial_repair_is_reported_when_the_budget_runs_out(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "long.json"
+    path.write_text("[" + "1 " * 50 + "]")
+    code, out, _ = run(
+        capsys, "repair", "--json", "--algorithm", "fsynth", "--max-tests", "60", str(path)
+    )
+    data = json.loads(out)
+    assert code == 1 and data["repairs"] == [] and data["budget_exhausted"]
+    assert data["partial"]["complete"] is False
+    assert data["partial"]["text"]  # never the empty string
+
+
+CALCULATOR_BUG = (
+    f'{sys.executable} -c "import re, sys; '
+    "sys.exit(1 if re.search(r'\\(\\(.*\\)\\)', sys.stdin.read()) else 0)\""
+)
+
+
+def test_explain_ddset_with_a_command_predicate(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "calc.expr"
+    path.write_text("1 + ((2 * 3 / 4))\n")
+    args = ["explain", "--algorithm", "ddset", "--command", CALCULATOR_BUG, str(path)]
+    code, out, _ = run(capsys, *args, "--json", "--verify", "10", "--seed", "3")
+    assert code == 0
+    data = json.loads(out)
+    assert data["pattern"].strip() == "((<expr>))"
+    assert data["reduced"].count("(") == 2
+    assert data["tests"] < 100
+    assert len(data["instances"]) == 5
+    assert data["verify"]["failing"] == data["verify"]["resolved"] == 10
+    code, out, _ = run(capsys, *args)
+    assert "((<expr>))" in out and "predicate runs" in out
+
+
+def test_explain_ddset_needs_a_failing_program(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "calc.expr"
+    path.write_text("1 + 2\n")
+    code, _, err = run(
+        capsys, "explain", "--algorithm", "ddset", "--command", CALCULATOR_BUG, str(path)
+    )
+    assert code == 2 and "does not fail" in err
+    code, _, err = run(capsys, "explain", "--algorithm", "ddset", str(path))
+    assert code == 2 and "--command or --python" in err

@@ -60,7 +60,7 @@ Spans = Sequence[tuple[int, int]]
 class TokenMaximized(MaximizedText):
     """ddmax over tokens: what was kept and removed (character ranges)."""
 
-    algorithm: str = "syntactic-ddmax"
+    algorithm: str = "ddmax-syntactic"
     units: int = 0
     input_valid: bool = False
 
@@ -195,7 +195,7 @@ def syntactic_ddmax(
         removed=difference(whole(len(text)), kept_chars),
         valid=known,
         stats=RunStats.of(meter),
-        algorithm="syntactic-ddmax",
+        algorithm="ddmax-syntactic",
         units=segments.size,
     )
 
@@ -228,7 +228,7 @@ def hybrid_ddmax(
     units (everything syntactic ddmax kept stays), sharing one budget."""
     first = syntactic_ddmax(text, oracle, tokens=tokens, budget=budget)
     if first.input_valid or not first.removed or first.stats.budget_exhausted:
-        return replace(first, algorithm="hybrid-ddmax")
+        return replace(first, algorithm="ddmax-hybrid")
     meter_budget = _remaining_budget(budget, first.stats)
     checked, meter = metered(oracle, meter_budget)
     pieces = first.removed
@@ -246,7 +246,7 @@ def hybrid_ddmax(
 
     kept, known = _maximize(size, test, meter, base_passes=first.valid)
     if not known:
-        return replace(first, algorithm="hybrid-ddmax", stats=first.stats + RunStats.of(meter))
+        return replace(first, algorithm="ddmax-hybrid", stats=first.stats + RunStats.of(meter))
     kept_chars = chars_of(kept)
     return TokenMaximized(
         text=assemble_text(text, kept_chars),
@@ -254,6 +254,6 @@ def hybrid_ddmax(
         removed=difference(whole(len(text)), kept_chars),
         valid=known,
         stats=first.stats + RunStats.of(meter),
-        algorithm="hybrid-ddmax",
+        algorithm="ddmax-hybrid",
         units=first.units,
     )

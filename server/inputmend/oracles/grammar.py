@@ -78,6 +78,8 @@ def prefix_extent(pattern: Any, text: str, start: int, end: int | None = None) -
     """Longest ``k`` such that ``text[start:start+k]`` (within ``end``) is, or
     can still grow into, a match of ``pattern`` (a ``regex`` pattern)."""
     end = len(text) if end is None else end
+    if start >= end or pattern.fullmatch(text, start, start + 1, partial=True) is None:
+        return 0  # cannot even start here: the common case, one regex call
     if pattern.fullmatch(text, start, end, partial=True) is not None:
         return end - start
     low, high = 0, end - start  # extent ``low`` is always possible (k=0)

@@ -233,6 +233,9 @@ class Scan:
     length: int
     bad: list[int]  # offsets of characters that came from undecodable bytes
     far: list[tuple[int, int]]  # (token start, offset its lexing depended on)
+    # where lexing stopped in an incomplete or complete text: (stack, stack before
+    # the last token, last token start, last token end, lexer position)
+    end: tuple[Node, Node, int, int, int] | None = None
     _text: str | None = None
     _edited: _Edited | None = None
     _positions: list[int] | None = None
@@ -355,7 +358,7 @@ class IncrementalGrammarOracle:
         base_dir: Path | None = None,
         checkpoint_every: int = 16,
         history: int = 16,
-        margin: int = _LONG + 16,
+        margin: int = 32,
     ) -> None:
         if not isinstance(grammar, CompiledGrammar):
             grammar = CompiledGrammar.load(grammar, base_dir=base_dir)
@@ -416,6 +419,7 @@ class IncrementalGrammarOracle:
         stacks: list[Node] = []
         far = [item for item in base.far if item[0] < base.positions[index]]
         window = _Window(edited.slice, base.positions[index], edited.length)
+        end_state: list[Any] = []
         feedback, joined = self._run(
             window,
             base.stacks[index],
@@ -424,17 +428,48 @@ class IncrementalGrammarOracle:
             stacks,
             far,
             resync=(base, delta, edit_end),
+            end_state=end_state,
         )
+        stopped: tuple[Node, Node, int, int, int] | None = None
+        if end_state:
+            stopped = (end_state[0], end_state[1], end_state[2], end_state[3], end_state[4])
         if joined is not None:
             join_offset = base.positions[joined]
             far += [(s + delta, d + delta) for s, d in base.far if s >= join_offset]
-        scan = Scan(feedback, edited.length, bad, far, _edited=edited)
+            if base.end is not None:
+                node, before, last_start, last_end, stop = base.end
+                stopped = (node, before, last_start + delta, last_end + delta, stop + delta)
+        scan = Scan(feedback, edited.length, bad, far, end=stopped, _edited=edited)
         scan._lazy = (base, index + 1, positions, stacks, joined, delta)
         return scan
 
     def prefix(self, base: Scan, end: int) -> Feedback:
         """Feedback for ``base.text[:end]`` (a prefix check)."""
         return self.edit(base, end, base.length, "").feedback
+
+    def continuations(self, prefix: str, alphabet: str) -> str:
+        """The characters of ``alphabet`` that can follow ``prefix`` without making
+        it incorrect there (a filter for repair candidates: it may keep a few
+        that fail later, it drops none that could succeed)."""
+        scan = self.scan(prefix)
+        if scan.feedback.verdict is Verdict.INCORRECT or scan.end is None:
+            return ""
+        node, before, last_start, last_end, stop = scan.end
+        tables, patterns = self.tables, self.grammar.patterns
+        starts = [(stop, tables.acceptable(node) | tables.ignored)]
+        if last_end == stop and last_start < stop:
+            starts.append((last_start, tables.acceptable(before)))
+        kept = []
+        for char in alphabet:
+            for start, terminals in starts:
+                piece = prefix[start:] + char
+                if any(
+                    name in patterns and patterns[name].fullmatch(piece, partial=True) is not None
+                    for name in terminals
+                ):
+                    kept.append(char)
+                    break
+        return "".join(kept)
 
     def tokens(self, text: str) -> list[Token]:
         """The tokens lark's contextual lexer produces, up to the first error."""
@@ -507,8 +542,24 @@ class IncrementalGrammarOracle:
         positions = [0]
         stacks = [self._root]
         far: list[tuple[int, int]] = []
-        feedback, _ = self._run(_Window.whole(text), self._root, bad, positions, stacks, far)
-        return Scan(feedback, len(text), bad, far, _text=text, _positions=positions, _stacks=stacks)
+        end_state: list[Any] = []
+        window = _Window.whole(text)
+        feedback, _ = self._run(
+            window, self._root, bad, positions, stacks, far, end_state=end_state
+        )
+        end = None
+        if end_state:
+            end = (end_state[0], end_state[1], end_state[2], end_state[3], end_state[4])
+        return Scan(
+            feedback,
+            len(text),
+            bad,
+            far,
+            end=end,
+            _text=text,
+            _positions=positions,
+            _stacks=stacks,
+        )
 
     def _run(
         self,
@@ -521,6 +572,7 @@ class IncrementalGrammarOracle:
         *,
         resync: tuple[Scan, int, int] | None = None,
         collect: list[Token] | None = None,
+        end_state: list[Any] | None = None,
     ) -> tuple[Feedback, int | None]:
         """The scanner loop, in window coordinates.  Returns the feedback and,
         when it resynchronized with the base, the base checkpoint it joined."""
@@ -553,6 +605,14 @@ class IncrementalGrammarOracle:
                     text, size, complete = window.text, len(window.text), window.complete
                     continue
                 self.scanned_chars += pos
+                if end_state is not None:
+                    end_state[:] = [
+                        node,
+                        before,
+                        last_start + offset,
+                        last_end + offset,
+                        pos + offset,
+                    ]
                 return self._at_end(node, offset + size), None
             lexer = lexers[node[0]]
             match = None
@@ -570,6 +630,14 @@ class IncrementalGrammarOracle:
                     text, size, complete = window.text, len(window.text), window.complete
                     continue
                 self.scanned_chars += pos
+                if end_state is not None and outcome.verdict is Verdict.INCOMPLETE:
+                    end_state[:] = [
+                        node,
+                        before,
+                        last_start + offset,
+                        last_end + offset,
+                        pos + offset,
+                    ]
                 return outcome, None
             end = match.end()
             if end > next_bad:
