@@ -1,0 +1,272 @@
+"""End-to-end tests of the language server, over stdio with pytest-lsp."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import client_capabilities
+
+from tests.lsp.conftest import (
+    apply_text_edits,
+    codes,
+    edits_of,
+    open_document,
+    replace_text,
+    session,
+    wait_until,
+)
+
+DAVE = '{ "name": "Dave" "age": 42 }'
+TWO_FAULTS = '{"a": [1, 2 ** 3], "b": {"c": ?true}}'
+
+
+async def _actions(client, uri: str) -> list[types.CodeAction]:  # type: ignore[no-untyped-def]
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+            context=types.CodeActionContext(diagnostics=list(client.diagnostics.get(uri, []))),
+        )
+    )
+    return [a for a in result or [] if isinstance(a, types.CodeAction)]
+
+
+async def test_fast_diagnostic_then_failure_inducing_spans(tmp_path: Path) -> None:
+    async with session() as (client, recorder):
+        uri = open_document(client, tmp_path / "two.json", TWO_FAULTS)
+        await wait_until(lambda: "syntax" in codes(client, uri))
+        first = recorder.published[0]
+        assert first[1] == 1 and [str(d.code) for d in first[2]] == ["syntax"]
+        await wait_until(lambda: "failure-inducing" in codes(client, uri))
+        spans = [d for d in client.diagnostics[uri] if d.code == "failure-inducing"]
+        assert all(d.severity is types.DiagnosticSeverity.Error for d in spans)
+        assert all(d.source == "inputmend" for d in client.diagnostics[uri])
+        marked = {TWO_FAULTS[d.data["start"] : d.data["end"]].strip() for d in spans}
+        assert any("*" in m for m in marked) and any("?" in m for m in marked)
+
+
+async def test_ranked_quick_fixes_with_minimal_edits(tmp_path: Path) -> None:
+    async with session() as (client, _):
+        uri = open_document(client, tmp_path / "dave.json", DAVE)
+        await wait_until(lambda: "syntax" in codes(client, uri))
+        actions: list[types.CodeAction] = []
+        deadline = time.monotonic() + 30
+        while not actions and time.monotonic() < deadline:
+            actions = [a for a in await _actions(client, uri) if a.is_preferred]
+        best = actions[0]
+        assert best.title == "Insert `,` at 1:18 (fsynth)"
+        assert best.kind == types.CodeActionKind.QuickFix
+        edits = edits_of(best)
+        assert len(edits) == 1 and edits[0].new_text == "," and len(edits[0].new_text) < len(DAVE)
+        assert json.loads(apply_text_edits(DAVE, edits)) == {"name": "Dave", "age": 42}
+        titles = [a.title for a in await _actions(client, uri)]
+        assert len([t for t in titles if t.endswith("(fsynth)")]) >= 2
+
+
+async def test_remove_all_failure_inducing_spans(tmp_path: Path) -> None:
+    async with session() as (client, _):
+        uri = open_document(client, tmp_path / "two.json", TWO_FAULTS)
+        await wait_until(lambda: "failure-inducing" in codes(client, uri))
+        action = None
+        for _ in range(200):
+            actions = await _actions(client, uri)
+            action = next((a for a in actions if a.title.startswith("Remove all")), None)
+            if action:
+                break
+        assert action is not None
+        repaired = apply_text_edits(TWO_FAULTS, edits_of(action))
+        assert json.loads(repaired)
+
+
+async def test_on_save_offers_and_applies_the_best_repair(tmp_path: Path) -> None:
+    async with session() as (client, recorder):
+        recorder.answer = "Apply repair"
+        path = tmp_path / "dave.json"
+        path.write_text(DAVE)
+        uri = open_document(client, path, DAVE)
+        client.text_document_did_save(
+            types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri))
+        )
+        await wait_until(lambda: recorder.applied, timeout=40)
+        request = recorder.requests[0]
+        assert "dave.json is invalid. Best repair: Insert `,` at 1:18" in request.message
+        assert [a.title for a in request.actions or []] == ["Apply repair", "Show all repairs"]
+        change = recorder.applied[0].document_changes[0]  # type: ignore[index]
+        assert json.loads(apply_text_edits(DAVE, list(change.edits)))  # type: ignore[union-attr]
+
+
+async def test_progress_is_reported_for_background_work(tmp_path: Path) -> None:
+    async with session() as (client, _):
+        uri = open_document(client, tmp_path / "two.json", TWO_FAULTS)
+        await wait_until(lambda: "failure-inducing" in codes(client, uri))
+        reports = await wait_until(
+            lambda: [r for r in client.progress_reports.values() if r and r[-1].kind == "end"]
+        )
+        kinds = [value.kind for value in reports[0]]
+        assert kinds[0] == "begin" and kinds[-1] == "end"
+
+
+async def test_stale_results_are_never_published(tmp_path: Path) -> None:
+    async with session() as (client, recorder):
+        big = json.dumps({"items": [{"k": i, "v": "x" * 20} for i in range(400)]})
+        corrupt = big[:5000] + "**" + big[5000:]
+        uri = open_document(client, tmp_path / "big.json", corrupt)
+        for version in range(2, 8):
+            replace_text(client, uri, version, corrupt.replace("**", "*" * (version % 3 + 1)))
+        replace_text(client, uri, 8, big)
+        await wait_until(lambda: recorder.published and recorder.published[-1][1] == 8)
+        time.sleep(1.5)
+        await wait_until(lambda: recorder.published[-1][1] == 8)
+        assert client.diagnostics[uri] == [] or list(client.diagnostics[uri]) == []
+        versions = [version for _, version, _, _ in recorder.published]
+        assert versions == sorted(versions), "a result for an older version came after a newer one"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "column"),
+    [(types.PositionEncodingKind.Utf16, 16), (types.PositionEncodingKind.Utf8, 23)],
+)
+async def test_position_encodings(tmp_path: Path, encoding: str, column: int) -> None:
+    capabilities = client_capabilities("visual-studio-code")
+    capabilities.general = types.GeneralClientCapabilities(position_encodings=[encoding])
+    # the `*` is character 15 of line 1: 😀 is 2 UTF-16 units / 4 UTF-8 bytes,
+    # 中文 2 units / 6 bytes, e + U+0301 (combining acute) 2 units / 3 bytes
+    text = '{\r\n "a": "\U0001f600\u4e2d\u6587e\u0301", *\r\n}'
+    async with session(capabilities=capabilities) as (client, _):
+        uri = open_document(client, tmp_path / "u.json", text)
+        await wait_until(lambda: "syntax" in codes(client, uri))
+        [diagnostic] = [d for d in client.diagnostics[uri] if d.code == "syntax"]
+        assert diagnostic.range.start == types.Position(1, column)
+
+
+async def test_configuration_from_initialization_options_and_changes(tmp_path: Path) -> None:
+    options = {"inputmend": {"oracles": [{"files": ["*.data"], "grammar": "json"}]}}
+    async with session(init_options=options) as (client, _):
+        uri = open_document(client, tmp_path / "x.data", "[1, 2,]", "plaintext")
+        await wait_until(lambda: "syntax" in codes(client, uri))
+        client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(
+                settings={"inputmend": {"oracles": [{"files": ["*.data"], "grammar": "csv"}]}}
+            )
+        )
+        await wait_until(lambda: codes(client, uri) == [])
+
+
+async def test_configuration_from_workspace_configuration(tmp_path: Path) -> None:
+    settings = {"inputmend": {"oracles": [{"files": "*.cfgx", "grammar": "ini"}]}}
+    async with session(configuration=settings) as (client, _):
+        time.sleep(0.5)
+        uri = open_document(client, tmp_path / "a.cfgx", "[section\nkey = 1\n", "ini")
+        await wait_until(lambda: "syntax" in codes(client, uri))
+
+
+def _workspace_with_validator(tmp_path: Path, script: str, pattern: str = "*.expr") -> None:
+    checker = tmp_path / "check.py"
+    checker.write_text(script)
+    (tmp_path / ".inputmend.toml").write_text(
+        f'[[oracle]]\nfiles = "{pattern}"\ngrammar = "expr"\n'
+        f'command = ["{sys.executable}", "{checker}"]\ntest-timeout = 2\n'
+    )
+
+
+DOUBLE_PARENS = (
+    "import re, sys\nsys.exit(1 if re.search(r'\\(\\(.*\\)\\)', sys.stdin.read()) else 0)\n"
+)
+
+
+async def test_workspace_commands_need_trust(tmp_path: Path) -> None:
+    _workspace_with_validator(tmp_path, DOUBLE_PARENS)
+    async with session(root=tmp_path) as (client, _):
+        uri = open_document(client, tmp_path / "calc.expr", "1 + ((2))", "plaintext")
+        await wait_until(lambda: "untrusted-validator" in codes(client, uri))
+        [note] = [d for d in client.diagnostics[uri] if d.code == "untrusted-validator"]
+        assert "trustWorkspaceCommands" in note.message
+        assert "validator" not in codes(client, uri)
+
+
+async def test_trusted_validator_and_ddset_explanation(tmp_path: Path) -> None:
+    _workspace_with_validator(tmp_path, DOUBLE_PARENS)
+    options = {"inputmend": {"trustWorkspaceCommands": True}}
+    async with session(root=tmp_path, init_options=options) as (client, _):
+        uri = open_document(client, tmp_path / "calc.expr", "1 + ((2 * 3 / 4))", "plaintext")
+        await wait_until(lambda: "validator" in codes(client, uri))
+        [diagnostic] = [d for d in client.diagnostics[uri] if d.code == "validator"]
+        assert "the grammar accepts it" in diagnostic.message
+        actions = await _actions(client, uri)
+        explain = next(a for a in actions if a.title == "Explain failure (DDSET)")
+        assert explain.command is not None
+        pattern = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(explain.command.command, explain.command.arguments)
+        )
+        assert pattern == "((<expr>))"
+        shown = client.shown_documents[-1]
+        content = Path(shown.uri.removeprefix("file://")).read_text()
+        assert "((<expr>))" in content and "Predicate runs" in content
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("import time\ntime.sleep(30)\n", "timed out"),
+        ("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n", "crashed"),
+        ("import sys\nsys.stdout.write('x' * 5_000_000)\nsys.exit(3)\n", "exit code 3"),
+    ],
+)
+async def test_a_misbehaving_validator_never_hurts_the_server(
+    tmp_path: Path, script: str, expected: str
+) -> None:
+    _workspace_with_validator(tmp_path, script, pattern="*.expr")
+    options = {"inputmend": {"trustWorkspaceCommands": True}}
+    async with session(root=tmp_path, init_options=options) as (client, _):
+        uri = open_document(client, tmp_path / "calc.expr", "1 + 2", "plaintext")
+        await wait_until(lambda: "validator" in codes(client, uri), timeout=40)
+        [diagnostic] = [d for d in client.diagnostics[uri] if d.code == "validator"]
+        assert expected in diagnostic.message
+        started = time.monotonic()
+        await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 0))
+        )
+        assert time.monotonic() - started < 2
+
+
+async def test_huge_documents_stay_responsive(tmp_path: Path) -> None:
+    items = ",".join(json.dumps({"k": i, "v": "x" * 30}) for i in range(120_000))
+    text = "[" + items[:2_000_000] + "?" + items[2_000_000:] + "]"
+    options = {"inputmend": {"maxBackgroundChars": 1_000_000}}
+    async with session(init_options=options) as (client, _):
+        uri = open_document(client, tmp_path / "huge.json", text)
+        started = time.monotonic()
+        await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 0))
+        )
+        assert time.monotonic() - started < 3, "requests are answered while scanning"
+        await wait_until(lambda: "syntax" in codes(client, uri), timeout=120)
+        await wait_until(lambda: "background" in codes(client, uri), timeout=30)
+        [note] = [d for d in client.diagnostics[uri] if d.code == "background"]
+        assert "maxBackgroundChars" in note.message
+
+
+async def test_random_edit_sequences_never_break_the_server(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(5)
+    text = json.dumps({"a": [1, 2, {"b": "c"}], "d": None})
+    async with session() as (client, recorder):
+        uri = open_document(client, tmp_path / "r.json", text)
+        version = 1
+        for _ in range(60):
+            version += 1
+            start = rng.randint(0, len(text))
+            end = min(len(text), start + rng.randint(0, 3))
+            text = text[:start] + rng.choice(["", '"', "{", "]", ",", "x", "😀", "\n"]) + text[end:]
+            replace_text(client, uri, version, text)
+        await wait_until(lambda: recorder.published and recorder.published[-1][1] == version)
+        from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+        valid = IncrementalGrammarOracle("json").check(text).valid
+        assert ("syntax" in codes(client, uri) or "incomplete" in codes(client, uri)) != valid
