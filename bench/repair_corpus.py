@@ -143,7 +143,8 @@ def run_case(case: Case, algorithm: str, timeout: float, command: str | None) ->
     result = api.repair(text, oracle, algorithm=algorithm, budget=Budget(timeout_s=timeout), top=5)
     elapsed = time.perf_counter() - started
     oracle.close()
-    top = result.repairs[0].text if result.repairs else None
+    # an input that is already valid (a mutation that kept it valid) needs no repair
+    top = text if result.input_valid else result.repairs[0].text if result.repairs else None
     return {
         "format": case.format,
         "corpus": case.corpus,

@@ -155,6 +155,12 @@ _STRATEGIES: dict[str, tuple[tuple[Strategy, float], ...]] = {
 }
 
 
+def _at_most(budget: Budget, seconds: float, tests: int) -> Budget:
+    timeout = seconds if budget.timeout_s is None else min(budget.timeout_s, seconds)
+    limit = tests if budget.max_tests is None else min(budget.max_tests, tests)
+    return replace(budget, timeout_s=timeout, max_tests=limit)
+
+
 def gives_prefix_feedback(oracle: Oracle) -> bool:
     """Can the oracle tell incomplete from incorrect (what FSynth needs)?
 
@@ -210,6 +216,9 @@ def repair(
         notes.append("FSynth skipped: the oracle does not report incomplete inputs")
     for strategy, share in strategies:
         remaining = deadline.remaining(share)
+        if found and algorithm == "auto":
+            # A repair is in hand: alternatives may cost about as much again.
+            remaining = _at_most(remaining, max(0.25, stats.elapsed_s), max(500, stats.tests))
         if remaining.timeout_s == 0 or remaining.max_tests == 0:
             stats = replace(stats, budget_exhausted=True, stop_reason="budget used up")
             break
