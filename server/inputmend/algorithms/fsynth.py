@@ -353,6 +353,11 @@ class _Candidate:
         return (*self.parent.mask, (self.kind, self.position))
 
     @property
+    def synthesized(self) -> int:
+        """Characters inserted so far: among equal progress, fewer is better."""
+        return sum(len(edit.insert) for edit in self.parent.edits) + len(self.insert)
+
+    @property
     def off_boundary(self) -> int:
         """Edits made before a boundary (in the window), not at it."""
         return self.parent.off_boundary + (self.position < self.parent.boundary)
@@ -444,6 +449,12 @@ class _Search:
         per_key: dict[tuple[object, ...], int] = {}
         sampled: list[_Candidate] = []
         for child in children:
+            if child.kind == "I" and 0 < child.parent.remaining <= child.remaining:
+                # The inserted character is accepted but the input is not: the
+                # same character still fails right after it.  Chains of such
+                # insertions never end; only at the end of the input (nothing
+                # left to consume) are insertions without consumption needed.
+                continue
             key = (child.mask, child.boundary, child.cls)
             taken = per_key.get(key, 0)
             if taken < options.max_per_mask:
@@ -455,7 +466,10 @@ class _Search:
         values = sorted(groups)
         if options.beam is not None:
             values = values[: options.beam]
-        ordered = [sorted(groups[v], key=lambda c: (c.off_boundary, c.order)) for v in values]
+        ordered = [
+            sorted(groups[v], key=lambda c: (c.synthesized, c.off_boundary, c.order))
+            for v in values
+        ]
         chosen: list[_Candidate] = []
         cap = options.max_threads
         depth = 0
