@@ -127,10 +127,11 @@ def _fsynth(text: str, oracle: Oracle, budget: Budget) -> Attempt:
     options = FSynthOptions()
     incremental = _incremental_grammar(oracle)
     if incremental is not None:
-        # Only characters the grammar can accept at the boundary: the same
-        # repairs with far fewer oracle runs.
+        # Only characters the grammar can accept at the boundary, one per class
+        # of characters it treats alike: far fewer oracle runs for the same
+        # repairs (up to which equivalent character is inserted).
         def alphabet(prefix: str) -> str:
-            return incremental.continuations(prefix, DEFAULT_ALPHABET)
+            return incremental.continuations(prefix, DEFAULT_ALPHABET, distinct=True)
 
         options = replace(options, alphabet=alphabet)
     result = fsynth(text, oracle, budget=budget, options=options)
@@ -169,14 +170,19 @@ def gives_prefix_feedback(oracle: Oracle) -> bool:
     return oracle.check("").verdict is not Verdict.INCORRECT
 
 
+def _rank_key(repair: Repair) -> tuple[int, int, int, int]:
+    """Fewest edits (edit distance, then edit operations: deleting `**` is one
+    edit, quoting both ends of it two), then least data lost, then least invented."""
+    deleted = sum(edit.delete for edit in repair.edits)
+    inserted = sum(len(edit.insert) for edit in repair.edits)
+    return (repair.distance, len(repair.edits), deleted, inserted)
+
+
 def rank(repairs: list[Repair], top: int) -> tuple[Repair, ...]:
-    """Fewest edits first, then least data lost; no duplicates."""
+    """Best first (see ``_rank_key``); no duplicates."""
     seen: set[str] = set()
     unique = []
-    ordered = sorted(
-        repairs,
-        key=lambda r: (r.distance, sum(e.delete for e in r.edits), len(r.edits)),
-    )
+    ordered = sorted(repairs, key=_rank_key)
     for repair in ordered:
         if repair.text in seen:
             continue

@@ -37,12 +37,14 @@ class CompiledGrammar:
     def load(cls, name_or_path: str, *, base_dir: Path | None = None) -> CompiledGrammar:
         info = grammars.resolve(name_or_path, base_dir=base_dir)
         parser = grammars.build_parser(info)
-        compiled = cls(info, parser, ignored=frozenset(parser.lexer_conf.ignore))
+        ignored = frozenset(str.__str__(name) for name in parser.lexer_conf.ignore)
+        compiled = cls(info, parser, ignored=ignored)
         for terminal in parser.terminals:
             pattern = terminal.pattern
-            compiled.patterns[terminal.name] = regex.compile(pattern.to_regexp())
+            name = str.__str__(terminal.name)  # plain str: lark may hand out Tokens
+            compiled.patterns[name] = regex.compile(pattern.to_regexp())
             if pattern.type == "str":
-                compiled.literals[terminal.name] = pattern.value
+                compiled.literals[name] = pattern.value
         return compiled
 
     def display(self, terminal: str) -> str:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -129,7 +130,7 @@ class Tables:
         start = grammar.info.start
         self.start_state: int = table.start_states[start]
         self.end_state: int = table.end_states[start]
-        self.ignored = frozenset(grammar.ignored)
+        self.ignored = frozenset(sys.intern(str.__str__(name)) for name in grammar.ignored)
         rules: list[tuple[int, str]] = []
         rule_index: dict[Any, int] = {}
         self.actions: dict[int, dict[str, int]] = {}
@@ -137,7 +138,10 @@ class Tables:
         for state, row in table.states.items():
             actions: dict[str, int] = {}
             gotos: dict[str, int] = {}
-            for symbol, (action, argument) in row.items():
+            for raw_symbol, (action, argument) in row.items():
+                # lark keeps some symbols as Token (a str subclass whose __eq__ is
+                # Python code): plain interned strings keep the hot loop's lookups fast
+                symbol = sys.intern(str.__str__(raw_symbol))
                 if action is Shift:
                     terminal = symbol.isupper() or symbol == _END
                     (actions if terminal else gotos)[symbol] = argument
@@ -145,7 +149,8 @@ class Tables:
                     index = rule_index.get(argument)
                     if index is None:
                         index = rule_index[argument] = len(rules)
-                        rules.append((len(argument.expansion), argument.origin.name))
+                        origin = sys.intern(str.__str__(argument.origin.name))
+                        rules.append((len(argument.expansion), origin))
                     actions[symbol] = -index - 1
             self.actions[state] = actions
             self.gotos[state] = gotos
@@ -279,6 +284,19 @@ class Scan:
     def before(self, offset: int) -> int:
         """Index of the last checkpoint at or before ``offset``."""
         return max(0, bisect.bisect_right(self.positions, offset) - 1)
+
+
+def _plainness(char: str) -> tuple[int, str]:
+    """Order of preference for a class representative: letters, digits, space."""
+    if "a" <= char <= "z":
+        return (0, char)
+    if "0" <= char <= "9":
+        return (1, char)
+    if char == " ":
+        return (2, char)
+    if "A" <= char <= "Z":
+        return (3, char)
+    return (4, char)
 
 
 @dataclass(frozen=True)
@@ -447,29 +465,45 @@ class IncrementalGrammarOracle:
         """Feedback for ``base.text[:end]`` (a prefix check)."""
         return self.edit(base, end, base.length, "").feedback
 
-    def continuations(self, prefix: str, alphabet: str) -> str:
+    def continuations(self, prefix: str, alphabet: str, *, distinct: bool = False) -> str:
         """The characters of ``alphabet`` that can follow ``prefix`` without making
         it incorrect there (a filter for repair candidates: it may keep a few
-        that fail later, it drops none that could succeed)."""
+        that fail later, it drops none that could succeed).
+
+        With ``distinct``, only the first character of each class of characters
+        that every terminal treats alike here (the same partial or full match for
+        each): inside a string or a free-text value all letters are one class,
+        while the letters that can start a keyword each stand alone.
+        """
         scan = self.scan(prefix)
         if scan.feedback.verdict is Verdict.INCORRECT or scan.end is None:
             return ""
         node, before, last_start, last_end, stop = scan.end
         tables, patterns = self.tables, self.grammar.patterns
-        starts = [(stop, tables.acceptable(node) | tables.ignored)]
+        checks = [
+            (stop, patterns[name])
+            for name in sorted(tables.acceptable(node) | tables.ignored)
+            if name in patterns
+        ]
         if last_end == stop and last_start < stop:
-            starts.append((last_start, tables.acceptable(before)))
-        kept = []
+            checks += [
+                (last_start, patterns[name])
+                for name in sorted(tables.acceptable(before))
+                if name in patterns
+            ]
+        classes: dict[tuple[int, ...], list[str]] = {}
         for char in alphabet:
-            for start, terminals in starts:
-                piece = prefix[start:] + char
-                if any(
-                    name in patterns and patterns[name].fullmatch(piece, partial=True) is not None
-                    for name in terminals
-                ):
-                    kept.append(char)
-                    break
-        return "".join(kept)
+            signature = []
+            for start, pattern in checks:
+                match = pattern.fullmatch(prefix[start:] + char, partial=True)
+                signature.append(0 if match is None else 1 if match.partial else 2)
+            if any(signature):
+                classes.setdefault(tuple(signature), []).append(char)
+        if not distinct:
+            return "".join(char for char in alphabet if any(char in c for c in classes.values()))
+        # one per class, in the order classes first appear; the representative is
+        # the plainest member (it may end up in a repair the user sees)
+        return "".join(min(members, key=_plainness) for members in classes.values())
 
     def tokens(self, text: str) -> list[Token]:
         """The tokens lark's contextual lexer produces, up to the first error."""
