@@ -20,7 +20,10 @@ between the re-serialised texts.
 
 ``--command`` replaces the grammar by an external program (black-box
 setting): it gets the input on stdin and must exit 0 (valid), 255
-(incomplete) or anything else (invalid).
+(incomplete) or anything else (invalid); ``--incomplete-pattern REGEX`` marks
+incomplete inputs by their output instead, e.g. for jq:
+
+    --formats json --command "jq ." --incomplete-pattern "at EOF"
 """
 
 from __future__ import annotations
@@ -152,14 +155,16 @@ def equals_original(case: Case, repaired: str) -> bool:
     return False
 
 
-def build_oracle(case: Case, command: str | None) -> Oracle:
+def build_oracle(case: Case, command: str | None, pattern: str | None = None) -> Oracle:
     if command:
-        return CommandOracle(command, timeout_s=5)
+        return CommandOracle(command, timeout_s=5, incomplete_pattern=pattern)
     return IncrementalGrammarOracle(GRAMMAR_FOR_CORPUS.get(case.corpus, case.format))
 
 
-def run_case(case: Case, algorithm: str, timeout: float, command: str | None) -> dict[str, Any]:
-    oracle = build_oracle(case, command)
+def run_case(
+    case: Case, algorithm: str, timeout: float, command: str | None, pattern: str | None
+) -> dict[str, Any]:
+    oracle = build_oracle(case, command, pattern)
     text = decode_bytes(case.corrupt)[0]
     started = time.perf_counter()
     result = api.repair(text, oracle, algorithm=algorithm, budget=Budget(timeout_s=timeout), top=5)
@@ -252,11 +257,14 @@ def _book_ddmax(text: str, timeout: float) -> str | None:
         return None
 
 
-def _job(arguments: tuple[str, Case, str, float, str | None]) -> dict[str, Any]:
-    kind, case, algorithm, timeout, command = arguments
+Job = tuple[str, Case, str, float, str | None, str | None]
+
+
+def _job(arguments: Job) -> dict[str, Any]:
+    kind, case, algorithm, timeout, command, pattern = arguments
     if kind == "baseline":
         return run_baseline(case, algorithm, timeout)
-    return run_case(case, algorithm, timeout, command)
+    return run_case(case, algorithm, timeout, command, pattern)
 
 
 def paper_rows(corpus: str) -> dict[str, dict[str, Any]]:
@@ -334,13 +342,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--limit", type=int, help="files per corpus")
     parser.add_argument("--command", help="black-box oracle instead of the grammar")
+    parser.add_argument(
+        "--incomplete-pattern", help="with --command: output that marks incomplete input"
+    )
     parser.add_argument("--no-baselines", action="store_true")
     parser.add_argument("--save", type=Path, help="write raw results as JSON")
     options = parser.parse_args()
     if not CORPUS.is_dir():
         sys.exit(f"corpus not found at {CORPUS}")
     algorithms = options.algorithms.split(",")
-    jobs: list[tuple[str, Case, str, float, str | None]] = []
+    jobs: list[Job] = []
     for fmt in options.formats.split(","):
         for kind in options.corpora.split(","):
             if kind.startswith("fresh"):
@@ -358,10 +369,19 @@ def main() -> None:
             cases = cases[: options.limit] if options.limit else cases
             for case in cases:
                 for algorithm in algorithms:
-                    jobs.append(("ours", case, algorithm, options.timeout, options.command))
+                    jobs.append(
+                        (
+                            "ours",
+                            case,
+                            algorithm,
+                            options.timeout,
+                            options.command,
+                            options.incomplete_pattern,
+                        )
+                    )
                 if fmt == "json" and not options.no_baselines:
                     for tool in ("json-repair", "book-ddmax"):
-                        jobs.append(("baseline", case, tool, options.timeout, None))
+                        jobs.append(("baseline", case, tool, options.timeout, None, None))
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         results = list(pool.map(_job, jobs, chunksize=1))
