@@ -63,8 +63,8 @@ def test_command_with_file_placeholder_cleans_up(script: str) -> None:
     predicate = CommandPredicate(f"{PY} {script} {{file}}", suffix=".expr")
     assert predicate("((1))") is Outcome.FAIL  # first call calibrates
     assert predicate("1") is Outcome.PASS
-    assert predicate._tempdir is not None
-    directory = Path(predicate._tempdir.name)
+    assert predicate.program._tempdir is not None
+    directory = Path(predicate.program._tempdir.name)
     assert list(directory.iterdir()) == []  # each input file removed after its run
     predicate.close()
     assert not directory.exists()

@@ -18,6 +18,7 @@ import signal
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
@@ -56,6 +57,127 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+@dataclass(frozen=True)
+class ProgramRun:
+    """What one run of a program did."""
+
+    code: int | None  # exit code, negative for a signal; None if it did not finish
+    output: str = ""  # the start of stdout and stderr, when captured
+    problem: str | None = None  # "timed out after 2s", "could not start command: ..."
+
+    @property
+    def crash(self) -> str | None:
+        return (
+            f"crashed ({_signal_name(-self.code)})"
+            if self.code is not None and self.code < 0
+            else None
+        )
+
+
+class Program:
+    """A program that reads an input on stdin, or from a temporary file named by
+    ``{file}`` in its arguments; never run through a shell.
+
+    Each run has a timeout, after which the program and everything it started
+    (its own session) are killed; output is read from a temporary file, so a
+    flood of output costs disk, not memory, and only its start is kept.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        timeout_s: float,
+        capture: bool = False,
+        suffix: str = "",
+        cwd: str | Path | None = None,
+    ) -> None:
+        self.argv = parse_command(command)
+        program = self.argv[0]
+        resolved = shutil.which(program, path=os.environ.get("PATH"))
+        if resolved is None and cwd is not None and (Path(cwd) / program).is_file():
+            resolved = str(Path(cwd) / program)
+        if resolved is None:
+            raise OracleConfigError(f"command not found: {program}")
+        if timeout_s <= 0:
+            raise OracleConfigError("the test timeout must be positive")
+        self.timeout_s = timeout_s
+        self.capture = capture
+        self.uses_file = any(FILE_PLACEHOLDER in arg for arg in self.argv)
+        self.suffix = suffix
+        self.cwd = str(cwd) if cwd is not None else None
+        self._tempdir: tempfile.TemporaryDirectory[str] | None = None
+        self.runs = 0
+
+    @property
+    def input_description(self) -> str:
+        return "a temporary file" if self.uses_file else "stdin"
+
+    def run(self, text: str) -> ProgramRun:
+        self.runs += 1
+        data = text.encode("utf-8", "surrogateescape")
+        if not self.uses_file:
+            return self._execute(self.argv, data)
+        if self._tempdir is None:
+            self._tempdir = tempfile.TemporaryDirectory(prefix="inputmend-")
+        path = Path(self._tempdir.name) / f"input{self.suffix}"
+        try:
+            path.write_bytes(data)
+            argv = [arg.replace(FILE_PLACEHOLDER, str(path)) for arg in self.argv]
+            return self._execute(argv, None)
+        finally:
+            path.unlink(missing_ok=True)
+
+    def _execute(self, argv: list[str], stdin_data: bytes | None) -> ProgramRun:
+        with tempfile.TemporaryFile() as output:
+            try:
+                process = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE if stdin_data is not None else subprocess.DEVNULL,
+                    stdout=output if self.capture else subprocess.DEVNULL,
+                    stderr=output if self.capture else subprocess.DEVNULL,
+                    cwd=self.cwd,
+                    start_new_session=True,
+                )
+            except OSError as error:
+                return ProgramRun(None, problem=f"could not start command: {error}")
+            try:
+                process.communicate(stdin_data, timeout=self.timeout_s)
+            except subprocess.TimeoutExpired:
+                _kill(process)
+                return ProgramRun(None, problem=f"timed out after {self.timeout_s:g}s")
+            except BrokenPipeError:
+                process.wait()
+            finally:
+                if process.poll() is None:
+                    _kill(process)
+            head = ""
+            if self.capture:
+                output.seek(0)
+                head = output.read(_OUTPUT_LIMIT).decode("utf-8", "replace")
+            return ProgramRun(process.returncode, head)
+
+    def close(self) -> None:
+        if getattr(self, "_tempdir", None) is not None:
+            assert self._tempdir is not None
+            self._tempdir.cleanup()
+            self._tempdir = None
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """Kill the program and everything it started (its own session)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)
+
+
 class CommandOracle:
     """Judges inputs by running a program."""
 
@@ -70,118 +192,57 @@ class CommandOracle:
         suffix: str = "",
         cwd: str | Path | None = None,
     ) -> None:
-        self.argv = parse_command(command)
-        program = self.argv[0]
-        resolved = shutil.which(program, path=os.environ.get("PATH"))
-        if resolved is None and cwd is not None and (Path(cwd) / program).is_file():
-            resolved = str(Path(cwd) / program)
-        if resolved is None:
-            raise OracleConfigError(f"command not found: {program}")
-        if timeout_s <= 0:
-            raise OracleConfigError("the test timeout must be positive")
-        self.timeout_s = timeout_s
+        self.incomplete_regex = compile_pattern(incomplete_pattern, "incomplete-pattern")
+        self.program = Program(
+            command,
+            timeout_s=timeout_s,
+            capture=self.incomplete_regex is not None,
+            suffix=suffix,
+            cwd=cwd,
+        )
         self.exit_codes: dict[int, Verdict] = {0: Verdict.COMPLETE}
         if incomplete_exit is not None:
             self.exit_codes[incomplete_exit] = Verdict.INCOMPLETE
         self.exit_codes.update(exit_codes or {})
-        self.incomplete_regex = compile_pattern(incomplete_pattern, "incomplete-pattern")
-        self.uses_file = any(FILE_PLACEHOLDER in arg for arg in self.argv)
-        self.suffix = suffix
-        self.cwd = str(cwd) if cwd is not None else None
-        self._tempdir: tempfile.TemporaryDirectory[str] | None = None
-        self.runs = 0
+
+    @property
+    def argv(self) -> list[str]:
+        return self.program.argv
+
+    @property
+    def runs(self) -> int:
+        return self.program.runs
 
     def describe(self) -> str:
         codes = ", ".join(f"{code}={verdict.value}" for code, verdict in self.exit_codes.items())
-        extra = (
-            f", incomplete if output matches /{self.incomplete_regex.pattern}/"
-            if (self.incomplete_regex)
-            else ""
-        )
-        where = "a temporary file" if self.uses_file else "stdin"
+        extra = ""
+        if self.incomplete_regex is not None:
+            extra = f", incomplete if output matches /{self.incomplete_regex.pattern}/"
         return (
-            f"command {shlex.join(self.argv)} (input on {where}, timeout {self.timeout_s:g}s, "
-            f"exit {codes}, others=incorrect{extra})"
+            f"command {shlex.join(self.argv)} (input on {self.program.input_description}, "
+            f"timeout {self.program.timeout_s:g}s, exit {codes}, others=incorrect{extra})"
         )
-
-    def _input_file(self, data: bytes) -> Path:
-        if self._tempdir is None:
-            self._tempdir = tempfile.TemporaryDirectory(prefix="inputmend-")
-        path = Path(self._tempdir.name) / f"input{self.suffix}"
-        path.write_bytes(data)
-        return path
 
     def check(self, text: str) -> Feedback:
-        self.runs += 1
-        data = text.encode("utf-8", "surrogateescape")
-        file: Path | None = None
-        try:
-            if self.uses_file:
-                file = self._input_file(data)
-                argv = [arg.replace(FILE_PLACEHOLDER, str(file)) for arg in self.argv]
-                return self._run(argv, None, len(text))
-            return self._run(self.argv, data, len(text))
-        finally:
-            if file is not None:
-                file.unlink(missing_ok=True)
-
-    def _run(self, argv: list[str], stdin_data: bytes | None, length: int) -> Feedback:
-        capture = self.incomplete_regex is not None
-        with tempfile.TemporaryFile() as output:
-            try:
-                process = subprocess.Popen(
-                    argv,
-                    stdin=subprocess.PIPE if stdin_data is not None else subprocess.DEVNULL,
-                    stdout=output if capture else subprocess.DEVNULL,
-                    stderr=output if capture else subprocess.DEVNULL,
-                    cwd=self.cwd,
-                    start_new_session=True,
-                )
-            except OSError as error:
-                return Feedback(Verdict.INCORRECT, None, f"could not start command: {error}")
-            try:
-                process.communicate(stdin_data, timeout=self.timeout_s)
-            except subprocess.TimeoutExpired:
-                self._kill(process)
-                return Feedback(Verdict.INCORRECT, None, f"timed out after {self.timeout_s:g}s")
-            except BrokenPipeError:
-                process.wait()
-            finally:
-                if process.poll() is None:
-                    self._kill(process)
-            code = process.returncode
-            if code < 0:
-                return Feedback(Verdict.INCORRECT, None, f"crashed ({_signal_name(-code)})")
-            verdict = self.exit_codes.get(code, Verdict.INCORRECT)
-            message = f"exit code {code}"
-            if verdict is not Verdict.COMPLETE and self.incomplete_regex is not None:
-                output.seek(0)
-                head = output.read(_OUTPUT_LIMIT).decode("utf-8", "replace")
-                if self.incomplete_regex.search(head):
-                    verdict = Verdict.INCOMPLETE
-                    message += ", output marks the input as incomplete"
-                else:
-                    first = next((line for line in head.splitlines() if line.strip()), "")
-                    if first:
-                        message += f": {first.strip()[:200]}"
-        offset = length if verdict is Verdict.INCOMPLETE else None
-        return Feedback(verdict, offset, "" if verdict is Verdict.COMPLETE else message)
-
-    @staticmethod
-    def _kill(process: subprocess.Popen[bytes]) -> None:
-        """Kill the program and everything it started (its own session)."""
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            process.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=5)
+        run = self.program.run(text)
+        if run.code is None:
+            return Feedback(Verdict.INCORRECT, None, run.problem or "did not finish")
+        if run.crash is not None:
+            return Feedback(Verdict.INCORRECT, None, run.crash)
+        verdict = self.exit_codes.get(run.code, Verdict.INCORRECT)
+        if verdict is Verdict.COMPLETE:
+            return Feedback(verdict)
+        message = f"exit code {run.code}"
+        if self.incomplete_regex is not None:
+            if self.incomplete_regex.search(run.output):
+                verdict = Verdict.INCOMPLETE
+                message += ", output marks the input as incomplete"
+            else:
+                first = next((line for line in run.output.splitlines() if line.strip()), "")
+                if first:
+                    message += f": {first.strip()[:200]}"
+        offset = len(text) if verdict is Verdict.INCOMPLETE else None
+        return Feedback(verdict, offset, message)
 
     def close(self) -> None:
-        if getattr(self, "_tempdir", None) is not None:
-            assert self._tempdir is not None
-            self._tempdir.cleanup()
-            self._tempdir = None
-
-    def __del__(self) -> None:
-        self.close()
+        self.program.close()

@@ -19,24 +19,15 @@ remembers outcomes by text.
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
-import os
 import re
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from inputmend.oracles.base import OracleConfigError, Outcome
-from inputmend.oracles.command import FILE_PLACEHOLDER, compile_pattern, parse_command
-from inputmend.oracles.python import load_validator
+from inputmend.oracles.base import Outcome
+from inputmend.oracles.command import Program, compile_pattern
+from inputmend.oracles.python import ChildFunction
 
 _OUTPUT_LIMIT = 1 << 20
 
@@ -102,15 +93,6 @@ class _Calibrated:
         return Outcome.FAIL
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        process.kill()
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=5)
-
-
 class CommandPredicate(_Calibrated):
     """Run a program on each input: exit 0 PASS, the original's failure FAIL."""
 
@@ -124,93 +106,43 @@ class CommandPredicate(_Calibrated):
         suffix: str = "",
         cwd: str | Path | None = None,
     ) -> None:
-        self.argv = parse_command(command)
-        program = self.argv[0]
-        resolved = shutil.which(program)
-        if resolved is None and cwd is not None and (Path(cwd) / program).is_file():
-            resolved = str(Path(cwd) / program)
-        if resolved is None:
-            raise OracleConfigError(f"command not found: {program}")
-        if timeout_s <= 0:
-            raise OracleConfigError("the test timeout must be positive")
-        self.timeout_s = timeout_s
         self.pattern = compile_pattern(fail_pattern, "fail-pattern")
-        self.uses_file = any(FILE_PLACEHOLDER in arg for arg in self.argv)
-        self.suffix = suffix
-        self.cwd = str(cwd) if cwd is not None else None
+        self.program = Program(
+            command, timeout_s=timeout_s, capture=self.pattern is not None, suffix=suffix, cwd=cwd
+        )
         self.failure = None
-        self.runs = 0
-        self._tempdir: tempfile.TemporaryDirectory[str] | None = None
         if original is not None:
             self.calibrate(original)
 
+    @property
+    def argv(self) -> list[str]:
+        return self.program.argv
+
+    @property
+    def runs(self) -> int:
+        return self.program.runs
+
     def describe(self) -> str:
-        where = "a temporary file" if self.uses_file else "stdin"
         failure = self.failure.describe() if self.failure else "not calibrated yet"
         extra = f" and output matching /{self.pattern.pattern}/" if self.pattern else ""
         return (
-            f"command {' '.join(self.argv)} (input on {where}, timeout {self.timeout_s:g}s; "
+            f"command {' '.join(self.argv)} (input on {self.program.input_description}, "
+            f"timeout {self.program.timeout_s:g}s; "
             f"FAIL = {failure}{extra}, PASS = exit 0, else UNRESOLVED)"
         )
 
     def _run(self, text: str) -> tuple[Failure | None, str, bool]:
-        self.runs += 1
-        data = text.encode("utf-8", "surrogateescape")
-        if not self.uses_file:
-            return self._execute(self.argv, data)
-        if self._tempdir is None:
-            self._tempdir = tempfile.TemporaryDirectory(prefix="inputmend-")
-        path = Path(self._tempdir.name) / f"input{self.suffix}"
-        try:
-            path.write_bytes(data)
-            argv = [arg.replace(FILE_PLACEHOLDER, str(path)) for arg in self.argv]
-            return self._execute(argv, None)
-        finally:
-            path.unlink(missing_ok=True)
-
-    def _execute(self, argv: list[str], data: bytes | None) -> tuple[Failure | None, str, bool]:
-        capture = self.pattern is not None
-        with tempfile.TemporaryFile() as output:
-            try:
-                process = subprocess.Popen(
-                    argv,
-                    stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
-                    stdout=output if capture else subprocess.DEVNULL,
-                    stderr=output if capture else subprocess.DEVNULL,
-                    cwd=self.cwd,
-                    start_new_session=True,
-                )
-            except OSError as error:
-                return None, f"could not start command: {error}", False
-            try:
-                process.communicate(data, timeout=self.timeout_s)
-            except subprocess.TimeoutExpired:
-                _kill_group(process)
-                return None, f"timed out after {self.timeout_s:g}s", False
-            except BrokenPipeError:
-                process.wait()
-            finally:
-                if process.poll() is None:
-                    _kill_group(process)
-            code = process.returncode
-            text = ""
-            if capture:
-                output.seek(0)
-                text = output.read(_OUTPUT_LIMIT).decode("utf-8", "replace")
-        if code == 0:
-            return None, text, True
-        if code < 0:
-            return Failure("signal", str(-code)), text, True
-        return Failure("exit", str(code)), text, True
+        run = self.program.run(text)
+        if run.code is None:
+            return None, run.problem or "did not finish", False
+        if run.code == 0:
+            return None, run.output, True
+        if run.code < 0:
+            return Failure("signal", str(-run.code)), run.output, True
+        return Failure("exit", str(run.code)), run.output, True
 
     def close(self) -> None:
-        if self._tempdir is not None:
-            self._tempdir.cleanup()
-            self._tempdir = None
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
+        self.program.close()
 
 
 def _exception_failure(error: BaseException) -> Failure:
@@ -292,32 +224,16 @@ class CallablePredicate(_Calibrated):
         pass
 
 
-def _worker(spec: str, base_dir: str, connection: Connection) -> None:
-    """Child process: load the function, then run texts until the pipe closes."""
-    os.dup2(2, 1)  # stray prints must not reach our stdout
-    sys.stdout = sys.stderr
-    if base_dir not in sys.path:
-        sys.path.insert(0, base_dir)
+def outcome_answer(function: Callable[[str], object], text: str) -> tuple[str, str, str]:
+    """What a predicate's child sends back: returned, or which exception."""
     try:
-        function = load_validator(spec, base_dir=base_dir)
-    except OracleConfigError as error:
-        connection.send(("error", str(error), ""))
-        return
-    connection.send(("ready", "", ""))
-    while True:
-        try:
-            text = connection.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            function(text)
-        except (KeyboardInterrupt, GeneratorExit):
-            raise
-        except BaseException as error:  # noqa: BLE001 - any exception is a verdict
-            kind = type(error)
-            connection.send(("raised", f"{kind.__module__}.{kind.__qualname__}", str(error)))
-            continue
-        connection.send(("ok", "", ""))
+        function(text)
+    except (KeyboardInterrupt, GeneratorExit):
+        raise
+    except BaseException as error:  # noqa: BLE001 - any exception is a verdict
+        kind = type(error)
+        return "raised", f"{kind.__module__}.{kind.__qualname__}", str(error)
+    return "ok", "", ""
 
 
 class PythonPredicate(_Calibrated):
@@ -335,17 +251,17 @@ class PythonPredicate(_Calibrated):
         timeout_s: float = 10.0,
         base_dir: str | None = None,
     ) -> None:
-        if timeout_s <= 0:
-            raise OracleConfigError("the test timeout must be positive")
         self.spec = spec
         self.timeout_s = timeout_s
-        self.base_dir = os.path.abspath(base_dir or os.getcwd())
         self.pattern = compile_pattern(message_pattern, "message-pattern")
         self.failure = None
-        self._context = multiprocessing.get_context("spawn")
-        self._process: Any = None
-        self._connection: Connection | None = None
-        self._start()
+        self.child = ChildFunction(
+            spec,
+            answer=outcome_answer,
+            base_dir=base_dir,
+            timeout_s=timeout_s,
+            what="python predicate",
+        )
         if original is not None:
             self.calibrate(original)
 
@@ -353,64 +269,20 @@ class PythonPredicate(_Calibrated):
         failure = self.failure.describe() if self.failure else "not calibrated yet"
         return f"python {self.spec} (child process, timeout {self.timeout_s:g}s; FAIL = {failure})"
 
-    def _start(self) -> None:
-        parent, child = self._context.Pipe()
-        process = self._context.Process(
-            target=_worker, args=(self.spec, self.base_dir, child), daemon=True
-        )
-        process.start()
-        child.close()
-        if not parent.poll(max(30.0, self.timeout_s)):
-            process.kill()
-            raise OracleConfigError(f"python predicate {self.spec!r} did not load within 30s")
-        try:
-            status, detail, _ = parent.recv()
-        except (EOFError, OSError):
-            process.join(1)
-            raise OracleConfigError(
-                f"python predicate {self.spec!r} crashed while loading (exit {process.exitcode})"
-            ) from None
-        if status != "ready":
-            process.join(1)
-            raise OracleConfigError(detail)
-        self._process, self._connection = process, parent
-
-    def _stop(self) -> None:
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
-        if self._process is not None:
-            if self._process.is_alive():
-                self._process.kill()
-            self._process.join(5)
-            self._process = None
-
     def _run(self, text: str) -> tuple[Failure | None, str, bool]:
-        if self._connection is None:
-            self._start()
-        connection = self._connection
-        assert connection is not None
-        try:
-            connection.send(text)
-            if not connection.poll(self.timeout_s):
-                self._stop()
-                return None, f"timed out after {self.timeout_s:g}s", False
-            status, code, message = connection.recv()
-        except (EOFError, OSError):
-            exit_code = self._process.exitcode if self._process is not None else None
-            self._stop()
-            return None, f"the function crashed the interpreter (exit {exit_code})", False
+        kind, answer = self.child.call(text)
+        if kind == "timeout":
+            return None, f"timed out after {self.timeout_s:g}s", False
+        if kind == "crashed":
+            return None, f"the function crashed the interpreter (exit {answer})", False
+        status, code, message = answer
         if status == "ok":
             return None, "", True
         short = code.rsplit(".", 1)[-1]
         return Failure("exception", code, message), f"{short}: {message}", True
 
     def close(self) -> None:
-        self._stop()
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self._stop()
+        self.child.close()
 
 
 class CachedPredicate:

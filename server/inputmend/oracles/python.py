@@ -176,8 +176,11 @@ class CallableOracle:
         pass
 
 
-def _worker(spec: str, base_dir: str, connection: Connection) -> None:
-    """Child process: load the validator, then judge texts until the pipe closes."""
+Answer = Callable[[Validator, str], object]
+
+
+def _serve(spec: str, base_dir: str, connection: Connection, answer: Answer) -> None:
+    """Child process: load the function, then answer texts until the pipe closes."""
     os.dup2(2, 1)  # a stray print must never reach our stdout (the LSP channel)
     sys.stdout = sys.stderr
     if base_dir not in sys.path:
@@ -193,19 +196,41 @@ def _worker(spec: str, base_dir: str, connection: Connection) -> None:
             text = connection.recv()
         except (EOFError, OSError):
             return
-        feedback = judge(validator, text)
-        connection.send((feedback.verdict.value, feedback.error_offset, feedback.message))
+        connection.send(answer(validator, text))
 
 
-class PythonOracle:
-    """``module:function`` judged in a child process with a per-test timeout."""
+def feedback_answer(validator: Validator, text: str) -> tuple[str, int | None, str]:
+    """What a validator's child sends back for the oracle: the feedback."""
+    feedback = judge(validator, text)
+    return feedback.verdict.value, feedback.error_offset, feedback.message
 
-    def __init__(self, spec: str, *, timeout_s: float = 10.0, base_dir: str | None = None) -> None:
+
+class ChildFunction:
+    """A Python function loaded in a spawned child process, one text per request.
+
+    The child loads ``spec``, then sends ``answer(function, text)`` for each
+    text (``answer`` must be a module-level function, so that it can be handed
+    to a spawned process).  A request that takes longer than the timeout, or a
+    child that dies, gives ``("timeout", None)`` or ``("crashed", exit_code)``,
+    and the child is started again for the next request.
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        *,
+        answer: Answer,
+        base_dir: str | None,
+        timeout_s: float,
+        what: str,
+    ) -> None:
         if timeout_s <= 0:
             raise OracleConfigError("the test timeout must be positive")
         self.spec = spec
-        self.timeout_s = timeout_s
+        self.answer = answer
         self.base_dir = os.path.abspath(base_dir or os.getcwd())
+        self.timeout_s = timeout_s
+        self.what = what
         self._context = multiprocessing.get_context("spawn")
         self._process: Any = None
         self._connection: Connection | None = None
@@ -214,30 +239,26 @@ class PythonOracle:
     def _start(self) -> None:
         parent, child = self._context.Pipe()
         process = self._context.Process(
-            target=_worker, args=(self.spec, self.base_dir, child), daemon=True
+            target=_serve, args=(self.spec, self.base_dir, child, self.answer), daemon=True
         )
         process.start()
         child.close()
         if not parent.poll(max(30.0, self.timeout_s)):
             process.kill()
-            raise OracleConfigError(f"python oracle {self.spec!r} did not load within 30s")
+            raise OracleConfigError(f"{self.what} {self.spec!r} did not load within 30s")
         try:
             status, detail = parent.recv()
         except (EOFError, OSError):
             process.join(1)
             raise OracleConfigError(
-                f"python oracle {self.spec!r} crashed while loading (exit {process.exitcode})"
+                f"{self.what} {self.spec!r} crashed while loading (exit {process.exitcode})"
             ) from None
         if status != "ready":
             process.join(1)
             raise OracleConfigError(detail)
         self._process, self._connection = process, parent
 
-    def _restart(self) -> None:
-        self._stop()
-        self._start()
-
-    def check(self, text: str) -> Feedback:
+    def call(self, text: str) -> tuple[str, Any]:
         if self._connection is None:
             self._start()
         connection = self._connection
@@ -245,19 +266,15 @@ class PythonOracle:
         try:
             connection.send(text)
             if not connection.poll(self.timeout_s):
-                self._restart()
-                return Feedback(Verdict.INCORRECT, None, f"timed out after {self.timeout_s:g}s")
-            verdict, offset, message = connection.recv()
-        except (EOFError, OSError, BrokenPipeError):
+                self.close()
+                return "timeout", None
+            return "answer", connection.recv()
+        except (EOFError, OSError):
             code = self._process.exitcode if self._process is not None else None
-            self._restart()
-            return Feedback(Verdict.INCORRECT, None, f"validator crashed (exit {code})")
-        return Feedback(Verdict(verdict), offset, message)
+            self.close()
+            return "crashed", code
 
-    def describe(self) -> str:
-        return f"python {self.spec} (in a child process, timeout {self.timeout_s:g}s)"
-
-    def _stop(self) -> None:
+    def close(self) -> None:
         if getattr(self, "_connection", None) is not None:
             assert self._connection is not None
             self._connection.close()
@@ -268,9 +285,36 @@ class PythonOracle:
             self._process.join(5)
             self._process = None
 
-    def close(self) -> None:
-        self._stop()
-
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
-            self._stop()
+            self.close()
+
+
+class PythonOracle:
+    """``module:function`` judged in a child process with a per-test timeout."""
+
+    def __init__(self, spec: str, *, timeout_s: float = 10.0, base_dir: str | None = None) -> None:
+        self.spec = spec
+        self.timeout_s = timeout_s
+        self.child = ChildFunction(
+            spec,
+            answer=feedback_answer,
+            base_dir=base_dir,
+            timeout_s=timeout_s,
+            what="python oracle",
+        )
+
+    def check(self, text: str) -> Feedback:
+        kind, answer = self.child.call(text)
+        if kind == "timeout":
+            return Feedback(Verdict.INCORRECT, None, f"timed out after {self.timeout_s:g}s")
+        if kind == "crashed":
+            return Feedback(Verdict.INCORRECT, None, f"validator crashed (exit {answer})")
+        verdict, offset, message = answer
+        return Feedback(Verdict(verdict), offset, message)
+
+    def describe(self) -> str:
+        return f"python {self.spec} (in a child process, timeout {self.timeout_s:g}s)"
+
+    def close(self) -> None:
+        self.child.close()
