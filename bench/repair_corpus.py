@@ -288,6 +288,24 @@ def paper_rows(corpus: str) -> dict[str, dict[str, Any]]:
     return summary
 
 
+def _common_distances(corpus: str, rows: list[dict[str, Any]]) -> tuple[list[int], list[int]]:
+    """Distances to the original, ours and the study's FSynth's, on the files both repaired."""
+    paper = {
+        r["file"]: r
+        for r in csv.DictReader((CORPUS / "paper-results.csv").open())
+        if r["corpus"] == corpus and r["algorithm"] == "brepair"
+    }
+    ours, study = [], []
+    for row in rows:
+        theirs = paper.get(row["file"])
+        if row["to_original"] is None or theirs is None or theirs["repaired"] != "true":
+            continue
+        if theirs["levenshtein"]:
+            ours.append(row["to_original"])
+            study.append(int(theirs["levenshtein"]))
+    return ours, study
+
+
 def _mean(values: list[Any]) -> float | None:
     values = [v for v in values if v is not None]
     return statistics.mean(values) if values else None
@@ -330,6 +348,17 @@ def report(results: list[dict[str, Any]]) -> None:
                     f"| study: {algorithm} | {paper['repaired']} | {paper['median']:.3f} s | – "
                     f"| {paper['tests']:,.0f} | – | {_fmt(paper['to_original'])} | – | – | – |"
                 )
+            print()
+            for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
+                ours, study = _common_distances(
+                    corpus, [r for r in rows if r["algorithm"] == algorithm]
+                )
+                if ours:
+                    print(
+                        f"On the {len(ours)} files that both {algorithm} and the study's FSynth "
+                        f"repaired: mean distance to the original {statistics.mean(ours):.1f} "
+                        f"(study {statistics.mean(study):.1f})."
+                    )
 
 
 def main() -> None:
