@@ -49,17 +49,32 @@ class WorkDoneProgress:
         if not self._supported():
             return
         token = f"inputmend-{uuid.uuid4().hex}"
+        created = self.server.work_done_progress.create_async(token)
         try:
-            await asyncio.wait_for(self.server.work_done_progress.create_async(token), 5)
+            # shielded: a cancelled analysis must not cancel the pending request
+            # (its late answer would then hit a cancelled future)
+            await asyncio.wait_for(asyncio.shield(created), 5)
+        except asyncio.CancelledError:
+            raise
         except Exception:  # noqa: BLE001 - progress is a courtesy, never a failure
             return
         self.tokens[document.uri] = token
         self.server.work_done_progress.begin(
             token,
             types.WorkDoneProgressBegin(
-                title=f"inputmend: {document.path.name}", message=message, cancellable=False
+                title=f"inputmend: {self._label(document)}", message=message, cancellable=False
             ),
         )
+
+    def _label(self, document: DocumentState) -> str:
+        """The document's path relative to the workspace (unique in a window)."""
+        root = self.server.pipeline.root
+        if root is not None:
+            try:
+                return document.path.resolve().relative_to(root.resolve()).as_posix()
+            except ValueError:
+                pass
+        return document.path.name
 
     def report(self, document: DocumentState, message: str) -> None:
         token = self.tokens.get(document.uri)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,12 +31,21 @@ _ORACLES: dict[OracleSpec, Oracle] = {}  # per-process cache of built oracles
 
 
 def initialize(flags: Any) -> None:
-    """Pool initializer: protect the LSP channel, remember the cancel flags."""
+    """Pool initializer: protect the LSP channel, remember the cancel flags,
+    and exit when the server is gone (killed servers must not leave workers)."""
     with contextlib.suppress(OSError):
         os.dup2(2, 1)
     sys.stdout = sys.stderr
     global _FLAGS
     _FLAGS = flags
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _cancelled(slot: int) -> bool:

@@ -1,0 +1,328 @@
+/**
+ * The language client's lifecycle: resolve and check the interpreter, start,
+ * restart on relevant setting changes, feed the status bar.
+ */
+import { execFile } from 'child_process';
+import * as os from 'os';
+import * as vscode from 'vscode';
+import {
+  DidChangeConfigurationNotification,
+  LanguageClient,
+  LanguageClientOptions,
+  Middleware,
+  ResponseError,
+  ServerOptions,
+  State,
+  TextDocumentFilter,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import { answerConfiguration } from './configurationAnswer';
+import { currentPythonSetting, currentServerSettings, firstWorkspaceFolder, SECTION, workspaceFolderUris } from './config';
+import {
+  classifyProbe,
+  problemMessage,
+  PROBE_SCRIPT,
+  ProbeResult,
+  PythonChoice,
+  PythonExtensionApi,
+  resolvePython,
+  serverArgs,
+} from './python';
+import { documentSelector, FileFilter } from './selector';
+import { needsRestart, oracleGlobs, RestartKey } from './settings';
+import { Severity, StatusModel } from './status';
+import { StatusBar } from './statusBar';
+
+const PYTHON_EXTENSION = 'ms-python.python';
+
+function severity(value: vscode.DiagnosticSeverity): Severity {
+  switch (value) {
+    case vscode.DiagnosticSeverity.Error:
+      return 'error';
+    case vscode.DiagnosticSeverity.Warning:
+      return 'warning';
+    case vscode.DiagnosticSeverity.Information:
+      return 'info';
+    default:
+      return 'hint';
+  }
+}
+
+function diagnosticCode(code: vscode.Diagnostic['code']): string | undefined {
+  if (code === undefined) return undefined;
+  return typeof code === 'object' ? String(code.value) : String(code);
+}
+
+/** Protocol filters as VS Code filters (for `languages.match`). */
+export function asVscodeSelector(filters: readonly FileFilter[]): vscode.DocumentFilter[] {
+  return filters.map((filter) => ({
+    scheme: filter.scheme,
+    ...(filter.language !== undefined ? { language: filter.language } : {}),
+    pattern: filter.pattern,
+  }));
+}
+
+function asProtocolFilter(filter: FileFilter): TextDocumentFilter {
+  const pattern = filter.pattern;
+  return filter.language !== undefined
+    ? { scheme: filter.scheme, language: filter.language, pattern }
+    : { scheme: filter.scheme, pattern };
+}
+
+function runProbe(command: string, cwd: string | undefined): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      ['-c', PROBE_SCRIPT],
+      { cwd, timeout: 30_000, windowsHide: true },
+      (error, stdout, stderr) => {
+        const code = (error as NodeJS.ErrnoException | null)?.code;
+        const spawnError = typeof code === 'string' ? `${code} (${error?.message ?? ''})` : undefined;
+        const exitCode = error === null ? 0 : typeof code === 'number' ? code : null;
+        resolve(classifyProbe({ spawnError, exitCode, stdout: String(stdout), stderr: String(stderr) }));
+      },
+    );
+  });
+}
+
+export class Controller implements vscode.Disposable {
+  readonly output: vscode.OutputChannel;
+  readonly status = new StatusModel();
+  readonly statusBar: StatusBar;
+  private client: LanguageClient | undefined;
+  private key: RestartKey | undefined;
+  private selector: vscode.DocumentFilter[] = [];
+  private queue: Promise<void> = Promise.resolve();
+  private readonly disposables: vscode.Disposable[] = [];
+  private pythonListener: vscode.Disposable | undefined;
+
+  constructor() {
+    this.output = vscode.window.createOutputChannel('inputmend');
+    this.statusBar = new StatusBar(this.status, (document) => this.handles(document));
+    this.disposables.push(
+      this.output,
+      this.statusBar,
+      vscode.window.onDidChangeActiveTextEditor(() => this.statusBar.render()),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        this.status.forget(document.uri.toString());
+      }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(SECTION)) void this.enqueue(() => this.reconfigure());
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.enqueue(() => this.reconfigure())),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.enqueue(() => this.reconfigure())),
+    );
+  }
+
+  get languageClient(): LanguageClient | undefined {
+    return this.client?.state === State.Running ? this.client : undefined;
+  }
+
+  handles(document: vscode.TextDocument): boolean {
+    return this.selector.length > 0 && vscode.languages.match(this.selector, document) > 0;
+  }
+
+  /** Runs lifecycle operations one after another. */
+  enqueue(operation: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(operation).catch((error: unknown) => {
+      this.log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    });
+    return this.queue;
+  }
+
+  start(): Promise<void> {
+    return this.enqueue(() => this.restartNow());
+  }
+
+  restart(): Promise<void> {
+    return this.enqueue(() => this.restartNow());
+  }
+
+  log(message: string): void {
+    this.output.appendLine(`[client ${new Date().toLocaleTimeString()}] ${message}`);
+  }
+
+  private async pythonApi(): Promise<PythonExtensionApi | undefined> {
+    const extension = vscode.extensions.getExtension<PythonExtensionApi>(PYTHON_EXTENSION);
+    if (extension === undefined) return undefined;
+    try {
+      const api = extension.isActive ? extension.exports : await extension.activate();
+      this.watchInterpreter(api);
+      return api;
+    } catch (error) {
+      this.log(`the Python extension did not activate: ${String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Restart when the user picks another interpreter in the Python extension (unless a path is configured). */
+  private watchInterpreter(api: PythonExtensionApi | undefined): void {
+    const environments = api?.environments;
+    if (this.pythonListener !== undefined || environments?.onDidChangeActiveEnvironmentPath === undefined) return;
+    this.pythonListener = environments.onDidChangeActiveEnvironmentPath(() => {
+      if (!currentPythonSetting()) void this.enqueue(() => this.reconfigure());
+    });
+  }
+
+  private async python(): Promise<PythonChoice> {
+    const configured = currentPythonSetting();
+    return resolvePython({
+      configured,
+      context: { workspaceFolder: firstWorkspaceFolder(), home: os.homedir() },
+      platform: process.platform,
+      api: configured ? undefined : await this.pythonApi(),
+      resource: vscode.window.activeTextEditor?.document.uri,
+    });
+  }
+
+  private async restartKey(python: string): Promise<RestartKey> {
+    return { python, globs: oracleGlobs(currentServerSettings().oracles), folders: workspaceFolderUris() };
+  }
+
+  /** Restart when the interpreter or the selector changed, else push the new settings. */
+  private async reconfigure(): Promise<void> {
+    const key = await this.restartKey((await this.python()).command);
+    if (needsRestart(this.key, key) || this.client === undefined) {
+      await this.restartNow();
+      return;
+    }
+    await this.sendSettings();
+  }
+
+  async sendSettings(): Promise<void> {
+    const client = this.languageClient;
+    if (client === undefined) return;
+    await client.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: { [SECTION]: currentServerSettings() },
+    });
+  }
+
+  private async stopNow(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client === undefined) return;
+    try {
+      if (client.needsStop()) await client.stop(5000);
+    } catch (error) {
+      this.log(`stopping the server: ${String(error)}`);
+    } finally {
+      await client.dispose().catch(() => undefined);
+    }
+  }
+
+  private fail(message: string, actions: string[] = ['Open Settings', 'Show Log']): void {
+    this.status.setServer('failed', message);
+    this.statusBar.render();
+    this.log(message);
+    void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
+      if (choice === 'Open Settings') {
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'inputmend.server.pythonPath');
+      } else if (choice === 'Show Log') {
+        this.output.show(true);
+      }
+    });
+  }
+
+  private async restartNow(): Promise<void> {
+    await this.stopNow();
+    this.status.setServer('starting');
+    this.statusBar.render();
+
+    const python = await this.python();
+    const key = await this.restartKey(python.command);
+    const filters = documentSelector(key.globs);
+    this.selector = asVscodeSelector(filters);
+    this.key = key;
+
+    const cwd = firstWorkspaceFolder();
+    this.log(`interpreter: ${python.command} (${python.source})`);
+    const probe = await runProbe(python.command, cwd);
+    const problem = problemMessage(python, probe);
+    if (problem !== undefined) {
+      this.fail(problem);
+      return;
+    }
+    if (probe.kind === 'ok') this.log(`inputmend ${probe.version}`);
+
+    const serverOptions: ServerOptions = {
+      command: python.command,
+      args: serverArgs(),
+      transport: TransportKind.stdio,
+      options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: filters.map(asProtocolFilter),
+      outputChannel: this.output,
+      diagnosticCollectionName: 'inputmend',
+      initializationOptions: () => currentServerSettings(),
+      middleware: this.middleware(),
+      connectionOptions: { maxRestartCount: 3 },
+    };
+    const client = new LanguageClient('inputmend', 'inputmend', serverOptions, clientOptions);
+    client.onDidChangeState((event) => {
+      // A client being replaced (restart) or stopped is no longer `this.client`.
+      if (this.client !== client) return;
+      if (event.newState === State.Running) this.status.setServer('running');
+      else if (event.newState === State.Starting) this.status.setServer('starting');
+      else this.status.setServer('failed', 'The inputmend server stopped unexpectedly; see the output channel "inputmend".');
+      this.statusBar.render();
+    });
+    this.client = client;
+    try {
+      await client.start();
+      this.status.setServer('running');
+      this.statusBar.render();
+    } catch (error) {
+      if (this.client === client) {
+        this.fail(`inputmend: the server did not start (${error instanceof Error ? error.message : String(error)}).`, [
+          'Show Log',
+        ]);
+      }
+    }
+  }
+
+  private middleware(): Middleware {
+    return {
+      workspace: {
+        // Answer `workspace/configuration` with the trust-filtered settings.
+        configuration: (params, token, next) =>
+          answerConfiguration(
+            params.items,
+            SECTION,
+            (scopeUri) => currentServerSettings(scopeUri ? vscode.Uri.parse(scopeUri) : undefined),
+            async () => next(params, token),
+            (answer): answer is ResponseError<void> => answer instanceof ResponseError,
+          ),
+        // The client would send unfiltered settings; `sendSettings` sends the filtered ones.
+        didChangeConfiguration: () => this.sendSettings(),
+      },
+      handleDiagnostics: (uri, diagnostics, next) => {
+        this.status.setDiagnostics(
+          uri.toString(),
+          diagnostics.map((diagnostic) => ({
+            code: diagnosticCode(diagnostic.code),
+            severity: severity(diagnostic.severity),
+            message: diagnostic.message,
+            source: diagnostic.source,
+          })),
+        );
+        next(uri, diagnostics);
+        this.statusBar.render();
+      },
+      handleWorkDoneProgress: (token, params, next) => {
+        this.status.onProgress(String(token), params);
+        next(token, params);
+        this.statusBar.render();
+      },
+    };
+  }
+
+  async stop(): Promise<void> {
+    await this.enqueue(() => this.stopNow());
+  }
+
+  dispose(): void {
+    this.pythonListener?.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

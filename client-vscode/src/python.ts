@@ -1,0 +1,159 @@
+/**
+ * Which Python runs the server, and what to tell the user when it cannot.
+ * Pure logic: the Python extension's API and process probes are injected.
+ */
+
+/** The parts of the `ms-python.python` extension API used here (both its current and legacy shape). */
+export interface PythonExtensionApi {
+  environments?: {
+    getActiveEnvironmentPath(resource?: unknown): { id: string; path: string } | undefined;
+    resolveEnvironment(
+      environment: { id: string; path: string } | string,
+    ): Promise<{ executable: { uri?: { fsPath: string } | undefined } } | undefined>;
+    onDidChangeActiveEnvironmentPath?(listener: () => void): { dispose(): void };
+  };
+  settings?: {
+    getExecutionDetails(resource?: unknown): { execCommand: string[] | undefined } | undefined;
+  };
+}
+
+export type PythonSource = 'setting' | 'python-extension' | 'default';
+
+export interface PythonChoice {
+  command: string;
+  source: PythonSource;
+}
+
+export interface ExpandContext {
+  workspaceFolder: string | undefined;
+  home: string;
+}
+
+export function defaultPython(platform: string): string {
+  return platform === 'win32' ? 'python' : 'python3';
+}
+
+/** `${workspaceFolder}`, `${userHome}` and a leading `~` in a configured path. */
+export function expandPath(value: string, context: ExpandContext): string {
+  let result = value.trim();
+  if (result === '~' || result.startsWith('~/') || result.startsWith('~\\')) {
+    result = context.home + result.slice(1);
+  }
+  result = result.replace(/\$\{userHome\}/g, context.home);
+  if (context.workspaceFolder !== undefined) {
+    result = result.replace(/\$\{workspaceFolder\}/g, context.workspaceFolder);
+  }
+  return result;
+}
+
+/** The interpreter selected in the Python extension, if it tells. */
+export async function interpreterFromExtension(
+  api: PythonExtensionApi | undefined,
+  resource?: unknown,
+): Promise<string | undefined> {
+  if (api === undefined) return undefined;
+  try {
+    const environments = api.environments;
+    if (environments !== undefined) {
+      const active = environments.getActiveEnvironmentPath(resource);
+      if (active !== undefined) {
+        const resolved = await environments.resolveEnvironment(active);
+        const path = resolved?.executable.uri?.fsPath;
+        if (path) return path;
+        if (active.path) return active.path;
+      }
+    }
+    const command = api.settings?.getExecutionDetails(resource)?.execCommand;
+    if (command !== undefined && command.length === 1 && command[0]) return command[0];
+  } catch {
+    // A broken or still-activating Python extension: fall back to the default.
+  }
+  return undefined;
+}
+
+/** Setting first, then the Python extension's interpreter, then `python3`. */
+export async function resolvePython(options: {
+  configured: string;
+  context: ExpandContext;
+  platform: string;
+  api: PythonExtensionApi | undefined;
+  resource?: unknown;
+}): Promise<PythonChoice> {
+  if (options.configured.trim()) {
+    return { command: expandPath(options.configured, options.context), source: 'setting' };
+  }
+  const fromExtension = await interpreterFromExtension(options.api, options.resource);
+  if (fromExtension !== undefined) {
+    return { command: fromExtension, source: 'python-extension' };
+  }
+  return { command: defaultPython(options.platform), source: 'default' };
+}
+
+/** The script that checks the interpreter before the server is started. */
+export const PROBE_SCRIPT =
+  'import sys\n' +
+  'if sys.version_info < (3, 11):\n' +
+  '    sys.stderr.write("inputmend needs Python >= 3.11, this is %d.%d" % sys.version_info[:2])\n' +
+  '    sys.exit(3)\n' +
+  'import inputmend\n' +
+  'print(inputmend.__version__)\n';
+
+/** What happened when the probe ran. */
+export type ProbeResult =
+  | { kind: 'ok'; version: string }
+  | { kind: 'not-found'; error: string }
+  | { kind: 'too-old'; detail: string }
+  | { kind: 'not-installed'; detail: string }
+  | { kind: 'error'; detail: string };
+
+/** Classifies the probe's outcome (exit code, output, or the spawn error code). */
+export function classifyProbe(result: {
+  spawnError?: string | undefined;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}): ProbeResult {
+  if (result.spawnError !== undefined) {
+    return { kind: 'not-found', error: result.spawnError };
+  }
+  if (result.exitCode === 0) {
+    return { kind: 'ok', version: result.stdout.trim() };
+  }
+  const detail = result.stderr.trim().split('\n').pop() ?? '';
+  if (result.exitCode === 3) {
+    return { kind: 'too-old', detail: result.stderr.trim() };
+  }
+  if (/ModuleNotFoundError|No module named/.test(result.stderr)) {
+    return { kind: 'not-installed', detail };
+  }
+  return { kind: 'error', detail: detail || `exit code ${String(result.exitCode)}` };
+}
+
+const SETTING = 'inputmend.server.pythonPath';
+
+/** A message that says what is wrong and how to fix it. */
+export function problemMessage(choice: PythonChoice, probe: ProbeResult): string | undefined {
+  const where =
+    choice.source === 'setting'
+      ? `(from the setting ${SETTING})`
+      : choice.source === 'python-extension'
+        ? '(the interpreter selected in the Python extension)'
+        : `(the default; set ${SETTING} to choose another)`;
+  switch (probe.kind) {
+    case 'ok':
+      return undefined;
+    case 'not-found':
+      return `inputmend: cannot run the Python interpreter "${choice.command}" ${where}: ${probe.error}. Install Python 3.11+ or set ${SETTING}.`;
+    case 'too-old':
+      return `inputmend: ${probe.detail} ("${choice.command}" ${where}). Set ${SETTING} to a Python 3.11+ interpreter.`;
+    case 'not-installed':
+      return `inputmend is not installed for ${choice.command} ${where}: run "${choice.command} -m pip install inputmend", or set ${SETTING} to an interpreter that has it.`;
+    case 'error':
+      return `inputmend: "${choice.command} -c 'import inputmend'" failed ${where}: ${probe.detail}. See the output channel "inputmend".`;
+  }
+}
+
+/** The arguments that start the server. */
+export function serverArgs(): string[] {
+  return ['-m', 'inputmend', 'lsp'];
+}

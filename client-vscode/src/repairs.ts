@@ -1,0 +1,245 @@
+/**
+ * Ranked repairs from the server's code actions: text edits applied to a
+ * string, quick pick entries, and the content of the diff preview. Pure logic
+ * on protocol (LSP) structures.
+ */
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface TextEdit {
+  range: Range;
+  newText: string;
+}
+
+export interface TextDocumentEdit {
+  textDocument: { uri: string; version?: number | null };
+  edits: TextEdit[];
+}
+
+export interface WorkspaceEdit {
+  changes?: Record<string, TextEdit[]>;
+  documentChanges?: unknown[];
+}
+
+export interface Command {
+  title: string;
+  command: string;
+  arguments?: unknown[];
+}
+
+/** The parts of an LSP `CodeAction` (or bare `Command`) used here. */
+export interface CodeActionLike {
+  title: string;
+  kind?: string;
+  isPreferred?: boolean;
+  edit?: WorkspaceEdit;
+  command?: Command | string;
+}
+
+export interface RepairChoice<A extends CodeActionLike = CodeActionLike> {
+  /** 1-based rank as offered by the server. */
+  rank: number;
+  label: string;
+  description: string;
+  detail: string;
+  algorithm: string | undefined;
+  preferred: boolean;
+  edits: TextEdit[];
+  /** The version the edits were computed for, when the server said so. */
+  version: number | undefined;
+  repairedText: string;
+  action: A;
+}
+
+/** Start offsets of the lines of `text` (LSP line breaks: `\n`, `\r\n`, `\r`). */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (char === 13 /* \r */) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    } else if (char === 10 /* \n */) {
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
+/** The offset of an LSP position (UTF-16 columns, as JavaScript strings count). */
+export function offsetAt(text: string, starts: readonly number[], position: Position): number {
+  if (position.line < 0) return 0;
+  if (position.line >= starts.length) return text.length;
+  const start = starts[position.line] ?? 0;
+  const next = position.line + 1 < starts.length ? (starts[position.line + 1] ?? text.length) : text.length;
+  let lineEnd = next;
+  // A column past the end of the line stops before the line break.
+  while (lineEnd > start && (text[lineEnd - 1] === '\n' || text[lineEnd - 1] === '\r')) lineEnd--;
+  return Math.min(start + Math.max(0, position.character), lineEnd);
+}
+
+/** Applies non-overlapping LSP text edits (all relative to the original text). */
+export function applyTextEdits(text: string, edits: readonly TextEdit[]): string {
+  const starts = lineStarts(text);
+  const resolved = edits
+    .map((edit, order) => ({
+      start: offsetAt(text, starts, edit.range.start),
+      end: offsetAt(text, starts, edit.range.end),
+      newText: edit.newText,
+      order,
+    }))
+    .sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
+  let result = '';
+  let cursor = 0;
+  for (const edit of resolved) {
+    if (edit.start < cursor) {
+      throw new Error('overlapping edits');
+    }
+    result += text.slice(cursor, edit.start) + edit.newText;
+    cursor = edit.end;
+  }
+  return result + text.slice(cursor);
+}
+
+function isTextDocumentEdit(value: unknown): value is TextDocumentEdit {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<TextDocumentEdit>;
+  return typeof candidate.textDocument?.uri === 'string' && Array.isArray(candidate.edits);
+}
+
+/** The edits a workspace edit makes to one document, and the version they expect. */
+export function editsFor(edit: WorkspaceEdit | undefined, uri: string): { edits: TextEdit[]; version: number | undefined } {
+  const edits: TextEdit[] = [];
+  let version: number | undefined;
+  for (const change of edit?.documentChanges ?? []) {
+    if (isTextDocumentEdit(change) && change.textDocument.uri === uri) {
+      edits.push(...change.edits);
+      if (typeof change.textDocument.version === 'number') version = change.textDocument.version;
+    }
+  }
+  edits.push(...(edit?.changes?.[uri] ?? []));
+  return { edits, version };
+}
+
+/** `Insert `,` at 1:18 (fsynth)` -> label `Insert `,` at 1:18`, algorithm `fsynth`. */
+export function splitTitle(title: string): { label: string; algorithm: string | undefined } {
+  const match = /^(.*\S)\s+\(([A-Za-z][\w-]*)\)$/.exec(title);
+  if (match?.[1] === undefined || match[2] === undefined) return { label: title, algorithm: undefined };
+  return { label: match[1], algorithm: match[2] };
+}
+
+/** A short summary of what the edits change: sizes and the first changed line. */
+export function summarise(original: string, edits: readonly TextEdit[], repaired: string): string {
+  const starts = lineStarts(original);
+  let removed = 0;
+  let inserted = 0;
+  for (const edit of edits) {
+    removed += offsetAt(original, starts, edit.range.end) - offsetAt(original, starts, edit.range.start);
+    inserted += edit.newText.length;
+  }
+  const first = [...edits].sort((a, b) => a.range.start.line - b.range.start.line)[0];
+  const parts = [`${edits.length} edit${edits.length === 1 ? '' : 's'}`, `−${removed} +${inserted} characters`];
+  if (first !== undefined) {
+    const repairedLines = repaired.split(/\r\n|\r|\n/);
+    const line = repairedLines[first.range.start.line];
+    if (line !== undefined) {
+      const shown = line.trim().length > 80 ? `${line.trim().slice(0, 79)}…` : line.trim();
+      parts.push(`line ${first.range.start.line + 1}: ${shown}`);
+    }
+  }
+  return parts.join(' · ');
+}
+
+/** Code actions that are repairs of `uri` (they carry edits), ranked as the server sent them. */
+export function repairChoices<A extends CodeActionLike>(text: string, uri: string, actions: readonly A[]): RepairChoice<A>[] {
+  const choices: RepairChoice<A>[] = [];
+  for (const action of actions) {
+    if (action.edit === undefined) continue;
+    if (action.kind !== undefined && !action.kind.startsWith('quickfix')) continue;
+    const { edits, version } = editsFor(action.edit, uri);
+    if (edits.length === 0) continue;
+    let repairedText: string;
+    try {
+      repairedText = applyTextEdits(text, edits);
+    } catch {
+      continue;
+    }
+    const { label, algorithm } = splitTitle(action.title);
+    const rank = choices.length + 1;
+    const preferred = action.isPreferred === true;
+    const description = [preferred ? 'best' : `#${rank}`, algorithm].filter(Boolean).join(' · ');
+    choices.push({
+      rank,
+      label,
+      description,
+      detail: summarise(text, edits, repairedText),
+      algorithm,
+      preferred,
+      edits,
+      version,
+      repairedText,
+      action,
+    });
+  }
+  return choices;
+}
+
+/** The best repair: the preferred one, else the first. */
+export function bestChoice<C extends RepairChoice<CodeActionLike>>(choices: readonly C[]): C | undefined {
+  return choices.find((choice) => choice.preferred) ?? choices[0];
+}
+
+export interface WaitState {
+  /** Whether the offered repairs include the server's preferred (ranked) ones. */
+  ranked: boolean;
+  invalid: boolean;
+  /** Background work (work-done progress) running for the document. */
+  busy: boolean;
+  waitedMs: number;
+  timeoutMs: number;
+  /** How long to wait for background work to begin (debounce) before giving up. */
+  graceMs: number;
+}
+
+/**
+ * Whether to ask the server again for repairs. The span removal (ddmax) comes
+ * before the ranked repairs, so an answer without a preferred repair is not final
+ * while the analysis runs.
+ */
+export function keepWaiting(state: WaitState): boolean {
+  if (state.ranked || !state.invalid || state.waitedMs >= state.timeoutMs) return false;
+  return state.busy || state.waitedMs < state.graceMs;
+}
+
+/** Whether the server offers an "Explain failure (DDSET)" action (validator rejects, grammar accepts). */
+export function explainOffered(actions: readonly CodeActionLike[]): boolean {
+  return actions.some((action) => {
+    const command = typeof action.command === 'string' ? action.command : action.command?.command;
+    return command === 'inputmend.explainFailure';
+  });
+}
+
+export const PREVIEW_SCHEME = 'inputmend-repair';
+
+/**
+ * The path and query of a preview document: it keeps the original file name
+ * (so the diff editor picks the same language) and is unique per repair.
+ */
+export function previewPath(documentPath: string, rank: number, key: string): { path: string; query: string } {
+  const name = documentPath.split('/').pop() ?? 'document';
+  return { path: `/repair-${rank}/${name}`, query: `key=${encodeURIComponent(key)}` };
+}
+
+/** The title of the diff editor. */
+export function diffTitle(fileName: string, choice: RepairChoice): string {
+  const name = fileName.split(/[\\/]/).pop() ?? fileName;
+  return `${name} ↔ repair ${choice.rank}: ${choice.label}`;
+}

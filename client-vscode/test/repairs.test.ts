@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  applyTextEdits,
+  bestChoice,
+  CodeActionLike,
+  diffTitle,
+  editsFor,
+  explainOffered,
+  keepWaiting,
+  lineStarts,
+  offsetAt,
+  previewPath,
+  repairChoices,
+  splitTitle,
+  summarise,
+  TextEdit,
+} from '../src/repairs';
+
+const uri = 'file:///w/person.json';
+const corrupt = '{ "name": "Dave" "age": 42 }';
+
+function edit(line: number, start: number, endLine: number, end: number, newText: string): TextEdit {
+  return { range: { start: { line, character: start }, end: { line: endLine, character: end } }, newText };
+}
+
+/** Code actions as the server sends them (versioned document changes). */
+const actions: CodeActionLike[] = [
+  {
+    title: 'Insert `,` at 1:17 (fsynth)',
+    kind: 'quickfix',
+    isPreferred: true,
+    edit: { documentChanges: [{ textDocument: { uri, version: 3 }, edits: [edit(0, 16, 0, 16, ',')] }] },
+  },
+  {
+    title: 'Apply repair 2 (2 edits) (ddmax-hybrid)',
+    kind: 'quickfix',
+    edit: {
+      documentChanges: [
+        { textDocument: { uri, version: 3 }, edits: [edit(0, 16, 0, 16, ','), edit(0, 24, 0, 26, '43')] },
+      ],
+    },
+  },
+  {
+    title: 'Remove all failure-inducing spans (ddmax)',
+    kind: 'quickfix',
+    edit: { changes: { [uri]: [edit(0, 17, 0, 27, '')] } },
+  },
+  {
+    title: 'Explain failure (DDSET)',
+    kind: 'quickfix',
+    command: { title: 'Explain failure (DDSET)', command: 'inputmend.explainFailure', arguments: [uri] },
+  },
+];
+
+describe('text edits', () => {
+  test('line starts for \\n, \\r\\n and \\r', () => {
+    assert.deepEqual(lineStarts('a\nb\r\nc\rd'), [0, 2, 5, 7]);
+    assert.deepEqual(lineStarts(''), [0]);
+  });
+
+  test('positions past the end of a line or the text are clamped', () => {
+    const text = 'ab\r\ncd';
+    const starts = lineStarts(text);
+    assert.equal(offsetAt(text, starts, { line: 0, character: 99 }), 2);
+    assert.equal(offsetAt(text, starts, { line: 1, character: 1 }), 5);
+    assert.equal(offsetAt(text, starts, { line: 9, character: 0 }), text.length);
+  });
+
+  test('edits apply against the original text, in any order', () => {
+    const edits = [edit(0, 24, 0, 26, '43'), edit(0, 16, 0, 16, ',')];
+    assert.equal(applyTextEdits(corrupt, edits), '{ "name": "Dave", "age": 43 }');
+  });
+
+  test('several lines, deletions across line breaks', () => {
+    const text = '[1,\n2,,\n3]';
+    assert.equal(applyTextEdits(text, [edit(1, 2, 1, 3, '')]), '[1,\n2,\n3]');
+    assert.equal(applyTextEdits(text, [edit(0, 3, 2, 0, '')]), '[1,3]');
+  });
+
+  test('columns count UTF-16 code units (the LSP default)', () => {
+    const text = '{"e": "😀" "x": 1}';
+    // 😀 is two UTF-16 units: the gap between the two members is at unit 10.
+    assert.equal(applyTextEdits(text, [edit(0, 10, 0, 10, ',')]), '{"e": "😀", "x": 1}');
+  });
+
+  test('insertions at the same place keep their order; overlaps are rejected', () => {
+    assert.equal(applyTextEdits('ac', [edit(0, 1, 0, 1, 'b'), edit(0, 1, 0, 1, 'B')]), 'abBc');
+    assert.throws(() => applyTextEdits('abcdef', [edit(0, 1, 0, 4, ''), edit(0, 2, 0, 5, '')]), /overlapping/);
+  });
+
+  test('edits for one document from either form of workspace edit', () => {
+    assert.deepEqual(editsFor(actions[0]?.edit, uri), { edits: [edit(0, 16, 0, 16, ',')], version: 3 });
+    assert.deepEqual(editsFor(actions[2]?.edit, uri), { edits: [edit(0, 17, 0, 27, '')], version: undefined });
+    assert.deepEqual(editsFor(actions[0]?.edit, 'file:///other'), { edits: [], version: undefined });
+    assert.deepEqual(editsFor(undefined, uri), { edits: [], version: undefined });
+  });
+});
+
+describe('ranked repairs', () => {
+  test('titles split into label and algorithm', () => {
+    assert.deepEqual(splitTitle('Insert `,` at 1:18 (fsynth)'), { label: 'Insert `,` at 1:18', algorithm: 'fsynth' });
+    assert.deepEqual(splitTitle('Delete `**` at 1:29 (fsynth)'), { label: 'Delete `**` at 1:29', algorithm: 'fsynth' });
+    assert.deepEqual(splitTitle('Apply repair 2 (3 edits) (ddmax-hybrid)'), {
+      label: 'Apply repair 2 (3 edits)',
+      algorithm: 'ddmax-hybrid',
+    });
+    assert.deepEqual(splitTitle('Something else'), { label: 'Something else', algorithm: undefined });
+  });
+
+  test('quick pick entries: ranked, best marked, repaired text for the diff preview', () => {
+    const choices = repairChoices(corrupt, uri, actions);
+    assert.equal(choices.length, 3, 'the DDSET action has no edit and is not a repair');
+    const [first, second, third] = choices;
+    assert.ok(first && second && third);
+    assert.equal(first.label, 'Insert `,` at 1:17');
+    assert.equal(first.description, 'best · fsynth');
+    assert.equal(first.preferred, true);
+    assert.equal(first.version, 3);
+    assert.equal(first.repairedText, '{ "name": "Dave", "age": 42 }');
+    assert.deepEqual(JSON.parse(first.repairedText), { name: 'Dave', age: 42 });
+    assert.equal(first.detail, '1 edit · −0 +1 characters · line 1: { "name": "Dave", "age": 42 }');
+    assert.equal(second.description, '#2 · ddmax-hybrid');
+    assert.equal(second.repairedText, '{ "name": "Dave", "age": 43 }');
+    assert.equal(third.label, 'Remove all failure-inducing spans');
+    assert.equal(third.repairedText, '{ "name": "Dave" }');
+    assert.equal(bestChoice(choices), first);
+  });
+
+  test('without a preferred repair the first is best; no repairs, no choice', () => {
+    const plain = actions.slice(1, 3);
+    assert.equal(bestChoice(repairChoices(corrupt, uri, plain))?.rank, 1);
+    assert.equal(bestChoice(repairChoices(corrupt, uri, [])), undefined);
+  });
+
+  test('non-quickfix actions and actions for other documents are skipped', () => {
+    const refactor: CodeActionLike = { ...actions[0], title: 'x', kind: 'refactor.rewrite' } as CodeActionLike;
+    assert.equal(repairChoices(corrupt, uri, [refactor]).length, 0);
+    assert.equal(repairChoices(corrupt, 'file:///other.json', actions).length, 0);
+  });
+
+  test('the DDSET action is recognised', () => {
+    assert.equal(explainOffered(actions), true);
+    assert.equal(explainOffered(actions.slice(0, 3)), false);
+    assert.equal(explainOffered([{ title: 'Explain', command: 'inputmend.explainFailure' }]), true);
+  });
+
+  test('summaries count removed and inserted characters', () => {
+    const edits = [edit(0, 24, 0, 26, '43'), edit(0, 16, 0, 16, ',')];
+    const repaired = applyTextEdits(corrupt, edits);
+    assert.equal(summarise(corrupt, edits, repaired), '2 edits · −2 +3 characters · line 1: { "name": "Dave", "age": 43 }');
+  });
+
+  test('preview documents keep the file name and differ per repair', () => {
+    const a = previewPath('/w/data/person.json', 1, '3-1');
+    const b = previewPath('/w/data/person.json', 2, '3-2');
+    assert.equal(a.path, '/repair-1/person.json');
+    assert.notEqual(a.query, b.query);
+    const choice = repairChoices(corrupt, uri, actions)[0];
+    assert.ok(choice);
+    assert.equal(diffTitle('/w/data/person.json', choice), 'person.json ↔ repair 1: Insert `,` at 1:17');
+  });
+
+  test('waiting for repairs: until ranked ones arrive, the analysis ends, or time runs out', () => {
+    const base = { ranked: false, invalid: true, busy: true, waitedMs: 2000, timeoutMs: 15_000, graceMs: 1500 };
+    assert.equal(keepWaiting(base), true, 'analysis running, only span removal so far');
+    assert.equal(keepWaiting({ ...base, ranked: true }), false);
+    assert.equal(keepWaiting({ ...base, invalid: false }), false, 'a valid document has no repairs');
+    assert.equal(keepWaiting({ ...base, waitedMs: 15_000 }), false, 'timeout');
+    assert.equal(keepWaiting({ ...base, busy: false }), false, 'analysis over: take what there is');
+    assert.equal(keepWaiting({ ...base, busy: false, waitedMs: 100 }), true, 'analysis not begun yet (debounce)');
+  });
+});

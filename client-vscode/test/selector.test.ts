@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { BUNDLED_FORMATS, bundledFilters, CONFIG_FILE_PATTERN, documentSelector, FileFilter, globFilters } from '../src/selector';
+
+// path.matchesGlob is experimental in Node 20 and warns once; the warning is noise here.
+process.removeAllListeners('warning');
+
+type Matcher = (file: string, pattern: string) => boolean;
+const matchesGlob = (path as unknown as { matchesGlob?: Matcher }).matchesGlob;
+
+function handled(filters: FileFilter[], file: string, language = 'plaintext'): boolean {
+  if (matchesGlob === undefined) throw new Error('no glob matcher');
+  return filters.some(
+    (filter) => (filter.language === undefined || filter.language === language) && matchesGlob(file, filter.pattern),
+  );
+}
+
+describe('document selector', () => {
+  test('every bundled extension is covered', () => {
+    const extensions = BUNDLED_FORMATS.flatMap((format) => format.extensions).sort();
+    assert.deepEqual(
+      extensions,
+      ['csv', 'dot', 'el', 'expr', 'geojson', 'gv', 'har', 'ini', 'json', 'jsonld', 'lisp', 'lsp', 'obj', 'scm', 'sexp', 'tinyc', 'webmanifest'],
+    );
+    for (const filter of bundledFilters()) assert.equal(filter.scheme, 'file');
+  });
+
+  test('bundled patterns match files in any folder, in either case', { skip: matchesGlob === undefined }, () => {
+    const filters = bundledFilters();
+    assert.equal(handled(filters, '/w/data/order.json', 'json'), true);
+    assert.equal(handled(filters, '/w/ORDER.JSON', 'json'), true);
+    assert.equal(handled(filters, '/w/map.geojson', 'json'), true);
+    assert.equal(handled(filters, '/w/a/b/c/settings.ini', 'ini'), true);
+    assert.equal(handled(filters, '/w/prog.tinyc'), true);
+    assert.equal(handled(filters, '/w/graph.gv'), true);
+    assert.equal(handled(filters, '/w/model.obj'), true);
+    assert.equal(handled(filters, '/w/table.csv'), true);
+    assert.equal(handled(filters, '/w/calc.expr'), true);
+    assert.equal(handled(filters, '/w/init.el'), true);
+    assert.equal(handled(filters, '/w/notes.txt'), false);
+    assert.equal(handled(filters, '/w/jsonfile'), false);
+  });
+
+  test('.json files with comments (jsonc) are left alone', { skip: matchesGlob === undefined }, () => {
+    assert.equal(handled(bundledFilters(), '/w/tsconfig.json', 'jsonc'), false);
+    assert.equal(handled(bundledFilters(), '/w/data.json', 'json'), true);
+  });
+
+  test('user globs follow the server: bare globs match names anywhere, others relative paths', { skip: matchesGlob === undefined }, () => {
+    const filters = globFilters(['*.conf', 'config/**/*.cfg', '/rooted/*.x', './here/*.y', '**/deep/*.z']);
+    assert.deepEqual(
+      filters.map((filter) => filter.pattern),
+      ['**/*.conf', '**/config/**/*.cfg', '**/rooted/*.x', '**/here/*.y', '**/deep/*.z'],
+    );
+    assert.equal(handled(filters, '/w/etc/app.conf'), true);
+    assert.equal(handled(filters, '/w/config/a/b/app.cfg'), true);
+    assert.equal(handled(filters, '/w/config/app.cfg'), true);
+    assert.equal(handled(filters, '/w/other/app.cfg'), false);
+    assert.equal(handled(filters, '/w/rooted/file.x'), true);
+  });
+
+  test('user globs come first, then the bundled formats and .inputmend.toml; duplicates once', () => {
+    const selector = documentSelector(['*.conf', '*.conf', '  ']);
+    assert.deepEqual(selector[0], { scheme: 'file', pattern: '**/*.conf' });
+    assert.equal(selector.filter((filter) => filter.pattern === '**/*.conf').length, 1);
+    assert.equal(selector.length, 1 + bundledFilters().length + 1);
+    assert.deepEqual(selector[selector.length - 1], { scheme: 'file', pattern: CONFIG_FILE_PATTERN });
+  });
+});
