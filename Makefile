@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint test-python test-vscode e2e-tools vsix bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -28,11 +28,36 @@ lint: $(STAMP)
 	$(BIN)/ruff check server tests bench
 	$(BIN)/mypy
 
-test: lint
+# The whole suite: lint, Python tests (algorithms, oracles, CLI, language server,
+# Neovim end to end when nvim can be had), then the VS Code extension's tests.
+test: lint e2e-tools test-python test-vscode
+
+test-python: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# Neovim for the end-to-end test: installed when missing and possible (root with
+# apt, as in CI); otherwise that test is skipped and says why.
+e2e-tools:
+	@command -v nvim >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing neovim for the end-to-end test"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim) \
+	      >/dev/null 2>&1 || echo "could not install neovim: its end-to-end test will be skipped"; \
+	  else echo "neovim not found (and cannot install it): its end-to-end test will be skipped"; fi; }
+
+test-vscode: $(STAMP)
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm --prefix client-vscode ci --no-audit --no-fund --loglevel=error && \
+	  INPUTMEND_PYTHON=$(abspath $(BIN)/python) npm --prefix client-vscode test; \
+	else echo "Node.js/npm not found: skipping the VS Code extension tests"; fi
+
+vsix:
+	npm --prefix client-vscode ci --no-audit --no-fund --loglevel=error
+	npm --prefix client-vscode run package
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
 clean:
 	rm -rf $(VENV) build dist .mypy_cache .ruff_cache .pytest_cache
+	rm -rf client-vscode/node_modules client-vscode/out client-vscode/out-test client-vscode/*.vsix
