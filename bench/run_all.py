@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["incremental_oracle.py", "repair_corpus.py", "ddset_compare.py"]
+SCRIPTS = ["incremental_oracle.py", "repair_corpus.py", "ddset_compare.py", "lsp_latency.py"]
 
 if __name__ == "__main__":
     status = 0

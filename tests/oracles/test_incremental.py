@@ -207,3 +207,32 @@ def test_a_user_grammar_works(tmp_path: Path) -> None:
     assert oracle.check("a = 1; bb = 22;").valid
     assert oracle.check("a = 1; bb = ").verdict is Verdict.INCOMPLETE
     assert oracle.check("a = 1; bb == 2;").error_offset == 11
+
+
+def test_tokens_cut_by_the_edge_of_a_partial_window_are_read_whole() -> None:
+    # An edit scan lexes a window of the new text that grows on demand; a token
+    # the window edge cuts (`1.` of `1.5`) must be read with more text.
+    text = "[" + ", ".join(["1.5"] * 410) + "]"
+    oracle = IncrementalGrammarOracle("json")
+    oracle.check(text[:1] + "x" + text[2:])
+    assert oracle.check(text).valid
+    reference = GrammarOracle("json")
+    rng = random.Random(3)
+    numbers = (
+        "["
+        + ", ".join(
+            f"{rng.randint(0, 999)}.{rng.randint(0, 99)}e{rng.randint(1, 9)}" for _ in range(600)
+        )
+        + "]"
+    )
+    base = oracle.scan(numbers)
+    for _ in range(150):
+        start = rng.randrange(len(numbers))
+        insert = rng.choice(["", "1", ".", "e", "-", " ", "x"])
+        end = min(len(numbers), start + rng.choice([0, 1]))
+        candidate = numbers[:start] + insert + numbers[end:]
+        got = oracle.edit(base, start, end, insert).feedback
+        expected = reference.check(candidate)
+        assert (got.verdict, got.error_offset) == (expected.verdict, expected.error_offset)
+        undo = oracle.check(numbers)
+        assert undo.valid

@@ -18,7 +18,7 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,10 +28,12 @@ from inputmend.lsp import workers
 from inputmend.lsp.settings import ServerSettings
 from inputmend.oracles import build_oracle
 from inputmend.oracles.base import Feedback, Oracle, OracleConfigError, Verdict
+from inputmend.text import LineIndex
 
 log = logging.getLogger(__name__)
 
 SLOTS = 256
+DIAGNOSIS_TIMEOUT_S = 5.0
 FAST_IN_LOOP_CHARS = 1_000_000  # above this, even the fast check leaves the event loop
 
 
@@ -67,6 +69,14 @@ class DocumentState:
     task: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     explanation: str | None = None
+    _index: LineIndex | None = None
+
+    @property
+    def index(self) -> LineIndex:
+        """Line starts of the current text, computed once per version."""
+        if self._index is None or self._index.text is not self.text:
+            self._index = LineIndex(self.text)
+        return self._index
 
     @property
     def has_validator(self) -> bool:
@@ -263,12 +273,44 @@ class Pipeline:
             top=self.settings.top,
         )
 
-    async def _submit(self, job: workers.Job) -> workers.Outcome:
+    def _take_slot(self) -> int | None:
+        """A cancel flag for a new job (cleared), or None when all are in use."""
+        if not self._free:
+            return None
+        slot = self._free.pop()
+        self._flags[slot] = 0
+        return slot
+
+    def _release(self, slot: int, jobs: list[Future[workers.Outcome]]) -> None:
+        """Give a slot back once every job that polls its flag has really ended:
+        a cancelled task leaves its worker running until it sees the flag, and a
+        new job must not clear the flag under it."""
+        running = [job for job in jobs if not job.done()]
+        if not running:
+            self._free.append(slot)
+            return
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool(), workers.run, job)
+        remaining = len(running)
+
+        def finished(_: Future[workers.Outcome]) -> None:
+            nonlocal remaining
+            remaining -= 1
+            if remaining == 0:
+                loop.call_soon_threadsafe(self._free.append, slot)
+
+        for job in running:
+            job.add_done_callback(finished)
+
+    def _submit(
+        self, job: workers.Job, jobs: list[Future[workers.Outcome]]
+    ) -> asyncio.Future[workers.Outcome]:
+        future = self.pool().submit(workers.run, job)
+        jobs.append(future)
+        return asyncio.wrap_future(future)
 
     async def analyse(self, document: DocumentState, version: int) -> None:
-        """Validator, failure-inducing spans and repairs for one version."""
+        """Validator, then failure-inducing spans and repairs (in parallel) for
+        one version; each result is published as soon as it is there."""
         spec = document.spec
         if spec is None:
             return
@@ -280,43 +322,33 @@ class Pipeline:
             )
             self.publish(document)
             return
-        slot = self._free.pop() if self._free else None
+        if not (document.has_validator or document.invalid):
+            return
+        slot = self._take_slot()
         if slot is None:
             return
-        self._flags[slot] = 0
         document.slot = slot
+        jobs: list[Future[workers.Outcome]] = []
         begun = False
         try:
             if document.has_validator:
                 begun = await self._begin(document, "running the validator", begun)
-                outcome = await self._submit(self._job(document, "validate", slot, spec))
+                outcome = await self._submit(self._job(document, "validate", slot, spec), jobs)
                 if document.version != version:
                     return
                 document.validator = outcome
                 self.publish(document)
             if not document.invalid:
                 return
-            if self.settings.diagnose:
-                begun = await self._begin(document, "finding failure-inducing spans", begun)
-                outcome = await self._submit(self._job(document, "diagnose", slot, spec))
-                if document.version != version:
-                    return
-                if outcome.error is None:
-                    document.spans = outcome.spans
-                else:
-                    document.background_note = f"diagnosis failed: {outcome.error}"
-                self.publish(document)
+            phases = []
             if self.settings.repairs:
+                phases.append(self._repairs(document, version, slot, spec, jobs))
+            if self.settings.diagnose:
+                phases.append(self._diagnosis(document, version, slot, spec, jobs))
+            if phases:
                 begun = await self._begin(document, "computing repairs", begun)
-                outcome = await self._submit(self._job(document, "repair", slot, spec))
-                if document.version != version:
-                    return
-                if outcome.error is None:
-                    document.repairs = outcome.repairs
-                    if outcome.stopped and not outcome.repairs:
-                        document.background_note = f"no repair found ({outcome.stopped})"
-                else:
-                    document.background_note = f"repair failed: {outcome.error}"
+                await asyncio.gather(*phases)
+            if document.version == version:
                 document.analysed_version = version
                 self.publish(document)
         except asyncio.CancelledError:
@@ -328,7 +360,46 @@ class Pipeline:
                 self.progress.end(document)
             if document.slot == slot:
                 document.slot = None
-            self._free.append(slot)
+            self._release(slot, jobs)
+
+    async def _repairs(
+        self,
+        document: DocumentState,
+        version: int,
+        slot: int,
+        spec: OracleSpec,
+        jobs: list[Future[workers.Outcome]],
+    ) -> None:
+        outcome = await self._submit(self._job(document, "repair", slot, spec), jobs)
+        if document.version != version:
+            return
+        if outcome.error is None:
+            document.repairs = outcome.repairs
+            if outcome.stopped and not outcome.repairs:
+                document.background_note = f"no repair found ({outcome.stopped})"
+        else:
+            document.background_note = f"repair failed: {outcome.error}"
+        self.publish(document)
+
+    async def _diagnosis(
+        self,
+        document: DocumentState,
+        version: int,
+        slot: int,
+        spec: OracleSpec,
+        jobs: list[Future[workers.Outcome]],
+    ) -> None:
+        job = self._job(document, "diagnose", slot, spec)
+        # failure-inducing spans are a complement to the repairs: a shorter budget
+        job = replace(job, timeout_s=min(job.timeout_s, DIAGNOSIS_TIMEOUT_S))
+        outcome = await self._submit(job, jobs)
+        if document.version != version:
+            return
+        if outcome.error is None:
+            document.spans = outcome.spans
+        else:
+            document.background_note = f"diagnosis failed: {outcome.error}"
+        self.publish(document)
 
     async def _begin(self, document: DocumentState, message: str, begun: bool) -> bool:
         if begun:
@@ -342,16 +413,16 @@ class Pipeline:
         spec = document.spec
         if spec is None or spec.grammar is None or not document.has_validator:
             return workers.Outcome("explain", error="DDSET needs a grammar and a validator")
-        slot = self._free.pop() if self._free else None
+        slot = self._take_slot()
         if slot is None:
             return workers.Outcome("explain", error="too many jobs running")
-        self._flags[slot] = 0
+        jobs: list[Future[workers.Outcome]] = []
         try:
             await self.progress.begin(document, "explaining the failure (DDSET)")
-            return await self._submit(self._job(document, "explain", slot, spec))
+            return await self._submit(self._job(document, "explain", slot, spec), jobs)
         finally:
             self.progress.end(document)
-            self._free.append(slot)
+            self._release(slot, jobs)
 
     async def wait_for_analysis(self, document: DocumentState, timeout: float) -> bool:
         """Wait (bounded) until the current version has been analysed."""

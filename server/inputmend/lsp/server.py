@@ -25,7 +25,7 @@ from inputmend.config import CONFIG_NAME
 from inputmend.lsp import convert
 from inputmend.lsp.pipeline import DocumentState, Pipeline
 from inputmend.lsp.settings import merge
-from inputmend.text import LineIndex, snippet
+from inputmend.text import snippet
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ class InputmendServer(LanguageServer):
         )
 
     def diagnostics(self, document: DocumentState) -> list[types.Diagnostic]:
-        index = LineIndex(document.text)
+        index = document.index
         encoding, version = self.encoding, document.version
         found = [convert.note_diagnostic(code, message) for code, message in document.notes]
         if document.fast is not None and not document.fast.valid:
@@ -162,7 +162,7 @@ def _path(uri: str) -> Path:
 
 # --------------------------------------------------------------------- actions
 def repair_actions(ls: InputmendServer, document: DocumentState) -> list[types.CodeAction]:
-    index = LineIndex(document.text)
+    index = document.index
     encoding, changes = ls.encoding, ls.document_changes()
     actions: list[types.CodeAction] = []
     for rank, repair in enumerate(document.repairs or (), 1):
@@ -243,7 +243,7 @@ async def show_text(ls: InputmendServer, name: str, content: str, fallback: str)
 
 
 def _repairs_listing(document: DocumentState) -> str:
-    index = LineIndex(document.text)
+    index = document.index
     lines = [f"Ranked repairs of {document.path.name} (version {document.version})", ""]
     for rank, repair in enumerate(document.repairs or (), 1):
         title = convert.describe_edits(index, repair.edits, rank)
@@ -351,7 +351,7 @@ def create_server() -> InputmendServer:
         document = ls.pipeline.documents.get(params.text_document.uri)
         if document is None or not document.invalid:
             return None
-        index = LineIndex(document.text)
+        index = document.index
         offset = convert.offset_of(index, params.position, ls.encoding)
         parts = []
         fast = document.fast
@@ -438,7 +438,7 @@ def create_server() -> InputmendServer:
 async def _apply(ls: InputmendServer, document: DocumentState, rank: int) -> bool:
     assert document.repairs is not None
     repair = document.repairs[rank - 1]
-    index = LineIndex(document.text)
+    index = document.index
     edit = convert.workspace_edit(
         document.uri,
         document.version,
@@ -460,7 +460,7 @@ async def suggest_on_save(ls: InputmendServer, document: DocumentState) -> None:
         return
     if document.version != version or not document.repairs:
         return
-    index = LineIndex(document.text)
+    index = document.index
     best = document.repairs[0]
     title = convert.describe_edits(index, best.edits, 1)
     apply, show = (

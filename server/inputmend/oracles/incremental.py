@@ -52,6 +52,7 @@ from inputmend.text import snippet
 _UNDECODABLE = re.compile("[\udc80-\udcff]")
 _END = "$END"
 _LONG = 64  # terminals that can match more than this many characters are watched
+_LOOKAHEAD = 64  # a match this close to the end of a partial window is re-read with more
 
 # A stack node is a mutable list [state, parent, canonical]: lists are the
 # cheapest mutable objects to allocate, and canonicalization rewires parents.
@@ -555,19 +556,30 @@ class IncrementalGrammarOracle:
         return unique[:6]
 
     def _choose_base(self, text: str) -> tuple[Scan | None, int, int]:
+        """The recent scan that makes checking ``text`` cheapest, with the common
+        prefix and suffix lengths."""
+        candidates = self._candidates()
+        for scan in candidates:
+            if scan.length == len(text) and scan.text == text:
+                return scan, len(text), 0
         best: tuple[Scan | None, int, int] = (None, 0, 0)
-        best_new = len(text) + 1
+        best_cost = len(text) + 1
         good_enough = max(64, len(text) // 100)
-        for scan in self._candidates():
-            if abs(scan.length - len(text)) >= best_new:
+        for scan in candidates:
+            if abs(scan.length - len(text)) >= best_cost:
                 continue
             base = scan.text
             prefix = _common_prefix(base, text)
             suffix = _common_suffix(base, text, min(len(base), len(text)) - prefix)
-            new = len(text) - prefix - suffix  # characters the base does not have
-            if new < best_new and prefix + suffix > 0:
-                best, best_new = (scan, prefix, suffix), new
-                if new <= good_enough:
+            cost = len(text) - prefix - suffix  # characters the base does not have
+            stopped = scan.feedback.error_offset
+            if scan.feedback.verdict is Verdict.INCORRECT and stopped is not None:
+                if stopped < scan.length - suffix:
+                    # the base has no checkpoints past its error to rejoin
+                    cost = len(text) - prefix
+            if cost < best_cost and prefix + suffix > 0:
+                best, best_cost = (scan, prefix, suffix), cost
+                if cost <= good_enough:
                     break
         return best
 
@@ -654,8 +666,10 @@ class IncrementalGrammarOracle:
                 match = pattern.match(text, pos)
                 if match is not None:
                     break
-            if match is not None and match.end() >= size and not complete:
-                window.reach(offset + 2 * size)  # the token may go on past the window
+            if match is not None and match.end() + _LOOKAHEAD >= size and not complete:
+                # near the end of the window the match may be cut short (`1.` of
+                # `1.5`): look at more text first
+                window.reach(offset + 2 * size)
                 text, size, complete = window.text, len(window.text), window.complete
                 continue
             if match is None:
