@@ -573,10 +573,12 @@ class IncrementalGrammarOracle:
             suffix = _common_suffix(base, text, min(len(base), len(text)) - prefix)
             cost = len(text) - prefix - suffix  # characters the base does not have
             stopped = scan.feedback.error_offset
-            if scan.feedback.verdict is Verdict.INCORRECT and stopped is not None:
-                if stopped < scan.length - suffix:
-                    # the base has no checkpoints past its error to rejoin
-                    cost = len(text) - prefix
+            if (
+                scan.feedback.verdict is Verdict.INCORRECT
+                and stopped is not None
+                and stopped < scan.length - suffix
+            ):
+                cost = len(text) - prefix  # no checkpoints past the base's error to rejoin
             if cost < best_cost and prefix + suffix > 0:
                 best, best_cost = (scan, prefix, suffix), cost
                 if cost <= good_enough:
