@@ -18,11 +18,11 @@ from inputmend.algorithms.ddset import ddset, produce
 from inputmend.algorithms.ddset import verify as ddset_verify
 from inputmend.algorithms.fsynth import DEFAULT_ALPHABET, FSynthOptions, fsynth
 from inputmend.algorithms.segmentation import Unit
-from inputmend.algorithms.syntactic import hybrid_ddmax, lex_tokens, syntactic_ddmax
+from inputmend.algorithms.syntactic import hybrid_ddmax, recovery_units, syntactic_ddmax
 from inputmend.oracles import AllOf
 from inputmend.oracles.base import Feedback, Oracle, Outcome, Verdict
 from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
-from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle, Tables
 from inputmend.oracles.wrappers import UNLIMITED, Budget
 from inputmend.results import (
     Diagnosis,
@@ -117,10 +117,17 @@ def _token_ddmax(hybrid: bool) -> Strategy:
         if grammar is None:  # no grammar: fall back to characters
             return _ddmax_repair("char")(text, oracle, budget)
         maximize = hybrid_ddmax if hybrid else syntactic_ddmax
-        result = maximize(text, oracle, tokens=lex_tokens(grammar, text), budget=budget)
+        result = maximize(text, oracle, tokens=_units(oracle, grammar, text), budget=budget)
         return [result.to_repair()], None, result.stats
 
     return run
+
+
+def _units(oracle: Oracle, grammar: CompiledGrammar, text: str) -> list[tuple[int, int]]:
+    """Syntactic ddmax's units: tokens, and the stretches error recovery skips."""
+    incremental = _incremental_grammar(oracle)
+    tables = incremental.tables if incremental is not None else Tables(grammar)
+    return recovery_units(tables, grammar, text)
 
 
 def _fsynth(text: str, oracle: Oracle, budget: Budget) -> Attempt:
@@ -276,7 +283,7 @@ def explain(
         if grammar is None:
             raise ValueError(f"{algorithm} needs a grammar oracle")
         maximize = hybrid_ddmax if algorithm == "ddmax-hybrid" else syntactic_ddmax
-        result = maximize(text, oracle, tokens=lex_tokens(grammar, text), budget=budget)
+        result = maximize(text, oracle, tokens=_units(oracle, grammar, text), budget=budget)
         return Diagnosis(algorithm, _spans(result.removed), result.stats, passing=result.text)
     if algorithm == "ddmin":
         minimized = ddmin_text(text, oracle, unit=unit, budget=budget)

@@ -159,3 +159,21 @@ def test_bad_token_spans_are_rejected() -> None:
         syntactic_ddmax("[1, 2]", JSON_ORACLE, tokens=[(2, 3), (0, 1)])
     with pytest.raises(ValueError):
         syntactic_ddmax("[1, 2]", JSON_ORACLE, tokens=[(0, 9)])
+
+
+def test_error_recovery_units_reproduce_the_papers_missing_colon_example(
+    grammar: CompiledGrammar, oracle: Oracle
+) -> None:
+    """Fig. 9-11 of the ddmax paper: the parser's error recovery makes the
+    abandoned `, "price" 3.45` one unit, and syntactic ddmax removes it."""
+    from inputmend.algorithms.syntactic import recovery_units
+    from inputmend.oracles.incremental import Tables
+
+    text = '{ "item": "Apple", "price" 3.45 }'
+    units = recovery_units(Tables(grammar), grammar, text)
+    assert [text[a:b] for a, b in units] == ["{", '"item"', ":", '"Apple"', ', "price" 3.45', "}"]
+    result = syntactic_ddmax(text, oracle, tokens=units)
+    assert result.text == '{ "item": "Apple" }'
+    assert result.stats.tests <= 9  # the paper needed 9 runs
+    lexical = ddmax_text(text, oracle)
+    assert lexical.stats.tests > 5 * result.stats.tests
