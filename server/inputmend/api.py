@@ -230,8 +230,10 @@ def repair(
     for strategy, share in strategies:
         remaining = deadline.remaining(share)
         if found and algorithm == "auto":
-            # A repair is in hand: alternatives may cost about as much again.
-            remaining = _at_most(remaining, max(0.25, stats.elapsed_s), max(500, stats.tests))
+            # A repair is in hand: alternatives may cost half as much again.
+            remaining = _at_most(
+                remaining, max(0.05, stats.elapsed_s / 2), max(200, stats.tests // 2)
+            )
         if remaining.timeout_s == 0 or remaining.max_tests == 0:
             stats = replace(stats, budget_exhausted=True, stop_reason="budget used up")
             break
