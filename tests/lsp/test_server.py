@@ -270,3 +270,44 @@ async def test_random_edit_sequences_never_break_the_server(tmp_path: Path) -> N
 
         valid = IncrementalGrammarOracle("json").check(text).valid
         assert ("syntax" in codes(client, uri) or "incomplete" in codes(client, uri)) != valid
+
+
+async def test_hover_explains_the_error_and_the_best_repair(tmp_path: Path) -> None:
+    async with session() as (client, _):
+        uri = open_document(client, tmp_path / "dave.json", DAVE)
+        await wait_until(lambda: "syntax" in codes(client, uri))
+        await wait_until(lambda: _actions_ready(client, uri))
+        hover = None
+        for _ in range(100):
+            hover = await client.text_document_hover_async(
+                types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 17))
+            )
+            if hover is not None and "Best repair" in str(hover.contents):
+                break
+        assert hover is not None
+        text = hover.contents.value  # type: ignore[union-attr]
+        assert "unexpected" in text and "Best repair: Insert `,`" in text
+        nothing = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 3))
+        )
+        assert nothing is None
+
+
+def _actions_ready(client, uri: str) -> bool:  # type: ignore[no-untyped-def]
+    return any(d.code == "failure-inducing" for d in client.diagnostics.get(uri, []))
+
+
+async def test_on_save_show_all_repairs(tmp_path: Path) -> None:
+    async with session() as (client, recorder):
+        recorder.answer = "Show all repairs"
+        path = tmp_path / "dave.json"
+        path.write_text(DAVE)
+        uri = open_document(client, path, DAVE)
+        client.text_document_did_save(
+            types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri))
+        )
+        shown = await wait_until(lambda: client.shown_documents, timeout=40)
+        listing = Path(shown[-1].uri.removeprefix("file://")).read_text()
+        assert listing.startswith("Ranked repairs of dave.json")
+        assert "1. Insert `,` at 1:18" in listing
+        assert not recorder.applied

@@ -5,10 +5,11 @@ For every change:
    re-checks the text (work proportional to the edit) and the boundary
    diagnostic is published with the document version;
 2. *background*, debounced per document, in a process pool: the external
-   validator (when configured and allowed), the failure-inducing spans
-   (ddmax), then the ranked repairs.  Results carry the version they were
-   computed for and are dropped when stale; a new edit raises the cancel flag
-   of the running job, which stops within milliseconds.
+   validator (when configured and allowed), then the ranked repairs and the
+   failure-inducing spans (ddmax) side by side, each published as it
+   arrives.  Results carry the version they were computed for and are
+   dropped when stale; a new edit raises the cancel flag of the running jobs,
+   which stop within milliseconds.
 """
 
 from __future__ import annotations
@@ -216,18 +217,19 @@ class Pipeline:
         self.publish(document)
 
     async def fast_check(self, document: DocumentState) -> None:
-        """The fast path: in the loop for normal documents, in a thread for huge ones."""
+        """The fast path: in the loop for normal documents, in a thread for huge
+        ones; one check at a time per document, and never for a stale version."""
         version, text = document.version, document.text
-        if len(text) <= FAST_IN_LOOP_CHARS:
-            async with document.lock:
-                document.fast = self._fast_feedback(document, text)
-            self.publish(document)
-            return
-        loop = asyncio.get_running_loop()
         async with document.lock:
-            feedback = await loop.run_in_executor(
-                self._threads, self._fast_feedback, document, text
-            )
+            if document.version != version:
+                return
+            if len(text) <= FAST_IN_LOOP_CHARS:
+                feedback = self._fast_feedback(document, text)
+            else:
+                loop = asyncio.get_running_loop()
+                feedback = await loop.run_in_executor(
+                    self._threads, self._fast_feedback, document, text
+                )
         if document.version == version:
             document.fast = feedback
             self.publish(document)
