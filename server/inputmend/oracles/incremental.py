@@ -388,6 +388,7 @@ class IncrementalGrammarOracle:
         self._recent: deque[Scan] = deque(maxlen=history)
         self._roots: deque[Scan] = deque(maxlen=4)  # full scans
         self._canonical: dict[tuple[int, int], Node] = {}
+        self._continuations: dict[Any, str] = {}
         self._root: Node = [self.tables.start_state, None, True]
         self.scanned_chars = 0  # characters lexed: shows how much work was reused
 
@@ -481,30 +482,50 @@ class IncrementalGrammarOracle:
             return ""
         node, before, last_start, last_end, stop = scan.end
         tables, patterns = self.tables, self.grammar.patterns
-        checks = [
-            (stop, patterns[name])
-            for name in sorted(tables.acceptable(node) | tables.ignored)
-            if name in patterns
-        ]
+        starts = [(stop, tables.acceptable(node) | tables.ignored)]
         if last_end == stop and last_start < stop:
-            checks += [
-                (last_start, patterns[name])
-                for name in sorted(tables.acceptable(before))
-                if name in patterns
-            ]
+            starts.append((last_start, tables.acceptable(before)))
+        checks: list[tuple[str, tuple[str, ...]]] = []
+        for start, names in starts:
+            piece = prefix[start:]
+            # only terminals that the piece can still be the start of
+            alive = tuple(
+                sorted(
+                    name
+                    for name in names
+                    if name in patterns
+                    and (not piece or patterns[name].fullmatch(piece, partial=True) is not None)
+                )
+            )
+            if alive:
+                checks.append((piece, alive))
+        key = (tuple(checks), alphabet, distinct)
+        cacheable = all(len(piece) <= 256 for piece, _ in checks)
+        cached = self._continuations.get(key) if cacheable else None
+        if cached is not None:
+            return cached
         classes: dict[tuple[int, ...], list[str]] = {}
         for char in alphabet:
             signature = []
-            for start, pattern in checks:
-                match = pattern.fullmatch(prefix[start:] + char, partial=True)
-                signature.append(0 if match is None else 1 if match.partial else 2)
+            for piece, alive in checks:
+                candidate = piece + char
+                for name in alive:
+                    match = patterns[name].fullmatch(candidate, partial=True)
+                    signature.append(0 if match is None else 1 if match.partial else 2)
             if any(signature):
                 classes.setdefault(tuple(signature), []).append(char)
-        if not distinct:
-            return "".join(char for char in alphabet if any(char in c for c in classes.values()))
-        # one per class, in the order classes first appear; the representative is
-        # the plainest member (it may end up in a repair the user sees)
-        return "".join(min(members, key=_plainness) for members in classes.values())
+        if distinct:
+            # one per class, in the order classes first appear; the representative
+            # is the plainest member (it may end up in a repair the user sees)
+            result = "".join(min(members, key=_plainness) for members in classes.values())
+        else:
+            result = "".join(char for members in classes.values() for char in members)
+            result = "".join(sorted(result, key=alphabet.index))
+        if cacheable:
+            if len(self._continuations) > 4096:
+                self._continuations.clear()
+            self._continuations[key] = result
+        return result
 
     def tokens(self, text: str) -> list[Token]:
         """The tokens lark's contextual lexer produces, up to the first error."""
