@@ -203,7 +203,32 @@ class Tables:
         return action is not None and terminal != _END
 
     def acceptable(self, node: Node) -> set[str]:
-        return {t for t in self.actions[node[0]] if t != _END and self.viable(node, t)}
+        """The terminals the parser would accept next.  Terminals that reduce by
+        the same rule share the reduction, so each path is simulated once."""
+        accepted: set[str] = set()
+        pending: list[tuple[Any, list[str]]] = [
+            (node, [t for t in self.actions[node[0]] if t != _END])
+        ]
+        actions, gotos, rules = self.actions, self.gotos, self.rules
+        while pending:
+            stack, terminals = pending.pop()
+            row = actions[stack[0]]
+            by_rule: dict[int, list[str]] = {}
+            for terminal in terminals:
+                action = row.get(terminal)
+                if action is None:
+                    continue
+                if action >= 0:
+                    accepted.add(terminal)
+                else:
+                    by_rule.setdefault(action, []).append(terminal)
+            for action, group in by_rule.items():
+                size, origin = rules[-action - 1]
+                popped = stack
+                for _ in range(size):
+                    popped = popped[1]
+                pending.append(([gotos[popped[0]][origin], popped, False], group))
+        return accepted
 
 
 # ---------------------------------------------------------------- documents
