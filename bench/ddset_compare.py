@@ -65,7 +65,9 @@ EXAMPLES = [
         "doubled parens",
         "1 + ((2 * 3 / 4))",
         doubled_parens,
-        {OURS: "((<expr>))", BOOK_FIG2: "((<expr>))", BOOK_EXPR: "<term> + ((<expr>))"},
+        # the right pattern keeps only what the failure needs: `<term> + ((<expr>))`
+        # (the book's DDSetDebugger without a reduction phase) says too much
+        {OURS: "((<expr>))", BOOK_FIG2: "((<expr>))", BOOK_EXPR: "((<expr>))"},
     ),
     # each grammar spells "anything * anything" with its own nonterminals
     Example(
@@ -75,7 +77,7 @@ EXAMPLES = [
         {
             OURS: "<term> * <factor>",
             BOOK_FIG2: "<expr> * <expr>",
-            BOOK_EXPR: "<term> + <factor> * <term>",
+            BOOK_EXPR: "<factor> * <term>",
         },
     ),
     Example(

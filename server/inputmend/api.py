@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from inputmend.algorithms.configurations import Ranges
 from inputmend.algorithms.dd import dd_text
@@ -23,7 +24,7 @@ from inputmend.oracles import AllOf
 from inputmend.oracles.base import Feedback, Oracle, Outcome, Verdict
 from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle, Tables
-from inputmend.oracles.wrappers import UNLIMITED, Budget
+from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, Meter
 from inputmend.results import (
     Diagnosis,
     Repair,
@@ -79,17 +80,26 @@ class _Deadline:
         return replace(self.budget, timeout_s=timeout, max_tests=tests)
 
 
+T = TypeVar("T")
+
+
+def _find(oracle: Oracle, kind: type[T]) -> T | None:
+    """The first oracle of ``kind`` in ``oracle``, its parts or what it wraps."""
+    if isinstance(oracle, kind):
+        return oracle
+    parts = list(oracle.parts) if isinstance(oracle, AllOf) else []
+    inner = getattr(oracle, "inner", None)
+    for part in [*parts, *([inner] if inner is not None else [])]:
+        found = _find(part, kind)
+        if found is not None:
+            return found
+    return None
+
+
 def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
     """The grammar behind an oracle, when there is one (for token-level work)."""
-    if isinstance(oracle, (IncrementalGrammarOracle, GrammarOracle)):
-        return oracle.grammar
-    if isinstance(oracle, AllOf):
-        for part in oracle.parts:
-            found = grammar_of(part)
-            if found is not None:
-                return found
-    inner = getattr(oracle, "inner", None)
-    return grammar_of(inner) if inner is not None else None
+    found = _find(oracle, IncrementalGrammarOracle) or _find(oracle, GrammarOracle)
+    return found.grammar if found is not None else None
 
 
 Attempt = tuple[list[Repair], Repair | None, RunStats]  # repairs, partial repair, cost
@@ -117,17 +127,27 @@ def _token_ddmax(hybrid: bool) -> Strategy:
         if grammar is None:  # no grammar: fall back to characters
             return _ddmax_repair("char")(text, oracle, budget)
         maximize = hybrid_ddmax if hybrid else syntactic_ddmax
-        result = maximize(text, oracle, tokens=_units(oracle, grammar, text), budget=budget)
+        meter = Meter(budget)
+        try:
+            units = _units(oracle, grammar, text, poll=meter.poll)
+        except BudgetExhausted:
+            return [], None, RunStats.of(meter)
+        result = maximize(text, oracle, tokens=units, budget=budget)
         return [result.to_repair()], None, result.stats
 
     return run
 
 
-def _units(oracle: Oracle, grammar: CompiledGrammar, text: str) -> list[tuple[int, int]]:
+def _units(
+    oracle: Oracle,
+    grammar: CompiledGrammar,
+    text: str,
+    poll: Callable[[], None] | None = None,
+) -> list[tuple[int, int]]:
     """Syntactic ddmax's units: tokens, and the stretches error recovery skips."""
     incremental = _incremental_grammar(oracle)
     tables = incremental.tables if incremental is not None else Tables(grammar)
-    return recovery_units(tables, grammar, text)
+    return recovery_units(tables, grammar, text, poll=poll)
 
 
 def _fsynth(text: str, oracle: Oracle, budget: Budget) -> Attempt:
@@ -146,10 +166,7 @@ def _fsynth(text: str, oracle: Oracle, budget: Budget) -> Attempt:
 
 
 def _incremental_grammar(oracle: Oracle) -> IncrementalGrammarOracle | None:
-    if isinstance(oracle, IncrementalGrammarOracle):
-        return oracle
-    parts = oracle.parts if isinstance(oracle, AllOf) else []
-    return next((p for p in parts if isinstance(p, IncrementalGrammarOracle)), None)
+    return _find(oracle, IncrementalGrammarOracle)
 
 
 _STRATEGIES: dict[str, tuple[tuple[Strategy, float], ...]] = {
@@ -285,7 +302,12 @@ def explain(
         if grammar is None:
             raise ValueError(f"{algorithm} needs a grammar oracle")
         maximize = hybrid_ddmax if algorithm == "ddmax-hybrid" else syntactic_ddmax
-        result = maximize(text, oracle, tokens=_units(oracle, grammar, text), budget=budget)
+        meter = Meter(budget)
+        try:
+            units = _units(oracle, grammar, text, poll=meter.poll)
+        except BudgetExhausted:
+            return Diagnosis(algorithm, (), RunStats.of(meter))
+        result = maximize(text, oracle, tokens=units, budget=budget)
         return Diagnosis(algorithm, _spans(result.removed), result.stats, passing=result.text)
     if algorithm == "ddmin":
         minimized = ddmin_text(text, oracle, unit=unit, budget=budget)

@@ -81,14 +81,17 @@ class TokenMaximized(MaximizedText):
 # -- tokens -------------------------------------------------------------------
 
 
-def lex_typed(grammar: CompiledGrammar, text: str) -> list[tuple[str | None, int, int]]:
+def lex_typed(
+    grammar: CompiledGrammar, text: str, *, poll: Callable[[], None] | None = None
+) -> list[tuple[str | None, int, int]]:
     """Tokens of a possibly corrupt ``text`` with their terminal (``None`` for junk).
 
     Context-free lexing with all terminals of the grammar: at each position
     the longest match wins (a literal such as a keyword beats a pattern of the
     same length).  Matches of ignored terminals (whitespace, comments) are
     layout and produce no token.  A character that no terminal matches becomes
-    a one-character junk token, and lexing continues after it.
+    a one-character junk token, and lexing continues after it.  ``poll`` is
+    called now and then (it may raise to stop: budgets, cancellation).
     """
     terminals = sorted(
         grammar.patterns.items(),
@@ -98,6 +101,8 @@ def lex_typed(grammar: CompiledGrammar, text: str) -> list[tuple[str | None, int
     position = 0
     size = len(text)
     while position < size:
+        if poll is not None and len(tokens) % 512 == 0:
+            poll()
         best_end = position
         best_name: str | None = None
         for name, pattern in terminals:
@@ -122,7 +127,13 @@ def lex_tokens(grammar: CompiledGrammar, text: str) -> list[tuple[int, int]]:
 _RECOVERY_REACH = 64  # tokens skipped / stack entries popped at most to recover
 
 
-def recovery_units(tables: Tables, grammar: CompiledGrammar, text: str) -> list[tuple[int, int]]:
+def recovery_units(
+    tables: Tables,
+    grammar: CompiledGrammar,
+    text: str,
+    *,
+    poll: Callable[[], None] | None = None,
+) -> list[tuple[int, int]]:
     """Units for syntactic ddmax as a parser with error recovery sees the input.
 
     Like the ANTLR parse tree of the ddmax paper (where `"price" 3.45` is one
@@ -132,12 +143,14 @@ def recovery_units(tables: Tables, grammar: CompiledGrammar, text: str) -> list[
     everything it abandons -- the popped construct's tokens and the skipped
     ones -- becomes one unit.
     """
-    tokens = lex_typed(grammar, text)
+    tokens = lex_typed(grammar, text, poll=poll)
     group = list(range(len(tokens)))  # tokens in one unit share a group number
     # a stack entry: (state, parent entry, index of the token it starts at)
     node: Any = (tables.start_state, None, 0)
     index = 0
     while index < len(tokens):
+        if poll is not None and index % 512 == 0:
+            poll()
         kind = tokens[index][0]
         if kind is not None and tables.viable(node, kind):
             node = _shift(tables, node, kind, index)

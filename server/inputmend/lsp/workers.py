@@ -20,11 +20,12 @@ from typing import Any
 
 from inputmend import api
 from inputmend.config import OracleSpec
-from inputmend.oracles import build_oracle
+from inputmend.oracles import AllOf, build_oracle
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.grammar import CompiledGrammar
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
-from inputmend.oracles.wrappers import Budget
+from inputmend.oracles.wrappers import Budget, Cancelled
 
 _FLAGS: Any = None  # the shared cancel flags, set by the pool initializer
 _ORACLES: dict[OracleSpec, Oracle] = {}  # per-process cache of built oracles
@@ -57,6 +58,19 @@ def _oracle(spec: OracleSpec, suffix: str) -> Oracle:
     if oracle is None:
         oracle = _ORACLES[spec] = build_oracle(spec, suffix=suffix)
     return oracle
+
+
+def _interrupt_scans(oracle: Oracle, slot: int) -> None:
+    """Let long grammar scans stop as soon as the job is cancelled."""
+
+    def interrupt() -> None:
+        if _cancelled(slot):
+            raise Cancelled("cancelled")
+
+    parts = oracle.parts if isinstance(oracle, AllOf) else [oracle]
+    for part in parts:
+        if isinstance(part, IncrementalGrammarOracle):
+            part.interrupt = interrupt
 
 
 @dataclass(frozen=True)
@@ -111,6 +125,7 @@ def run(job: Job) -> Outcome:
         max_tests=job.max_tests,
         cancelled=lambda: _cancelled(job.slot),
     )
+    _interrupt_scans(oracle, job.slot)
     try:
         if job.phase == "validate":
             feedback = oracle.check(job.text)

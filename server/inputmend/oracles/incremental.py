@@ -416,6 +416,9 @@ class IncrementalGrammarOracle:
         self._continuations: dict[Any, str] = {}
         self._root: Node = [self.tables.start_state, None, True]
         self.scanned_chars = 0  # characters lexed: shows how much work was reused
+        # polled every few thousand tokens of a scan; may raise to stop it (the
+        # language server's workers raise Cancelled when a newer version exists)
+        self.interrupt: Callable[[], None] | None = None
 
     # ----------------------------------------------------------------- public
     def describe(self) -> str:
@@ -781,6 +784,8 @@ class IncrementalGrammarOracle:
                 collect.append(Token(kind, pos + offset, end + offset))
             pos = end
             count += 1
+            if count & 4095 == 0 and self.interrupt is not None:
+                self.interrupt()
             if positions is not None and count % every == 0:
                 node = self.canonical(node)
                 positions.append(pos + offset)
