@@ -400,7 +400,7 @@ class IncrementalGrammarOracle:
         grammar: str | CompiledGrammar,
         *,
         base_dir: Path | None = None,
-        checkpoint_every: int = 16,
+        checkpoint_every: int = 8,
         history: int = 16,
         margin: int = 32,
     ) -> None:
@@ -462,7 +462,7 @@ class IncrementalGrammarOracle:
             if token_start < resume and depends_on >= start:
                 resume = token_start
                 break
-        index = max(0, base.before(resume) - 1)
+        index = base.before(resume)
         positions: list[int] = []
         stacks: list[Node] = []
         far = [item for item in base.far if item[0] < base.positions[index]]
