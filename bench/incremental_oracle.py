@@ -13,35 +13,14 @@ Then deep nesting (100 000 levels) and a 10 MB document.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import time
 
+from documents import json_document
 from inputmend import grammars
 from inputmend.oracles.grammar import CompiledGrammar
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-
-
-def document(size: int) -> str:
-    """A realistic JSON document of about ``size`` characters."""
-    items = []
-    total = 0
-    index = 0
-    while total < size:
-        item = json.dumps(
-            {
-                "id": index,
-                "name": f"item {index}",
-                "tags": ["alpha", "beta", index * 1.5],
-                "active": index % 2 == 0,
-                "nested": {"x": [1, 2, {"y": None}]},
-            }
-        )
-        items.append(item)
-        total += len(item) + 3
-        index += 1
-    return "[\n" + ",\n".join(items) + "\n]\n"
 
 
 def timed(function, repeat: int = 1) -> float:  # type: ignore[no-untyped-def]
@@ -70,7 +49,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     per_check: dict[int, float] = {}
     for size in (1_000, 100_000, 1_000_000):
-        text = document(size)
+        text = json_document(size)
         lark_time = timed(lambda text=text: lark_parser.parse(text), repeat=3 if size < 1e6 else 1)
         oracle = IncrementalGrammarOracle(compiled)
         scan_time = timed(lambda text=text, oracle=oracle: oracle.scan(text))
@@ -107,7 +86,7 @@ def main() -> None:
         f"* 100 000-deep nesting: scan {timed(lambda: oracle.check(deep)) * 1000:,.0f} ms, "
         f"verdict {oracle.check(deep).verdict.value}"
     )
-    big = document(10_000_000)
+    big = json_document(10_000_000)
     fresh = IncrementalGrammarOracle(compiled)
     scan_time = timed(lambda: fresh.scan(big))
     lark_big = timed(lambda: lark_parser.parse(big))

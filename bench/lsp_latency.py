@@ -46,31 +46,13 @@ from pathlib import Path
 from typing import Any
 
 import inputmend
+from documents import json_document
 
 SERVER = [sys.executable, "-m", "inputmend", "lsp"]
 CLOCK = time.perf_counter
 
 
 # ------------------------------------------------------------------ documents
-def document(size: int) -> str:
-    """A realistic JSON document of about ``size`` characters (ASCII)."""
-    items = []
-    total = 0
-    index = 0
-    while total < size:
-        item = json.dumps(
-            {
-                "id": index,
-                "name": f"item {index}",
-                "tags": ["alpha", "beta", index * 1.5],
-                "active": index % 2 == 0,
-                "nested": {"x": [1, 2, {"y": None}]},
-            }
-        )
-        items.append(item)
-        total += len(item) + 3
-        index += 1
-    return "[\n" + ",\n".join(items) + "\n]\n"
 
 
 class Text:
@@ -431,7 +413,7 @@ async def edit_latency(
 ) -> dict[str, Any]:
     """didOpen -> first diagnostics; then one-character edits -> their diagnostics."""
     uri = (root / f"edit-{size}.json").as_uri()
-    text = Text(document(size))
+    text = Text(json_document(size))
     sent = await client.open(uri, text.text)
     opened = await client.wait(lambda: client.diagnostics_for(uri, 1), 60)
     row: dict[str, Any] = {"size": len(text.text), "open": opened.at - sent}
@@ -460,7 +442,7 @@ async def time_to_repair(
 ) -> dict[str, Any]:
     """A corrupting edit (a comma between items becomes a space) -> preferred fix."""
     uri = (root / f"repair-{tag}-{size}.json").as_uri()
-    text = Text(document(size))
+    text = Text(json_document(size))
     await client.open(uri, text.text)
     await client.wait(lambda: client.diagnostics_for(uri, 1), 60)
     await asyncio.sleep(0.5)
@@ -520,7 +502,7 @@ async def time_to_repair(
 async def during_background(client: Client, root: Path, size: int) -> dict[str, Any]:
     """Request round-trips while a (long) background job runs; then cancellation."""
     uri = (root / f"busy-{size}.json").as_uri()
-    text = Text(document(size))
+    text = Text(json_document(size))
     await client.open(uri, text.text)
     await client.wait(lambda: client.diagnostics_for(uri, 1), 60)
     await asyncio.sleep(0.5)
@@ -609,7 +591,7 @@ async def during_background(client: Client, root: Path, size: int) -> dict[str, 
 
 async def huge(root: Path, megabytes: int) -> dict[str, Any]:
     """A huge corrupt document: fast diagnostic, responsiveness, background note."""
-    text = Text(document(megabytes * 1_000_000))
+    text = Text(json_document(megabytes * 1_000_000))
     commas = item_commas(text.text)
     offset = commas[int(len(commas) * 0.9)]
     text.replace(offset, " ")  # a missing comma near the end: the fast scan reads 90 %

@@ -372,16 +372,13 @@ class Pipeline:
         spec: OracleSpec,
         jobs: list[Future[workers.Outcome]],
     ) -> None:
-        outcome = await self._submit(self._job(document, "repair", slot, spec), jobs)
-        if document.version != version:
-            return
-        if outcome.error is None:
+        job = self._job(document, "repair", slot, spec)
+        outcome = await self._phase(document, version, job, jobs, "repair")
+        if outcome is not None:
             document.repairs = outcome.repairs
             if outcome.stopped and not outcome.repairs:
                 document.background_note = f"no repair found ({outcome.stopped})"
-        else:
-            document.background_note = f"repair failed: {outcome.error}"
-        self.publish(document)
+            self.publish(document)
 
     async def _diagnosis(
         self,
@@ -394,14 +391,29 @@ class Pipeline:
         job = self._job(document, "diagnose", slot, spec)
         # failure-inducing spans are a complement to the repairs: a shorter budget
         job = replace(job, timeout_s=min(job.timeout_s, DIAGNOSIS_TIMEOUT_S))
+        outcome = await self._phase(document, version, job, jobs, "diagnosis")
+        if outcome is not None:
+            document.spans = outcome.spans
+            self.publish(document)
+
+    async def _phase(
+        self,
+        document: DocumentState,
+        version: int,
+        job: workers.Job,
+        jobs: list[Future[workers.Outcome]],
+        name: str,
+    ) -> workers.Outcome | None:
+        """Run one job; its outcome if it is still wanted and did not fail (a
+        failure is noted on the document and published)."""
         outcome = await self._submit(job, jobs)
         if document.version != version:
-            return
-        if outcome.error is None:
-            document.spans = outcome.spans
-        else:
-            document.background_note = f"diagnosis failed: {outcome.error}"
-        self.publish(document)
+            return None
+        if outcome.error is not None:
+            document.background_note = f"{name} failed: {outcome.error}"
+            self.publish(document)
+            return None
+        return outcome
 
     async def _begin(self, document: DocumentState, message: str, begun: bool) -> bool:
         if begun:
