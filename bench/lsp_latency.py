@@ -256,6 +256,15 @@ class Client:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), min(left, 0.05))
 
+    def begun(self) -> int:
+        """How many background jobs have reported progress ``begin`` so far."""
+        return sum(1 for _, kind, _ in self.progress if kind == "begin")
+
+    async def next_job(self, begun: int, timeout: float) -> str:
+        """Wait for a job beyond the first ``begun`` to begin; its progress token."""
+        await self.wait(lambda: self.begun() > begun, timeout)
+        return [token for token, kind, _ in self.progress if kind == "begin"][-1]
+
     def diagnostics_for(self, uri: str, version: int, after: float = 0.0) -> Published | None:
         return next(
             (p for p in self.published if p.uri == uri and p.version == version and p.at >= after),
@@ -407,6 +416,27 @@ SIZES = (1_000, 100_000, 1_000_000)
 CANCEL_WINDOW_S = 15.0
 
 
+async def digit_flips(
+    client: Client, uri: str, text: Text, version: int, fraction: float, char: str, timeout: float
+) -> tuple[list[float], int]:
+    """Ten edits of one `"id"` digit (``fraction`` into the text), to ``char`` and back.
+
+    Returns each edit's latency to its diagnostics and the last version sent; the
+    document ends as it began.
+    """
+    digit = text.text.index('"id": ', int(len(text.text) * fraction)) + 6
+    original = text.text[digit]
+    latencies = []
+    for index in range(10):
+        version += 1
+        sent = await client.change(
+            uri, version, [text.replace(digit, char if index % 2 == 0 else original)]
+        )
+        done = await client.wait(functools.partial(client.diagnostics_for, uri, version), timeout)
+        latencies.append(done.at - sent)
+    return latencies, version
+
+
 # --------------------------------------------------------------- measurements
 async def edit_latency(
     client: Client, root: Path, size: int, edits: int, rng: random.Random
@@ -509,16 +539,14 @@ async def during_background(client: Client, root: Path, size: int) -> dict[str, 
     commas = item_commas(text.text)
     offset = commas[len(commas) // 2]
     where = text.position(offset)
-    begins = len([p for p in client.progress if p[1] == "begin"])
+    begun = client.begun()
     await client.change(uri, 2, [text.replace(offset, " ")])
-    await client.wait(lambda: len([p for p in client.progress if p[1] == "begin"]) > begins, 30)
-    token = [p for p in client.progress if p[1] == "begin"][-1][0]
+    token = await client.next_job(begun, 30)
     await asyncio.sleep(0.5)  # the pool starts its workers on the first job
     workers = client.remember_descendants()
     started = cpu_ticks(workers)
     hovers: list[float] = []
     actions: list[float] = []
-    edits: list[float] = []
     window_end = CLOCK() + 4.0
     version = 2
     while CLOCK() < window_end:
@@ -530,25 +558,13 @@ async def during_background(client: Client, root: Path, size: int) -> dict[str, 
 
     # Edits during the job (each cancels it and restarts the debounce): keep
     # the corruption, change a digit elsewhere, back and forth.
-    digit = text.text.index('"id": ', len(text.text) // 4) + 6
-    original = text.text[digit]
-    for index in range(10):
-        version += 1
-        char = "9" if index % 2 == 0 else original
-        sent = await client.change(uri, version, [text.replace(digit, char)])
-        done = await client.wait(functools.partial(client.diagnostics_for, uri, version), 30)
-        edits.append(done.at - sent)
-    if text.text[digit] != original:
-        version += 1
-        await client.change(uri, version, [text.replace(digit, original)])
+    edits, version = await digit_flips(client, uri, text, version, 0.25, "9", 30)
 
     # Cancellation: wait for the job of this version to run, then mend the
     # document.  The mended version needs no job, so any worker CPU time after
     # the change is the stale job still running.
     stale_version = version
-    count = len([p for p in client.progress if p[1] == "begin"])
-    await client.wait(lambda: len([p for p in client.progress if p[1] == "begin"]) > count, 30)
-    token = [p for p in client.progress if p[1] == "begin"][-1][0]
+    token = await client.next_job(client.begun(), 30)
     workers = client.remember_descendants()
     await asyncio.sleep(1.0)  # well inside ddmax
     before = cpu_ticks(workers)
@@ -639,17 +655,7 @@ async def huge(root: Path, megabytes: int) -> dict[str, Any]:
             before=[rt for at, rt in hovers if at < started],
         )
         # single-character edits on the huge document
-        edits = []
-        version = 1
-        digit = text.text.index('"id": ', len(text.text) // 2) + 6
-        original = text.text[digit]
-        for index in range(10):
-            version += 1
-            char = "7" if index % 2 == 0 else original
-            sent = await client.change(uri, version, [text.replace(digit, char)])
-            done = await client.wait(functools.partial(client.diagnostics_for, uri, version), 120)
-            edits.append(done.at - sent)
-        row["edits"] = edits
+        row["edits"], _ = await digit_flips(client, uri, text, 1, 0.5, "7", 120)
         row["peak_mb"] = peak_memory_mb(client.process.pid)
     finally:
         row["survivors"] = await client.stop()
