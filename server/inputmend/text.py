@@ -15,7 +15,7 @@ from pathlib import Path
 
 BOM = "\ufeff"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_UNDECODABLE = re.compile("[\udc80-\udcff]")
+UNDECODABLE = re.compile("[\udc80-\udcff]")
 _BINARY_CONTROL = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
@@ -55,7 +55,7 @@ def encode_text(text: str, *, bom: bool = False) -> bytes:
 
 def first_undecodable(text: str, start: int = 0) -> int | None:
     """Offset of the first character that came from an undecodable byte."""
-    match = _UNDECODABLE.search(text, start)
+    match = UNDECODABLE.search(text, start)
     return match.start() if match else None
 
 
@@ -64,7 +64,7 @@ def looks_binary(text: str, sample: int = 65536) -> bool:
     head = text[:sample]
     if not head:
         return False
-    junk = len(_BINARY_CONTROL.findall(head)) + len(_UNDECODABLE.findall(head))
+    junk = len(_BINARY_CONTROL.findall(head)) + len(UNDECODABLE.findall(head))
     return "\x00" in head and junk > 0.3 * len(head)
 
 

@@ -66,6 +66,18 @@ class NoOffsets:
         pass
 
 
+class Recording(NoOffsets):
+    """The grammar oracle, remembering what it was asked."""
+
+    def __init__(self, inner: Oracle) -> None:
+        super().__init__(inner)
+        self.tried: list[str] = []
+
+    def check(self, text: str) -> Feedback:
+        self.tried.append(text)
+        return self.inner.check(text)
+
+
 JSON_ORACLE = CallableOracle(json.loads)
 
 
@@ -173,6 +185,19 @@ def test_undecodable_byte_is_deleted(grammar_oracle: GrammarOracle) -> None:
     _check_result(text, result, grammar_oracle)
     assert result.repairs[0].text == '{"a": [1, 2]}'
     assert result.repairs[0].edits == (Edit(11, 1),)
+
+
+def test_undecodable_byte_is_only_deleted_or_replaced(grammar_oracle: GrammarOracle) -> None:
+    text = '[1, \udc80 2\udc81]'
+    recording = Recording(grammar_oracle)
+    result = fsynth(text, recording)
+    kept = fsynth(text, grammar_oracle, options=FSynthOptions(fix_undecodable_in_place=False))
+    _check_result(text, result, grammar_oracle)
+    assert result.repairs[0].text == kept.repairs[0].text == "[1,  2]"
+    for candidate in recording.tried:
+        # no edit before the first byte: the text before it is kept as it was
+        assert candidate.startswith("[1, ") or len(candidate) < 4
+    assert 3 * result.stats.tests < 2 * kept.stats.tests
 
 
 def test_black_box_without_offsets_searches_boundaries(grammar_oracle: GrammarOracle) -> None:

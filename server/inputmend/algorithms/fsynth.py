@@ -48,6 +48,7 @@ from inputmend.oracles.base import Feedback, Oracle, Verdict
 from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, CachedOracle, Meter
 from inputmend.oracles.wrappers import metered as _metered
 from inputmend.results import Edit, Repair, RepairResult, RunStats, edits_between
+from inputmend.text import UNDECODABLE
 
 ALGORITHM = "fsynth"
 
@@ -109,6 +110,12 @@ class FSynthOptions:
         for alternatives with more edits.
     ``max_edits``
         Give up after this many edit levels (``None``: input length + 64).
+    ``fix_undecodable_in_place``
+        When the boundary is a byte that is not valid UTF-8, only delete or
+        replace that byte: an edit before it leaves it in place, so the next
+        boundary is the same byte (about three quarters of the candidates on
+        randomly mutated files).  Turn off for a program that accepts such
+        bytes in some contexts but not others.
     """
 
     alphabet: Alphabet = DEFAULT_ALPHABET
@@ -123,6 +130,7 @@ class FSynthOptions:
     max_repairs: int = 10
     extra_levels: int = 0
     max_edits: int | None = None
+    fix_undecodable_in_place: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.alphabet, str) and not self.alphabet:
@@ -166,6 +174,8 @@ class FSynthOptions:
             parts.append(f"{self.extra_levels} extra levels")
         if self.max_edits is not None:
             parts.append(f"at most {self.max_edits} edits")
+        if not self.fix_undecodable_in_place:
+            parts.append("edits before undecodable bytes")
         return "fsynth: " + ", ".join(parts)
 
 
@@ -429,6 +439,13 @@ class _Search:
         options = self.options
         first = max(0, boundary - options.window)
         first_insert = 0 if not options.last_insert_only else first
+        if (
+            options.fix_undecodable_in_place
+            and boundary < len(text)
+            and UNDECODABLE.match(text, boundary)
+        ):
+            first = boundary
+            first_insert = boundary + 1
         for position in range(boundary, min(first, first_insert) - 1, -1):
             alphabet = None
             if first <= position < len(text):

@@ -47,9 +47,8 @@ from lark.parsers.lalr_analysis import Shift
 
 from inputmend.oracles.base import Feedback, Verdict
 from inputmend.oracles.grammar import CompiledGrammar, prefix_extent
-from inputmend.text import snippet
+from inputmend.text import UNDECODABLE, snippet
 
-_UNDECODABLE = re.compile("[\udc80-\udcff]")
 _END = "$END"
 _LONG = 64  # terminals that can match more than this many characters are watched
 _LOOKAHEAD = 64  # a match this close to the end of a partial window is re-read with more
@@ -455,7 +454,7 @@ class IncrementalGrammarOracle:
         edited = _Edited(base.text, start, end, insert)
         delta, edit_end = edited.delta, start + len(insert)
         bad = [b for b in base.bad if b < start]
-        bad += [start + m.start() for m in _UNDECODABLE.finditer(insert)]
+        bad += [start + m.start() for m in UNDECODABLE.finditer(insert)]
         bad += [b + delta for b in base.bad if b >= end]
         resume = max(0, start - self.margin)
         for token_start, depends_on in base.far:
@@ -558,7 +557,7 @@ class IncrementalGrammarOracle:
     def tokens(self, text: str) -> list[Token]:
         """The tokens lark's contextual lexer produces, up to the first error."""
         collected: list[Token] = []
-        bad = [m.start() for m in _UNDECODABLE.finditer(text)]
+        bad = [m.start() for m in UNDECODABLE.finditer(text)]
         self._run(_Window.whole(text), self._root, bad, None, None, [], collect=collected)
         return collected
 
@@ -635,7 +634,7 @@ class IncrementalGrammarOracle:
         return best
 
     def _fresh(self, text: str) -> Scan:
-        bad = [m.start() for m in _UNDECODABLE.finditer(text)]
+        bad = [m.start() for m in UNDECODABLE.finditer(text)]
         positions = [0]
         stacks = [self._root]
         far: list[tuple[int, int]] = []
