@@ -25,6 +25,7 @@ from inputmend.oracles.base import Feedback, Oracle, Outcome, Verdict
 from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle, Tables
 from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, Meter
+from inputmend.ranking import rank
 from inputmend.results import (
     Diagnosis,
     Repair,
@@ -194,27 +195,6 @@ def gives_prefix_feedback(oracle: Oracle) -> bool:
     return oracle.check("").verdict is not Verdict.INCORRECT
 
 
-def _rank_key(repair: Repair) -> tuple[int, int, int, int]:
-    """Fewest edits (edit distance, then edit operations: deleting `**` is one
-    edit, quoting both ends of it two), then least data lost, then least invented."""
-    deleted = sum(edit.delete for edit in repair.edits)
-    inserted = sum(len(edit.insert) for edit in repair.edits)
-    return (repair.distance, len(repair.edits), deleted, inserted)
-
-
-def rank(repairs: list[Repair], top: int) -> tuple[Repair, ...]:
-    """Best first (see ``_rank_key``); no duplicates."""
-    seen: set[str] = set()
-    unique = []
-    ordered = sorted(repairs, key=_rank_key)
-    for repair in ordered:
-        if repair.text in seen:
-            continue
-        seen.add(repair.text)
-        unique.append(repair)
-    return tuple(unique[:top])
-
-
 def repair(
     text: str,
     oracle: Oracle,
@@ -270,7 +250,7 @@ def repair(
                 "partial repair (incomplete): the start of the input is repaired up to the "
                 "first point where no repair was found; the rest is unchanged"
             )
-    return RepairResult(False, rank(verified, top), stats, tuple(notes), partial=partial)
+    return RepairResult(False, rank(text, verified, top), stats, tuple(notes), partial=partial)
 
 
 def _verify(oracle: Oracle, text: str) -> bool:

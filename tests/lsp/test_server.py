@@ -59,7 +59,7 @@ async def test_ranked_quick_fixes_with_minimal_edits(tmp_path: Path) -> None:
         while not actions and time.monotonic() < deadline:
             actions = [a for a in await _actions(client, uri) if a.is_preferred]
         best = actions[0]
-        assert best.title == "Insert `,` at 1:18 (fsynth)"
+        assert best.title == "Insert `,` at 1:17 (fsynth)"  # `"Dave", "age"`
         assert best.kind == types.CodeActionKind.QuickFix
         edits = edits_of(best)
         assert len(edits) == 1 and edits[0].new_text == "," and len(edits[0].new_text) < len(DAVE)
@@ -94,7 +94,7 @@ async def test_on_save_offers_and_applies_the_best_repair(tmp_path: Path) -> Non
         )
         await wait_until(lambda: recorder.applied, timeout=40)
         request = recorder.requests[0]
-        assert "dave.json is invalid. Best repair: Insert `,` at 1:18" in request.message
+        assert "dave.json is invalid. Best repair: Insert `,` at 1:17" in request.message
         assert [a.title for a in request.actions or []] == ["Apply repair", "Show all repairs"]
         change = recorder.applied[0].document_changes[0]  # type: ignore[index]
         assert json.loads(apply_text_edits(DAVE, list(change.edits)))  # type: ignore[union-attr]
@@ -309,5 +309,5 @@ async def test_on_save_show_all_repairs(tmp_path: Path) -> None:
         shown = await wait_until(lambda: client.shown_documents, timeout=40)
         listing = Path(shown[-1].uri.removeprefix("file://")).read_text()
         assert listing.startswith("Ranked repairs of dave.json")
-        assert "1. Insert `,` at 1:18" in listing
+        assert "1. Insert `,` at 1:17" in listing
         assert not recorder.applied

@@ -28,7 +28,7 @@ are kept only when the new character itself is accepted (``boundary > k``).
 Between levels, redundant threads are sampled by mask key (Listing 6) and the
 best ones kept (``filter_best``); see :class:`FSynthOptions`.  The search ends
 at the first level where a thread's whole text is complete; the repairs of
-that level are returned ranked by edit distance from the input.
+that level are returned ranked as :mod:`inputmend.ranking` ranks all repairs.
 
 The algorithm only ever calls ``oracle.check(candidate)`` on whole candidate
 texts or their prefixes, through :func:`metered` (cache, test count, budget,
@@ -47,6 +47,7 @@ import Levenshtein
 from inputmend.oracles.base import Feedback, Oracle, Verdict
 from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, CachedOracle, Meter
 from inputmend.oracles.wrappers import metered as _metered
+from inputmend.ranking import rank
 from inputmend.results import Edit, Repair, RepairResult, RunStats, edits_between
 from inputmend.text import UNDECODABLE
 
@@ -527,14 +528,6 @@ def _repair(original: str, thread: _Thread, *, valid: bool, note: str = "") -> R
     return Repair(thread.text, edits, ALGORITHM, valid, distance, note)
 
 
-def _rank_key(repair: Repair) -> tuple[int, int, int, int]:
-    """Fewest edits, then least synthesized (an inserted character may change
-    what the data means), then least data deleted."""
-    deleted = sum(e.delete for e in repair.edits)
-    inserted = sum(len(e.insert) for e in repair.edits)
-    return (repair.distance, inserted, deleted, len(repair.edits))
-
-
 def fsynth(
     text: str,
     oracle: Oracle,
@@ -590,7 +583,7 @@ def fsynth(
     for thread in completed:
         if thread.text not in unique:
             unique[thread.text] = _repair(text, thread, valid=True)
-    repairs = tuple(sorted(unique.values(), key=_rank_key)[: options.max_repairs])
+    repairs = rank(text, unique.values(), options.max_repairs)
 
     partial: Repair | None = None
     partial_boundary: int | None = None
