@@ -17,7 +17,7 @@ from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.ddmin import ddmin_text
 from inputmend.algorithms.ddset import ddset, produce
 from inputmend.algorithms.ddset import verify as ddset_verify
-from inputmend.algorithms.fsynth import DEFAULT_ALPHABET, FSynthOptions, fsynth
+from inputmend.algorithms.fsynth import DEFAULT_ALPHABET, PUNCTUATION, FSynthOptions, fsynth
 from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import hybrid_ddmax, recovery_units, syntactic_ddmax
 from inputmend.oracles import AllOf
@@ -161,7 +161,13 @@ def _fsynth(text: str, oracle: Oracle, budget: Budget) -> Attempt:
         def alphabet(prefix: str) -> str:
             return incremental.continuations(prefix, DEFAULT_ALPHABET, distinct=True)
 
-        options = replace(options, alphabet=alphabet)
+        def reach_alphabet(prefix: str) -> str:
+            return incremental.continuations(prefix, PUNCTUATION, distinct=True)
+
+        def reach(text: str, boundary: int) -> int | None:
+            return incremental.last_token_start(text[:boundary])
+
+        options = replace(options, alphabet=alphabet, reach=reach, reach_alphabet=reach_alphabet)
     result = fsynth(text, oracle, budget=budget, options=options)
     return list(result.repairs), result.partial, result.stats
 

@@ -19,6 +19,7 @@ from inputmend.algorithms.fsynth import (
 )
 from inputmend.oracles.base import Feedback, Oracle, Verdict
 from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.python import CallableOracle
 from inputmend.oracles.wrappers import Budget
 from inputmend.results import Edit, apply_edits
@@ -188,7 +189,7 @@ def test_undecodable_byte_is_deleted(grammar_oracle: GrammarOracle) -> None:
 
 
 def test_undecodable_byte_is_only_deleted_or_replaced(grammar_oracle: GrammarOracle) -> None:
-    text = '[1, \udc80 2\udc81]'
+    text = "[1, \udc80 2\udc81]"
     recording = Recording(grammar_oracle)
     result = fsynth(text, recording)
     kept = fsynth(text, grammar_oracle, options=FSynthOptions(fix_undecodable_in_place=False))
@@ -198,6 +199,20 @@ def test_undecodable_byte_is_only_deleted_or_replaced(grammar_oracle: GrammarOra
         # no edit before the first byte: the text before it is kept as it was
         assert candidate.startswith("[1, ") or len(candidate) < 4
     assert 3 * result.stats.tests < 2 * kept.stats.tests
+
+
+def test_reach_finds_a_quote_lost_inside_a_string() -> None:
+    text = '{"authorO : "xcode", "n": 1}'  # `"` after author became `O`
+    oracle = IncrementalGrammarOracle("json")
+    plain = fsynth(text, oracle)
+    assert plain.repairs[0].distance == 2  # the error shows only at `x`
+    options = FSynthOptions(reach=lambda t, b: oracle.last_token_start(t[:b]))
+    reached = fsynth(text, oracle, options=options)
+    _check_result(text, reached, oracle)
+    assert reached.repairs[0].distance == 1
+    assert '{"author" : "xcode", "n": 1}' in [r.text for r in reached.repairs]
+    assert "reach back to the last token" in options.describe()
+    assert reached.stats.tests < 3 * plain.stats.tests
 
 
 def test_black_box_without_offsets_searches_boundaries(grammar_oracle: GrammarOracle) -> None:
@@ -267,6 +282,8 @@ def test_options_are_validated() -> None:
         FSynthOptions(beam=0)
     with pytest.raises(ValueError):
         FSynthOptions(max_per_mask=0)
+    with pytest.raises(ValueError):
+        FSynthOptions(max_reach=-1)
 
 
 def test_more_repairs_with_extra_levels() -> None:

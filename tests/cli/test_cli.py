@@ -318,7 +318,7 @@ def test_partial_repair_is_reported_when_the_budget_runs_out(
     path = tmp_path / "long.json"
     path.write_text("[" + "1 " * 50 + "]")
     code, out, _ = run(
-        capsys, "repair", "--json", "--algorithm", "fsynth", "--max-tests", "60", str(path)
+        capsys, "repair", "--json", "--algorithm", "fsynth", "--max-tests", "20", str(path)
     )
     data = json.loads(out)
     assert code == 1 and data["repairs"] == [] and data["budget_exhausted"]

@@ -46,6 +46,21 @@ def test_three_way_verdicts(text: str, verdict: Verdict, offset: int | None) -> 
         assert (feedback.verdict, feedback.error_offset) == (verdict, offset), oracle.describe()
 
 
+@pytest.mark.parametrize(
+    ("prefix", "start"),
+    [
+        ('{"a": 1', 6),  # the number
+        ('{"a": "bc"', 6),  # the whole string
+        ('{"a": "bc', 4),  # the `:` before an unfinished string
+        ('{"a"  ', 1),  # the key; trailing blanks are not a token
+        ("", 0),
+        ("{]", None),  # not a valid prefix
+    ],
+)
+def test_last_token_start(prefix: str, start: int | None) -> None:
+    assert IncrementalGrammarOracle("json").last_token_start(prefix) == start
+
+
 def test_messages_name_what_was_found_and_expected() -> None:
     oracle = IncrementalGrammarOracle("json")
     assert oracle.check('{"a" 1}').message == "unexpected `1`; expected `:`"

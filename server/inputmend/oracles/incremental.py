@@ -158,6 +158,10 @@ class Tables:
         firsts = {t.name: _first_chars(t.pattern.to_regexp()) for t in parser.terminals}
         widths = {t.name: t.pattern.max_width for t in parser.terminals}
         self.lexers: dict[int, _Lexer] = {}
+        self._acceptable: dict[tuple[int, ...], frozenset[str]] = {}
+        self._acceptable_depth: dict[int, int] = {}
+        self._patterns = grammar.patterns
+        self._starters: dict[str, frozenset[str]] = {}
         shared: dict[int, _Lexer] = {}
         for state, basic in frontend.lexer.lexers.items():
             lexer = shared.get(id(basic))
@@ -201,16 +205,52 @@ class Tables:
             action = actions[state].get(terminal)
         return action is not None and terminal != _END
 
-    def acceptable(self, node: Node) -> set[str]:
-        """The terminals the parser would accept next.  Terminals that reduce by
-        the same rule share the reduction, so each path is simulated once."""
+    def acceptable(self, node: Node) -> frozenset[str]:
+        """The terminals the parser would accept next.  Memoized on the states
+        of the top of the stack, as deep as the simulation has read below
+        this top state so far."""
+        state = node[0]
+        depth = self._acceptable_depth.get(state)
+        if depth is not None:
+            found = self._acceptable.get(_top_states(node, depth))
+            if found is not None:
+                return found
+        accepted, read = self._simulate_acceptable(node)
+        depth = max(depth or 0, read)
+        self._acceptable_depth[state] = depth
+        if len(self._acceptable) > 65536:
+            self._acceptable.clear()
+        self._acceptable[_top_states(node, depth)] = accepted
+        return accepted
+
+    def starters(self, char: str) -> frozenset[str]:
+        """The terminals whose tokens can start with ``char`` (all that look
+        behind their start, which one character cannot tell)."""
+        found = self._starters.get(char)
+        if found is None:
+            found = frozenset(
+                name
+                for name, pattern in self._patterns.items()
+                if "(?<" in pattern.pattern or pattern.fullmatch(char, partial=True) is not None
+            )
+            if len(self._starters) > 4096:
+                self._starters.clear()
+            self._starters[char] = found
+        return found
+
+    def _simulate_acceptable(self, node: Node) -> tuple[frozenset[str], int]:
+        """``acceptable`` and how deep below the top it read the stack.
+        Terminals that reduce by the same rule share the reduction, so each
+        path is simulated once.  A simulated stack is ``height`` pushed nodes
+        on the real stack's node at ``base`` depth."""
         accepted: set[str] = set()
-        pending: list[tuple[Any, list[str]]] = [
-            (node, [t for t in self.actions[node[0]] if t != _END])
-        ]
+        deepest = 0
         actions, gotos, rules = self.actions, self.gotos, self.rules
+        pending: list[tuple[Any, int, int, list[str]]] = [
+            (node, 0, 0, [t for t in actions[node[0]] if t != _END])
+        ]
         while pending:
-            stack, terminals = pending.pop()
+            stack, height, base, terminals = pending.pop()
             row = actions[stack[0]]
             by_rule: dict[int, list[str]] = {}
             for terminal in terminals:
@@ -226,8 +266,26 @@ class Tables:
                 popped = stack
                 for _ in range(size):
                     popped = popped[1]
-                pending.append(([gotos[popped[0]][origin], popped, False], group))
-        return accepted
+                if size <= height:
+                    height_left, base_left = height - size, base
+                else:
+                    height_left, base_left = 0, base + size - height
+                    deepest = max(deepest, base_left)
+                pushed = [gotos[popped[0]][origin], popped, False]
+                pending.append((pushed, height_left + 1, base_left, group))
+        return frozenset(accepted), deepest
+
+
+def _top_states(node: Node, depth: int) -> tuple[int, ...]:
+    """The states of ``node`` and the ``depth`` nodes below it (fewer at the bottom)."""
+    states = []
+    current: Any = node
+    for _ in range(depth + 1):
+        if current is None:
+            break
+        states.append(current[0])
+        current = current[1]
+    return tuple(states)
 
 
 # ---------------------------------------------------------------- documents
@@ -494,6 +552,16 @@ class IncrementalGrammarOracle:
         """Feedback for ``base.text[:end]`` (a prefix check)."""
         return self.edit(base, end, base.length, "").feedback
 
+    def last_token_start(self, prefix: str) -> int | None:
+        """Where the last token of a valid prefix starts, or its unfinished end
+        (an unterminated string) when that starts earlier; None if the prefix
+        is incorrect.  A fault inside that token is often noticed only after it."""
+        scan = self.scan(prefix)
+        if scan.feedback.verdict is Verdict.INCORRECT or scan.end is None:
+            return None
+        _, _, last_start, last_end, stop = scan.end
+        return min(last_start, stop) if last_end > last_start else stop
+
     def continuations(self, prefix: str, alphabet: str, *, distinct: bool = False) -> str:
         """The characters of ``alphabet`` that can follow ``prefix`` without making
         it incorrect there (a filter for repair candidates: it may keep a few
@@ -593,15 +661,18 @@ class IncrementalGrammarOracle:
     def _candidates(self) -> list[Scan]:
         """Bases to compare with, most promising first: the latest scans, then
         the full scans (they are complete and stay relevant), then the rest."""
-        recent = list(reversed(self._recent))
-        ordered = recent[:2] + list(reversed(self._roots)) + recent[2:]
-        seen: set[int] = set()
-        unique = []
-        for scan in ordered:
-            if id(scan) not in seen:
-                seen.add(id(scan))
-                unique.append(scan)
-        return unique[:6]
+        recent, roots = self._recent, self._roots
+        ordered = [recent[-1]] if recent else []
+        if len(recent) > 1 and recent[-2] is not ordered[0]:
+            ordered.append(recent[-2])
+        for group in (roots, recent):
+            for index in range(len(group) - 1, -1, -1):
+                if len(ordered) == 6:
+                    return ordered
+                scan = group[index]
+                if all(scan is not other for other in ordered):
+                    ordered.append(scan)
+        return ordered
 
     def _choose_base(self, text: str) -> tuple[Scan | None, int, int]:
         """The recent scan that makes checking ``text`` cheapest, with the common
@@ -813,7 +884,7 @@ class IncrementalGrammarOracle:
 
     def _boundary(
         self, window: _Window, pos: int, node: Node, before: Node, last_start: int, last_end: int
-    ) -> tuple[int, set[str]] | None:
+    ) -> tuple[int, frozenset[str]] | None:
         """Window offset of the character-level parse boundary behind an error
         at ``pos``; ``None`` (after growing the window) when it needs more text."""
         patterns, ignored = self.grammar.patterns, self.tables.ignored
@@ -825,10 +896,11 @@ class IncrementalGrammarOracle:
                 candidates.append((last_start, self.tables.acceptable(before)))
             boundary = pos
             for start, terminals in candidates:
-                for name in terminals | ignored:
-                    pattern = patterns.get(name)
-                    if pattern is not None:
-                        boundary = max(boundary, start + prefix_extent(pattern, text, start, size))
+                if start >= size:
+                    continue
+                for name in (terminals | ignored) & self.tables.starters(text[start]):
+                    extent = prefix_extent(patterns[name], text, start, size)
+                    boundary = max(boundary, start + extent)
             if boundary < size or window.complete:
                 return boundary, expected
             window.reach(window.offset + 2 * size)
