@@ -182,6 +182,7 @@ def run_case(
         "tests": result.stats.tests,
         "to_corrupt": Levenshtein.distance(top, text) if top is not None else None,
         "to_original": distance_to_original(case, top) if top is not None else None,
+        "original_to_corrupt": Levenshtein.distance(decode_bytes(case.original)[0], text),
         "top1": top is not None and equals_original(case, top),
         "top5": any(equals_original(case, r.text) for r in result.repairs),
         "data": equals_original(case, top) if top is not None and case.format == "json" else None,
@@ -342,6 +343,16 @@ def report(results: list[dict[str, Any]]) -> None:
                 f"| {100 * sum(r['top5'] for r in mine) / len(mine):.0f}% "
                 f"| {f'{100 * sum(data) / len(mine):.0f}%' if data else '–'} |"
             )
+        if corpus not in GRAMMAR_FOR_CORPUS:  # not mutated from a re-formatted copy
+            for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
+                mine = [r for r in rows if r["algorithm"] == algorithm and r["repaired"]]
+                if mine and "original_to_corrupt" in mine[0]:
+                    reachable = [r for r in mine if r["original_to_corrupt"] <= r["to_corrupt"]]
+                    print(
+                        f"\n{algorithm}: the original is as close to the corrupt file as the "
+                        f"top repair in {len(reachable)} of {len(mine)} files (only there can a "
+                        "repair with fewest edits give it back)."
+                    )
         if "fresh" not in corpus:
             for algorithm, paper in paper_rows(corpus).items():
                 print(

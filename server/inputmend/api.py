@@ -17,7 +17,13 @@ from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.ddmin import ddmin_text
 from inputmend.algorithms.ddset import ddset, produce
 from inputmend.algorithms.ddset import verify as ddset_verify
-from inputmend.algorithms.fsynth import DEFAULT_ALPHABET, PUNCTUATION, FSynthOptions, fsynth
+from inputmend.algorithms.fsynth import (
+    DEFAULT_ALPHABET,
+    DELIMITERS,
+    PUNCTUATION,
+    FSynthOptions,
+    fsynth,
+)
 from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import hybrid_ddmax, recovery_units, syntactic_ddmax
 from inputmend.oracles import AllOf
@@ -168,6 +174,13 @@ def _fsynth(text: str, oracle: Oracle, budget: Budget) -> Attempt:
             return incremental.last_token_start(text[:boundary])
 
         options = replace(options, alphabet=alphabet, reach=reach, reach_alphabet=reach_alphabet)
+    else:
+        # No tokens to go by: reach back the most FSynth allows, for the best
+        # thread of each level, with the common delimiters only (each try is
+        # a program run).
+        options = replace(
+            options, reach=lambda text, boundary: 0, reach_alphabet=DELIMITERS, reach_threads=1
+        )
     result = fsynth(text, oracle, budget=budget, options=options)
     return list(result.repairs), result.partial, result.stats
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from inputmend import api
 from inputmend.algorithms.fsynth import (
     DEFAULT_ALPHABET,
     FSynthOptions,
@@ -213,6 +214,16 @@ def test_reach_finds_a_quote_lost_inside_a_string() -> None:
     assert '{"author" : "xcode", "n": 1}' in [r.text for r in reached.repairs]
     assert "reach back to the last token" in options.describe()
     assert reached.stats.tests < 3 * plain.stats.tests
+
+
+def test_auto_reaches_back_for_a_black_box_too(grammar_oracle: GrammarOracle) -> None:
+    text = '{"key : "v"}'  # the quote after the key is lost
+    blind = NoOffsets(grammar_oracle)
+    one_edit = FSynthOptions(max_edits=1)
+    assert not fsynth(text, blind, options=one_edit).repairs  # not with the window only
+    result = api.repair(text, blind, algorithm="fsynth")
+    assert result.repairs[0].distance == 1
+    assert '{"key" : "v"}' in [r.text for r in result.repairs]
 
 
 def test_black_box_without_offsets_searches_boundaries(grammar_oracle: GrammarOracle) -> None:

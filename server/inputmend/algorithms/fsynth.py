@@ -53,7 +53,9 @@ from inputmend.text import UNDECODABLE
 
 ALGORITHM = "fsynth"
 
-_STRUCTURAL = ",:;\"')]}([{=" + " \n\t"
+DELIMITERS = ",:;\"')]}([{="
+"""The delimiters of common formats."""
+_STRUCTURAL = DELIMITERS + " \n\t"
 DEFAULT_ALPHABET = _STRUCTURAL + "".join(
     chr(code) for code in range(0x20, 0x7F) if chr(code) not in _STRUCTURAL
 )
