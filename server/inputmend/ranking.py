@@ -75,8 +75,7 @@ class StyleModel:
         shift = 0
         for group in _clusters(edits):
             first, last = group[0], group[-1]
-            tail = ORDER - 1
-            before_end = min(len(original), last.end + tail)
+            before_end = min(len(original), last.end + ORDER - 1)
             grown = sum(len(e.insert) - e.delete for e in group)
             after_start = first.offset + shift
             after_end = min(len(repaired), before_end + shift + grown)

@@ -472,8 +472,8 @@ class _Search:
     def expand(self, parent: _Thread, *, reach: bool = True) -> Iterator[_Candidate]:
         """Listing 9 (repair and extend): delete, substitute, insert -- at the
         boundary first, then in the window before it, nearest first; then, in
-        the reach before the window, substitute or insert punctuation only (a
-        delimiter that ends a token early)."""
+        the reach before the window, substitute or insert from the reach
+        alphabet only (a delimiter that ends a token early)."""
         text, boundary = parent.text, parent.boundary
         options = self.options
         first = max(0, boundary - options.window)
@@ -488,9 +488,9 @@ class _Search:
         for position in range(boundary, min(first, first_insert, reach_start) - 1, -1):
             in_window = position >= first
             in_reach = reach_start <= position < first
-            alphabet = list(self._alphabet(text, position, reach=in_reach))
             if in_reach and not _at_run_edge(text, position):
                 continue
+            alphabet = list(self._alphabet(text, position, reach=in_reach))
             if position < len(text):
                 if in_window:
                     yield from _present(self._try(parent, position, 1, "", "D", "bisect"))
