@@ -343,16 +343,6 @@ def report(results: list[dict[str, Any]]) -> None:
                 f"| {100 * sum(r['top5'] for r in mine) / len(mine):.0f}% "
                 f"| {f'{100 * sum(data) / len(mine):.0f}%' if data else '–'} |"
             )
-        if corpus not in GRAMMAR_FOR_CORPUS:  # not mutated from a re-formatted copy
-            for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
-                mine = [r for r in rows if r["algorithm"] == algorithm and r["repaired"]]
-                if mine and "original_to_corrupt" in mine[0]:
-                    reachable = [r for r in mine if r["original_to_corrupt"] <= r["to_corrupt"]]
-                    print(
-                        f"\n{algorithm}: the original is as close to the corrupt file as the "
-                        f"top repair in {len(reachable)} of {len(mine)} files (only there can a "
-                        "repair with fewest edits give it back)."
-                    )
         if "fresh" not in corpus:
             for algorithm, paper in paper_rows(corpus).items():
                 print(
@@ -369,6 +359,16 @@ def report(results: list[dict[str, Any]]) -> None:
                         f"On the {len(ours)} files that both {algorithm} and the study's FSynth "
                         f"repaired: mean distance to the original {statistics.mean(ours):.1f} "
                         f"(study {statistics.mean(study):.1f})."
+                    )
+        if corpus not in GRAMMAR_FOR_CORPUS:  # not mutated from a re-formatted copy
+            for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
+                mine = [r for r in rows if r["algorithm"] == algorithm and r["repaired"]]
+                if mine and "original_to_corrupt" in mine[0]:
+                    reachable = [r for r in mine if r["original_to_corrupt"] <= r["to_corrupt"]]
+                    print(
+                        f"\n{algorithm}: the original is as close to the corrupt file as the "
+                        f"top repair in {len(reachable)} of {len(mine)} files (only there can a "
+                        "repair with fewest edits give it back)."
                     )
 
 
