@@ -22,7 +22,7 @@ from inputmend.results import Edit, Repair
 ORDER = 3
 """Characters per n-gram: two of context, one predicted."""
 
-_SAMPLE = 1 << 18
+_SAMPLE = 1 << 16
 """Characters of the input the model is counted over (around the edits)."""
 
 

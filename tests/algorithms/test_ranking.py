@@ -67,7 +67,7 @@ def test_duplicates_are_removed_and_top_is_honoured() -> None:
 def test_cost_is_zero_without_edits_and_long_texts_are_sampled() -> None:
     model = StyleModel(LISP)
     assert model.cost(LISP, LISP, ()) == 0
-    long_text = LISP * 5000  # 330 KB: the model is counted near the edits only
+    long_text = LISP * 2000  # 132 KB: the model is counted near the edits only
     edit = Edit(len(long_text), 0, ")")
     sampled = StyleModel.around(long_text, [edit])
     assert sampled.size < len(long_text)
