@@ -25,11 +25,13 @@ from inputmend.algorithms.fsynth import (
     fsynth,
 )
 from inputmend.algorithms.segmentation import Unit
-from inputmend.algorithms.syntactic import hybrid_ddmax, recovery_units, syntactic_ddmax
+from inputmend.algorithms.syntactic import hybrid_ddmax, syntactic_ddmax
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.recovery import recovery_units
 from inputmend.oracles import AllOf
 from inputmend.oracles.base import Feedback, Oracle, Outcome, Verdict
-from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
-from inputmend.oracles.incremental import IncrementalGrammarOracle, Tables
+from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, Meter
 from inputmend.ranking import rank
 from inputmend.results import (
@@ -136,25 +138,13 @@ def _token_ddmax(hybrid: bool) -> Strategy:
         maximize = hybrid_ddmax if hybrid else syntactic_ddmax
         meter = Meter(budget)
         try:
-            units = _units(oracle, grammar, text, poll=meter.poll)
+            units = recovery_units(grammar, text, stop=meter.poll)
         except BudgetExhausted:
             return [], None, RunStats.of(meter)
         result = maximize(text, oracle, tokens=units, budget=budget)
         return [result.to_repair()], None, result.stats
 
     return run
-
-
-def _units(
-    oracle: Oracle,
-    grammar: CompiledGrammar,
-    text: str,
-    poll: Callable[[], None] | None = None,
-) -> list[tuple[int, int]]:
-    """Syntactic ddmax's units: tokens, and the stretches error recovery skips."""
-    incremental = _incremental_grammar(oracle)
-    tables = incremental.tables if incremental is not None else Tables(grammar)
-    return recovery_units(tables, grammar, text, poll=poll)
 
 
 def _fsynth(text: str, oracle: Oracle, budget: Budget) -> Attempt:
@@ -303,7 +293,7 @@ def explain(
         maximize = hybrid_ddmax if algorithm == "ddmax-hybrid" else syntactic_ddmax
         meter = Meter(budget)
         try:
-            units = _units(oracle, grammar, text, poll=meter.poll)
+            units = recovery_units(grammar, text, stop=meter.poll)
         except BudgetExhausted:
             return Diagnosis(algorithm, (), RunStats.of(meter))
         result = maximize(text, oracle, tokens=units, budget=budget)

@@ -15,15 +15,15 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, TextIO
 
-from inputmend import grammars
 from inputmend.config import find_config, load_config
+from inputmend.grammar import registry
 from inputmend.oracles.base import OracleConfigError
 
 Job = Callable[[str, Any], dict[str, Any]]
 
 
 def _has_oracle(path: Path) -> bool:
-    if grammars.for_extension(path) is not None:
+    if registry.for_extension(path) is not None:
         return True
     config = find_config(path)
     if config is None:

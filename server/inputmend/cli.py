@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from inputmend import __version__, api, batch, grammars
+from inputmend import __version__, api, batch
 from inputmend.config import FileSettings, OracleSpec, settings_for
+from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles import build_oracle
 from inputmend.oracles.base import Feedback, Oracle, OracleConfigError
-from inputmend.oracles.grammar import CompiledGrammar
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.wrappers import Budget
 from inputmend.results import Diagnosis, Edit, Repair, RepairResult
@@ -528,7 +529,7 @@ def cmd_ddset(args: argparse.Namespace) -> int:
     settings = settings_for(Path(args.file), _flags(args))
     grammar_name = args.grammar or settings.spec.grammar
     if grammar_name is None:
-        info = grammars.for_extension(args.file)
+        info = registry.for_extension(args.file)
         if info is None:
             raise UsageError("ddset needs a grammar: --grammar NAME|PATH.lark")
         grammar_name = info.name
@@ -636,7 +637,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_grammars(args: argparse.Namespace) -> int:
     del args
-    for info in grammars.bundled().values():
+    for info in registry.bundled().values():
         print(f"{info.name:8} {info.title}  [{' '.join(info.extensions)}]")
     return EXIT_OK
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from inputmend import grammars
+from inputmend.grammar import registry
 from inputmend.oracles.base import OracleConfigError
 
 CONFIG_NAME = ".inputmend.toml"
@@ -233,7 +233,7 @@ def settings_for(file: Path, flags: OracleSpec | None = None) -> FileSettings:
         return FileSettings(flags, limits, config_path)
     spec = config.spec_for(file) if config is not None else None
     if spec is None:
-        info = grammars.for_extension(file)
+        info = registry.for_extension(file)
         if info is None:
             raise OracleConfigError(
                 f"{file}: no oracle for this file; pass --grammar, --command or --python, "

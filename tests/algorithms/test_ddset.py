@@ -9,8 +9,8 @@ import pytest
 from lark import Token, Tree
 
 from inputmend.algorithms.ddset import DDSetOptions, ddset, produce, verify
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Outcome
-from inputmend.oracles.grammar import CompiledGrammar
 from inputmend.oracles.wrappers import Budget
 
 SEEDS = range(5)

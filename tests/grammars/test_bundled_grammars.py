@@ -1,6 +1,6 @@
 """Tests of the bundled lark grammars (``grammars/*.lark``).
 
-Everything goes through ``inputmend.grammars`` (``resolve`` / ``build_parser``) so
+Everything goes through ``inputmend.grammar.registry`` (``resolve`` / ``build_parser``) so
 that the tests check exactly what ships.  Covered here:
 
 * every grammar builds as LALR(1) with the contextual lexer, without conflicts
@@ -30,7 +30,7 @@ import lark
 import pytest
 import regex
 
-from inputmend import grammars
+from inputmend.grammar import registry
 
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE / "samples"
@@ -63,7 +63,7 @@ JSON_DISAGREEMENTS: dict[str, str] = {}
 
 
 def parser(name: str) -> lark.Lark:
-    return grammars.build_parser(grammars.resolve(name))
+    return registry.build_parser(registry.resolve(name))
 
 
 def has_lone_surrogate(text: str) -> bool:
@@ -417,13 +417,13 @@ def _file_id(value: object) -> str:
 
 
 def test_required_grammars_are_bundled() -> None:
-    grammars.bundled.cache_clear()
-    assert set(grammars.bundled()) >= REQUIRED
+    registry.bundled.cache_clear()
+    assert set(registry.bundled()) >= REQUIRED
 
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))
 def test_header(name: str) -> None:
-    info = grammars.resolve(name)
+    info = registry.resolve(name)
     assert info.title and info.title != name
     assert info.extensions, "each grammar maps at least one extension"
     assert all(ext.startswith(".") and ext == ext.lower() for ext in info.extensions)
@@ -433,11 +433,11 @@ def test_header(name: str) -> None:
 
 def test_extensions_are_unique_and_resolve() -> None:
     seen: dict[str, str] = {}
-    for name, info in grammars.bundled().items():
+    for name, info in registry.bundled().items():
         for ext in info.extensions:
             assert ext not in seen, f"{ext} mapped by {seen.get(ext)} and {name}"
             seen[ext] = name
-            found = grammars.for_extension("file" + ext.upper())
+            found = registry.for_extension("file" + ext.upper())
             assert found is not None and found.name == name
     expected = {
         ".json": "json",
@@ -457,8 +457,8 @@ def test_extensions_are_unique_and_resolve() -> None:
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))
 def test_builds_as_lalr_without_unexpected_conflicts(name: str) -> None:
-    info = grammars.resolve(name)
-    built = grammars.build_parser(info)
+    info = registry.resolve(name)
+    built = registry.build_parser(info)
     assert built.options.parser == "lalr"
     assert built.options.lexer == "contextual"
     # Rebuild with lark's debug log on to see how conflicts were resolved
@@ -610,7 +610,7 @@ def test_invalid_sample(name: str, text: str) -> None:
 def test_valid_sample_file(name: str, path: Path) -> None:
     text = read_text(path)
     assert accepts(name, text)
-    assert grammars.for_extension(path) == grammars.resolve(name)
+    assert registry.for_extension(path) == registry.resolve(name)
 
 
 @pytest.mark.parametrize(("name", "path"), _sample_files("invalid"), ids=_file_id)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from inputmend import grammars
+from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import OracleConfigError, Verdict
-from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
+from inputmend.oracles.grammar import GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.text import decode_bytes
 from tests.conftest import CORPUS, ROOT
@@ -89,7 +90,7 @@ def _mutate(rng: random.Random, text: str) -> tuple[int, int, str]:
     return start, end, insert
 
 
-@pytest.mark.parametrize("name", sorted(grammars.bundled()))
+@pytest.mark.parametrize("name", sorted(registry.bundled()))
 def test_random_prefixes_and_edits_agree_with_a_from_scratch_parse(name: str) -> None:
     rng = random.Random(f"incremental-{name}")
     compiled = CompiledGrammar.load(name)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from inputmend.algorithms.ddset import ddset
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import OracleConfigError, Outcome
-from inputmend.oracles.grammar import CompiledGrammar
 from inputmend.oracles.predicates import (
     CachedPredicate,
     CallablePredicate,

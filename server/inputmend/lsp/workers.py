@@ -20,9 +20,9 @@ from typing import Any
 
 from inputmend import api
 from inputmend.config import OracleSpec
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles import AllOf, build_oracle
 from inputmend.oracles.base import Oracle, OracleConfigError
-from inputmend.oracles.grammar import CompiledGrammar
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.wrappers import Budget, Cancelled
@@ -60,17 +60,18 @@ def _oracle(spec: OracleSpec, suffix: str) -> Oracle:
     return oracle
 
 
-def _interrupt_scans(oracle: Oracle, slot: int) -> None:
-    """Let long grammar scans stop as soon as the job is cancelled."""
+def _stoppable(oracle: Oracle, slot: int) -> Oracle:
+    """The oracle with its long grammar scans stopping as soon as the job is cancelled."""
 
-    def interrupt() -> None:
+    def stop() -> None:
         if _cancelled(slot):
             raise Cancelled("cancelled")
 
-    parts = oracle.parts if isinstance(oracle, AllOf) else [oracle]
-    for part in parts:
-        if isinstance(part, IncrementalGrammarOracle):
-            part.interrupt = interrupt
+    if isinstance(oracle, IncrementalGrammarOracle):
+        return oracle.with_stop(stop)
+    if isinstance(oracle, AllOf):
+        return AllOf([_stoppable(part, slot) for part in oracle.parts])
+    return oracle
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ class Outcome:
 def run(job: Job) -> Outcome:
     """Pool entry point; never raises (problems are reported in ``error``)."""
     try:
-        oracle = _oracle(job.spec, job.suffix)
+        oracle = _stoppable(_oracle(job.spec, job.suffix), job.slot)
     except OracleConfigError as error:
         return Outcome(job.phase, error=str(error))
     budget = Budget(
@@ -125,7 +126,6 @@ def run(job: Job) -> Outcome:
         max_tests=job.max_tests,
         cancelled=lambda: _cancelled(job.slot),
     )
-    _interrupt_scans(oracle, job.slot)
     try:
         if job.phase == "validate":
             feedback = oracle.check(job.text)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from inputmend.algorithms.ddset.model import GrammarModel
-from inputmend.algorithms.ddset.tree import Layout, Node
+from inputmend.grammar.trees import DerivationNode as Node
+from inputmend.grammar.trees import Layout
 from inputmend.oracles.base import Outcome
 from inputmend.oracles.wrappers import Meter
 
