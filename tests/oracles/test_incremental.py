@@ -252,3 +252,28 @@ def test_tokens_cut_by_the_edge_of_a_partial_window_are_read_whole() -> None:
         assert (got.verdict, got.error_offset) == (expected.verdict, expected.error_offset)
         undo = oracle.check(numbers)
         assert undo.valid
+
+
+class _Stopped(Exception):
+    pass
+
+
+def test_a_stop_hook_abandons_long_scans_and_twins_share_scans() -> None:
+    calls: list[int] = []
+
+    def stop() -> None:
+        calls.append(1)
+        raise _Stopped
+
+    text = _document(100_000)
+    oracle = IncrementalGrammarOracle("json")
+    with pytest.raises(_Stopped):
+        IncrementalGrammarOracle("json", stop=stop).check(text)
+    stopping = oracle.with_stop(stop)
+    with pytest.raises(_Stopped):
+        stopping.check(text)
+    assert calls == [1, 1]
+    assert oracle.check(text).valid  # the oracle itself has no stop hook
+    before = oracle.scanned_chars
+    assert stopping.check(text[:-2] + " " + text[-2:]).valid  # reuses the twin's scan
+    assert stopping.scanned_chars - before < 2000 and calls == [1, 1]
