@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { applyTextEdits, bestChoice, CodeActionLike, editsFor, repairChoices, WorkspaceEdit } from '../src/repairs';
+import { launchOptions, serverArgs } from '../src/python';
 import { serverSettings } from '../src/settings';
 import { DiagnosticSummary, ProgressValue, StatusModel } from '../src/status';
 import manifest = require('../package.json');
@@ -77,10 +78,12 @@ test('the real server: diagnostics, ranked repairs, applyRepair, progress', { ti
   fs.writeFileSync(file, CORRUPT);
   const uri = pathToFileURL(file).toString();
 
-  // A process group of its own, so that teardown also reaches the server's worker processes.
-  const server: ChildProcessWithoutNullStreams = spawn(python, ['-m', 'inputmend', 'lsp'], {
-    cwd: scratch,
-    env: { ...process.env, PYTHONUNBUFFERED: '1' },
+  // The extension's command line, plus the `--stdio` that other clients append; run
+  // from a neutral folder as the extension does. A process group of its own, so
+  // that teardown also reaches the server's worker processes.
+  const neutral = fs.mkdtempSync(path.join(os.tmpdir(), 'inputmend-neutral-'));
+  const server: ChildProcessWithoutNullStreams = spawn(python, [...serverArgs(), '--stdio'], {
+    ...launchOptions(neutral, process.env, 'server'),
     detached: process.platform !== 'win32',
   });
   let stderr = '';
@@ -247,5 +250,6 @@ test('the real server: diagnostics, ranked repairs, applyRepair, progress', { ti
     server.stdout.destroy();
     server.stderr.destroy();
     fs.rmSync(scratch, { recursive: true, force: true });
+    fs.rmSync(neutral, { recursive: true, force: true });
   }
 });
