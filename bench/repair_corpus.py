@@ -43,12 +43,12 @@ from typing import Any
 
 import Levenshtein
 
-from inputmend import api
+from inputmend import services
+from inputmend.core.budget import Budget
+from inputmend.core.text import decode_bytes
 from inputmend.oracles.base import Oracle
 from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.oracles.wrappers import Budget
-from inputmend.text import decode_bytes
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 FORMATS = ("json", "ini", "sexp", "tinyc")
@@ -167,7 +167,8 @@ def run_case(
     oracle = build_oracle(case, command, pattern)
     text = decode_bytes(case.corrupt)[0]
     started = time.perf_counter()
-    result = api.repair(text, oracle, algorithm=algorithm, budget=Budget(timeout_s=timeout), top=5)
+    budget = Budget(timeout_s=timeout)
+    result = services.repair(text, oracle, algorithm=algorithm, budget=budget, top=5)
     elapsed = time.perf_counter() - started
     oracle.close()
     # an input that is already valid (a mutation that kept it valid) needs no repair

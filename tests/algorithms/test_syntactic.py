@@ -10,11 +10,11 @@ import pytest
 from inputmend.algorithms.configurations import difference
 from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.syntactic import hybrid_ddmax, lex_tokens, syntactic_ddmax
+from inputmend.core.budget import Budget
+from inputmend.core.model import apply_edits
 from inputmend.oracles.base import Oracle
 from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
 from inputmend.oracles.python import CallableOracle
-from inputmend.oracles.wrappers import Budget
-from inputmend.results import apply_edits
 
 JSON_GRAMMAR = """\
 // title: JSON (test)

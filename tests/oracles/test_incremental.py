@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from inputmend import grammars
+from inputmend.core.text import decode_bytes
 from inputmend.oracles.base import OracleConfigError, Verdict
 from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.text import decode_bytes
 from tests.conftest import CORPUS, ROOT
 
 SAMPLES = ROOT / "tests" / "grammars" / "samples"

@@ -18,8 +18,8 @@ import regex
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from inputmend import grammars
+from inputmend.core.text import first_undecodable, snippet
 from inputmend.oracles.base import COMPLETE, Feedback, Verdict
-from inputmend.text import first_undecodable, snippet
 
 
 @dataclass

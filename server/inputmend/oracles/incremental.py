@@ -45,9 +45,9 @@ from typing import Any
 import lark
 from lark.parsers.lalr_analysis import Shift
 
+from inputmend.core.text import UNDECODABLE, snippet
 from inputmend.oracles.base import Feedback, Verdict
 from inputmend.oracles.grammar import CompiledGrammar, prefix_extent
-from inputmend.text import UNDECODABLE, snippet
 
 _END = "$END"
 _LONG = 64  # terminals that can match more than this many characters are watched

@@ -7,14 +7,10 @@ budget is used up."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from inputmend.algorithms.ddset.model import GrammarModel
 from inputmend.algorithms.ddset.tree import Layout, Node
-from inputmend.oracles.base import Outcome
-from inputmend.oracles.wrappers import Meter
-
-Predicate = Callable[[str], Outcome]
+from inputmend.core.budget import Meter
+from inputmend.oracles.base import Outcome, Predicate
 
 
 class Tester:

@@ -1,43 +1,21 @@
-"""Bytes <-> text, and offsets <-> line/column.
+"""Bytes <-> text, and offsets <-> line/column: the one home of decoding.
 
-Files are read as bytes and decoded as UTF-8 with ``surrogateescape``: a byte
-that is not valid UTF-8 becomes a lone surrogate (U+DC80..U+DCFF), which every
-oracle treats as an invalid character, and which encodes back to exactly the
-original byte.  A UTF-8 byte order mark is set aside and written back.
+Files are read as bytes (:mod:`inputmend.cli.files`) and decoded as UTF-8
+with ``surrogateescape``: a byte that is not valid UTF-8 becomes a lone
+surrogate (U+DC80..U+DCFF), which every oracle treats as an invalid character,
+and which encodes back to exactly the original byte.  A UTF-8 byte order mark
+is set aside and written back.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
-from pathlib import Path
 
 BOM = "\ufeff"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 UNDECODABLE = re.compile("[\udc80-\udcff]")
 _BINARY_CONTROL = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f]")
-
-
-class InputError(Exception):
-    """A file cannot be used as input; the message is one line for the user."""
-
-
-@dataclass(frozen=True)
-class Document:
-    """The decoded content of a file (without its BOM) and how to write it back."""
-
-    text: str
-    bom: bool = False
-    path: Path | None = None
-
-    def encode(self, text: str | None = None) -> bytes:
-        """Bytes for ``text`` (default: the original) with the file's BOM restored."""
-        return encode_text(self.text if text is None else text, bom=self.bom)
-
-    @property
-    def name(self) -> str:
-        return str(self.path) if self.path is not None else "<input>"
 
 
 def decode_bytes(data: bytes) -> tuple[str, bool]:
@@ -68,23 +46,6 @@ def looks_binary(text: str, sample: int = 65536) -> bool:
     return "\x00" in head and junk > 0.3 * len(head)
 
 
-def read_document(path: str | Path) -> Document:
-    """Read a file for checking or repair, with one-line errors."""
-    file = Path(path)
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{file}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{file}: is a directory") from None
-    except PermissionError:
-        raise InputError(f"{file}: permission denied") from None
-    except OSError as error:
-        raise InputError(f"{file}: cannot read ({error.strerror or error})") from None
-    text, bom = decode_bytes(data)
-    return Document(text=text, bom=bom, path=file)
-
-
 class LineIndex:
     """Maps character offsets to 0-based (line, column) and back.
 
@@ -100,11 +61,17 @@ class LineIndex:
         line = bisect.bisect_right(self.starts, offset) - 1
         return line, offset - self.starts[line]
 
-    def offset(self, line: int, column: int) -> int:
+    def line_span(self, line: int) -> tuple[int, int]:
+        """Offsets of the start of ``line`` and of the start of the next line
+        (its line break included); past the last line, the end of the text."""
         if line >= len(self.starts):
-            return len(self.text)
+            return len(self.text), len(self.text)
         start = self.starts[max(line, 0)]
         end = self.starts[line + 1] if line + 1 < len(self.starts) else len(self.text)
+        return start, end
+
+    def offset(self, line: int, column: int) -> int:
+        start, end = self.line_span(line)
         return min(start + max(column, 0), end)
 
     def human(self, offset: int) -> str:

@@ -1,4 +1,8 @@
-"""Result types shared by algorithms, the CLI and the language server."""
+"""The model: edits, spans and the results of repairs, diagnoses and abstractions.
+
+Algorithms return these frozen values; the CLI prints them and the language
+server converts them; nothing here knows about either.  Offsets are
+character offsets of the (decoded) input."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import Any
 
 import Levenshtein
 
-from inputmend.oracles.wrappers import Meter
+from inputmend.core.budget import RunStats
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,27 +38,9 @@ class Span:
     start: int
     end: int
 
-
-@dataclass(frozen=True, slots=True)
-class RunStats:
-    """What one run cost, and whether it stopped before it was done."""
-
-    tests: int
-    elapsed_s: float
-    budget_exhausted: bool = False
-    stop_reason: str | None = None
-
-    @classmethod
-    def of(cls, meter: Meter) -> RunStats:
-        return cls(meter.tests, meter.elapsed_s, meter.exhausted, meter.stop_reason)
-
-    def __add__(self, other: RunStats) -> RunStats:
-        return RunStats(
-            self.tests + other.tests,
-            self.elapsed_s + other.elapsed_s,
-            self.budget_exhausted or other.budget_exhausted,
-            self.stop_reason or other.stop_reason,
-        )
+    def contains(self, offset: int) -> bool:
+        """Is ``offset`` in the span or at one of its ends?"""
+        return self.start <= offset <= self.end
 
 
 @dataclass(frozen=True)
@@ -67,6 +53,16 @@ class Repair:
     valid: bool
     distance: int
     note: str = ""
+
+    @property
+    def data_lost(self) -> int:
+        """Characters of the input the repair deletes or replaces."""
+        return sum(edit.delete for edit in self.edits)
+
+    @property
+    def inserted(self) -> int:
+        """Characters the repair invents."""
+        return sum(len(edit.insert) for edit in self.edits)
 
 
 @dataclass(frozen=True)
@@ -90,6 +86,19 @@ class Diagnosis:
     passing: str | None = None
     failing: str | None = None
     notes: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """DDSET's abstract failure-inducing input, ready to show."""
+
+    pattern: str
+    reduced: str
+    tree: str
+    instances: tuple[str, ...]
+    verification: tuple[int, int, int] | None  # failing, total resolved, unresolved
+    stats: RunStats
+    notes: tuple[str, ...] = ()
 
 
 def distance(a: str, b: str) -> int:

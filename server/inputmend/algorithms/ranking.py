@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
-from inputmend.results import Edit, Repair
+from inputmend.core.model import Edit, Repair
 
 ORDER = 3
 """Characters per n-gram: two of context, one predicted."""
@@ -102,9 +102,13 @@ def _key(repair: Repair, style: float) -> tuple[int, int, int, int, int]:
     deleted), then the most natural text, then least invented.  Naturalness
     counts in whole nats, so weak evidence (a tiny file) leaves the order the
     repairs were found in."""
-    deleted = sum(edit.delete for edit in repair.edits)
-    inserted = sum(len(edit.insert) for edit in repair.edits)
-    return (repair.distance, len(repair.edits), deleted, math.floor(style), inserted)
+    return (
+        repair.distance,
+        len(repair.edits),
+        repair.data_lost,
+        math.floor(style),
+        repair.inserted,
+    )
 
 
 def rank(original: str, repairs: Iterable[Repair], top: int) -> tuple[Repair, ...]:

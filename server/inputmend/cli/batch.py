@@ -1,4 +1,4 @@
-"""Many files: expand folders, run a per-file job in parallel, show progress.
+"""Many files: run a per-file job in parallel, show progress.
 
 A job is a top-level function ``job(path, options) -> dict`` so that it can
 run in a worker process; it must never raise (problems go into the dict), so
@@ -8,55 +8,15 @@ one bad file never stops the others.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from pathlib import Path
 from typing import Any, TextIO
-
-from inputmend import grammars
-from inputmend.config import find_config, load_config
-from inputmend.oracles.base import OracleConfigError
 
 Job = Callable[[str, Any], dict[str, Any]]
 
 
-def _has_oracle(path: Path) -> bool:
-    if grammars.for_extension(path) is not None:
-        return True
-    config = find_config(path)
-    if config is None:
-        return False
-    try:
-        return load_config(config).spec_for(path) is not None
-    except OracleConfigError:
-        return True  # let the job report the broken configuration
-
-
-def expand(paths: list[str], *, every_file: bool) -> list[str]:
-    """Files named directly, plus the files inside named folders (recursively,
-    skipping hidden entries and backups): those with an oracle (bundled
-    grammar for the extension or a ``.inputmend.toml`` rule), or every file
-    when ``every_file`` (an oracle was given on the command line)."""
-    files: list[str] = []
-    for name in paths:
-        path = Path(name)
-        if not path.is_dir():
-            files.append(name)
-            continue
-        for folder, subfolders, entries in os.walk(path):
-            subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-            for entry in sorted(entries):
-                if entry.startswith(".") or ".orig" in entry:
-                    continue
-                candidate = Path(folder) / entry
-                if every_file or _has_oracle(candidate):
-                    files.append(str(candidate))
-    return files
-
-
-class Progress:
+class ProgressBar:
     """A one-line progress display on a terminal's stderr; silent otherwise."""
 
     def __init__(self, total: int, verb: str, stream: TextIO = sys.stderr) -> None:
@@ -86,7 +46,7 @@ class Progress:
 
 
 def run(
-    job: Job, files: list[str], options: Any, *, jobs: int, progress: Progress
+    job: Job, files: list[str], options: Any, *, jobs: int, progress: ProgressBar
 ) -> Iterator[dict[str, Any]]:
     """Results of ``job`` for each file, as they complete."""
     if jobs <= 1 or len(files) <= 1:
