@@ -14,7 +14,8 @@ without it.
   are dropped), then ``json.loads`` without NaN/Infinity.
 * YAML: PyYAML's ``safe_load_all`` (every document of the stream).
 * XML: expat (``xml.parsers.expat``) and ``xml.etree.ElementTree``, which
-  also rejects undefined entities.
+  also checks namespace prefixes and rejects undefined entities;
+  :func:`xml_error` returns the message.
 """
 
 from __future__ import annotations
@@ -139,18 +140,25 @@ def yaml_valid(data: bytes) -> bool:
     return True
 
 
-def xml_valid(data: bytes) -> bool:
+def xml_error(data: bytes) -> str | None:
+    """expat's or ElementTree's error message, ``None`` when the file is well-formed."""
     text = _text(data)
     if text is None:
-        return False
+        return "not UTF-8"
     encoded = text.encode("utf-8")
     parser = expat.ParserCreate()
     try:
         parser.Parse(encoded, True)
         ElementTree.fromstring(encoded)
-    except (expat.ExpatError, ElementTree.ParseError):
-        return False
-    return True
+    except (expat.ExpatError, ElementTree.ParseError) as error:
+        return str(error)
+    except LookupError as error:  # an encoding declaration Python does not know
+        return str(error)
+    return None
+
+
+def xml_valid(data: bytes) -> bool:
+    return xml_error(data) is None
 
 
 VALID = {"toml": toml_valid, "jsonc": jsonc_valid, "yaml": yaml_valid, "xml": xml_valid}
