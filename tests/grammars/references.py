@@ -1,4 +1,9 @@
-"""Reference parsers for the corpora of ``tests/corpus/<format>/``.
+"""The corpora of ``tests/corpus/<format>/``, their fresh mutations, and
+reference parsers to judge them.
+
+:func:`mutants` makes mutations with the FSynth study's protocol, with the
+repair benchmark's ``mutate`` (random byte insertions, deletions and flips;
+half of them one mutation, half 2 to 16), seeded by the file's name.
 
 Each ``*_valid`` function takes a file's bytes and says whether the format's
 reference implementation accepts it, as inputmend would see the file: bytes
@@ -21,12 +26,17 @@ without it.
 from __future__ import annotations
 
 import json
+import random
 import tomllib
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 from xml.parsers import expat
 
 import yaml
+from bench.repair_corpus import mutate
 
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+MUTANTS_PER_FILE = 24
 _BOM = "\ufeff"
 
 # jsonc-parser's isWhiteSpace and isLineBreak (VS Code's JSON scanner)
@@ -35,6 +45,19 @@ JSONC_WHITESPACE = frozenset(
     + "".join(chr(code) for code in range(0x2000, 0x200C))
 )
 JSONC_LINE_BREAKS = frozenset("\r\n\u2028\u2029")
+
+
+def corpus_files(fmt: str) -> list[Path]:
+    return sorted(path for path in (CORPUS / fmt).iterdir() if path.is_file())
+
+
+def mutants(path: Path) -> list[bytes]:
+    data = path.read_bytes()
+    rng = random.Random(f"reference-{path.name}")
+    return [
+        mutate(data, 1 if index % 2 else rng.randint(2, 16), rng)
+        for index in range(MUTANTS_PER_FILE)
+    ]
 
 
 def _text(data: bytes) -> str | None:

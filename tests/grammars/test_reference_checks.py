@@ -6,25 +6,22 @@ parser (``references.py``).  For the bundled grammars (TOML, JSONC) the
 grammar's verdict must equal the reference's on every corpus file and on fresh
 mutations of it, made with the FSynth study's protocol (``mutate`` of the
 repair benchmark: random byte insertions, deletions and flips; one, or 2 to
-16).  The only allowed differences are the documented ones below.
+16; see ``references.mutants``).  The only allowed differences are the
+documented ones below.
 """
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
-import lark
 import pytest
-from bench.repair_corpus import mutate
 
-from inputmend import grammars
 from inputmend.text import decode_bytes
 from tests.grammars import references
+from tests.grammars.references import corpus_files, mutants
+from tests.grammars.test_bundled_grammars import accepts
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 FORMATS = ("toml", "yaml", "xml", "jsonc")
-MUTANTS_PER_FILE = 24  # half with one mutation, half with 2 to 16
 
 # TOML rules that are not syntax (toml.lark leaves them to tomllib): a text
 # can be valid for the grammar and still be rejected by tomllib with one of
@@ -40,30 +37,9 @@ TOML_SEMANTIC_ERRORS = (
 )
 
 
-def corpus_files(fmt: str) -> list[Path]:
-    return sorted(path for path in (CORPUS / fmt).iterdir() if path.is_file())
-
-
 def grammar_accepts(name: str, data: bytes) -> bool:
-    """The grammar's verdict on a file as inputmend reads it (undecodable bytes
-    are invalid; a byte-order mark is set aside)."""
-    text, _ = decode_bytes(data)
-    if any(0xDC80 <= ord(char) <= 0xDCFF for char in text):
-        return False
-    try:
-        grammars.build_parser(grammars.resolve(name)).parse(text)
-    except lark.exceptions.LarkError:
-        return False
-    return True
-
-
-def mutants(path: Path) -> list[bytes]:
-    data = path.read_bytes()
-    rng = random.Random(f"reference-{path.name}")
-    return [
-        mutate(data, 1 if index % 2 else rng.randint(2, 16), rng)
-        for index in range(MUTANTS_PER_FILE)
-    ]
+    """The grammar's verdict on a file as inputmend reads it."""
+    return accepts(name, decode_bytes(data)[0])
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
