@@ -4,7 +4,8 @@ The engine is whatever ``inputmend`` is first on ``sys.path``: the benchmark
 sets ``PYTHONPATH`` to this checkout's ``server/`` or to another revision's,
 so both engines are measured by the same code on the same machine.  This file
 therefore imports nothing from the benchmark and only the long-standing public
-pieces of inputmend (``api.repair``, the incremental grammar oracle, ``Budget``).
+pieces of inputmend (the repair service, the incremental grammar oracle,
+``Budget``), wherever the engine's revision keeps them (:func:`engine`).
 
 IN is JSON: ``{"timeout": S, "jobs": N, "cases": [{"id", "grammar", "text",
 "top", "repeat", "alone"}]}``.  Cases with ``alone`` run one after another
@@ -22,11 +23,31 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 
-def run_case(case: dict[str, Any], timeout: float) -> dict[str, Any]:
-    from inputmend import api
-    from inputmend.oracles.incremental import IncrementalGrammarOracle
-    from inputmend.oracles.wrappers import Budget
+def engine() -> tuple[Any, Any, Any]:
+    """The engine's ``repair`` function, incremental grammar oracle class and
+    ``Budget``, from the modules its revision keeps them in (the layout of
+    inputmend changed over time; both are measured by this same file)."""
+    import importlib
 
+    def first(*places: tuple[str, str]) -> Any:
+        for module, name in places:
+            try:
+                return getattr(importlib.import_module(module), name)
+            except (ImportError, AttributeError):
+                continue
+        raise ImportError(f"none of {[f'{m}.{n}' for m, n in places]}")
+
+    repair = first(("inputmend.services", "repair"), ("inputmend.api", "repair"))
+    oracle = first(
+        ("inputmend.oracles.incremental", "IncrementalGrammarOracle"),
+        ("inputmend.grammar", "IncrementalGrammarOracle"),
+    )
+    budget = first(("inputmend", "Budget"), ("inputmend.oracles.wrappers", "Budget"))
+    return repair, oracle, budget
+
+
+def run_case(case: dict[str, Any], timeout: float) -> dict[str, Any]:
+    repair, IncrementalGrammarOracle, Budget = engine()
     times: list[float] = []
     repairs: list[str] = []
     valid = False
@@ -34,7 +55,7 @@ def run_case(case: dict[str, Any], timeout: float) -> dict[str, Any]:
         for _ in range(case.get("repeat", 1)):
             oracle = IncrementalGrammarOracle(case["grammar"])
             started = time.perf_counter()
-            result = api.repair(
+            result = repair(
                 case["text"], oracle, budget=Budget(timeout_s=timeout), top=case.get("top", 5)
             )
             times.append(time.perf_counter() - started)
@@ -67,9 +88,8 @@ def main() -> None:
         request = json.load(handle)
     try:
         import inputmend
-        from inputmend import api  # noqa: F401
-        from inputmend.oracles.incremental import IncrementalGrammarOracle  # noqa: F401
-        from inputmend.oracles.wrappers import Budget  # noqa: F401
+
+        engine()
     except ImportError as error:
         sys.exit(f"this inputmend lacks what the benchmark calls: {error}")
     timeout, cases = request["timeout"], request["cases"]

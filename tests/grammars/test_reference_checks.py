@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from inputmend.text import decode_bytes
+from inputmend.core.text import decode_bytes
 from tests.grammars import references
 from tests.grammars.references import corpus_files, mutants
 from tests.grammars.test_bundled_grammars import accepts

@@ -19,7 +19,7 @@ import lark
 import pytest
 
 from inputmend import grammars
-from inputmend.text import decode_bytes
+from inputmend.core.text import decode_bytes
 from tests.grammars import references
 from tests.grammars.references import corpus_files, mutants
 from tests.grammars.test_bundled_grammars import has_lone_surrogate, lalr_conflicts
