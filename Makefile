@@ -28,15 +28,18 @@ lint: $(STAMP)
 	$(BIN)/ruff check server tests bench
 	$(BIN)/mypy
 
-# The whole suite: lint, Python tests (algorithms, oracles, CLI, language server,
-# Neovim end to end when nvim can be had), then the VS Code extension's tests.
-test: lint e2e-tools test-python test-vscode
+# The whole suite: lint, the VS Code extension's tests (which also package the
+# vsix), then the Python tests: algorithms, oracles, CLI, language server, and
+# end to end in Neovim and in a real VS Code when their tools can be had.
+test: lint e2e-tools test-vscode test-python
 
 test-python: $(STAMP)
 	$(BIN)/python -m pytest -q
 
-# Neovim for the end-to-end test: installed when missing and possible (root with
-# apt, as in CI); otherwise that test is skipped and says why.
+# Tools of the end-to-end tests, installed when missing and possible (root with
+# apt and npm, as in CI); otherwise those tests are skipped and say why. Neovim;
+# for VS Code: code-server, chromium and playwright-core (cached by version in
+# ~/.cache/inputmend-e2e, see tests/e2e/vscode/install-tools.sh).
 e2e-tools:
 	@command -v nvim >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -44,11 +47,13 @@ e2e-tools:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim) \
 	      >/dev/null 2>&1 || echo "could not install neovim: its end-to-end test will be skipped"; \
 	  else echo "neovim not found (and cannot install it): its end-to-end test will be skipped"; fi; }
+	@bash tests/e2e/vscode/install-tools.sh
 
 test-vscode: $(STAMP)
 	@if command -v npm >/dev/null 2>&1; then \
 	  npm --prefix client-vscode ci --no-audit --no-fund --loglevel=error && \
-	  INPUTMEND_PYTHON=$(abspath $(BIN)/python) npm --prefix client-vscode test; \
+	  INPUTMEND_PYTHON=$(abspath $(BIN)/python) npm --prefix client-vscode test && \
+	  npm --prefix client-vscode run --silent package; \
 	else echo "Node.js/npm not found: skipping the VS Code extension tests"; fi
 
 vsix:
@@ -61,3 +66,4 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) build dist .mypy_cache .ruff_cache .pytest_cache
 	rm -rf client-vscode/node_modules client-vscode/out client-vscode/out-test client-vscode/*.vsix
+	rm -rf tests/e2e/artifacts

@@ -12,15 +12,14 @@ import {
 } from 'vscode-languageclient/node';
 import { Controller } from './controller';
 import { RepairPreviewProvider } from './preview';
-import { bestChoice, keepWaiting, RepairChoice, repairChoices } from './repairs';
+import { bestChoice, RepairChoice, repairChoices } from './repairs';
 
 type Repair = RepairChoice<Command | CodeAction>;
 import { baseName } from './status';
 
 const EXPLAIN = 'inputmend.explainFailure';
-const POLL_MS = 300;
-/** Background analysis starts after the server's debounce (300 ms by default). */
-const GRACE_MS = 1500;
+/** Returns once the server's background analysis of the document is over. */
+const AWAIT_ANALYSIS = 'inputmend.awaitAnalysis';
 
 interface Target {
   client: LanguageClient;
@@ -64,19 +63,14 @@ async function requestActions({ client, document }: Target): Promise<(Command | 
   return result ?? [];
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /**
- * The ranked repairs of the document. They are computed in the background,
- * so while the document is invalid and analysis is still running, wait.
+ * The ranked repairs of the document. They are computed in the background:
+ * the server answers `inputmend.awaitAnalysis` once they are there, then the
+ * code actions are asked for once.
  */
-async function fetchRepairs(controller: Controller, target: Target): Promise<Repair[] | undefined> {
-  const { document } = target;
-  const uri = target.client.code2ProtocolConverter.asUri(document.uri);
-  const timeoutMs = (vscode.workspace.getConfiguration('inputmend').get<number>('timeout', 10) + 5) * 1000;
-  const started = Date.now();
+async function fetchRepairs(target: Target): Promise<Repair[] | undefined> {
+  const { client, document } = target;
+  const uri = client.code2ProtocolConverter.asUri(document.uri);
   return vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
@@ -84,22 +78,14 @@ async function fetchRepairs(controller: Controller, target: Target): Promise<Rep
       cancellable: true,
     },
     async (progress, token) => {
-      for (;;) {
-        const choices = repairChoices(document.getText(), uri, await requestActions(target));
-        const view = controller.status.view(controller.statusBar.activeDocument());
-        const wait = keepWaiting({
-          ranked: choices.some((choice) => choice.preferred),
-          invalid: view.tone === 'error' || view.tone === 'busy',
-          busy: controller.status.busy(document.fileName),
-          waitedMs: Date.now() - started,
-          timeoutMs,
-          graceMs: GRACE_MS,
-        });
-        if (!wait) return choices;
-        progress.report({ message: 'waiting for the background analysis…' });
-        await sleep(POLL_MS);
-        if (token.isCancellationRequested) return undefined;
+      progress.report({ message: 'waiting for the background analysis…' });
+      try {
+        await client.sendRequest(ExecuteCommandRequest.type, { command: AWAIT_ANALYSIS, arguments: [uri] }, token);
+      } catch (error) {
+        if (!token.isCancellationRequested) client.warn('inputmend: waiting for the analysis failed', error, false);
       }
+      if (token.isCancellationRequested) return undefined;
+      return repairChoices(document.getText(), uri, await requestActions(target));
     },
   );
 }
@@ -129,7 +115,7 @@ function noRepairs(document: vscode.TextDocument, choices: Repair[] | undefined)
 export async function repairDocument(controller: Controller): Promise<void> {
   const found = target(controller);
   if (found === undefined) return;
-  const choices = await fetchRepairs(controller, found);
+  const choices = await fetchRepairs(found);
   const best = choices === undefined ? undefined : bestChoice(choices);
   if (best === undefined) {
     noRepairs(found.document, choices);
@@ -148,7 +134,7 @@ export async function chooseRepair(controller: Controller, previews: RepairPrevi
   const found = target(controller);
   if (found === undefined) return;
   const { client, document } = found;
-  const choices = await fetchRepairs(controller, found);
+  const choices = await fetchRepairs(found);
   if (choices === undefined || choices.length === 0) {
     noRepairs(document, choices);
     return;

@@ -14,19 +14,20 @@ import {
   ServerOptions,
   State,
   TextDocumentFilter,
-  TransportKind,
 } from 'vscode-languageclient/node';
 import { answerConfiguration } from './configurationAnswer';
 import { currentPythonSetting, currentServerSettings, firstWorkspaceFolder, SECTION, workspaceFolderUris } from './config';
 import {
   classifyProbe,
+  launchOptions,
+  probeArgs,
   problemMessage,
-  PROBE_SCRIPT,
   ProbeResult,
   PythonChoice,
   PythonExtensionApi,
   resolvePython,
   serverArgs,
+  untrustedInterpreterMessage,
 } from './python';
 import { documentSelector, FileFilter } from './selector';
 import { needsRestart, oracleGlobs, RestartKey } from './settings';
@@ -69,12 +70,12 @@ function asProtocolFilter(filter: FileFilter): TextDocumentFilter {
     : { scheme: filter.scheme, pattern };
 }
 
-function runProbe(command: string, cwd: string | undefined): Promise<ProbeResult> {
+function runProbe(command: string, neutralDir: string): Promise<ProbeResult> {
   return new Promise((resolve) => {
     execFile(
       command,
-      ['-c', PROBE_SCRIPT],
-      { cwd, timeout: 30_000, windowsHide: true },
+      probeArgs(),
+      { ...launchOptions(neutralDir, process.env, 'probe'), timeout: 30_000, windowsHide: true },
       (error, stdout, stderr) => {
         const code = (error as NodeJS.ErrnoException | null)?.code;
         const spawnError = typeof code === 'string' ? `${code} (${error?.message ?? ''})` : undefined;
@@ -96,7 +97,8 @@ export class Controller implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private pythonListener: vscode.Disposable | undefined;
 
-  constructor() {
+  /** `neutralDir`: where the probe and the server run (the extension's own folder, never the opened one). */
+  constructor(private readonly neutralDir: string) {
     this.output = vscode.window.createOutputChannel('inputmend');
     this.statusBar = new StatusBar(this.status, (document) => this.handles(document));
     this.disposables.push(
@@ -234,9 +236,15 @@ export class Controller implements vscode.Disposable {
     this.selector = asVscodeSelector(filters);
     this.key = key;
 
-    const cwd = firstWorkspaceFolder();
     this.log(`interpreter: ${python.command} (${python.source})`);
-    const probe = await runProbe(python.command, cwd);
+    const untrusted = vscode.workspace.isTrusted
+      ? undefined
+      : untrustedInterpreterMessage(python, (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
+    if (untrusted !== undefined) {
+      this.fail(untrusted);
+      return;
+    }
+    const probe = await runProbe(python.command, this.neutralDir);
     const problem = problemMessage(python, probe);
     if (problem !== undefined) {
       this.fail(problem);
@@ -244,12 +252,13 @@ export class Controller implements vscode.Disposable {
     }
     if (probe.kind === 'ok') this.log(`inputmend ${probe.version}`);
 
+    // No `transport`: the client would append its own flag (`--stdio`) to the arguments.
     const serverOptions: ServerOptions = {
       command: python.command,
       args: serverArgs(),
-      transport: TransportKind.stdio,
-      options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+      options: launchOptions(this.neutralDir, process.env, 'server'),
     };
+    this.log(`starting: ${python.command} ${serverArgs().join(' ')} (in ${this.neutralDir})`);
     const clientOptions: LanguageClientOptions = {
       documentSelector: filters.map(asProtocolFilter),
       outputChannel: this.output,

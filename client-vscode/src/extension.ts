@@ -8,7 +8,7 @@ import { PREVIEW_SCHEME } from './repairs';
 let controller: Controller | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const current = new Controller();
+  const current = new Controller(context.extensionUri.fsPath);
   controller = current;
   const previews = new RepairPreviewProvider();
   context.subscriptions.push(

@@ -1,7 +1,9 @@
 /**
- * Which Python runs the server, and what to tell the user when it cannot.
- * Pure logic: the Python extension's API and process probes are injected.
+ * Which Python runs the server, how it is started, and what to tell the user
+ * when it cannot. Pure logic: the Python extension's API and process probes
+ * are injected.
  */
+import * as path from 'path';
 
 /** The parts of the `ms-python.python` extension API used here (both its current and legacy shape). */
 export interface PythonExtensionApi {
@@ -33,7 +35,12 @@ export function defaultPython(platform: string): string {
   return platform === 'win32' ? 'python' : 'python3';
 }
 
-/** `${workspaceFolder}`, `${userHome}` and a leading `~` in a configured path. */
+/**
+ * `${workspaceFolder}`, `${userHome}` and a leading `~` in a configured path;
+ * a relative path with a folder in it (`.venv/bin/python`) is taken from the
+ * workspace folder, since the server does not run there. A bare name stays a
+ * name for the `PATH` search.
+ */
 export function expandPath(value: string, context: ExpandContext): string {
   let result = value.trim();
   if (result === '~' || result.startsWith('~/') || result.startsWith('~\\')) {
@@ -42,6 +49,7 @@ export function expandPath(value: string, context: ExpandContext): string {
   result = result.replace(/\$\{userHome\}/g, context.home);
   if (context.workspaceFolder !== undefined) {
     result = result.replace(/\$\{workspaceFolder\}/g, context.workspaceFolder);
+    if (/[\\/]/.test(result) && !path.isAbsolute(result)) result = path.join(context.workspaceFolder, result);
   }
   return result;
 }
@@ -153,7 +161,55 @@ export function problemMessage(choice: PythonChoice, probe: ProbeResult): string
   }
 }
 
-/** The arguments that start the server. */
+/**
+ * The arguments that start the server, all of them: the language client is
+ * given no transport, so it adds no flag of its own. `-P` (Python 3.11+, which
+ * the probe checked) keeps the working directory off `sys.path`, also in the
+ * worker processes the server spawns; the working directory is the extension's
+ * own folder anyway (see `launchOptions`), never the opened one.
+ */
 export function serverArgs(): string[] {
-  return ['-m', 'inputmend', 'lsp'];
+  return ['-P', '-m', 'inputmend', 'lsp'];
+}
+
+/** The probe's arguments. */
+export function probeArgs(): string[] {
+  return ['-c', PROBE_SCRIPT];
+}
+
+/**
+ * Where and how the probe and the server run: in `neutralDir` (a folder of
+ * the extension's own, holding no Python code), so neither `python -c`, nor
+ * `python -m`, nor a relative entry of `PYTHONPATH` can import a `json.py` or
+ * `inputmend.py` of the opened folder. `PYTHONSAFEPATH` is set for the probe
+ * only: older Pythons ignore it and are then reported as too old, and the
+ * server's validators must keep their own `sys.path` behaviour.
+ */
+export function launchOptions(
+  neutralDir: string,
+  env: Record<string, string | undefined>,
+  purpose: 'probe' | 'server',
+): { cwd: string; env: Record<string, string | undefined> } {
+  const extra = purpose === 'probe' ? { PYTHONSAFEPATH: '1' } : { PYTHONUNBUFFERED: '1' };
+  return { cwd: neutralDir, env: { ...env, ...extra } };
+}
+
+/** The workspace folder that contains `command`, if it is a path inside one. */
+export function folderContaining(command: string, folders: readonly string[]): string | undefined {
+  if (!path.isAbsolute(command)) return undefined;
+  return folders.find((folder) => {
+    const relative = path.relative(folder, command);
+    return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  });
+}
+
+/**
+ * Why an interpreter must not run in an untrusted workspace: one inside the
+ * workspace (a `.venv` of the opened folder) is the folder's own code, and so
+ * is every package of its site-packages.
+ */
+export function untrustedInterpreterMessage(choice: PythonChoice, folders: readonly string[]): string | undefined {
+  const folder = folderContaining(choice.command, folders);
+  if (folder === undefined) return undefined;
+  return `inputmend: the interpreter "${choice.command}" lies inside the untrusted folder ${folder}; it is not run in Restricted Mode. Trust the workspace, or set ${SETTING} (in User or Remote settings) to an interpreter outside it.`;
 }

@@ -1,7 +1,8 @@
 /**
  * Ranked repairs from the server's code actions: text edits applied to a
  * string, quick pick entries, and the content of the diff preview. Pure logic
- * on protocol (LSP) structures.
+ * on protocol (LSP) structures. What a repair is (rank, algorithm, preferred,
+ * version, summary) comes from the action's `data`, never from its title.
  */
 
 export interface Position {
@@ -42,6 +43,42 @@ export interface CodeActionLike {
   isPreferred?: boolean;
   edit?: WorkspaceEdit;
   command?: Command | string;
+  data?: unknown;
+}
+
+/** What the server puts in a code action's `data` (see the server's `lsp/convert.py`). */
+export interface ActionData {
+  /** `repair` (a ranked repair), `remove-spans` or `explain`. */
+  kind: string;
+  rank?: number;
+  preferred?: boolean;
+  algorithm?: string;
+  /** The document version the edits were computed for. */
+  version?: number;
+  /** What the edits do, e.g. ``Insert `,` at 1:17``. */
+  summary?: string;
+  edits?: number;
+  data_lost?: number;
+}
+
+/** The action's `data`, when the server sent it in the expected shape. */
+export function actionData(action: CodeActionLike): ActionData | undefined {
+  const data = action.data;
+  if (typeof data !== 'object' || data === null) return undefined;
+  const candidate = data as Record<string, unknown>;
+  if (typeof candidate.kind !== 'string') return undefined;
+  const number = (key: string): number | undefined => (typeof candidate[key] === 'number' ? (candidate[key] as number) : undefined);
+  const text = (key: string): string | undefined => (typeof candidate[key] === 'string' ? (candidate[key] as string) : undefined);
+  return {
+    kind: candidate.kind,
+    rank: number('rank'),
+    preferred: candidate.preferred === true,
+    algorithm: text('algorithm'),
+    version: number('version'),
+    summary: text('summary'),
+    edits: number('edits'),
+    data_lost: number('data_lost'),
+  };
 }
 
 export interface RepairChoice<A extends CodeActionLike = CodeActionLike> {
@@ -129,13 +166,6 @@ export function editsFor(edit: WorkspaceEdit | undefined, uri: string): { edits:
   return { edits, version };
 }
 
-/** `Insert `,` at 1:18 (fsynth)` -> label `Insert `,` at 1:18`, algorithm `fsynth`. */
-export function splitTitle(title: string): { label: string; algorithm: string | undefined } {
-  const match = /^(.*\S)\s+\(([A-Za-z][\w-]*)\)$/.exec(title);
-  if (match?.[1] === undefined || match[2] === undefined) return { label: title, algorithm: undefined };
-  return { label: match[1], algorithm: match[2] };
-}
-
 /** A short summary of what the edits change: sizes and the first changed line. */
 export function summarise(original: string, edits: readonly TextEdit[], repaired: string): string {
   const starts = lineStarts(original);
@@ -158,7 +188,7 @@ export function summarise(original: string, edits: readonly TextEdit[], repaired
   return parts.join(' · ');
 }
 
-/** Code actions that are repairs of `uri` (they carry edits), ranked as the server sent them. */
+/** Code actions that are repairs of `uri` (they carry edits), in the server's order; rank, algorithm and preference from their `data`. */
 export function repairChoices<A extends CodeActionLike>(text: string, uri: string, actions: readonly A[]): RepairChoice<A>[] {
   const choices: RepairChoice<A>[] = [];
   for (const action of actions) {
@@ -172,19 +202,20 @@ export function repairChoices<A extends CodeActionLike>(text: string, uri: strin
     } catch {
       continue;
     }
-    const { label, algorithm } = splitTitle(action.title);
-    const rank = choices.length + 1;
-    const preferred = action.isPreferred === true;
+    const data = actionData(action);
+    const rank = data?.rank ?? choices.length + 1;
+    const preferred = data?.preferred === true;
+    const algorithm = data?.algorithm;
     const description = [preferred ? 'best' : `#${rank}`, algorithm].filter(Boolean).join(' · ');
     choices.push({
       rank,
-      label,
+      label: data?.summary ?? action.title,
       description,
       detail: summarise(text, edits, repairedText),
       algorithm,
       preferred,
       edits,
-      version,
+      version: data?.version ?? version,
       repairedText,
       action,
     });
@@ -195,28 +226,6 @@ export function repairChoices<A extends CodeActionLike>(text: string, uri: strin
 /** The best repair: the preferred one, else the first. */
 export function bestChoice<C extends RepairChoice<CodeActionLike>>(choices: readonly C[]): C | undefined {
   return choices.find((choice) => choice.preferred) ?? choices[0];
-}
-
-export interface WaitState {
-  /** Whether the offered repairs include the server's preferred (ranked) ones. */
-  ranked: boolean;
-  invalid: boolean;
-  /** Background work (work-done progress) running for the document. */
-  busy: boolean;
-  waitedMs: number;
-  timeoutMs: number;
-  /** How long to wait for background work to begin (debounce) before giving up. */
-  graceMs: number;
-}
-
-/**
- * Whether to ask the server again for repairs. The span removal (ddmax) comes
- * before the ranked repairs, so an answer without a preferred repair is not final
- * while the analysis runs.
- */
-export function keepWaiting(state: WaitState): boolean {
-  if (state.ranked || !state.invalid || state.waitedMs >= state.timeoutMs) return false;
-  return state.busy || state.waitedMs < state.graceMs;
 }
 
 /** Whether the server offers an "Explain failure (DDSET)" action (validator rejects, grammar accepts). */

@@ -26,7 +26,7 @@ async function until(condition: () => boolean, what: string, ms = 15_000): Promi
 async function activateWith(pythonPath: string): Promise<string> {
   state.errors.length = 0;
   state.settings.set('inputmend.server.pythonPath', { defaultValue: '', globalValue: pythonPath });
-  const context = { subscriptions: [] as { dispose(): unknown }[] };
+  const context = { subscriptions: [] as { dispose(): unknown }[], extensionUri: { fsPath: scratch } };
   await extension.activate(context as never);
   await until(() => state.errors.length > 0, 'an error message');
   await extension.deactivate();
@@ -61,5 +61,36 @@ describe('activation (mocked vscode)', () => {
     );
     const message = await activateWith(fake);
     assert.equal(message, `inputmend is not installed for ${fake} (from the setting inputmend.server.pythonPath): run "${fake} -m pip install inputmend", or set inputmend.server.pythonPath to an interpreter that has it.`);
+  });
+
+  test('the interpreter check runs in the extension folder, never the workspace', { skip: process.platform === 'win32' }, async () => {
+    const workspace = fs.mkdtempSync(path.join(scratch, 'workspace-'));
+    const seen = path.join(scratch, 'probe-saw');
+    const fake = path.join(scratch, 'python-that-reports');
+    fs.writeFileSync(fake, `#!/bin/sh\npwd > '${seen}'\necho "$PYTHONSAFEPATH" >> '${seen}'\necho "No module named inputmend" >&2\nexit 1\n`, { mode: 0o755 });
+    state.workspaceFolders = [{ uri: { fsPath: workspace, toString: () => `file://${workspace}` } }];
+    try {
+      await activateWith(fake);
+    } finally {
+      state.workspaceFolders = [];
+    }
+    assert.deepEqual(fs.readFileSync(seen, 'utf8').split('\n'), [fs.realpathSync(scratch), '1', '']);
+  });
+
+  test('untrusted: an interpreter inside the workspace is not run', { skip: process.platform === 'win32' }, async () => {
+    const workspace = fs.mkdtempSync(path.join(scratch, 'untrusted-'));
+    const marker = path.join(scratch, 'workspace-python-ran');
+    const inside = path.join(workspace, 'python');
+    fs.writeFileSync(inside, `#!/bin/sh\ntouch '${marker}'\nexit 1\n`, { mode: 0o755 });
+    state.trusted = false;
+    state.workspaceFolders = [{ uri: { fsPath: workspace, toString: () => `file://${workspace}` } }];
+    try {
+      const message = await activateWith(inside);
+      assert.match(message, /lies inside the untrusted folder/);
+      assert.ok(!fs.existsSync(marker), 'the workspace interpreter ran');
+    } finally {
+      state.trusted = true;
+      state.workspaceFolders = [];
+    }
   });
 });

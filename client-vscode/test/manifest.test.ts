@@ -34,6 +34,13 @@ describe('extension manifest', () => {
     assert.equal(properties['inputmend.trustWorkspaceCommands']?.default, false);
   });
 
+  test('the interpreter applies from User, Remote and workspace settings', () => {
+    // `machine-overridable` values in User settings are dropped in remote windows
+    // (Remote-SSH, WSL, code-server): the server would restart with `python3`.
+    assert.equal(properties['inputmend.server.pythonPath']?.scope, 'window');
+    assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('inputmend.server.pythonPath'));
+  });
+
   test('limited support in untrusted workspaces, with a description', () => {
     const untrusted = manifest.capabilities.untrustedWorkspaces;
     assert.equal(untrusted.supported, 'limited');

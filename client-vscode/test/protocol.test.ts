@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { applyTextEdits, bestChoice, CodeActionLike, editsFor, repairChoices, WorkspaceEdit } from '../src/repairs';
+import { launchOptions, serverArgs } from '../src/python';
 import { serverSettings } from '../src/settings';
 import { DiagnosticSummary, ProgressValue, StatusModel } from '../src/status';
 import manifest = require('../package.json');
@@ -77,10 +78,12 @@ test('the real server: diagnostics, ranked repairs, applyRepair, progress', { ti
   fs.writeFileSync(file, CORRUPT);
   const uri = pathToFileURL(file).toString();
 
-  // A process group of its own, so that teardown also reaches the server's worker processes.
-  const server: ChildProcessWithoutNullStreams = spawn(python, ['-m', 'inputmend', 'lsp'], {
-    cwd: scratch,
-    env: { ...process.env, PYTHONUNBUFFERED: '1' },
+  // The extension's command line, plus the `--stdio` that other clients append; run
+  // from a neutral folder as the extension does. A process group of its own, so
+  // that teardown also reaches the server's worker processes.
+  const neutral = fs.mkdtempSync(path.join(os.tmpdir(), 'inputmend-neutral-'));
+  const server: ChildProcessWithoutNullStreams = spawn(python, [...serverArgs(), '--stdio'], {
+    ...launchOptions(neutral, process.env, 'server'),
     detached: process.platform !== 'win32',
   });
   let stderr = '';
@@ -143,7 +146,7 @@ test('the real server: diagnostics, ranked repairs, applyRepair, progress', { ti
       },
     })) as { capabilities: { codeActionProvider?: unknown; executeCommandProvider?: { commands: string[] } } };
     assert.ok(initialized.capabilities.codeActionProvider, 'code actions offered');
-    for (const command of ['inputmend.applyRepair', 'inputmend.showRepairs', 'inputmend.explainFailure']) {
+    for (const command of ['inputmend.applyRepair', 'inputmend.showRepairs', 'inputmend.explainFailure', 'inputmend.awaitAnalysis']) {
       assert.ok(initialized.capabilities.executeCommandProvider?.commands.includes(command), `${command} offered`);
     }
     await connection.sendNotification('initialized', {});
@@ -165,32 +168,36 @@ test('the real server: diagnostics, ranked repairs, applyRepair, progress', { ti
     // The workspace/configuration answer is asked for section `inputmend`.
     await until(() => (configurationRequests.length > 0 ? true : undefined), 'workspace/configuration', 10_000);
 
-    // Ranked repairs arrive as quick fixes once the background analysis is done.
+    // Ranked repairs arrive as quick fixes once the background analysis is done:
+    // inputmend.awaitAnalysis answers then, and one codeAction request gets them.
     const requestActions = async (): Promise<CodeActionLike[]> =>
       ((await connection.sendRequest('textDocument/codeAction', {
         textDocument: { uri },
         range: { start: { line: 0, character: 0 }, end: { line: 0, character: CORRUPT.length } },
         context: { diagnostics: first.diagnostics, only: ['quickfix'] },
       })) as CodeActionLike[] | null) ?? [];
-    const choices = await until(
-      async () => {
-        const found = repairChoices(CORRUPT, uri, await requestActions());
-        return found.some((choice) => choice.preferred) ? found : undefined;
-      },
-      'ranked repairs',
-      90_000,
-    );
+    const analysed = await connection.sendRequest('workspace/executeCommand', {
+      command: 'inputmend.awaitAnalysis',
+      arguments: [uri],
+    });
+    assert.equal(analysed, true, 'the background analysis ended');
+    const actions = await requestActions();
+    const choices = repairChoices(CORRUPT, uri, actions);
     const best = bestChoice(choices);
     assert.ok(best, 'a best repair');
     assert.equal(best.preferred, true, 'the best repair is preferred');
+    assert.equal(best.rank, 1);
     assert.equal(best.version, 1, 'edits are versioned');
-    assert.match(best.action.title, /\((fsynth|ddmax[\w-]*)\)$/);
+    assert.match(best.algorithm ?? '', /^(fsynth|ddmax[\w-]*)$/);
+    assert.equal(best.action.title, `${best.label} (${best.algorithm ?? ''})`, 'titles as before');
     assert.deepEqual(JSON.parse(best.repairedText), { name: 'Dave', age: 42 });
     assert.equal(
       choices.filter((choice) => choice.preferred).length,
       1,
       'exactly one preferred repair',
     );
+    const fixes = (actions[0] as { diagnostics?: { code?: string }[] }).diagnostics ?? [];
+    assert.deepEqual(fixes.map((d) => d.code), [syntax?.code], 'a repair names the diagnostic it fixes');
 
     // Work-done progress named the document, as the status bar expects.
     const begins = progress.filter((value): value is Extract<ProgressValue, { kind: 'begin' }> => value.kind === 'begin');
@@ -247,5 +254,6 @@ test('the real server: diagnostics, ranked repairs, applyRepair, progress', { ti
     server.stdout.destroy();
     server.stderr.destroy();
     fs.rmSync(scratch, { recursive: true, force: true });
+    fs.rmSync(neutral, { recursive: true, force: true });
   }
 });

@@ -4,11 +4,15 @@ import {
   classifyProbe,
   defaultPython,
   expandPath,
+  folderContaining,
   interpreterFromExtension,
+  launchOptions,
+  probeArgs,
   problemMessage,
   PythonExtensionApi,
   resolvePython,
   serverArgs,
+  untrustedInterpreterMessage,
 } from '../src/python';
 
 const context = { workspaceFolder: '/w/project', home: '/home/ada' };
@@ -31,6 +35,8 @@ describe('python path resolution', () => {
       ['~/venvs/im/bin/python', '/home/ada/venvs/im/bin/python'],
       ['${userHome}/py', '/home/ada/py'],
       [' /usr/bin/python3.11 ', '/usr/bin/python3.11'],
+      ['.venv/bin/python', '/w/project/.venv/bin/python'],
+      ['python3.12', 'python3.12'],
     ] as const) {
       const choice = await resolvePython({ configured, context, platform: 'linux', api: modernApi });
       assert.deepEqual(choice, { command: expected, source: 'setting' });
@@ -77,8 +83,39 @@ describe('python path resolution', () => {
     assert.equal(expandPath('${workspaceFolder}/x', { workspaceFolder: undefined, home: '/h' }), '${workspaceFolder}/x');
   });
 
-  test('the server command line', () => {
-    assert.deepEqual(serverArgs(), ['-m', 'inputmend', 'lsp']);
+  test('the server command line: safe path, every argument our own', () => {
+    assert.deepEqual(serverArgs(), ['-P', '-m', 'inputmend', 'lsp']);
+    assert.deepEqual(probeArgs().slice(0, 1), ['-c']);
+  });
+
+  test('probe and server run in the neutral folder, never the workspace', () => {
+    const env = { PATH: '/bin', PYTHONPATH: ':/x' };
+    assert.deepEqual(launchOptions('/ext', env, 'probe'), { cwd: '/ext', env: { ...env, PYTHONSAFEPATH: '1' } });
+    const server = launchOptions('/ext', env, 'server');
+    assert.equal(server.cwd, '/ext');
+    assert.equal(server.env.PYTHONSAFEPATH, undefined, "validators keep their own sys.path");
+    assert.equal(server.env.PYTHONPATH, ':/x');
+  });
+});
+
+describe('untrusted workspaces', () => {
+  const folders = ['/w/project', '/w/other'];
+
+  test('an interpreter inside a workspace folder is found', () => {
+    assert.equal(folderContaining('/w/project/.venv/bin/python', folders), '/w/project');
+    assert.equal(folderContaining('/w/other/py', folders), '/w/other');
+    assert.equal(folderContaining('/w/project/..venv/python', folders), '/w/project');
+    for (const outside of ['/w/project-2/bin/python', '/usr/bin/python3', 'python3', '/w/project', '/w/x/../y']) {
+      assert.equal(folderContaining(outside, folders), undefined, outside);
+    }
+  });
+
+  test('is refused with a message that says what to do', () => {
+    const inside = { command: '/w/project/.venv/bin/python', source: 'python-extension' as const };
+    const message = untrustedInterpreterMessage(inside, folders) ?? '';
+    assert.match(message, /inside the untrusted folder \/w\/project/);
+    assert.match(message, /Trust the workspace/);
+    assert.equal(untrustedInterpreterMessage({ command: 'python3', source: 'default' }, folders), undefined);
   });
 });
 

@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  actionData,
   applyTextEdits,
   bestChoice,
   CodeActionLike,
   diffTitle,
   editsFor,
   explainOffered,
-  keepWaiting,
   lineStarts,
   offsetAt,
   previewPath,
   repairChoices,
-  splitTitle,
   summarise,
   TextEdit,
 } from '../src/repairs';
@@ -24,13 +23,23 @@ function edit(line: number, start: number, endLine: number, end: number, newText
   return { range: { start: { line, character: start }, end: { line: endLine, character: end } }, newText };
 }
 
-/** Code actions as the server sends them (versioned document changes). */
+/** Code actions as the server sends them (versioned document changes, `data`). */
 const actions: CodeActionLike[] = [
   {
     title: 'Insert `,` at 1:17 (fsynth)',
     kind: 'quickfix',
     isPreferred: true,
     edit: { documentChanges: [{ textDocument: { uri, version: 3 }, edits: [edit(0, 16, 0, 16, ',')] }] },
+    data: {
+      kind: 'repair',
+      rank: 1,
+      preferred: true,
+      algorithm: 'fsynth',
+      version: 3,
+      summary: 'Insert `,` at 1:17',
+      edits: 1,
+      data_lost: 0,
+    },
   },
   {
     title: 'Apply repair 2 (2 edits) (ddmax-hybrid)',
@@ -40,16 +49,28 @@ const actions: CodeActionLike[] = [
         { textDocument: { uri, version: 3 }, edits: [edit(0, 16, 0, 16, ','), edit(0, 24, 0, 26, '43')] },
       ],
     },
+    data: {
+      kind: 'repair',
+      rank: 2,
+      preferred: false,
+      algorithm: 'ddmax-hybrid',
+      version: 3,
+      summary: 'Apply repair 2 (2 edits)',
+      edits: 2,
+      data_lost: 2,
+    },
   },
   {
     title: 'Remove all failure-inducing spans (ddmax)',
     kind: 'quickfix',
     edit: { changes: { [uri]: [edit(0, 17, 0, 27, '')] } },
+    data: { kind: 'remove-spans', algorithm: 'ddmax', version: 3, summary: 'Remove all failure-inducing spans' },
   },
   {
     title: 'Explain failure (DDSET)',
     kind: 'quickfix',
     command: { title: 'Explain failure (DDSET)', command: 'inputmend.explainFailure', arguments: [uri] },
+    data: { kind: 'explain', version: 3 },
   },
 ];
 
@@ -98,14 +119,26 @@ describe('text edits', () => {
 });
 
 describe('ranked repairs', () => {
-  test('titles split into label and algorithm', () => {
-    assert.deepEqual(splitTitle('Insert `,` at 1:18 (fsynth)'), { label: 'Insert `,` at 1:18', algorithm: 'fsynth' });
-    assert.deepEqual(splitTitle('Delete `**` at 1:29 (fsynth)'), { label: 'Delete `**` at 1:29', algorithm: 'fsynth' });
-    assert.deepEqual(splitTitle('Apply repair 2 (3 edits) (ddmax-hybrid)'), {
-      label: 'Apply repair 2 (3 edits)',
-      algorithm: 'ddmax-hybrid',
-    });
-    assert.deepEqual(splitTitle('Something else'), { label: 'Something else', algorithm: undefined });
+  test('what a repair is comes from data, never from the title', () => {
+    const second = actions[1] as CodeActionLike;
+    assert.deepEqual(actionData(second), second.data, 'data is read as sent');
+    assert.equal(actionData({ title: 'Insert `,` at 1:18 (fsynth)' }), undefined);
+    assert.equal(actionData({ title: 'x', data: { rank: 1 } }), undefined, 'data without a kind');
+    const retitled = { ...actions[0], title: 'Something else entirely' } as CodeActionLike;
+    const [choice] = repairChoices(corrupt, uri, [retitled]);
+    assert.equal(choice?.label, 'Insert `,` at 1:17');
+    assert.equal(choice?.algorithm, 'fsynth');
+    assert.equal(choice?.preferred, true);
+  });
+
+  test('without data: the title is the label, nothing is preferred, the edit gives the version', () => {
+    const bare = actions.slice(0, 2).map(({ data: _, ...rest }) => rest as CodeActionLike);
+    const [first, second] = repairChoices(corrupt, uri, bare);
+    assert.equal(first?.label, 'Insert `,` at 1:17 (fsynth)');
+    assert.equal(first?.algorithm, undefined);
+    assert.equal(first?.preferred, false, 'isPreferred alone is not read');
+    assert.equal(first?.version, 3);
+    assert.equal(second?.rank, 2);
   });
 
   test('quick pick entries: ranked, best marked, repaired text for the diff preview', () => {
@@ -128,8 +161,9 @@ describe('ranked repairs', () => {
   });
 
   test('without a preferred repair the first is best; no repairs, no choice', () => {
-    const plain = actions.slice(1, 3);
-    assert.equal(bestChoice(repairChoices(corrupt, uri, plain))?.rank, 1);
+    const plain = repairChoices(corrupt, uri, actions.slice(1, 3));
+    assert.equal(bestChoice(plain), plain[0]);
+    assert.equal(plain[0]?.rank, 2, 'the rank the server gave');
     assert.equal(bestChoice(repairChoices(corrupt, uri, [])), undefined);
   });
 
@@ -159,15 +193,5 @@ describe('ranked repairs', () => {
     const choice = repairChoices(corrupt, uri, actions)[0];
     assert.ok(choice);
     assert.equal(diffTitle('/w/data/person.json', choice), 'person.json ↔ repair 1: Insert `,` at 1:17');
-  });
-
-  test('waiting for repairs: until ranked ones arrive, the analysis ends, or time runs out', () => {
-    const base = { ranked: false, invalid: true, busy: true, waitedMs: 2000, timeoutMs: 15_000, graceMs: 1500 };
-    assert.equal(keepWaiting(base), true, 'analysis running, only span removal so far');
-    assert.equal(keepWaiting({ ...base, ranked: true }), false);
-    assert.equal(keepWaiting({ ...base, invalid: false }), false, 'a valid document has no repairs');
-    assert.equal(keepWaiting({ ...base, waitedMs: 15_000 }), false, 'timeout');
-    assert.equal(keepWaiting({ ...base, busy: false }), false, 'analysis over: take what there is');
-    assert.equal(keepWaiting({ ...base, busy: false, waitedMs: 100 }), true, 'analysis not begun yet (debounce)');
   });
 });

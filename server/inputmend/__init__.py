@@ -1,10 +1,13 @@
 """inputmend: debug and repair corrupt input data.
 
-The public API is small: build an oracle (``inputmend.oracles``), then call an
-algorithm from ``inputmend.algorithms`` or the convenience functions below.
+Library use: build an oracle (:mod:`inputmend.oracles`), then call
+:func:`inputmend.services.repair`, :func:`~inputmend.services.explain` or
+:func:`~inputmend.services.abstract`, bounded by a :class:`Budget`.  This
+module stays light: child processes import it.
 """
 
+from inputmend.core.budget import Budget
 from inputmend.oracles.base import Feedback, Oracle, Outcome, Verdict
 
-__all__ = ["Feedback", "Oracle", "Outcome", "Verdict", "__version__"]
+__all__ = ["Budget", "Feedback", "Oracle", "Outcome", "Verdict", "__version__"]
 __version__ = "0.1.0"

@@ -11,9 +11,9 @@ from inputmend.algorithms.configurations import Ranges, count
 from inputmend.algorithms.dd import dd_text
 from inputmend.algorithms.ddmax import ddmax, ddmax_text
 from inputmend.algorithms.ddmin import ddmin, ddmin_text
+from inputmend.core.budget import Budget, Meter
 from inputmend.oracles.base import Outcome
 from inputmend.oracles.python import CallableOracle
-from inputmend.oracles.wrappers import Budget, Meter
 
 APPLE = '{ "item": "Apple", "price": **3.45 }'
 

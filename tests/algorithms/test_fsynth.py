@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from inputmend import api
+from inputmend import services
 from inputmend.algorithms.fsynth import (
     DEFAULT_ALPHABET,
     FSynthOptions,
@@ -18,12 +18,12 @@ from inputmend.algorithms.fsynth import (
     _record,
     fsynth,
 )
+from inputmend.core.budget import Budget
+from inputmend.core.model import Edit, apply_edits
 from inputmend.oracles.base import Feedback, Oracle, Verdict
 from inputmend.oracles.grammar import GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.python import CallableOracle
-from inputmend.oracles.wrappers import Budget
-from inputmend.results import Edit, apply_edits
 
 JSON_GRAMMAR = """\
 // title: JSON (test)
@@ -221,7 +221,7 @@ def test_auto_reaches_back_for_a_black_box_too(grammar_oracle: GrammarOracle) ->
     blind = NoOffsets(grammar_oracle)
     one_edit = FSynthOptions(max_edits=1)
     assert not fsynth(text, blind, options=one_edit).repairs  # not with the window only
-    result = api.repair(text, blind, algorithm="fsynth")
+    result = services.repair(text, blind, algorithm="fsynth")
     assert result.repairs[0].distance == 1
     assert '{"key" : "v"}' in [r.text for r in result.repairs]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from inputmend.ranking import StyleModel, rank
-from inputmend.results import Edit, Repair, apply_edits, distance
+from inputmend.algorithms.ranking import StyleModel, rank
+from inputmend.core.model import Edit, Repair, apply_edits, distance
 
 LISP = "(defun f (x)\n  (g (h x)))\n\n(defun g (y)\n  (h (k y)))\n\n(print (f (g 1))\n"
 

@@ -10,14 +10,14 @@ import pytest
 from inputmend.algorithms.configurations import difference
 from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.syntactic import hybrid_ddmax, syntactic_ddmax
+from inputmend.core.budget import Budget
+from inputmend.core.model import apply_edits
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import lex_tokens
 from inputmend.grammar.recovery import recovery_units
 from inputmend.oracles.base import Oracle
 from inputmend.oracles.grammar import GrammarOracle
 from inputmend.oracles.python import CallableOracle
-from inputmend.oracles.wrappers import Budget
-from inputmend.results import apply_edits
 
 JSON_GRAMMAR = """\
 // title: JSON (test)

@@ -1,15 +1,15 @@
 -- End-to-end: Neovim's built-in LSP client against the inputmend server.
 --
 -- Run by tests/e2e/test_neovim.py as
---   nvim --headless --clean -u NONE -i NONE -n -c "luafile repair.lua"
--- with the environment variable INPUTMEND_E2E holding a JSON object:
+--   nvim --headless --clean -u init.lua -i NONE -n -c "luafile repair.lua"
+-- where init.lua is the set-up documented in the README, which starts and
+-- attaches the client when a file is read.  The environment variable
+-- INPUTMEND_E2E holds a JSON object:
 --   file        the corrupt document to open
---   cmd         the server command (a list)
---   root        the workspace folder
 --   result      where to write what happened (JSON), read by the Python test
 --   timeout_ms  overall budget; a watchdog quits with an error after it
 --
--- Steps: open the file, start and attach the client, wait for an inputmend
+-- Steps: open the file (the set-up starts the client), wait for an inputmend
 -- diagnostic, ask for code actions until the preferred quick fix is offered,
 -- apply its WorkspaceEdit in the client's offset encoding, wait for the
 -- diagnostics to clear, :write, stop the server, quit.  Only Neovim 0.7 APIs.
@@ -94,6 +94,32 @@ local function code_actions(bufnr, client, diagnostic)
   return actions
 end
 
+-- Watch the set-up's vim.lsp.start_client: what it starts, and when it exits.
+local function observe_start_client()
+  local start_client = vim.lsp.start_client
+  vim.lsp.start_client = function(client_config)
+    result.cmd = client_config.cmd
+    result.cmd_cwd = client_config.cmd_cwd
+    local on_exit = client_config.on_exit
+    client_config.on_exit = function(code, signal, id)
+      server_exit = { code = code, signal = signal }
+      if on_exit ~= nil then
+        on_exit(code, signal, id)
+      end
+    end
+    return start_client(client_config)
+  end
+end
+
+local function attached_client(bufnr)
+  for id, client in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if client.name == "inputmend" then
+      return id
+    end
+  end
+  return nil
+end
+
 local function preferred_fix(actions)
   for _, action in ipairs(actions) do
     if action.isPreferred == true and action.edit ~= nil and action.kind == "quickfix" then
@@ -110,7 +136,7 @@ local function main()
     error("Neovim 0.7 or newer is needed, this is " .. result.nvim)
   end
   config = vim.fn.json_decode(os.getenv("INPUTMEND_E2E") or "{}")
-  assert(config.file and config.cmd and config.result, "INPUTMEND_E2E is incomplete")
+  assert(config.file and config.result, "INPUTMEND_E2E is incomplete")
   local budget = config.timeout_ms or 45000
 
   -- A watchdog: whatever hangs, Neovim quits with an error in the end.
@@ -119,21 +145,16 @@ local function main()
     fail(4)
   end, budget)
 
+  observe_start_client()
   vim.cmd("edit " .. vim.fn.fnameescape(config.file))
   local bufnr = vim.api.nvim_get_current_buf()
 
-  client_id = vim.lsp.start_client({
-    name = "inputmend",
-    cmd = config.cmd,
-    root_dir = config.root,
-    init_options = config.init_options or vim.empty_dict(),
-    flags = { debounce_text_changes = 20 },
-    on_exit = function(code, signal)
-      server_exit = { code = code, signal = signal }
-    end,
-  })
-  assert(client_id ~= nil, "vim.lsp.start_client failed")
-  assert(vim.lsp.buf_attach_client(bufnr, client_id), "vim.lsp.buf_attach_client failed")
+  -- a client is listed for the buffer once it has initialized
+  vim.wait(20000, function()
+    client_id = attached_client(bufnr)
+    return client_id ~= nil or server_exit ~= nil
+  end, 20)
+  assert(client_id ~= nil, "the set-up did not attach an inputmend client to " .. config.file)
   local client = vim.lsp.get_client_by_id(client_id)
   -- `initialized` is set once the initialize handshake is done
   assert(

@@ -1,10 +1,15 @@
 """End-to-end: headless Neovim (0.7+) as a real LSP client of the inputmend server.
 
-Neovim opens a corrupt JSON file, starts ``python -m inputmend lsp`` through its
-built-in client, waits for the diagnostic, asks for code actions until the
-preferred quick fix is there, applies its WorkspaceEdit in the client's offset
-encoding (UTF-16 in 0.7), writes the file and quits (see ``repair.lua``).
-The test then reads the file back.  Skipped when ``nvim`` is not installed.
+Neovim runs the README's set-up as its ``init.lua``, pasted as a user would,
+with the ``inputmend`` command on ``PATH`` as after ``make demo`` and activating
+the virtual environment.  It opens a corrupt JSON file in a project folder
+whose ``json.py``, ``inputmend.py``, ... leave a marker when imported; the set-up
+starts the server, and ``repair.lua`` waits for the diagnostic, asks for code
+actions until the preferred quick fix is there, applies its WorkspaceEdit in the
+client's offset encoding (UTF-16 in 0.7), writes the file and quits.  The test
+then reads the file back and checks that no marker appeared.  The README's
+other Neovim snippets (nvim-lspconfig, Neovim 0.11) are checked to compile.
+Skipped when ``nvim`` is not installed.
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ from typing import Any
 
 import pytest
 
-import inputmend
-
 HERE = Path(__file__).resolve().parent
+README = HERE.parent.parent / "README.md"
 SCRIPT = HERE / "repair.lua"
 TIMEOUT_S = 60
+HEADLESS = ("--headless", "--clean", "-i", "NONE", "-n")  # no shada, no swap file
+# What a hostile project can plant in front of the server's imports.
+HOSTILE_MODULES = ("inputmend", "json", "lark", "pygls", "pickle", "socket")
 
 CASES = {
     "ascii": ('{ "name": "Dave" "age": 42 }', {"name": "Dave", "age": 42}),
@@ -45,11 +52,24 @@ def _nvim() -> str:
     return nvim
 
 
+def _readme_lua() -> list[str]:
+    """The Lua blocks of the README's Neovim section, the init.lua set-up first."""
+    section = README.read_text(encoding="utf-8").split("### Neovim", 1)[1].split("\n### ", 1)[0]
+    return [block.split("\n```", 1)[0] for block in section.split("```lua\n")[1:]]
+
+
+def _activated_path() -> str:
+    """PATH as `. .venv/bin/activate` leaves it: the `inputmend` command first."""
+    command = Path(sys.executable).parent / "inputmend"
+    if not command.exists():
+        pytest.skip(f"no `inputmend` command next to {sys.executable} (pip install -e . first)")
+    return os.pathsep.join([str(command.parent), os.environ.get("PATH", "")])
+
+
 def _environment(tmp_path: Path, config: dict[str, Any]) -> dict[str, str]:
     env = dict(os.environ)
-    # the server is `sys.executable -m inputmend`: make this very package importable
-    package_root = str(Path(inputmend.__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join([package_root, *filter(None, [env.get("PYTHONPATH")])])
+    env["PATH"] = _activated_path()
+    env.pop("PYTHONPATH", None)
     # keep Neovim's state (lsp.log, shada) out of the user's home
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         env[name] = str(tmp_path / "xdg" / name.lower())
@@ -62,32 +82,28 @@ def _lsp_log(tmp_path: Path) -> str:
     return "\n".join(log.read_text(errors="replace")[-20_000:] for log in logs)
 
 
+def _hostile_project(project: Path, markers: Path) -> None:
+    for module in HOSTILE_MODULES:
+        (project / f"{module}.py").write_text(
+            f"import pathlib\npathlib.Path({str(markers / module)!r}).write_text('imported')\n",
+            encoding="utf-8",
+        )
+
+
 def _run_neovim(tmp_path: Path, document: Path) -> tuple[int, str, dict[str, Any]]:
-    """Run the Lua script in headless Neovim; (exit status, output, result)."""
+    """Open `document` in headless Neovim with the README's set-up, from the
+    document's folder (the project); (exit status, output, result)."""
     result_path = tmp_path / "result.json"
+    init = tmp_path / "init.lua"
+    init.write_text(_readme_lua()[0], encoding="utf-8")
     config = {
         "file": str(document),
-        "cmd": [sys.executable, "-m", "inputmend", "lsp"],
-        "root": str(tmp_path),
         "result": str(result_path),
         "timeout_ms": (TIMEOUT_S - 10) * 1000,
-        "init_options": {"debounceMs": 50},
     }
-    command = [
-        _nvim(),
-        "--headless",
-        "--clean",
-        "-u",
-        "NONE",
-        "-i",
-        "NONE",
-        "-n",
-        "-c",
-        f"luafile {SCRIPT}",
-    ]
     process = subprocess.Popen(
-        command,
-        cwd=tmp_path,
+        [_nvim(), *HEADLESS, "-u", str(init), "-c", f"luafile {SCRIPT}"],
+        cwd=document.parent,
         env=_environment(tmp_path, config),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -120,16 +136,44 @@ def _run_neovim(tmp_path: Path, document: Path) -> tuple[int, str, dict[str, Any
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_neovim_applies_the_preferred_repair(tmp_path: Path, case: str) -> None:
     text, expected = CASES[case]
-    document = tmp_path / "person.json"
+    project, markers = tmp_path / "project", tmp_path / "markers"
+    project.mkdir()
+    markers.mkdir()
+    _hostile_project(project, markers)
+    document = project / "person.json"
     document.write_text(text, encoding="utf-8")
 
     status, output, result = _run_neovim(tmp_path, document)
 
     assert status == 0, f"nvim exited with {status}\n{output}"
     assert result.get("ok"), output
+    assert result["cmd"] == ["inputmend", "lsp"], output
+    assert sorted(path.name for path in markers.iterdir()) == [], f"project code ran\n{output}"
     assert "syntax" in result["diagnostics"], output
     assert result["offset_encoding"] in ("utf-8", "utf-16", "utf-32"), output
     repaired = document.read_text(encoding="utf-8")
     assert json.loads(repaired) == expected, output
     assert result["cleared"], f"diagnostics did not clear after the repair\n{output}"
     assert result["stopped"] and result["server_exit"]["code"] == 0, output
+
+
+def test_every_readme_snippet_compiles(tmp_path: Path) -> None:
+    snippets = _readme_lua()
+    assert len(snippets) >= 3, "the README's Neovim section lost its set-ups"
+    files = []
+    for number, snippet in enumerate(snippets):
+        files.append(tmp_path / f"snippet{number}.lua")
+        files[-1].write_text(snippet, encoding="utf-8")
+    check = "; ".join(f"assert(loadfile({json.dumps(str(f))}))" for f in files)
+    lua = (
+        f"lua local ok, e = pcall(function() {check} end) "
+        "if not ok then io.stderr:write(tostring(e)) vim.cmd('cquit 1') end"
+    )
+    completed = subprocess.run(
+        [_nvim(), *HEADLESS, "-u", "NONE", "-c", lua, "-c", "qa!"],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        stdin=subprocess.DEVNULL,
+    )
+    assert completed.returncode == 0, completed.stderr

@@ -2,7 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from inputmend.oracles.wrappers import Budget, BudgetExhausted, Cancelled, Meter, metered
+from inputmend.core.budget import Budget, BudgetExhausted
+from inputmend.oracles.base import Verdict
+from inputmend.oracles.python import CallableOracle
+from inputmend.oracles.wrappers import AllOf, CachedOracle, MeteredOracle, find_part, metered
 from tests.conftest import CountingOracle
 
 
@@ -27,19 +30,21 @@ def test_test_budget() -> None:
     assert meter.exhausted
 
 
-def test_deadline_and_cancellation() -> None:
-    meter = Meter(Budget(timeout_s=0.0))
-    with pytest.raises(BudgetExhausted, match="time budget"):
-        meter.poll()
-    flag = {"stop": False}
-    meter = Meter(Budget(cancelled=lambda: flag["stop"]))
-    meter.poll()
-    flag["stop"] = True
-    with pytest.raises(Cancelled):
-        meter.charge()
-    assert meter.stop_reason == "cancelled"
+def test_all_of_asks_in_order_and_the_first_objection_wins() -> None:
+    short = CountingOracle(lambda text: len(text) < 5)
+    digits = CountingOracle(lambda text: text.isdigit())
+    both = AllOf([short, digits])
+    assert both.check("123").valid
+    assert both.check("123456").verdict is Verdict.INCORRECT
+    assert digits.seen == ["123"], "a rejected text never reaches the later parts"
+    assert both.describe() == "toy and toy"
 
 
-def test_budgets_are_printable() -> None:
-    assert Budget().describe() == "unlimited"
-    assert Budget(timeout_s=2, max_tests=10).describe() == "timeout 2s, at most 10 tests"
+def test_parts_are_found_inside_combined_and_wrapped_oracles() -> None:
+    python = CallableOracle(int, name="int")
+    toy = CountingOracle(lambda text: True)
+    wrapped, _ = metered(AllOf([toy, python]))
+    assert isinstance(wrapped, CachedOracle) and isinstance(wrapped.inner, MeteredOracle)
+    assert find_part(wrapped, CallableOracle) is python
+    assert find_part(wrapped, CountingOracle) is toy
+    assert find_part(toy, CallableOracle) is None

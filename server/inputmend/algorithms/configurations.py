@@ -91,14 +91,6 @@ def assemble_text(text: str, ranges: Ranges, bounds: Sequence[int] | None = None
     return "".join([text[bounds[start] : bounds[end]] for start, end in ranges])
 
 
-def assemble_items(items: Sequence[object], ranges: Ranges) -> list[object]:
-    """The elements of a general sequence kept by ``ranges``."""
-    kept: list[object] = []
-    for start, end in ranges:
-        kept.extend(items[start:end])
-    return kept
-
-
 def to_offsets(ranges: Ranges, bounds: Sequence[int] | None) -> Ranges:
     """Element ranges to character ranges."""
     if bounds is None:

@@ -17,10 +17,9 @@ from inputmend.algorithms.configurations import (
     whole,
 )
 from inputmend.algorithms.ddmax import ddmax
-from inputmend.algorithms.segmentation import Unit, segment
+from inputmend.algorithms.segmentation import Unit, text_test
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
 from inputmend.oracles.base import Oracle, Outcome
-from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, Meter, metered
-from inputmend.results import RunStats
 
 
 def dd(
@@ -106,12 +105,7 @@ def dd_text(
     for JSON), the start is ddmax's maximal passing subset instead, so the
     difference is found in context rather than against nothing.
     """
-    checked, meter = metered(oracle, budget)
-    segments = segment(text, unit)
-
-    def test(ranges: Ranges) -> Outcome:
-        return checked.check(segments.assemble(ranges)).outcome
-
+    segments, test, meter = text_test(text, oracle, unit, budget)
     start: Ranges = EMPTY
     from_ddmax = False
     passing_start = False

@@ -21,10 +21,9 @@ from inputmend.algorithms.configurations import (
     union,
     whole,
 )
-from inputmend.algorithms.segmentation import Unit, segment
+from inputmend.algorithms.segmentation import Unit, text_test
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
 from inputmend.oracles.base import Oracle, Outcome
-from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, Meter, metered
-from inputmend.results import RunStats
 
 
 def ddmax(size: int, test: Callable[[Ranges], Outcome], *, meter: Meter) -> tuple[Ranges, bool]:
@@ -88,12 +87,7 @@ def ddmax_text(
     budget: Budget = UNLIMITED,
 ) -> MaximizedText:
     """Remove a 1-minimal set of elements so that the oracle accepts the rest."""
-    checked, meter = metered(oracle, budget)
-    segments = segment(text, unit)
-
-    def test(ranges: Ranges) -> Outcome:
-        return checked.check(segments.assemble(ranges)).outcome
-
+    segments, test, meter = text_test(text, oracle, unit, budget)
     kept, known = ddmax(segments.size, test, meter=meter)
     if not known:
         try:

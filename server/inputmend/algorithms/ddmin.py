@@ -6,10 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from inputmend.algorithms.configurations import Ranges, count, difference, split, whole
-from inputmend.algorithms.segmentation import Unit, segment
+from inputmend.algorithms.segmentation import Unit, text_test
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
 from inputmend.oracles.base import Oracle, Outcome
-from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, Meter, metered
-from inputmend.results import RunStats
 
 
 def ddmin(size: int, test: Callable[[Ranges], Outcome], *, meter: Meter) -> Ranges:
@@ -65,11 +64,6 @@ def ddmin_text(
     budget: Budget = UNLIMITED,
 ) -> MinimizedText:
     """Reduce a rejected text to a 1-minimal text the oracle still rejects."""
-    checked, meter = metered(oracle, budget)
-    segments = segment(text, unit)
-
-    def test(ranges: Ranges) -> Outcome:
-        return checked.check(segments.assemble(ranges)).outcome
-
+    segments, test, meter = text_test(text, oracle, unit, budget)
     kept = ddmin(segments.size, test, meter=meter)
     return MinimizedText(segments.assemble(kept), segments.offsets(kept), RunStats.of(meter))

@@ -38,18 +38,20 @@ here.  Candidates are built by slicing, never by per-character Python loops.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
 import Levenshtein
 
+from inputmend.algorithms.ranking import rank
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
+from inputmend.core.model import Edit, Repair, RepairResult, edits_between
+from inputmend.core.text import UNDECODABLE
 from inputmend.oracles.base import Feedback, Oracle, Verdict
-from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, CachedOracle, Meter
+from inputmend.oracles.wrappers import CachedOracle
 from inputmend.oracles.wrappers import metered as _metered
-from inputmend.ranking import rank
-from inputmend.results import Edit, Repair, RepairResult, RunStats, edits_between
-from inputmend.text import UNDECODABLE
 
 ALGORITHM = "fsynth"
 
@@ -242,7 +244,18 @@ class FSynthResult:
 
 # -- the search ---------------------------------------------------------------
 
-Strategy = Literal["bisect", "gallop"]
+BoundarySearch = Literal["bisect", "gallop"]
+"""How to look for a candidate's boundary: bisection after a deletion (the
+next error may be far away), galloping after an insertion or substitution
+(the error is usually near)."""
+
+
+class EditKind(enum.Enum):
+    """What a repair thread did to its parent at one position."""
+
+    DELETE = "delete"
+    SUBSTITUTE = "substitute"
+    INSERT = "insert"
 
 
 class _Boundaries:
@@ -265,7 +278,7 @@ class _Boundaries:
     def viable(self, prefix: str) -> bool:
         return self.check(prefix).verdict is not Verdict.INCORRECT
 
-    def find(self, text: str, low: int, strategy: Strategy) -> tuple[int, Verdict]:
+    def find(self, text: str, low: int, strategy: BoundarySearch) -> tuple[int, Verdict]:
         """The boundary of ``text`` given that ``text[:low]`` is a valid prefix.
 
         With ``strategy="gallop"`` the caller needs ``boundary > low`` (the
@@ -361,7 +374,7 @@ class _Thread:
     boundary: int
     verdict: Verdict
     edits: tuple[Edit, ...]
-    mask: tuple[tuple[str, int], ...]
+    mask: tuple[tuple[EditKind, int], ...]
     cls: str
     order: int
     off_boundary: int = 0
@@ -381,7 +394,7 @@ class _Candidate:
     position: int
     delete: int
     insert: str
-    kind: str
+    kind: EditKind
     boundary: int
     verdict: Verdict
     cls: str
@@ -396,7 +409,7 @@ class _Candidate:
         return self.size - self.boundary
 
     @property
-    def mask(self) -> tuple[tuple[str, int], ...]:
+    def mask(self) -> tuple[tuple[EditKind, int], ...]:
         return (*self.parent.mask, (self.kind, self.position))
 
     @property
@@ -446,8 +459,8 @@ class _Search:
         position: int,
         delete: int,
         insert: str,
-        kind: str,
-        strategy: Strategy,
+        kind: EditKind,
+        strategy: BoundarySearch,
     ) -> _Candidate | None:
         """Build one candidate, find its boundary; None if seen or rejected."""
         self.meter.poll()
@@ -493,14 +506,19 @@ class _Search:
             alphabet = list(self._alphabet(text, position, reach=in_reach))
             if position < len(text):
                 if in_window:
-                    yield from _present(self._try(parent, position, 1, "", "D", "bisect"))
+                    deletion = self._try(parent, position, 1, "", EditKind.DELETE, "bisect")
+                    yield from _present(deletion)
                 if options.substitute and (in_window or in_reach):
                     for char in alphabet:
                         if char != text[position]:
-                            yield from _present(self._try(parent, position, 1, char, "S", "gallop"))
+                            substitution = self._try(
+                                parent, position, 1, char, EditKind.SUBSTITUTE, "gallop"
+                            )
+                            yield from _present(substitution)
             if position >= first_insert or in_reach:
                 for char in alphabet:
-                    yield from _present(self._try(parent, position, 0, char, "I", "gallop"))
+                    insertion = self._try(parent, position, 0, char, EditKind.INSERT, "gallop")
+                    yield from _present(insertion)
 
     def select(self, children: list[_Candidate]) -> list[_Thread]:
         """Listing 6: sample by mask, then keep the best (``filter_best``)."""
@@ -508,7 +526,7 @@ class _Search:
         per_key: dict[tuple[object, ...], int] = {}
         sampled: list[_Candidate] = []
         for child in children:
-            if child.kind == "I" and 0 < child.parent.remaining <= child.remaining:
+            if child.kind is EditKind.INSERT and 0 < child.parent.remaining <= child.remaining:
                 # The inserted character is accepted but the input is not: the
                 # same character still fails right after it.  Chains of such
                 # insertions never end; only at the end of the input (nothing

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from inputmend.algorithms.configurations import Ranges, assemble_text, to_offsets
+from inputmend.core.budget import Budget, Meter
+from inputmend.oracles.base import Oracle, Outcome
+from inputmend.oracles.wrappers import metered
 
 Unit = Literal["char", "line"]
 
@@ -37,3 +40,17 @@ def segment(text: str, unit: Unit = "char") -> Segmentation:
     for line in text.splitlines(keepends=True):
         bounds.append(bounds[-1] + len(line))
     return Segmentation(text, bounds)
+
+
+def text_test(
+    text: str, oracle: Oracle, unit: Unit, budget: Budget
+) -> tuple[Segmentation, Callable[[Ranges], Outcome], Meter]:
+    """The elements of ``text``, a metered and cached test of a configuration
+    of them (the text it keeps, judged by ``oracle``), and the meter."""
+    checked, meter = metered(oracle, budget)
+    segments = segment(text, unit)
+
+    def test(ranges: Ranges) -> Outcome:
+        return checked.check(segments.assemble(ranges)).outcome
+
+    return segments, test, meter

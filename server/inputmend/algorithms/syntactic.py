@@ -49,9 +49,10 @@ from inputmend.algorithms.configurations import (
 )
 from inputmend.algorithms.ddmax import MaximizedText, ddmax
 from inputmend.algorithms.segmentation import Segmentation
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
+from inputmend.core.model import Repair, Span, spans_to_edits
 from inputmend.oracles.base import Oracle, Outcome
-from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, Meter, metered
-from inputmend.results import Repair, RunStats, Span, spans_to_edits
+from inputmend.oracles.wrappers import metered
 
 Spans = Sequence[tuple[int, int]]
 
@@ -91,16 +92,6 @@ def _units(text: str, tokens: Spans) -> tuple[list[int], int]:
 
 
 # -- syntactic ddmax ----------------------------------------------------------
-
-
-def _remaining_budget(budget: Budget, spent: RunStats) -> Budget:
-    timeout = budget.timeout_s
-    if timeout is not None:
-        timeout = max(0.0, timeout - spent.elapsed_s)
-    tests = budget.max_tests
-    if tests is not None:
-        tests = max(0, tests - spent.tests)
-    return replace(budget, timeout_s=timeout, max_tests=tests)
 
 
 def _maximize(
@@ -192,8 +183,7 @@ def hybrid_ddmax(
     first = syntactic_ddmax(text, oracle, tokens=tokens, budget=budget)
     if first.input_valid or not first.removed or first.stats.budget_exhausted:
         return replace(first, algorithm="ddmax-hybrid")
-    meter_budget = _remaining_budget(budget, first.stats)
-    checked, meter = metered(oracle, meter_budget)
+    checked, meter = metered(oracle, budget.after(first.stats))
     pieces = first.removed
     starts: list[int] = []
     size = 0

@@ -30,13 +30,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from inputmend.core.text import UNDECODABLE, snippet
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lark_internals import END
 from inputmend.grammar.lexer import StateScanner, Token
 from inputmend.grammar.regex import prefix_extent
 from inputmend.grammar.tables import StackInterner, StackNode
 from inputmend.oracles.base import Feedback, Verdict
-from inputmend.text import UNDECODABLE, snippet
 
 LOOKAHEAD = 64  # a match this close to the end of a partial window is re-read with more
 STOP_EVERY = 4096  # tokens between two calls of the stop hook

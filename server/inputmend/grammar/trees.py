@@ -20,10 +20,10 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from inputmend.core.text import snippet
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import next_match
 from inputmend.grammar.tables import StackNode
-from inputmend.text import snippet
 
 TreePath = tuple[int, ...]  # child indexes from the root to a node
 

@@ -3,7 +3,8 @@
 An oracle answers with :class:`Feedback`: a three-way :class:`Verdict` for
 FSynth (complete / incomplete prefix / incorrect) plus, when the oracle knows
 it, the parse boundary.  Delta debugging needs only a test :class:`Outcome`,
-which every feedback derives.
+which every feedback derives.  DDSET asks a :class:`Predicate` instead: does
+the program under test fail the same way as on the original input?
 """
 
 from __future__ import annotations
@@ -70,6 +71,13 @@ class Oracle(Protocol):
     def close(self) -> None:
         """Release processes and temporary files."""
         ...
+
+
+@runtime_checkable
+class Predicate(Protocol):
+    """A test for DDSET: PASS, FAIL (the original failure) or UNRESOLVED."""
+
+    def __call__(self, text: str) -> Outcome: ...
 
 
 class OracleConfigError(ValueError):

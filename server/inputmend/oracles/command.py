@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from inputmend.config import defaults
 from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
 
 FILE_PLACEHOLDER = "{file}"
@@ -185,9 +186,9 @@ class CommandOracle:
         self,
         command: str | Sequence[str],
         *,
-        timeout_s: float = 10.0,
+        timeout_s: float = defaults.TEST_TIMEOUT_S,
         exit_codes: Mapping[int, Verdict] | None = None,
-        incomplete_exit: int | None = 255,
+        incomplete_exit: int | None = defaults.INCOMPLETE_EXIT,
         incomplete_pattern: str | None = None,
         suffix: str = "",
         cwd: str | Path | None = None,

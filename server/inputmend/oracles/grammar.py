@@ -14,9 +14,9 @@ from pathlib import Path
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from inputmend.core.text import first_undecodable, snippet
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import COMPLETE, Feedback, Verdict
-from inputmend.text import first_undecodable, snippet
 
 
 class GrammarOracle:

@@ -7,7 +7,6 @@ edit costs time proportional to the edit, not to the document.
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +44,6 @@ class IncrementalGrammarOracle:
         self._history = ScanHistory(scanner, size=history)
         self._continuations = Continuations(grammar)
         self._stop = stop
-
-    def with_stop(self, stop: Stop | None) -> IncrementalGrammarOracle:
-        """This oracle with another stop hook, sharing its recent scans (one
-        job of the language server stops on its own cancellation, and still
-        reuses the scans of the document's earlier versions)."""
-        twin = copy.copy(self)
-        twin._stop = stop
-        return twin
 
     @property
     def scanned_chars(self) -> int:

@@ -23,18 +23,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
+from inputmend.config import defaults
 from inputmend.oracles.base import Outcome
 from inputmend.oracles.command import Program, compile_pattern
 from inputmend.oracles.python import ChildFunction
-
-_OUTPUT_LIMIT = 1 << 20
-
-
-@runtime_checkable
-class Predicate(Protocol):
-    def __call__(self, text: str) -> Outcome: ...
 
 
 @dataclass(frozen=True)
@@ -102,7 +95,7 @@ class CommandPredicate(_Calibrated):
         *,
         original: str | None = None,
         fail_pattern: str | None = None,
-        timeout_s: float = 10.0,
+        timeout_s: float = defaults.TEST_TIMEOUT_S,
         suffix: str = "",
         cwd: str | Path | None = None,
     ) -> None:
@@ -114,19 +107,11 @@ class CommandPredicate(_Calibrated):
         if original is not None:
             self.calibrate(original)
 
-    @property
-    def argv(self) -> list[str]:
-        return self.program.argv
-
-    @property
-    def runs(self) -> int:
-        return self.program.runs
-
     def describe(self) -> str:
         failure = self.failure.describe() if self.failure else "not calibrated yet"
         extra = f" and output matching /{self.pattern.pattern}/" if self.pattern else ""
         return (
-            f"command {' '.join(self.argv)} (input on {self.program.input_description}, "
+            f"command {' '.join(self.program.argv)} (input on {self.program.input_description}, "
             f"timeout {self.program.timeout_s:g}s; "
             f"FAIL = {failure}{extra}, PASS = exit 0, else UNRESOLVED)"
         )
@@ -248,7 +233,7 @@ class PythonPredicate(_Calibrated):
         *,
         original: str | None = None,
         message_pattern: str | None = None,
-        timeout_s: float = 10.0,
+        timeout_s: float = defaults.TEST_TIMEOUT_S,
         base_dir: str | None = None,
     ) -> None:
         self.spec = spec

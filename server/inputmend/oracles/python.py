@@ -29,6 +29,7 @@ from typing import Any
 
 import regex
 
+from inputmend.config import defaults
 from inputmend.oracles.base import COMPLETE, Feedback, OracleConfigError, Verdict
 
 Validator = Callable[[str], object]
@@ -293,7 +294,13 @@ class ChildFunction:
 class PythonOracle:
     """``module:function`` judged in a child process with a per-test timeout."""
 
-    def __init__(self, spec: str, *, timeout_s: float = 10.0, base_dir: str | None = None) -> None:
+    def __init__(
+        self,
+        spec: str,
+        *,
+        timeout_s: float = defaults.TEST_TIMEOUT_S,
+        base_dir: str | None = None,
+    ) -> None:
         self.spec = spec
         self.timeout_s = timeout_s
         self.child = ChildFunction(

@@ -1,89 +1,46 @@
-"""Wrappers around an oracle: result cache, test counting, budgets, cancellation.
+"""Oracles made of oracles: all of several, result cache, budget metering.
 
 Algorithms never talk to a raw oracle.  They call :func:`metered`, which stacks
 a cache on top of a meter; the meter charges every oracle run against the
-:class:`Budget` and raises :class:`BudgetExhausted` when it is used up, so the
+:class:`~inputmend.core.budget.Budget` and raises
+:class:`~inputmend.core.budget.BudgetExhausted` when it is used up, so the
 algorithm can return the best result it has found so far.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
-from inputmend.oracles.base import Feedback, Oracle
+from inputmend.core.budget import UNLIMITED, Budget, Meter
+from inputmend.oracles.base import COMPLETE, Feedback, Oracle, Verdict
+
+T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Budget:
-    """Limits for one run of work; ``None`` means unlimited."""
+class AllOf:
+    """Several oracles that must all accept; the first objection wins.
 
-    timeout_s: float | None = None
-    max_tests: int | None = None
-    cancelled: Callable[[], bool] | None = None
+    Put the cheapest first: a grammar answers in microseconds and knows the
+    parse boundary, so the external program only sees grammatical inputs.
+    """
+
+    def __init__(self, parts: Sequence[Oracle]) -> None:
+        self.parts = list(parts)
+
+    def check(self, text: str) -> Feedback:
+        for part in self.parts:
+            feedback = part.check(text)
+            if feedback.verdict is not Verdict.COMPLETE:
+                return feedback
+        return COMPLETE
 
     def describe(self) -> str:
-        parts = []
-        if self.timeout_s is not None:
-            parts.append(f"timeout {self.timeout_s:g}s")
-        if self.max_tests is not None:
-            parts.append(f"at most {self.max_tests} tests")
-        if self.cancelled is not None:
-            parts.append("cancellable")
-        return ", ".join(parts) or "unlimited"
+        return " and ".join(part.describe() for part in self.parts)
 
-
-UNLIMITED = Budget()
-
-
-class BudgetExhausted(Exception):
-    """Raised inside an algorithm when its budget runs out; carries the reason."""
-
-
-class Cancelled(BudgetExhausted):
-    """The caller asked the run to stop (e.g. the document changed)."""
-
-
-class Meter:
-    """Live accounting of one run: tests charged, time spent, why it stopped."""
-
-    def __init__(self, budget: Budget = UNLIMITED) -> None:
-        self.budget = budget
-        self.started = time.monotonic()
-        self.deadline = None if budget.timeout_s is None else self.started + budget.timeout_s
-        self.tests = 0
-        self.stop_reason: str | None = None
-
-    @property
-    def elapsed_s(self) -> float:
-        return time.monotonic() - self.started
-
-    @property
-    def exhausted(self) -> bool:
-        return self.stop_reason is not None
-
-    def _stop(self, error: BudgetExhausted) -> BudgetExhausted:
-        self.stop_reason = str(error)
-        return error
-
-    def poll(self) -> None:
-        """Raise if the run was cancelled or is past its deadline."""
-        if self.stop_reason is not None:
-            raise BudgetExhausted(self.stop_reason)
-        cancelled = self.budget.cancelled
-        if cancelled is not None and cancelled():
-            raise self._stop(Cancelled("cancelled"))
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise self._stop(BudgetExhausted(f"time budget of {self.budget.timeout_s:g}s used up"))
-
-    def charge(self) -> None:
-        """Account for one oracle run, raising if the budget does not allow it."""
-        self.poll()
-        limit = self.budget.max_tests
-        if limit is not None and self.tests >= limit:
-            raise self._stop(BudgetExhausted(f"test budget of {limit} oracle runs used up"))
-        self.tests += 1
+    def close(self) -> None:
+        for part in self.parts:
+            part.close()
 
 
 class MeteredOracle:
@@ -141,3 +98,18 @@ def metered(oracle: Oracle, budget: Budget = UNLIMITED) -> tuple[CachedOracle, M
     """Wrap ``oracle`` for one algorithm run: cache on top, meter underneath."""
     meter = Meter(budget)
     return CachedOracle(MeteredOracle(oracle, meter)), meter
+
+
+def _inside(oracle: Oracle) -> Iterator[Oracle]:
+    """``oracle``, then the oracles it is made of, depth first."""
+    yield oracle
+    parts = list(oracle.parts) if isinstance(oracle, AllOf) else []
+    inner = getattr(oracle, "inner", None)
+    for part in [*parts, *([inner] if inner is not None else [])]:
+        yield from _inside(part)
+
+
+def find_part(oracle: Oracle, kind: type[T]) -> T | None:
+    """The first oracle of ``kind`` in ``oracle``, its parts or what it wraps
+    (the grammar behind a combined, cached or metered oracle)."""
+    return next((part for part in _inside(oracle) if isinstance(part, kind)), None)

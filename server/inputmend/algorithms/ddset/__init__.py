@@ -23,24 +23,22 @@ from dataclasses import dataclass, field
 
 from inputmend.algorithms.ddset.abstract import Abstractor, Sampling
 from inputmend.algorithms.ddset.generate import Generator
-from inputmend.algorithms.ddset.harness import Predicate, Tester
+from inputmend.algorithms.ddset.harness import Tester
 from inputmend.algorithms.ddset.model import GrammarModel
 from inputmend.algorithms.ddset.pattern import MarkedTree
 from inputmend.algorithms.ddset.reduce import Reducer
 from inputmend.algorithms.ddset.share import SharedGroup, identify_shared
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
+from inputmend.core.text import snippet
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.trees import DerivationError
 from inputmend.grammar.trees import TreePath as Path
-from inputmend.oracles.base import Outcome
-from inputmend.oracles.wrappers import UNLIMITED, Budget, BudgetExhausted, Meter
-from inputmend.results import RunStats
-from inputmend.text import snippet
+from inputmend.oracles.base import Outcome, Predicate
 
 __all__ = [
     "DDSetOptions",
     "DDSetResult",
     "MarkedTree",
-    "Predicate",
     "SharedGroup",
     "Verification",
     "ddset",
@@ -136,10 +134,6 @@ class Verification:
     @property
     def total(self) -> int:
         return self.failing + self.passing
-
-    @property
-    def fail_ratio(self) -> float:
-        return self.failing / self.total if self.total else 0.0
 
     def __iter__(self) -> Iterator[int]:
         return iter((self.failing, self.total))

@@ -7,15 +7,11 @@ budget is used up."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from inputmend.algorithms.ddset.model import GrammarModel
+from inputmend.core.budget import Meter
 from inputmend.grammar.trees import DerivationNode as Node
 from inputmend.grammar.trees import Layout
-from inputmend.oracles.base import Outcome
-from inputmend.oracles.wrappers import Meter
-
-Predicate = Callable[[str], Outcome]
+from inputmend.oracles.base import Outcome, Predicate
 
 
 class Tester:

@@ -1,0 +1,298 @@
+"""The subcommands: settings and oracle for each file, the service call,
+the output (:mod:`~inputmend.cli.render`) and the writes (:mod:`~inputmend.cli.files`).
+
+``check_one`` and ``repair_one`` are the per-file jobs of a batch: top-level
+functions that never raise, so that they can run in worker processes and one
+bad file never stops the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from inputmend import services
+from inputmend.cli import batch, render
+from inputmend.cli.files import (
+    InputError,
+    InputFile,
+    expand,
+    read_input,
+    write_in_place,
+    write_output,
+)
+from inputmend.config.discovery import FileSettings, settings_for
+from inputmend.config.schema import OracleSpec
+from inputmend.core.budget import Budget
+from inputmend.core.text import looks_binary
+from inputmend.grammar import registry
+from inputmend.oracles.base import Oracle, OracleConfigError
+from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A one-line error for the user; exit code 2."""
+
+
+USER_ERRORS = (InputError, OracleConfigError, UsageError)
+"""Errors that are the user's to fix: one line on stderr, exit status 2."""
+
+
+def _flags(args: argparse.Namespace) -> OracleSpec:
+    return OracleSpec(
+        grammar=args.grammar,
+        command=args.command,
+        python=args.python,
+        incomplete_exit=args.incomplete_exit,
+        incomplete_pattern=args.incomplete_pattern,
+        test_timeout_s=args.test_timeout,
+        source="command line",
+    )
+
+
+def _settings(path: str, args: argparse.Namespace) -> FileSettings:
+    if args.test_timeout <= 0:
+        raise UsageError("--test-timeout must be positive")
+    return settings_for(Path(path), _flags(args))
+
+
+def _load(path: str, args: argparse.Namespace) -> tuple[InputFile, FileSettings, Oracle]:
+    source = read_input(path)
+    if looks_binary(source.text):
+        raise InputError(f"{path}: looks like binary data, not a text format")
+    settings = _settings(path, args)
+    oracle = build_oracle(settings.spec, suffix=Path(path).suffix)
+    return source, settings, oracle
+
+
+def _budget(args: argparse.Namespace, settings: FileSettings) -> Budget:
+    timeout = args.timeout if args.timeout is not None else settings.limits.timeout_s
+    max_tests = args.max_tests if args.max_tests is not None else settings.limits.max_tests
+    if timeout is not None and timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    if max_tests is not None and max_tests <= 0:
+        raise UsageError("--max-tests must be positive")
+    return Budget(timeout_s=timeout, max_tests=max_tests)
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    if args.jobs is not None and args.jobs <= 0:
+        raise UsageError("--jobs must be positive")
+    return args.jobs or os.cpu_count() or 1
+
+
+def _files(args: argparse.Namespace) -> list[str]:
+    explicit = any(x is not None for x in (args.grammar, args.command, args.python))
+    files = expand(args.files, every_file=explicit)
+    if not files:
+        raise UsageError("no files to process (folders contain no file with a known format)")
+    return files
+
+
+def _report_problem(record: dict[str, Any], args: argparse.Namespace) -> bool:
+    """Say that a file could not be processed; whether it was such a record."""
+    if "problem" not in record:
+        return False
+    print(f"inputmend: error: {record['problem']}", file=sys.stderr)
+    if args.json:
+        render.print_json(render.public(record))
+    return True
+
+
+# ------------------------------------------------------------------ check
+def check_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Check one file; never raises."""
+    try:
+        source, _, oracle = _load(path, args)
+    except USER_ERRORS as error:
+        return render.problem(path, error)
+    try:
+        feedback = oracle.check(source.text)
+    finally:
+        oracle.close()
+    return render.check_record(source, path, feedback)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    files = _files(args)
+    progress = batch.ProgressBar(len(files), "checking")
+    counts = {"valid": 0, "invalid": 0, "problem": 0}
+    for record in batch.run(check_one, files, args, jobs=_jobs(args), progress=progress):
+        progress.clear()
+        if _report_problem(record, args):
+            counts["problem"] += 1
+            continue
+        counts["valid" if record["valid"] else "invalid"] += 1
+        if args.json:
+            render.print_json(render.public(record))
+        elif record["valid"]:
+            print(f"{record['file']}: valid")
+        else:
+            print(record["_line"])
+    progress.clear()
+    if len(files) > 1 and not args.json:
+        print(
+            f"{len(files)} files: {counts['valid']} valid, {counts['invalid']} invalid"
+            + (f", {counts['problem']} not checked" if counts["problem"] else "")
+        )
+    if counts["problem"]:
+        return EXIT_USAGE
+    return EXIT_INVALID if counts["invalid"] else EXIT_OK
+
+
+# ----------------------------------------------------------------- repair
+def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Repair one file (writing only when asked); never raises."""
+    try:
+        source, settings, oracle = _load(path, args)
+        budget = _budget(args, settings)
+    except USER_ERRORS as error:
+        return render.problem(path, error)
+    try:
+        initial = oracle.check(source.text)
+        result = services.repair(
+            source.text, oracle, algorithm=args.algorithm, budget=budget, top=args.top
+        )
+    finally:
+        oracle.close()
+    written = None
+    try:
+        if result.repairs and args.in_place:
+            written = write_in_place(source, result.repairs[0].text)
+        elif result.repairs and args.output:
+            written = write_output(source, result.repairs[0].text, Path(args.output))
+    except (OSError, InputError) as error:
+        return render.problem(path, error)
+    return render.repair_record(path, source, initial, result, written)
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    if args.top <= 0:
+        raise UsageError("--top must be positive")
+    files = _files(args)
+    if args.output and len(files) > 1:
+        raise UsageError("-o takes one input file; use --in-place for several")
+    detailed = len(files) == 1
+    progress = batch.ProgressBar(len(files), "repairing")
+    outcome: dict[str, list[str]] = {"repaired": [], "valid": [], "failed": [], "problem": []}
+    reasons: dict[str, str] = {}
+    for record in batch.run(repair_one, files, args, jobs=_jobs(args), progress=progress):
+        progress.clear()
+        path = record["file"]
+        if _report_problem(record, args):
+            outcome["problem"].append(path)
+            reasons[path] = record["problem"]
+            continue
+        if record["valid"]:
+            outcome["valid"].append(path)
+        elif record["repairs"]:
+            outcome["repaired"].append(path)
+        else:
+            outcome["failed"].append(path)
+            reasons[path] = "; ".join(record["notes"]) or "no repair found"
+            if record["budget_exhausted"]:
+                reasons[path] += f" ({record['_stop']})"
+        if args.json:
+            render.print_json(render.public(record))
+        else:
+            if not detailed:
+                print(f"\n== {path}")
+            render.print_repair(record, detailed=detailed)
+    progress.clear()
+    if not detailed:
+        summary = (
+            f"{len(files)} files: {len(outcome['repaired'])} repaired, "
+            f"{len(outcome['valid'])} already valid, {len(outcome['failed'])} not repaired"
+            + (f", {len(outcome['problem'])} not processed" if outcome["problem"] else "")
+        )
+        stream = sys.stderr if args.json else sys.stdout
+        print(("\n" if not args.json else "") + summary, file=stream)
+        for path in outcome["failed"] + outcome["problem"]:
+            print(f"  {path}: {reasons[path]}", file=stream)
+    if outcome["problem"]:
+        return EXIT_USAGE
+    return EXIT_INVALID if outcome["failed"] else EXIT_OK
+
+
+# ---------------------------------------------------------------- explain
+def cmd_ddset(args: argparse.Namespace) -> int:
+    source = read_input(args.file)
+    if args.instances < 0 or args.verify < 0:
+        raise UsageError("--instances and --verify must not be negative")
+    settings = _settings(args.file, args)
+    spec = settings.spec
+    if spec.grammar is None:
+        info = registry.for_extension(args.file)
+        if info is not None:
+            spec = replace(spec, grammar=info.name)
+    grammar = load_grammar(spec)
+    try:
+        predicate = build_predicate(
+            spec, original=source.text, fail_pattern=args.fail_pattern, suffix=source.path.suffix
+        )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    try:
+        result = services.abstract(
+            source.text,
+            grammar,
+            predicate,
+            seed=args.seed,
+            budget=_budget(args, settings),
+            instances=args.instances,
+            verify=args.verify,
+        )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        predicate.close()
+    if args.json:
+        render.print_json(render.abstraction_json(args.file, result, args.seed))
+    else:
+        render.print_abstraction(args.file, result, args.seed)
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    if args.algorithm == "ddset":
+        return cmd_ddset(args)
+    source, settings, oracle = _load(args.file, args)
+    try:
+        initial = oracle.check(source.text)
+        diagnosis = None
+        if not initial.valid:
+            diagnosis = services.explain(
+                source.text,
+                oracle,
+                algorithm=args.algorithm,
+                budget=_budget(args, settings),
+                unit=args.unit,
+            )
+    finally:
+        oracle.close()
+    if args.json:
+        render.print_json(render.explain_json(args.file, source, initial, diagnosis))
+    else:
+        render.print_explanation(args.file, source, initial, diagnosis)
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ other
+def cmd_grammars(args: argparse.Namespace) -> int:
+    del args
+    for info in registry.bundled().values():
+        print(f"{info.name:8} {info.title}  [{' '.join(info.extensions)}]")
+    return EXIT_OK
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from inputmend.lsp.app import serve
+
+    serve(tcp_port=args.tcp)
+    return EXIT_OK

@@ -1,0 +1,160 @@
+"""Argument parsing and dispatch."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from inputmend import __version__, services
+from inputmend.cli import commands
+from inputmend.config import defaults
+
+
+def _oracle_options() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    group = parent.add_argument_group("oracle (default: .inputmend.toml, else by file extension)")
+    group.add_argument("--grammar", metavar="NAME|PATH.lark", help="bundled grammar or .lark file")
+    group.add_argument(
+        "--command",
+        metavar='"PROG ARGS"',
+        help="program that validates the input (stdin, or {file} for a temporary file)",
+    )
+    group.add_argument("--python", metavar="MOD:FUNC", help="function that raises on bad input")
+    group.add_argument(
+        "--incomplete-exit",
+        type=int,
+        default=defaults.INCOMPLETE_EXIT,
+        metavar="N",
+        help=f"exit code meaning 'incomplete input' (default {defaults.INCOMPLETE_EXIT})",
+    )
+    group.add_argument(
+        "--incomplete-pattern", metavar="REGEX", help="output that marks an input as incomplete"
+    )
+    group.add_argument(
+        "--test-timeout",
+        type=float,
+        default=defaults.TEST_TIMEOUT_S,
+        metavar="S",
+        help=f"seconds per program run (default {defaults.TEST_TIMEOUT_S:g})",
+    )
+    return parent
+
+
+def _budget_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="S",
+        help=f"time budget (default {defaults.RUN_TIMEOUT_S:g}s)",
+    )
+    parser.add_argument("--max-tests", type=int, metavar="N", help="budget of oracle runs")
+
+
+def _jobs_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--jobs", type=int, metavar="N", help="files processed in parallel (default: all cores)"
+    )
+
+
+def _algorithms(registry: dict[str, str]) -> str:
+    return "; ".join(f"{name}: {summary}" for name, summary in registry.items())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="inputmend",
+        description="Find what makes an input invalid, and repair it.",
+    )
+    parser.add_argument("--version", action="version", version=f"inputmend {__version__}")
+    subcommands = parser.add_subparsers(dest="subcommand", metavar="COMMAND", required=True)
+    oracle = _oracle_options()
+
+    check = subcommands.add_parser(
+        "check", parents=[oracle], help="validate files (exit 0 valid, 1 invalid, 2 error)"
+    )
+    check.add_argument("files", nargs="+", metavar="FILE|FOLDER")
+    check.add_argument("--json", action="store_true", help="one JSON object per file")
+    _jobs_option(check)
+
+    repair = subcommands.add_parser("repair", parents=[oracle], help="print ranked repairs")
+    repair.add_argument("files", nargs="+", metavar="FILE|FOLDER")
+    repair.add_argument(
+        "--algorithm",
+        choices=list(services.REPAIR_ALGORITHMS),
+        default="auto",
+        help=_algorithms({a.name: a.summary for a in services.REPAIR_ALGORITHMS.values()}),
+    )
+    repair.add_argument(
+        "--top", type=int, default=defaults.TOP_REPAIRS, metavar="N", help="repairs to show"
+    )
+    _budget_options(repair)
+    out = repair.add_mutually_exclusive_group()
+    out.add_argument("-o", "--output", metavar="OUT", help="write the best repair to OUT")
+    out.add_argument(
+        "--in-place", action="store_true", help="write the best repair to FILE (keeps FILE.orig)"
+    )
+    repair.add_argument("--json", action="store_true", help="one JSON object per file")
+    _jobs_option(repair)
+
+    explain = subcommands.add_parser(
+        "explain", parents=[oracle], help="show the failure-inducing parts of a file"
+    )
+    explain.add_argument("file", metavar="FILE")
+    explainers = {a.name: a.summary for a in services.EXPLAIN_ALGORITHMS.values()}
+    explainers["ddset"] = "the abstract failure-inducing input (see the ddset options)"
+    explain.add_argument(
+        "--algorithm", choices=list(explainers), default="ddmax", help=_algorithms(explainers)
+    )
+    explain.add_argument(
+        "--unit", choices=("char", "line"), default="char", help="element granularity"
+    )
+    ddset_group = explain.add_argument_group(
+        "ddset (the document parses, the program under test --command/--python fails on it)"
+    )
+    ddset_group.add_argument(
+        "--fail-pattern", metavar="REGEX", help="output (or exception message) of the failure"
+    )
+    ddset_group.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    ddset_group.add_argument(
+        "--instances", type=int, default=5, metavar="N", help="inputs to produce from the pattern"
+    )
+    ddset_group.add_argument(
+        "--verify", type=int, default=0, metavar="K", help="produce K inputs, count the failing"
+    )
+    _budget_options(explain)
+    explain.add_argument("--json", action="store_true", help="print one JSON object")
+
+    subcommands.add_parser("grammars", help="list the bundled grammars")
+
+    lsp = subcommands.add_parser("lsp", help="start the language server (stdio)")
+    lsp.add_argument("--tcp", type=int, metavar="PORT", help="listen on a TCP port instead")
+    lsp.add_argument("--stdio", action="store_true", help="use stdio (the default)")
+    return parser
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "check": commands.cmd_check,
+    "repair": commands.cmd_repair,
+    "explain": commands.cmd_explain,
+    "grammars": commands.cmd_grammars,
+    "lsp": commands.cmd_lsp,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.subcommand](args)
+    except commands.USER_ERRORS as error:
+        print(f"inputmend: error: {error}", file=sys.stderr)
+        return commands.EXIT_USAGE
+    except KeyboardInterrupt:
+        print("inputmend: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return commands.EXIT_OK

@@ -1,0 +1,28 @@
+"""Every default value, named once.
+
+The command line and ``.inputmend.toml`` share the first group; the language
+server runs in the background while the user types, so its budgets are
+shorter (second group).  The README's tables state the same numbers.
+"""
+
+CONFIG_NAME = ".inputmend.toml"
+
+RUN_TIMEOUT_S = 30.0
+"""Seconds for one repair or explanation run."""
+TEST_TIMEOUT_S = 10.0
+"""Seconds for one run of an external program or Python validator."""
+INCOMPLETE_EXIT = 255
+"""Exit code meaning "a valid prefix, just incomplete" (the FSynth study's convention)."""
+TOP_REPAIRS = 5
+"""Repairs offered."""
+
+SERVER_RUN_TIMEOUT_S = 10.0
+"""Seconds for each background run of the language server."""
+SERVER_TEST_TIMEOUT_S = 5.0
+"""Seconds for one validator run in the language server (an upper bound)."""
+SERVER_DEBOUNCE_MS = 300
+"""Quiet time after the last change before background work starts."""
+SERVER_MAX_BACKGROUND_CHARS = 2_000_000
+"""Larger documents get only the fast grammar check."""
+SERVER_DIAGNOSIS_TIMEOUT_S = 5.0
+"""Failure-inducing spans complement the repairs: at most this long."""

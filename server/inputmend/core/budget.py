@@ -1,0 +1,144 @@
+"""The budget of a run, the one way to stop work, and what a run cost.
+
+A :class:`Budget` says how long a run may take, how many oracle runs it may
+charge, and whether its caller has cancelled it.  A :class:`Meter` accounts
+for one run against a budget; its :meth:`Meter.poll` is the *stop hook* that
+long loops call (algorithms between candidates, grammar scans every few
+thousand tokens): it raises :class:`BudgetExhausted` (or :class:`Cancelled`)
+when the run must stop, and the algorithm returns the best result it has.
+
+Splitting a budget among the steps of a run is arithmetic on budgets
+(:meth:`Budget.after`, :meth:`Budget.share`, :meth:`Budget.capped`), written
+once here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits for one run of work; ``None`` means unlimited.
+
+    ``cancelled`` is asked now and then; once it returns true the run stops
+    (the language server raises a job's flag when its document changes)."""
+
+    timeout_s: float | None = None
+    max_tests: int | None = None
+    cancelled: Callable[[], bool] | None = None
+
+    def describe(self) -> str:
+        parts = []
+        if self.timeout_s is not None:
+            parts.append(f"timeout {self.timeout_s:g}s")
+        if self.max_tests is not None:
+            parts.append(f"at most {self.max_tests} tests")
+        if self.cancelled is not None:
+            parts.append("cancellable")
+        return ", ".join(parts) or "unlimited"
+
+    @property
+    def used_up(self) -> bool:
+        """Nothing is left: no time or no test."""
+        return self.timeout_s == 0 or self.max_tests == 0
+
+    def after(self, spent: RunStats) -> Budget:
+        """What is left once ``spent`` is paid (never negative)."""
+        timeout, tests = self.timeout_s, self.max_tests
+        if timeout is not None:
+            timeout = max(0.0, timeout - spent.elapsed_s)
+        if tests is not None:
+            tests = max(0, tests - spent.tests)
+        return replace(self, timeout_s=timeout, max_tests=tests)
+
+    def share(self, fraction: float) -> Budget:
+        """``fraction`` of this budget (for one of several steps)."""
+        timeout, tests = self.timeout_s, self.max_tests
+        return replace(
+            self,
+            timeout_s=None if timeout is None else fraction * timeout,
+            max_tests=None if tests is None else int(fraction * tests),
+        )
+
+    def capped(self, seconds: float, tests: int) -> Budget:
+        """This budget, but at most ``seconds`` and ``tests``."""
+        timeout = seconds if self.timeout_s is None else min(self.timeout_s, seconds)
+        limit = tests if self.max_tests is None else min(self.max_tests, tests)
+        return replace(self, timeout_s=timeout, max_tests=limit)
+
+
+UNLIMITED = Budget()
+
+
+class BudgetExhausted(Exception):
+    """Raised inside an algorithm when its budget runs out; carries the reason."""
+
+
+class Cancelled(BudgetExhausted):
+    """The caller asked the run to stop (e.g. the document changed)."""
+
+
+class Meter:
+    """Live accounting of one run: tests charged, time spent, why it stopped."""
+
+    def __init__(self, budget: Budget = UNLIMITED) -> None:
+        self.budget = budget
+        self.started = time.monotonic()
+        self.deadline = None if budget.timeout_s is None else self.started + budget.timeout_s
+        self.tests = 0
+        self.stop_reason: str | None = None
+
+    @property
+    def elapsed_s(self) -> float:
+        return time.monotonic() - self.started
+
+    @property
+    def exhausted(self) -> bool:
+        return self.stop_reason is not None
+
+    def _stop(self, error: BudgetExhausted) -> BudgetExhausted:
+        self.stop_reason = str(error)
+        return error
+
+    def poll(self) -> None:
+        """The stop hook: raise if the run was cancelled or is past its deadline."""
+        if self.stop_reason is not None:
+            raise BudgetExhausted(self.stop_reason)
+        cancelled = self.budget.cancelled
+        if cancelled is not None and cancelled():
+            raise self._stop(Cancelled("cancelled"))
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise self._stop(BudgetExhausted(f"time budget of {self.budget.timeout_s:g}s used up"))
+
+    def charge(self) -> None:
+        """Account for one oracle run, raising if the budget does not allow it."""
+        self.poll()
+        limit = self.budget.max_tests
+        if limit is not None and self.tests >= limit:
+            raise self._stop(BudgetExhausted(f"test budget of {limit} oracle runs used up"))
+        self.tests += 1
+
+
+@dataclass(frozen=True, slots=True)
+class RunStats:
+    """What one run cost, and whether it stopped before it was done."""
+
+    tests: int
+    elapsed_s: float
+    budget_exhausted: bool = False
+    stop_reason: str | None = None
+
+    @classmethod
+    def of(cls, meter: Meter) -> RunStats:
+        return cls(meter.tests, meter.elapsed_s, meter.exhausted, meter.stop_reason)
+
+    def __add__(self, other: RunStats) -> RunStats:
+        return RunStats(
+            self.tests + other.tests,
+            self.elapsed_s + other.elapsed_s,
+            self.budget_exhausted or other.budget_exhausted,
+            self.stop_reason or other.stop_reason,
+        )

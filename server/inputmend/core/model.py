@@ -1,0 +1,140 @@
+"""The model: edits, spans and the results of repairs, diagnoses and abstractions.
+
+Algorithms return these frozen values; the CLI prints them and the language
+server converts them; nothing here knows about either.  Offsets are
+character offsets of the (decoded) input."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import Levenshtein
+
+from inputmend.core.budget import RunStats
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace ``delete`` characters at ``offset`` (of the input) by ``insert``."""
+
+    offset: int
+    delete: int
+    insert: str = ""
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.delete
+
+    def to_json(self) -> dict[str, Any]:
+        return {"offset": self.offset, "delete": self.delete, "insert": self.insert}
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open range ``[start, end)`` of character offsets."""
+
+    start: int
+    end: int
+
+    def contains(self, offset: int) -> bool:
+        """Is ``offset`` in the span or at one of its ends?"""
+        return self.start <= offset <= self.end
+
+
+@dataclass(frozen=True)
+class Repair:
+    """One candidate repair of an input."""
+
+    text: str
+    edits: tuple[Edit, ...]
+    algorithm: str
+    valid: bool
+    distance: int
+    note: str = ""
+
+    @property
+    def data_lost(self) -> int:
+        """Characters of the input the repair deletes or replaces."""
+        return sum(edit.delete for edit in self.edits)
+
+    @property
+    def inserted(self) -> int:
+        """Characters the repair invents."""
+        return sum(len(edit.insert) for edit in self.edits)
+
+
+@dataclass(frozen=True)
+class RepairResult:
+    """Ranked repairs (best first) of one input, and what finding them cost."""
+
+    input_valid: bool
+    repairs: tuple[Repair, ...]
+    stats: RunStats
+    notes: tuple[str, ...] = ()
+    partial: Repair | None = None  # best incomplete result when no repair was found
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """Failure-inducing spans of an input, as found by one algorithm."""
+
+    algorithm: str
+    spans: tuple[Span, ...]
+    stats: RunStats
+    passing: str | None = None
+    failing: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """DDSET's abstract failure-inducing input, ready to show."""
+
+    pattern: str
+    reduced: str
+    tree: str
+    instances: tuple[str, ...]
+    verification: tuple[int, int, int] | None  # failing, total resolved, unresolved
+    stats: RunStats
+    notes: tuple[str, ...] = ()
+
+
+def distance(a: str, b: str) -> int:
+    """Levenshtein edit distance."""
+    return int(Levenshtein.distance(a, b))
+
+
+def spans_to_edits(spans: Iterable[Span]) -> tuple[Edit, ...]:
+    """Deleting the given spans, as an edit script."""
+    return tuple(Edit(span.start, span.end - span.start) for span in spans if span.end > span.start)
+
+
+def edits_between(source: str, target: str) -> tuple[Edit, ...]:
+    """A minimal edit script turning ``source`` into ``target``."""
+    edits: list[Edit] = []
+    for tag, i1, i2, j1, j2 in Levenshtein.opcodes(source, target):
+        if tag == "equal":
+            continue
+        insert = target[j1:j2]
+        if edits and edits[-1].end == i1:
+            last = edits.pop()
+            edits.append(Edit(last.offset, last.delete + i2 - i1, last.insert + insert))
+        else:
+            edits.append(Edit(i1, i2 - i1, insert))
+    return tuple(edits)
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """Apply non-overlapping edits given in input offsets."""
+    pieces: list[str] = []
+    position = 0
+    for edit in sorted(edits, key=lambda e: (e.offset, e.delete)):
+        if edit.offset < position:
+            raise ValueError(f"overlapping edits at offset {edit.offset}")
+        pieces.append(text[position : edit.offset])
+        pieces.append(edit.insert)
+        position = edit.end
+    pieces.append(text[position:])
+    return "".join(pieces)

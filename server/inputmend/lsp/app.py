@@ -1,0 +1,45 @@
+"""The server assembled: every handler registered, and :func:`serve`."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from lsprotocol import types
+
+from inputmend.lsp import actions, commands, lifecycle, sync
+from inputmend.lsp.server import InputmendServer
+
+FEATURES: tuple[tuple[str, Callable[..., Any], Any], ...] = (
+    (types.INITIALIZE, lifecycle.initialize, None),
+    (types.INITIALIZED, lifecycle.initialized, None),
+    (types.WORKSPACE_DID_CHANGE_CONFIGURATION, lifecycle.did_change_configuration, None),
+    (types.SHUTDOWN, lifecycle.shutdown, None),
+    (types.TEXT_DOCUMENT_DID_OPEN, sync.did_open, None),
+    (types.TEXT_DOCUMENT_DID_CHANGE, sync.did_change, None),
+    (types.TEXT_DOCUMENT_DID_SAVE, sync.did_save, None),
+    (types.TEXT_DOCUMENT_DID_CLOSE, sync.did_close, None),
+    (types.TEXT_DOCUMENT_CODE_ACTION, actions.code_action, actions.CODE_ACTION_OPTIONS),
+    (types.TEXT_DOCUMENT_HOVER, actions.hover, None),
+)
+
+
+def create_server() -> InputmendServer:
+    server = InputmendServer()
+    for method, handler, options in FEATURES:
+        server.feature(method, options)(handler)
+    for name, command in commands.COMMANDS.items():
+        server.command(name)(command)
+    return server
+
+
+def serve(*, tcp_port: int | None = None) -> None:
+    """Run the server on stdio (or TCP for debugging); logs go to stderr only."""
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    server = create_server()
+    if tcp_port is not None:
+        server.start_tcp("127.0.0.1", tcp_port)
+    else:
+        server.start_io()

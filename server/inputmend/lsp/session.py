@@ -1,0 +1,221 @@
+"""The open documents and everything known about each version of them.
+
+A :class:`Snapshot` is immutable: one version of one document under one
+oracle configuration, with the results found for it so far.  Results are
+added by swapping in a new snapshot (:meth:`Session.update`), and only while
+the snapshot they were computed from is still the current one: a result for
+an older version or configuration is dropped by one comparison of
+*revisions*.  An edit or a new configuration starts a new revision with no
+results, so nothing has to be reset by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from inputmend.config.defaults import CONFIG_NAME
+from inputmend.config.discovery import settings_for
+from inputmend.config.schema import NoOracleError, OracleSpec
+from inputmend.core.model import Repair, Span
+from inputmend.core.text import LineIndex
+from inputmend.lsp.settings import ServerSettings
+from inputmend.oracles.base import Feedback, Oracle, OracleConfigError
+from inputmend.oracles.factory import build_oracle
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Note:
+    """An information diagnostic at the start of the document."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class OracleSetup:
+    """How one document is judged: the whole oracle's spec (grammar and
+    validators), the in-process grammar oracle for the fast check, and notes
+    on what was left out."""
+
+    spec: OracleSpec | None = None
+    fast_oracle: Oracle | None = None
+    notes: tuple[Note, ...] = ()
+
+
+def oracle_setup(path: Path, settings: ServerSettings, root: Path | None) -> OracleSetup:
+    """Decide a document's oracle from the client's settings, the workspace's
+    ``.inputmend.toml`` (its validators only when trusted) and the extension."""
+    notes: list[Note] = []
+    try:
+        spec = settings.oracle_for(path, root)
+        if spec is None:
+            spec = settings_for(path).spec
+            if spec.has_validator and not settings.trust_workspace_commands:
+                notes.append(
+                    Note(
+                        "untrusted-validator",
+                        f"the validator from {spec.source} was not run: external commands "
+                        f"from {CONFIG_NAME} run only when the user setting "
+                        "inputmend.trustWorkspaceCommands is true",
+                    )
+                )
+                spec = spec.grammar_only()
+                if spec.grammar is None:
+                    return OracleSetup(notes=tuple(notes))
+        spec = replace(spec, test_timeout_s=min(spec.test_timeout_s, settings.test_timeout_s))
+        fast = build_oracle(spec.grammar_only()) if spec.grammar is not None else None
+        return OracleSetup(spec, fast, tuple(notes))
+    except NoOracleError:
+        return OracleSetup(notes=tuple(notes))
+    except OracleConfigError as error:
+        return OracleSetup(notes=(*notes, Note("configuration", str(error))))
+
+
+@dataclass(frozen=True, eq=False)
+class Version:
+    """One version of a document's text."""
+
+    uri: str
+    path: Path
+    number: int
+    text: str
+
+    @cached_property
+    def index(self) -> LineIndex:
+        """Line starts, computed once per version."""
+        return LineIndex(self.text)
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """One version of a document, its oracle setup, and the results so far."""
+
+    document: Version
+    setup: OracleSetup
+    revision: int
+    fast: Feedback | None = None
+    validator: Feedback | None = None
+    validator_error: str | None = None
+    spans: tuple[Span, ...] = ()
+    repairs: tuple[Repair, ...] | None = None  # None: not computed (yet)
+    background_note: str | None = None
+    explanation: str | None = None
+    analysed: bool = False  # the background analysis of this revision is over
+
+    @property
+    def uri(self) -> str:
+        return self.document.uri
+
+    @property
+    def version(self) -> int:
+        return self.document.number
+
+    @property
+    def text(self) -> str:
+        return self.document.text
+
+    @property
+    def index(self) -> LineIndex:
+        return self.document.index
+
+    @property
+    def spec(self) -> OracleSpec | None:
+        return self.setup.spec
+
+    @property
+    def has_validator(self) -> bool:
+        return self.spec is not None and self.spec.has_validator
+
+    @property
+    def invalid(self) -> bool:
+        if self.fast is not None and not self.fast.valid:
+            return True
+        return self.validator is not None and not self.validator.valid
+
+
+@dataclass
+class Session:
+    """The open documents (their current snapshots), the settings, the workspace root."""
+
+    settings: ServerSettings = field(default_factory=ServerSettings)
+    root: Path | None = None
+    snapshots: dict[str, Snapshot] = field(default_factory=dict)
+    _revisions: int = 0
+    _swapped: asyncio.Event | None = None
+
+    def get(self, uri: str) -> Snapshot | None:
+        return self.snapshots.get(uri)
+
+    def _store(self, snapshot: Snapshot) -> Snapshot:
+        self.snapshots[snapshot.uri] = snapshot
+        if self._swapped is not None:
+            self._swapped.set()
+            self._swapped = None
+        return snapshot
+
+    def _fresh(self, document: Version, setup: OracleSetup) -> Snapshot:
+        self._revisions += 1
+        return self._store(Snapshot(document, setup, self._revisions))
+
+    def open(self, uri: str, path: Path, version: int, text: str) -> Snapshot:
+        setup = oracle_setup(path, self.settings, self.root)
+        return self._fresh(Version(uri, path, version, text), setup)
+
+    def change(self, uri: str, version: int, text: str) -> Snapshot | None:
+        """A new version of an open document (same oracle, no results yet)."""
+        current = self.snapshots.get(uri)
+        if current is None:
+            return None
+        return self._fresh(Version(uri, current.document.path, version, text), current.setup)
+
+    def reconfigure(self, uri: str) -> Snapshot | None:
+        """The document's oracle decided again (settings or configuration files changed)."""
+        current = self.snapshots.get(uri)
+        if current is None:
+            return None
+        setup = oracle_setup(current.document.path, self.settings, self.root)
+        return self._fresh(current.document, setup)
+
+    def close(self, uri: str) -> Snapshot | None:
+        return self.snapshots.pop(uri, None)
+
+    def is_current(self, snapshot: Snapshot) -> bool:
+        """Is ``snapshot`` of the document's current version and configuration?"""
+        current = self.snapshots.get(snapshot.uri)
+        return current is not None and current.revision == snapshot.revision
+
+    def update(self, snapshot: Snapshot, **results: Any) -> Snapshot | None:
+        """The current snapshot with ``results`` added; None (and nothing
+        changes) when ``snapshot`` is stale."""
+        if not self.is_current(snapshot):
+            return None
+        return self._store(replace(self.snapshots[snapshot.uri], **results))
+
+    async def wait_for(
+        self, uri: str, condition: Callable[[Snapshot], bool], timeout: float
+    ) -> Snapshot | None:
+        """The document's snapshot once ``condition`` holds for it (it may be a
+        later version than now); None if the document is closed or the
+        timeout passes first."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            snapshot = self.snapshots.get(uri)
+            if snapshot is None:
+                return None
+            if condition(snapshot):
+                return snapshot
+            if self._swapped is None:
+                self._swapped = asyncio.Event()
+            try:
+                await asyncio.wait_for(self._swapped.wait(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                return None

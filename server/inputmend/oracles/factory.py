@@ -1,0 +1,93 @@
+"""Oracles and DDSET predicates built from an :class:`~inputmend.config.schema.OracleSpec`.
+
+The one place that turns configuration into running validators, for the
+command line and the language server alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from inputmend.config.schema import OracleSpec
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.oracles.base import Oracle, OracleConfigError
+from inputmend.oracles.command import CommandOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
+from inputmend.oracles.python import PythonOracle
+from inputmend.oracles.wrappers import AllOf
+
+Stop = Callable[[], None]
+"""A stop hook (:meth:`inputmend.core.budget.Meter.poll`): called now and then
+by long grammar scans; raises to abort them."""
+
+
+def _base_dir(spec: OracleSpec) -> str | None:
+    return str(spec.base_dir) if spec.base_dir is not None else None
+
+
+def build_oracle(spec: OracleSpec, *, suffix: str = "", stop: Stop | None = None) -> Oracle:
+    """The oracle a spec describes: grammar first (fast, knows the parse
+    boundary), then the Python function, then the command."""
+    parts: list[Oracle] = []
+    try:
+        if spec.grammar is not None:
+            parts.append(IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir, stop=stop))
+        if spec.python is not None:
+            parts.append(
+                PythonOracle(spec.python, timeout_s=spec.test_timeout_s, base_dir=_base_dir(spec))
+            )
+        if spec.command is not None:
+            parts.append(
+                CommandOracle(
+                    spec.command,
+                    timeout_s=spec.test_timeout_s,
+                    incomplete_exit=spec.incomplete_exit,
+                    incomplete_pattern=spec.incomplete_pattern,
+                    suffix=suffix,
+                    cwd=spec.base_dir,
+                )
+            )
+    except OracleConfigError:
+        for part in parts:
+            part.close()
+        raise
+    if not parts:
+        raise OracleConfigError("no oracle configured")
+    return parts[0] if len(parts) == 1 else AllOf(parts)
+
+
+def load_grammar(spec: OracleSpec) -> CompiledGrammar:
+    """The spec's grammar, for DDSET (which parses with it)."""
+    if spec.grammar is None:
+        raise OracleConfigError("DDSET needs a grammar: --grammar NAME|PATH.lark")
+    return CompiledGrammar.load(spec.grammar, base_dir=spec.base_dir)
+
+
+def build_predicate(
+    spec: OracleSpec,
+    *,
+    original: str,
+    fail_pattern: str | None = None,
+    suffix: str = "",
+) -> CommandPredicate | PythonPredicate:
+    """The spec's validator as DDSET's predicate, calibrated on ``original``
+    (raises ``ValueError`` when ``original`` does not fail)."""
+    if spec.command is not None:
+        return CommandPredicate(
+            spec.command,
+            original=original,
+            fail_pattern=fail_pattern,
+            timeout_s=spec.test_timeout_s,
+            suffix=suffix,
+            cwd=spec.base_dir,
+        )
+    if spec.python is not None:
+        return PythonPredicate(
+            spec.python,
+            original=original,
+            message_pattern=fail_pattern,
+            timeout_s=spec.test_timeout_s,
+            base_dir=_base_dir(spec),
+        )
+    raise OracleConfigError("DDSET needs the program under test: --command or --python")

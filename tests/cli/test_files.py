@@ -1,0 +1,79 @@
+"""The command line's file operations: one-line read errors, atomic writes, backups."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inputmend.cli.files import (
+    InputError,
+    backup_path,
+    expand,
+    read_input,
+    write_atomically,
+    write_in_place,
+    write_output,
+)
+
+
+def test_reading_keeps_what_writing_needs(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_bytes(b"\xef\xbb\xbf[1,\xff]")
+    source = read_input(path)
+    assert source.bom and source.text == "[1,\udcff]"
+    assert source.encode() == path.read_bytes()
+    assert source.encode("[1]") == b"\xef\xbb\xbf[1]"
+
+
+@pytest.mark.parametrize(("make", "message"), [(None, "no such file"), ("dir", "is a directory")])
+def test_reading_problems_are_one_line(tmp_path: Path, make: str | None, message: str) -> None:
+    path = tmp_path / "x"
+    if make == "dir":
+        path.mkdir()
+    with pytest.raises(InputError, match=f"^{path}: {message}$"):
+        read_input(path)
+
+
+def test_atomic_writes_keep_the_mode_and_leave_nothing_behind(tmp_path: Path) -> None:
+    path = tmp_path / "script.sh"
+    path.write_text("old")
+    path.chmod(0o750)
+    write_atomically(path, b"new")
+    assert path.read_bytes() == b"new"
+    assert path.stat().st_mode & 0o777 == 0o750
+    assert [p.name for p in tmp_path.iterdir()] == ["script.sh"]
+
+
+def test_backups_are_never_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text("[1,]")
+    assert backup_path(path).name == "a.json.orig"
+    first = write_in_place(read_input(path), "[1]")
+    second = write_in_place(read_input(path), "[2]")
+    assert first.endswith("(original kept as " + str(tmp_path / "a.json.orig") + ")")
+    assert second.endswith("a.json.orig.1)")
+    assert (tmp_path / "a.json.orig").read_text() == "[1,]"
+    assert (tmp_path / "a.json.orig.1").read_text() == "[1]"
+    assert path.read_text() == "[2]"
+
+
+def test_an_output_file_is_never_the_input(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text("[1,]")
+    with pytest.raises(InputError, match="use --in-place"):
+        write_output(read_input(path), "[1]", tmp_path / "." / "a.json")
+    target = tmp_path / "b.json"
+    assert write_output(read_input(path), "[1]", target) == f"wrote {target}"
+
+
+def test_folders_give_their_files_with_an_oracle(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".hidden").mkdir()
+    for name in ("a.json", "sub/b.ini", "c.unknown", "a.json.orig", ".hidden/d.json"):
+        (tmp_path / name).write_text("x")
+    found = expand([str(tmp_path)], every_file=False)
+    assert found == [str(tmp_path / "a.json"), str(tmp_path / "sub" / "b.ini")]
+    every = expand([str(tmp_path)], every_file=True)
+    assert str(tmp_path / "c.unknown") in every and str(tmp_path / "a.json.orig") not in every
+    assert expand(["named.txt"], every_file=False) == ["named.txt"]

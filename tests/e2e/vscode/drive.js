@@ -1,0 +1,417 @@
+// Drives a real VS Code (code-server in headless Chromium, through
+// playwright-core) with the packaged inputmend extension, as a person would:
+// keyboard, command palette, quick fix widget, notifications, status bar.
+//
+// Run by tests/e2e/test_vscode.py, which prepares the profile, the workspace and
+// code-server, with INPUTMEND_VSCODE_E2E holding a JSON object:
+//   url, folder      the workbench address and the folder it opens
+//   chromium         the chromium executable; playwright   playwright-core's folder
+//   artifacts        where screenshots go; result   where the checks are written (JSON)
+//   logs             code-server's log folder (the extension's output channel is there)
+//   machineSettings  the Remote ("Machine") settings file of the profile
+//   python           the interpreter configured in the User settings
+//   timeoutMs        time allowed for one check
+//
+// The checks run in order, on documents of their own; the first failure stops
+// the run (the state after it is unknown) with a screenshot. Titles of quick
+// fixes are not asserted: a repair counts when the document becomes valid.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+
+const config = JSON.parse(process.env.INPUTMEND_VSCODE_E2E || '{}');
+const { chromium } = require(config.playwright);
+
+const result = { checks: [], statusTexts: [] };
+let page;
+let step = 0;
+
+function writeResult() {
+  fs.writeFileSync(config.result, JSON.stringify(result, null, 2));
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `probe` until it returns a truthy value; fails with `what` after `ms`. */
+async function until(probe, what, ms = config.timeoutMs) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(150);
+  }
+}
+
+async function screenshot(name) {
+  step += 1;
+  const file = path.join(config.artifacts, `${String(step).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file }).catch(() => undefined);
+  return file;
+}
+
+// ---------------------------------------------------------------- workbench
+
+/** The text of the inputmend status bar item ('' when hidden). */
+async function statusText() {
+  const texts = await page.locator('.statusbar-item').allInnerTexts();
+  const text = texts.map((t) => t.trim()).find((t) => t.startsWith('inputmend')) ?? '';
+  if (text && !result.statusTexts.includes(text)) result.statusTexts.push(text);
+  return text;
+}
+
+function waitStatus(pattern, ms) {
+  return until(async () => pattern.test(await statusText()), `the status bar to show ${pattern}`, ms);
+}
+
+/** The text of the active editor (one-line documents fit the view). */
+async function editorText() {
+  const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+  return (await lines.innerText()).replace(/\u00a0/g, ' ');
+}
+
+/** Error squiggles in the active editor (the user settings turn VS Code's own JSON validation off). */
+async function errorSquiggles() {
+  return page.locator('.editor-group-container.active .squiggly-error').count();
+}
+
+/** Runs a command by its palette title (exactly this entry, not a fuzzy neighbour). */
+async function runCommand(title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const rows = page.locator('.quick-input-widget .monaco-list-row');
+  const row = await until(async () => {
+    for (const candidate of await rows.all()) {
+      if ((await candidate.getAttribute('aria-label').catch(() => ''))?.startsWith(title)) return candidate;
+    }
+    return undefined;
+  }, `the palette entry "${title}"`, 15_000).catch(async (error) => {
+    const offered = await rows.evaluateAll((all) => all.map((r) => r.getAttribute('aria-label')));
+    throw new Error(`${error.message}; the palette offers: ${offered.join(' | ')}`);
+  });
+  await row.click();
+  await page.mouse.move(1, 450); // no hover tooltips over what comes next
+}
+
+async function openFile(name) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  // The list first shows the recently opened files: wait for the filtered one.
+  const first = page.locator('.quick-input-widget .monaco-list-row').first();
+  await until(async () => (await first.getAttribute('aria-label').catch(() => ''))?.startsWith(name), `${name} in Quick Open`);
+  await page.keyboard.press('Enter');
+  await page.locator(`.editor-group-container.active .tab.active[aria-label="${name}"]`).waitFor({ state: 'visible' });
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+}
+
+/** Moves the cursor with Go to Line/Column (`line:column`, 1-based). */
+async function goTo(position) {
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`:${position}`);
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden' });
+}
+
+/** Waits for a notification matching `pattern`: its element and its text. */
+async function waitToast(pattern) {
+  const item = page.locator('.notifications-toasts .notification-list-item', { hasText: pattern }).first();
+  await item.waitFor({ state: 'visible', timeout: config.timeoutMs });
+  return { item, text: (await item.innerText()).replace(/\s+/g, ' ') };
+}
+
+async function clearNotifications() {
+  await runCommand('Notifications: Clear All Notifications');
+}
+
+async function save() {
+  await page.keyboard.press('Control+S');
+  await until(async () => (await page.locator('.tab.active.dirty').count()) === 0, 'the document to be saved');
+}
+
+/** The extension's output channel as code-server logs it. */
+function outputChannel() {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/^\d+-inputmend\.log$/.test(entry.name)) found.push(full);
+    }
+  };
+  if (fs.existsSync(config.logs)) walk(config.logs);
+  return found.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+}
+
+function countLines(text, pattern) {
+  return text.split('\n').filter((line) => pattern.test(line)).length;
+}
+
+/** Opens a document of the folder and waits until the server calls it invalid. */
+async function openInvalid(name) {
+  await openFile(name);
+  await waitStatus(/^inputmend: invalid/);
+}
+
+/**
+ * Waits until the active JSON document is valid (status bar, squiggles, the
+ * text itself) and saves it; the Python side then parses the file. Which repair
+ * is best is the ranking's business, not this test's.
+ */
+async function expectRepaired(how) {
+  await waitStatus(/^inputmend: valid$/);
+  await until(async () => (await errorSquiggles()) === 0, 'the squiggles to go');
+  const text = await editorText();
+  JSON.parse(text);
+  await save();
+  return how ? `${how} -> ${text}` : text;
+}
+
+// ---------------------------------------------------------------- checks
+
+const checks = [
+  [
+    'activation',
+    'opening a JSON file of the folder starts the server with the interpreter from the User settings',
+    async () => {
+      await openFile('person.json');
+      await waitStatus(/^inputmend: invalid \(\d+\)$/);
+      const log = outputChannel();
+      if (!log.includes(`interpreter: ${config.python} (setting)`)) throw new Error(`unexpected interpreter:\n${log}`);
+      if (!/starting: .* -P -m inputmend lsp/.test(log)) throw new Error(`unexpected launch:\n${log}`);
+      return (await statusText()) + '; ' + log.split('\n').filter((l) => /interpreter:|starting:/.test(l)).join('; ');
+    },
+  ],
+  [
+    'squiggle-and-problems',
+    'the error is underlined and listed in the Problems view',
+    async () => {
+      await until(async () => (await errorSquiggles()) > 0, 'a squiggle');
+      await runCommand('Problems: Focus on Problems View');
+      const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'inputmend' }).first();
+      await row.waitFor({ state: 'visible', timeout: config.timeoutMs });
+      const text = (await row.innerText()).replace(/\s+/g, ' ');
+      await runCommand('View: Hide Panel');
+      return text;
+    },
+  ],
+  [
+    'quick-fix-list',
+    'Ctrl+. on the error lists the ranked repairs',
+    async () => {
+      await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+      await goTo('1:18');
+      const actions = page.locator('.action-widget .monaco-list-row.action');
+      // The repairs are computed in the background: ask again until they are there.
+      const titles = await until(async () => {
+        await page.keyboard.press('Control+.');
+        // Before the repairs are ranked VS Code may say "No code actions available" instead.
+        await page.locator('.action-widget').waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+        await sleep(300);
+        const found = await actions.allInnerTexts();
+        if (found.length >= 2) return found;
+        await page.keyboard.press('Escape');
+        await sleep(500);
+        return undefined;
+      }, 'at least two quick fixes');
+      return titles.join(' | ');
+    },
+  ],
+  [
+    'preferred-fix',
+    'the first quick fix (VS Code lists the preferred one first) makes the document valid',
+    async () => {
+      // The widget opens with its first entry focused; Enter applies it, as a person would.
+      const first = page.locator('.action-widget .monaco-list-row.action').first();
+      const title = await first.innerText();
+      if (!/\bfocused\b/.test((await first.getAttribute('class')) ?? '')) throw new Error('the first quick fix is not focused');
+      await page.keyboard.press('Enter');
+      return expectRepaired(title);
+    },
+  ],
+  [
+    'auto-fix',
+    'Auto Fix applies the preferred repair',
+    async () => {
+      await openInvalid('order.json');
+      await goTo('1:30');
+      // Until the background analysis has ranked the repairs there is nothing to apply.
+      await until(async () => {
+        await runCommand('Auto Fix...');
+        await sleep(1000);
+        return /^inputmend: valid$/.test(await statusText());
+      }, 'Auto Fix to repair the document');
+      return expectRepaired();
+    },
+  ],
+  [
+    'on-save',
+    'saving an invalid document offers the best repair; "Apply repair" applies it',
+    async () => {
+      await openFile('save.json');
+      await waitStatus(/^inputmend: valid$/);
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('x');
+      await waitStatus(/^inputmend: invalid/);
+      await page.keyboard.press('Control+S');
+      const offer = await waitToast(/Apply repair/);
+      await offer.item.locator('.monaco-button', { hasText: 'Apply repair' }).click();
+      return expectRepaired(offer.text);
+    },
+  ],
+  [
+    'show-repairs',
+    'Show Repairs lists the repairs with a diff preview; Enter applies the highlighted one',
+    async () => {
+      await clearNotifications();
+      await openInvalid('choose.json');
+      await runCommand('inputmend: Show Repairs');
+      const rows = page.locator('.quick-input-widget .monaco-list-row');
+      await until(async () => (await rows.count()) > 0, 'the ranked repairs in a quick pick');
+      await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: config.timeoutMs });
+      const titles = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+      await screenshot('show-repairs-preview');
+      await page.keyboard.press('Enter');
+      await until(async () => (await page.locator('.monaco-diff-editor').count()) === 0, 'the preview to close');
+      return expectRepaired(titles.join(' | '));
+    },
+  ],
+  [
+    'repair-document',
+    'Repair Document applies the best repair',
+    async () => {
+      await openInvalid('repair.json');
+      await runCommand('inputmend: Repair Document');
+      return expectRepaired();
+    },
+  ],
+  [
+    'explain-ddset',
+    'Explain Failure (DDSET) on a document the grammar accepts and the validator rejects',
+    async () => {
+      await clearNotifications();
+      await openInvalid('calc.expr');
+      await runCommand('inputmend: Explain Failure (DDSET)');
+      const { text } = await waitToast(/fails for inputs like/);
+      if (!text.includes('((<expr>))')) throw new Error(`unexpected explanation: ${text}`);
+      return text;
+    },
+  ],
+  [
+    'restricted-mode',
+    "a validator from the untrusted folder's .inputmend.toml is not run, and the status bar says so",
+    async () => {
+      await openFile('notes.csv');
+      await waitStatus(/^inputmend: valid \(validator not run\)$/);
+      return statusText();
+    },
+  ],
+  [
+    'status-states',
+    'a broken interpreter in the Remote settings: "not running" and an error; removing it restarts the server',
+    async () => {
+      await clearNotifications();
+      await openFile('person.json');
+      await waitStatus(/^inputmend: valid$/);
+      const missing = path.join(config.artifacts, 'no-such-python');
+      fs.writeFileSync(config.machineSettings, JSON.stringify({ 'inputmend.server.pythonPath': missing }));
+      await waitStatus(/^inputmend: not running$/);
+      const { text: message } = await waitToast(/cannot run the Python interpreter/);
+      if (!message.includes(missing)) throw new Error(`the error does not name the interpreter: ${message}`);
+      fs.writeFileSync(config.machineSettings, '{}');
+      await waitStatus(/^inputmend: valid$/);
+      return `${message}; seen: ${result.statusTexts.join(' | ')}`;
+    },
+  ],
+  [
+    'restart',
+    'Restart Server starts a new server, which checks the open document again',
+    async () => {
+      await clearNotifications();
+      await openFile('order.json');
+      await waitStatus(/^inputmend: valid$/);
+      const before = countLines(outputChannel(), /starting: /);
+      await runCommand('inputmend: Restart Server');
+      await until(() => countLines(outputChannel(), /starting: /) > before, 'a new server start in the log');
+      await waitStatus(/^inputmend: valid$/);
+      return `server starts logged: ${before} -> ${countLines(outputChannel(), /starting: /)}`;
+    },
+  ],
+  [
+    'server-log',
+    'Show Server Log shows the output channel "inputmend"',
+    async () => {
+      await runCommand('inputmend: Show Server Log');
+      // The view shows the end of the channel; every server start ends with "starting: … inputmend lsp".
+      const output = page.locator('.output-view .view-lines');
+      const shown = async () => (await output.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+      await until(async () => /inputmend lsp/.test(await shown()), 'the server log in the Output view');
+      const channel = await page.locator('.panel select.monaco-select-box').first().inputValue().catch(() => '');
+      if (channel !== 'inputmend') throw new Error(`the Output view shows the channel "${channel}"`);
+      return (await shown()).split('\n').filter((line) => line.trim()).slice(-3).join(' / ');
+    },
+  ],
+];
+
+async function main() {
+  fs.mkdirSync(config.artifacts, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: config.chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  let failed = false;
+  try {
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(config.timeoutMs);
+    await page.goto(`${config.url}/?folder=${encodeURIComponent(config.folder)}`);
+    await page.locator('.monaco-workbench .part.editor').waitFor({ state: 'visible' });
+    // The workbench must be ready for the keyboard before the first shortcut.
+    await page.locator('.statusbar').waitFor({ state: 'visible' });
+    await page.locator('.part.editor').click();
+    for (const [name, description, run] of checks) {
+      const started = Date.now();
+      process.stderr.write(`[e2e] ${name}: ${description}\n`);
+      try {
+        const detail = await run();
+        const shot = await screenshot(name);
+        result.checks.push({ name, ok: true, detail: String(detail ?? ''), ms: Date.now() - started, screenshot: shot });
+      } catch (error) {
+        const shot = await screenshot(`${name}-FAILED`);
+        result.checks.push({
+          name,
+          ok: false,
+          detail: error instanceof Error ? error.message : String(error),
+          ms: Date.now() - started,
+          screenshot: shot,
+          status: await statusText().catch(() => ''),
+        });
+        failed = true;
+        break;
+      } finally {
+        writeResult();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    result.error = error instanceof Error ? error.stack : String(error);
+    writeResult();
+    process.stderr.write(`${result.error}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,66 @@
+"""The layering the README's architecture section states, checked on the imports."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+PACKAGE = ROOT / "server" / "inputmend"
+
+# what each part may import of inputmend (besides itself)
+ALLOWED = {
+    "core": set(),
+    "config": {"core", "oracles.base", "grammar"},
+    "grammar": {"core", "oracles.base"},
+    "oracles": {"core", "config", "grammar", "oracles"},
+    "algorithms": {"core", "oracles", "grammar"},
+    "services": {"core", "config", "oracles", "grammar", "algorithms"},
+    "cli": {"core", "config", "oracles", "grammar", "services", "lsp.app"},
+    "lsp": {"core", "config", "oracles", "services"},
+}
+PROTOCOL_LIBRARIES = ("lsprotocol", "pygls")
+
+
+def _part(module: str) -> str:
+    name = module.removeprefix("inputmend.")
+    return name.split(".")[0] if name != "oracles.base" else name
+
+
+def _modules() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if p.name != "__main__.py")
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_follow_the_layers(path: Path) -> None:
+    relative = path.relative_to(PACKAGE).with_suffix("")
+    if relative.parts == ("__init__",):
+        return
+    own = relative.parts[0]
+    allowed = ALLOWED[own]
+    for name in _imports(path):
+        if not name.startswith("inputmend.") or name.count(".") < 1:
+            assert not name.startswith(PROTOCOL_LIBRARIES) or own == "lsp", (
+                f"{relative}: LSP types below lsp/ ({name})"
+            )
+            continue
+        target = name.removeprefix("inputmend.")
+        if target.startswith(own) or target in {"__version__"}:
+            continue
+        assert any(target == a or target.startswith(a + ".") for a in allowed) or (
+            _part(name) in allowed
+        ), f"{relative} imports {name}"
