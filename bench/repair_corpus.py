@@ -45,7 +45,7 @@ import Levenshtein
 
 from inputmend import services
 from inputmend.core.budget import Budget
-from inputmend.core.text import decode
+from inputmend.core.text import decode_bytes
 from inputmend.oracles.base import Oracle
 from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -53,12 +53,6 @@ from inputmend.oracles.incremental import IncrementalGrammarOracle
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 FORMATS = ("json", "ini", "sexp", "tinyc")
 PAPER = {"fsynth": "brepair", "ddmax": "ddmax", "ddmax-syntactic": "ddmaxg"}
-
-
-def corpus_text(data: bytes) -> str:
-    """A corpus file's text: always UTF-8 (undecodable bytes are the mutations
-    to repair), never a guessed encoding."""
-    return decode(data, encoding="utf-8").text
 
 
 @dataclass(frozen=True)
@@ -92,7 +86,7 @@ def fresh_cases(fmt: str, kind: str, seed: int, oracle: Oracle) -> list[Case]:
         for _ in range(100):
             count = 1 if kind == "fresh-single" else rng.randint(2, 16)
             corrupt = mutate(original, count, rng)
-            if not oracle.check(corpus_text(corrupt)).valid:
+            if not oracle.check(decode_bytes(corrupt)[0]).valid:
                 cases.append(Case(fmt, f"{fmt}-{kind}", path.name, corrupt, original))
                 break
     return cases
@@ -141,7 +135,7 @@ def canonical_json(text: str, *, lenient: bool = False) -> str | None:
 
 
 def distance_to_original(case: Case, repaired: str) -> int:
-    original = corpus_text(case.original)
+    original = decode_bytes(case.original)[0]
     if case.corpus == "json-invalid-mult":
         # mutated from a re-formatted copy: compare after re-serialising both
         ours, theirs = canonical_json(repaired, lenient=True), canonical_json(original)
@@ -151,7 +145,7 @@ def distance_to_original(case: Case, repaired: str) -> int:
 
 
 def equals_original(case: Case, repaired: str) -> bool:
-    original = corpus_text(case.original)
+    original = decode_bytes(case.original)[0]
     if repaired == original:
         return True
     if case.format == "json":
@@ -171,7 +165,7 @@ def run_case(
     case: Case, algorithm: str, timeout: float, command: str | None, pattern: str | None
 ) -> dict[str, Any]:
     oracle = build_oracle(case, command, pattern)
-    text = corpus_text(case.corrupt)
+    text = decode_bytes(case.corrupt)[0]
     started = time.perf_counter()
     budget = Budget(timeout_s=timeout)
     result = services.repair(text, oracle, algorithm=algorithm, budget=budget, top=5)
@@ -189,7 +183,7 @@ def run_case(
         "tests": result.stats.tests,
         "to_corrupt": Levenshtein.distance(top, text) if top is not None else None,
         "to_original": distance_to_original(case, top) if top is not None else None,
-        "original_to_corrupt": Levenshtein.distance(corpus_text(case.original), text),
+        "original_to_corrupt": Levenshtein.distance(decode_bytes(case.original)[0], text),
         "top1": top is not None and equals_original(case, top),
         "top5": any(equals_original(case, r.text) for r in result.repairs),
         "data": equals_original(case, top) if top is not None and case.format == "json" else None,
@@ -202,14 +196,14 @@ def _canonical_distance(case: Case, repaired: str | None) -> int | None:
         return None
     lenient = case.corpus in GRAMMAR_FOR_CORPUS
     ours = canonical_json(repaired, lenient=lenient)
-    theirs = canonical_json(corpus_text(case.original), lenient=lenient)
+    theirs = canonical_json(decode_bytes(case.original)[0], lenient=lenient)
     if ours is None or theirs is None:
         return None
     return int(Levenshtein.distance(ours, theirs))
 
 
 def run_baseline(case: Case, tool: str, timeout: float) -> dict[str, Any]:
-    text = corpus_text(case.corrupt)
+    text = decode_bytes(case.corrupt)[0]
     started = time.perf_counter()
     repaired: str | None = None
     try:

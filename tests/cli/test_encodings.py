@@ -19,54 +19,25 @@ INI = "[général]\r\nclé=valeur à voir\r\n[cassé\r\nnom=Müller\r\n"
 FIXED = INI.replace("[cassé", "[cassé]")
 ERROR_OFFSET = INI.index("\r\nnom")
 
-# name: (byte-order mark, codec, extra options, the "encoding" of --json)
-ENCODINGS: dict[str, tuple[bytes, str, list[str], dict[str, object]]] = {
-    "utf-8": (b"", "utf-8", [], {"name": "utf-8", "bom": False, "detected": "utf-8"}),
-    "utf-8-bom": (codecs.BOM_UTF8, "utf-8", [], {"name": "utf-8", "bom": True, "detected": "bom"}),
-    "utf-16-le-bom": (
-        codecs.BOM_UTF16_LE,
-        "utf-16-le",
-        [],
-        {"name": "utf-16-le", "bom": True, "detected": "bom"},
-    ),
-    "utf-16-be-bom": (
-        codecs.BOM_UTF16_BE,
-        "utf-16-be",
-        [],
-        {"name": "utf-16-be", "bom": True, "detected": "bom"},
-    ),
-    "utf-32-le-bom": (
-        codecs.BOM_UTF32_LE,
-        "utf-32-le",
-        [],
-        {"name": "utf-32-le", "bom": True, "detected": "bom"},
-    ),
-    "utf-32-be-bom": (
-        codecs.BOM_UTF32_BE,
-        "utf-32-be",
-        [],
-        {"name": "utf-32-be", "bom": True, "detected": "bom"},
-    ),
-    "utf-16-le": (
-        b"",
-        "utf-16-le",
-        [],
-        {"name": "utf-16-le", "bom": False, "detected": "zero-bytes"},
-    ),
-    "utf-16-be": (
-        b"",
-        "utf-16-be",
-        [],
-        {"name": "utf-16-be", "bom": False, "detected": "zero-bytes"},
-    ),
-    "cp1252": (b"", "cp1252", [], {"name": "cp1252", "bom": False, "detected": "legacy"}),
-    "latin-1": (
-        b"",
-        "latin-1",
-        ["--encoding", "latin-1"],
-        {"name": "iso8859-1", "bom": False, "detected": "forced"},
-    ),
+# name: (byte-order mark, codec, how it is detected, extra options)
+ENCODINGS: dict[str, tuple[bytes, str, str, list[str]]] = {
+    "utf-8": (b"", "utf-8", "utf-8", []),
+    "utf-8-bom": (codecs.BOM_UTF8, "utf-8", "bom", []),
+    "utf-16-le-bom": (codecs.BOM_UTF16_LE, "utf-16-le", "bom", []),
+    "utf-16-be-bom": (codecs.BOM_UTF16_BE, "utf-16-be", "bom", []),
+    "utf-32-le-bom": (codecs.BOM_UTF32_LE, "utf-32-le", "bom", []),
+    "utf-32-be-bom": (codecs.BOM_UTF32_BE, "utf-32-be", "bom", []),
+    "utf-16-le": (b"", "utf-16-le", "zero-bytes", []),
+    "utf-16-be": (b"", "utf-16-be", "zero-bytes", []),
+    "cp1252": (b"", "cp1252", "legacy", []),
+    "latin-1": (b"", "iso8859-1", "forced", ["--encoding", "latin-1"]),
 }
+
+
+def described(name: str) -> dict[str, object]:
+    """The ``encoding`` of the ``--json`` output."""
+    bom, codec, detected, _ = ENCODINGS[name]
+    return {"name": codec, "bom": bool(bom), "detected": detected}
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -92,13 +63,13 @@ def test_check_reads_every_encoding_and_says_which(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
 ) -> None:
     path = write(tmp_path, name)
-    options = ENCODINGS[name][2]
+    options = ENCODINGS[name][3]
     code, out, _ = run(capsys, "check", *options, str(path))
     assert code == 1
     assert out.startswith(f"{path}:3:7: error: unexpected `\\r`; expected `]`")
     code, out, _ = run(capsys, "check", "--json", *options, str(path))
     record = json.loads(out)
-    assert record["encoding"] == ENCODINGS[name][3]
+    assert record["encoding"] == described(name)
     assert record["error"]["offset"] == ERROR_OFFSET  # characters, not bytes
 
 
@@ -107,7 +78,7 @@ def test_repair_in_place_writes_the_files_encoding_byte_for_byte(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
 ) -> None:
     path = write(tmp_path, name)
-    code, out, _ = run(capsys, "repair", "--in-place", *ENCODINGS[name][2], str(path))
+    code, out, _ = run(capsys, "repair", "--in-place", *ENCODINGS[name][3], str(path))
     assert code == 0, out
     assert path.read_bytes() == encoded(name, FIXED)
     assert (tmp_path / f"{name}.ini.orig").read_bytes() == encoded(name, INI)
@@ -119,11 +90,11 @@ def test_repair_to_another_file_and_as_json(
 ) -> None:
     path = write(tmp_path, name)
     target = tmp_path / "fixed.ini"
-    options = ENCODINGS[name][2]
+    options = ENCODINGS[name][3]
     code, out, _ = run(capsys, "repair", "--json", "-o", str(target), *options, str(path))
     assert code == 0
     record = json.loads(out)
-    assert record["encoding"] == ENCODINGS[name][3]
+    assert record["encoding"] == described(name)
     best = record["repairs"][0]
     assert best["text"] == FIXED
     assert best["edits"] == [{"offset": ERROR_OFFSET, "delete": 0, "insert": "]"}]
@@ -132,7 +103,7 @@ def test_repair_to_another_file_and_as_json(
 
 
 def test_a_folder_of_every_encoding(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    detected = [name for name in ENCODINGS if not ENCODINGS[name][2]]
+    detected = [name for name in ENCODINGS if not ENCODINGS[name][3]]
     for name in detected:
         write(tmp_path, name)
     code, out, _ = run(capsys, "check", "--jobs", "2", str(tmp_path))

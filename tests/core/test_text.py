@@ -16,6 +16,7 @@ from inputmend.core.text import (
     EncodeError,
     LineIndex,
     decode,
+    decode_bytes,
     encode,
     first_undecodable,
     looks_binary,
@@ -70,6 +71,14 @@ def test_an_edit_changes_no_byte_outside_it(name: str) -> None:
         expected = encoding.bom + encode(text[:cut], body) + "]".encode(encoding.name)
         expected += encode(text[cut + 1 :], body)
         assert encode(edited, encoding) == expected
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_utf8_by_definition_never_guesses(name: str) -> None:
+    data = FIXTURES[name][0]
+    text, bom = decode_bytes(data)
+    assert bom == data.startswith(codecs.BOM_UTF8)
+    assert encode(text, replace(UTF8, bom=codecs.BOM_UTF8 if bom else b"")) == data
 
 
 def test_utf16_and_legacy_text_is_the_text_python_reads() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from inputmend import grammars
-from inputmend.core.text import decode
+from inputmend.core.text import decode_bytes
 from inputmend.oracles.base import OracleConfigError, Verdict
 from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -73,11 +73,11 @@ def _texts(name: str) -> list[str]:
     texts = []
     if name in CORPUS_FORMATS and CORPUS.is_dir():
         for path in sorted(CORPUS.glob(f"{name}-*/*"))[::3]:
-            text = decode(path.read_bytes(), encoding="utf-8").text
+            text, _ = decode_bytes(path.read_bytes())
             if len(text) <= 2500:
                 texts.append(text)
     for path in sorted((SAMPLES / name).glob("*")):
-        texts.append(decode(path.read_bytes(), encoding="utf-8").text)
+        texts.append(decode_bytes(path.read_bytes())[0])
     return texts
 
 

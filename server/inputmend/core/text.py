@@ -173,6 +173,14 @@ def decode(data: bytes, *, encoding: str = "auto") -> Decoded:
     return decoded
 
 
+def decode_bytes(data: bytes) -> tuple[str, bool]:
+    """UTF-8 whatever the bytes look like, as ``(text, had_bom)``: for data
+    that is UTF-8 by definition (the FSynth corpus, whose undecodable bytes
+    are the corruptions), never a guessed encoding."""
+    decoded = decode(data, encoding="utf-8")
+    return decoded.text, bool(decoded.encoding.bom)
+
+
 def _decode_as(data: bytes, encoding: Encoding) -> Decoded:
     body = data[len(encoding.bom) :]
     unit = _UNIT.get(encoding.name, 1)
