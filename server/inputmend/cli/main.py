@@ -142,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     lsp = subcommands.add_parser("lsp", help="start the language server (stdio)")
     lsp.add_argument("--tcp", type=int, metavar="PORT", help="listen on a TCP port instead")
+    lsp.add_argument("--stdio", action="store_true", help="use stdio (the default)")
     return parser
 
 
