@@ -102,6 +102,17 @@ def test_repair_to_another_file_and_as_json(
     assert path.read_bytes() == encoded(name, INI)
 
 
+def test_explain_spans_are_character_offsets(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(tmp_path, "utf-16-be-bom")
+    code, out, _ = run(capsys, "explain", "--json", str(path))
+    record = json.loads(out)
+    assert code == 0 and record["encoding"] == described("utf-16-be-bom")
+    assert record["spans"]
+    assert all(INI[span["start"] : span["end"]] == span["text"] for span in record["spans"])
+
+
 def test_a_folder_of_every_encoding(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     detected = [name for name in ENCODINGS if not ENCODINGS[name][3]]
     for name in detected:
