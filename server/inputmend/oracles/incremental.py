@@ -45,7 +45,7 @@ from typing import Any
 import lark
 from lark.parsers.lalr_analysis import Shift
 
-from inputmend.core.text import UNDECODABLE, snippet
+from inputmend.core.text import UNDECODABLE, UNDECODABLE_MESSAGE, snippet
 from inputmend.oracles.base import Feedback, Verdict
 from inputmend.oracles.grammar import CompiledGrammar, prefix_extent
 
@@ -923,7 +923,7 @@ class IncrementalGrammarOracle:
         text, offset = window.text, window.offset
         index = bisect.bisect_left(bad, pos + offset)
         if index < len(bad) and bad[index] <= boundary + offset:
-            return Feedback(Verdict.INCORRECT, bad[index], "byte that is not valid UTF-8")
+            return Feedback(Verdict.INCORRECT, bad[index], UNDECODABLE_MESSAGE)
         if boundary >= len(text):
             return Feedback(Verdict.INCOMPLETE, window.length, "unexpected end of input")
         where = boundary + offset
@@ -958,5 +958,5 @@ class IncrementalGrammarOracle:
             assert feedback is not None
             return feedback, None
         return Feedback(
-            Verdict.INCORRECT, bad_at + window.offset, "byte that is not valid UTF-8"
+            Verdict.INCORRECT, bad_at + window.offset, UNDECODABLE_MESSAGE
         ), None
