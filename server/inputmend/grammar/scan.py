@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from inputmend.core.text import UNDECODABLE, snippet
+from inputmend.core.text import UNDECODABLE, UNDECODABLE_MESSAGE, snippet
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lark_internals import END
 from inputmend.grammar.lexer import StateScanner, Token
@@ -558,7 +558,7 @@ class Scanner:
         text, offset, pos = window.text, window.offset, state.position
         index = bisect.bisect_left(bad, pos + offset)
         if index < len(bad) and bad[index] <= boundary + offset:
-            return Feedback(Verdict.INCORRECT, bad[index], "byte that is not valid UTF-8")
+            return Feedback(Verdict.INCORRECT, bad[index], UNDECODABLE_MESSAGE)
         if boundary >= len(text):
             return Feedback(Verdict.INCOMPLETE, window.length, "unexpected end of input")
         where = boundary + offset
@@ -583,7 +583,7 @@ class Scanner:
             feedback = self._error(cut, state, [])
             assert feedback is not None
             return feedback
-        return Feedback(Verdict.INCORRECT, bad_at + window.offset, "byte that is not valid UTF-8")
+        return Feedback(Verdict.INCORRECT, bad_at + window.offset, UNDECODABLE_MESSAGE)
 
 
 def _moved(feedback: Feedback, delta: int) -> Feedback:

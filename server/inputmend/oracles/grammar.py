@@ -14,7 +14,7 @@ from pathlib import Path
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from inputmend.core.text import first_undecodable, snippet
+from inputmend.core.text import UNDECODABLE_MESSAGE, first_undecodable, snippet
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import COMPLETE, Feedback, Verdict
 
@@ -42,7 +42,7 @@ class GrammarOracle:
             return feedback
         if feedback.verdict is Verdict.INCORRECT:
             return feedback
-        return Feedback(Verdict.INCORRECT, bad, "byte that is not valid UTF-8")
+        return Feedback(Verdict.INCORRECT, bad, UNDECODABLE_MESSAGE)
 
     def _accepts_after(self, prefix: str) -> set[str]:
         interactive = self.grammar.parser.parse_interactive(prefix)
