@@ -225,25 +225,9 @@ def _count(node: Any, cap: int) -> int | None:
         size = node.size
         return size if size <= cap else None
     if isinstance(node, _Seq):
-        total = 1
-        for item in node.items:
-            part = _count(item, cap)
-            if part is None:
-                return None
-            total *= part
-            if total > cap:
-                return None
-        return total
+        return _count_all(node.items, cap, product=True)
     if isinstance(node, _Alt):
-        total = 0
-        for option in node.options:
-            part = _count(option, cap)
-            if part is None:
-                return None
-            total += part
-            if total > cap:
-                return None
-        return total
+        return _count_all(node.options, cap, product=False)
     if isinstance(node, _Repeat):
         if node.high is None:
             return None
@@ -259,6 +243,19 @@ def _count(node: Any, cap: int) -> int | None:
     if isinstance(node, _Group):
         return _count(node.item, cap)
     return None  # back-reference: do not enumerate
+
+
+def _count_all(nodes: tuple[Any, ...], cap: int, *, product: bool) -> int | None:
+    """The product (a sequence) or sum (alternatives) of the counts of ``nodes``."""
+    total = 1 if product else 0
+    for node in nodes:
+        part = _count(node, cap)
+        if part is None:
+            return None
+        total = total * part if product else total + part
+        if total > cap:
+            return None
+    return total
 
 
 def _enumerate(node: Any) -> list[str]:
