@@ -12,8 +12,8 @@ import pytest
 
 from inputmend.algorithms.ddset import ddset
 from inputmend.core.text import decode
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import OracleConfigError, Outcome
-from inputmend.oracles.grammar import CompiledGrammar
 from inputmend.oracles.predicates import (
     CachedPredicate,
     CallablePredicate,

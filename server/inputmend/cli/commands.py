@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from inputmend import grammars, services
+from inputmend import services
 from inputmend.cli import batch, render
 from inputmend.cli.files import (
     InputError,
@@ -29,6 +29,7 @@ from inputmend.config.discovery import FileSettings, settings_for
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
 from inputmend.core.text import DecodeError, encoding_name, looks_binary
+from inputmend.grammar import registry
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
 
@@ -236,7 +237,7 @@ def cmd_ddset(args: argparse.Namespace) -> int:
     settings = _settings(args.file, args)
     spec = settings.spec
     if spec.grammar is None:
-        info = grammars.for_extension(args.file)
+        info = registry.for_extension(args.file)
         if info is not None:
             spec = replace(spec, grammar=info.name)
     grammar = load_grammar(spec)
@@ -299,7 +300,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ other
 def cmd_grammars(args: argparse.Namespace) -> int:
     del args
-    for info in grammars.bundled().values():
+    for info in registry.bundled().values():
         print(f"{info.name:8} {info.title}  [{' '.join(info.extensions)}]")
     return EXIT_OK
 

@@ -13,7 +13,6 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from inputmend import grammars
 from inputmend.config.discovery import find_config, load_config
 from inputmend.core.text import (
     UTF8,
@@ -24,6 +23,7 @@ from inputmend.core.text import (
     decode,
     encode,
 )
+from inputmend.grammar import registry
 from inputmend.oracles.base import OracleConfigError
 
 
@@ -73,7 +73,7 @@ def read_input(path: str | Path, *, encoding: str = "auto") -> InputFile:
 
 
 def _has_oracle(path: Path) -> bool:
-    if grammars.for_extension(path) is not None:
+    if registry.for_extension(path) is not None:
         return True
     config = find_config(path)
     if config is None:

@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 from inputmend.config.schema import OracleSpec
 from inputmend.core.text import UTF8, Encoding
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.command import CommandOracle
-from inputmend.oracles.grammar import CompiledGrammar
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.python import PythonOracle
@@ -37,9 +37,7 @@ def build_oracle(
     parts: list[Oracle] = []
     try:
         if spec.grammar is not None:
-            grammar = IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir)
-            grammar.interrupt = stop
-            parts.append(grammar)
+            parts.append(IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir, stop=stop))
         if spec.python is not None:
             parts.append(
                 PythonOracle(spec.python, timeout_s=spec.test_timeout_s, base_dir=_base_dir(spec))
