@@ -264,11 +264,14 @@ class _Trace:
 
 class _Stopped(NamedTuple):
     """How a pass ended: the verdict, where lexing stopped (complete and
-    incomplete texts) and the base checkpoint it rejoined, if it did."""
+    incomplete texts), the base checkpoint it rejoined, if it did, and
+    whether it stopped before its first token (so without knowing the token
+    before the error or the end, which a boundary may extend through)."""
 
     feedback: Feedback
     end: ScanState | None = None
     joined: int | None = None
+    blind: bool = False
 
 
 class Scanner:
@@ -317,18 +320,22 @@ class Scanner:
                 resume = read.start
                 break
         index = base.before(resume)
-        trace = _Trace(
-            checkpoints=True, far=[r for r in base.far if r.start < base.positions[index]]
-        )
-        window = Window(edited.slice, base.positions[index], edited.length)
-        stopped = self._run(
-            window,
-            base.stacks[index],
-            bad,
-            trace,
-            resync=_Resync(base, delta, edit_end),
-            stop=stop,
-        )
+        while True:
+            trace = _Trace(
+                checkpoints=True, far=[r for r in base.far if r.start < base.positions[index]]
+            )
+            window = Window(edited.slice, base.positions[index], edited.length)
+            stopped = self._run(
+                window,
+                base.stacks[index],
+                bad,
+                trace,
+                resync=_Resync(base, delta, edit_end),
+                stop=stop,
+            )
+            if not stopped.blind or index == 0:
+                break
+            index -= 1  # the token before the checkpoint matters: read it too
         end_state = stopped.end
         if stopped.joined is not None:
             join_offset = base.positions[stopped.joined]
@@ -415,7 +422,7 @@ class Scanner:
                 end_state = ScanState(
                     node, lookback, last_start + offset, last_end + offset, pos + offset
                 )
-                return _Stopped(self._at_end(node, offset + size), end_state)
+                return _Stopped(self._at_end(node, offset + size), end_state, blind=not count)
             # lex step: the token at ``pos``, by the scanner of this parser state
             scanner = scanners[state]
             match = None
@@ -437,13 +444,17 @@ class Scanner:
                     self.scanned_chars += pos
                     lookback = Lookback(replay, snapshot, kinds, previous, previous_kinds)
                     at = ScanState(push(base, frame), lookback, last_start, last_end, pos)
-                    return _Stopped(self._bad_byte(window, at, next_bad))
+                    return _Stopped(self._bad_byte(window, at, next_bad), blind=not count)
                 watch = scanner.watch.get(kind)
                 if watch is not None:
                     alternative = _far_alternative(watch, text, pos, end)
                     if alternative is not None:
-                        window.reach(window.length)
-                        text, size, complete = window.text, len(window.text), True
+                        if not complete:
+                            # the alternative failed on a window that ends
+                            # inside it: on the whole text it may win
+                            window.reach(window.length)
+                            text, size, complete = window.text, len(window.text), True
+                            continue
                         reach = pos + prefix_extent(alternative, text, pos, size)
                         trace.far.append(FarRead(pos + offset, reach + offset))
                 if kind in ignored:
@@ -485,8 +496,8 @@ class Scanner:
                     continue
                 self.scanned_chars += pos
                 if match is None and outcome.verdict is Verdict.INCOMPLETE:
-                    return _Stopped(outcome, at.shifted(offset))
-                return _Stopped(outcome)
+                    return _Stopped(outcome, at.shifted(offset), blind=not count)
+                return _Stopped(outcome, blind=not count)
             frame.append(action)
             state = action
             kinds.append(kind)
