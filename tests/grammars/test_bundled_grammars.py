@@ -22,13 +22,12 @@ that the tests check exactly what ships.  Covered here:
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import logging
 import math
 import random
 import time
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import lark
 import pytest
@@ -877,32 +876,11 @@ def test_jsonc_tree_is_jsons() -> None:
 
 
 # --------------------------------------------------------------------------
-# file names (the registry maps by extension; JSONC files end in .json)
-
-
-def _header_files(name: str) -> list[str]:
-    """The globs of a grammar header's ``// files:`` line."""
-    for line in registry.resolve(name).path.read_text(encoding="utf-8").splitlines():
-        if not line.startswith("//"):
-            break
-        field, _, value = line[2:].partition(":")
-        if field.strip() == "files":
-            return value.split()
-    return []
-
-
-def _name_matches(pattern: str, path: str) -> bool:
-    """A glob without '/' matches the file name; with '/', the end of the path."""
-    parts = PurePosixPath(path).parts
-    wanted = pattern.split("/")
-    if len(parts) < len(wanted):
-        return False
-    tail = parts[-len(wanted) :]
-    return all(fnmatch.fnmatchcase(part, glob) for part, glob in zip(tail, wanted, strict=True))
+# file names (JSONC files end in .json: they are named in the header)
 
 
 def test_jsonc_header_lists_the_json_files_that_have_comments() -> None:
-    patterns = _header_files("jsonc")
+    jsonc = registry.resolve("jsonc")
     meant = [
         "tsconfig.json",
         "packages/web/tsconfig.app.json",
@@ -916,11 +894,11 @@ def test_jsonc_header_lists_the_json_files_that_have_comments() -> None:
         "team.code-workspace",
     ]
     not_meant = ["package.json", "settings.json", "vscode/settings.json", "tsconfig.ts", "a.json"]
-    assert all(any(_name_matches(p, path) for p in patterns) for path in meant)
-    assert not any(_name_matches(p, path) for p in patterns for path in not_meant)
-    # the grammars that map .json today would read these files as strict JSON
+    assert all(registry.for_path(path) == jsonc for path in meant)
+    assert not any(jsonc.names(path) for path in not_meant)
+    assert registry.for_path("package.json") == registry.resolve("json")
     assert registry.for_extension("tsconfig.json") == registry.resolve("json")
-    assert not any(_header_files(name) for name in registry.bundled() if name != "jsonc")
+    assert not any(info.files for name, info in registry.bundled().items() if name != "jsonc")
 
 
 # --------------------------------------------------------------------------

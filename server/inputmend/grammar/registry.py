@@ -2,10 +2,16 @@
 
 Bundled grammars are ``grammars/NAME.lark`` in the source tree, installed as
 package data under ``inputmend/data/grammars``.  Each file starts with a
-comment header; two of its lines are read here::
+comment header; these lines of it are read here::
 
-    // title: JSON (RFC 8259)
-    // extensions: .json .geojson
+    // title: JSON with comments (JSONC, as VS Code reads it)
+    // extensions: .jsonc
+    // files: tsconfig.json .vscode/*.json *.code-workspace
+    // start: start
+
+``files`` names files by glob (a glob without ``/`` matches the file name, one
+with ``/`` the end of the path): a file named so gets this grammar even when
+its extension belongs to another one (``tsconfig.json`` is JSONC, not JSON).
 """
 
 from __future__ import annotations
@@ -13,14 +19,15 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePath
 
 import lark
 from lark.exceptions import GrammarError
 
 from inputmend.oracles.base import OracleConfigError
 
-_HEADER_FIELD = re.compile(r"^//\s*(title|extensions|start)\s*:\s*(.*?)\s*$")
+_HEADER_FIELD = re.compile(r"^//\s*(title|extensions|files|start)\s*:\s*(.*?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -32,6 +39,19 @@ class GrammarInfo:
     title: str
     extensions: tuple[str, ...]
     start: str = "start"
+    files: tuple[str, ...] = ()  # file-name globs (``tsconfig.json``, ``.vscode/*.json``)
+
+    def names(self, path: str | Path) -> bool:
+        """Does one of :attr:`files` name this file?"""
+        parts = PurePath(path).parts
+        for glob in self.files:
+            pieces = glob.strip("/").split("/")
+            if len(pieces) <= len(parts) and all(
+                fnmatchcase(part, piece)
+                for part, piece in zip(parts[-len(pieces) :], pieces, strict=True)
+            ):
+                return True
+        return False
 
 
 def grammar_dirs() -> list[Path]:
@@ -62,6 +82,7 @@ def read_info(path: Path, name: str | None = None) -> GrammarInfo:
         title=fields.get("title", stem),
         extensions=tuple(ext.lower() for ext in extensions),
         start=fields.get("start", "start") or "start",
+        files=tuple(fields.get("files", "").split()),
     )
 
 
@@ -84,6 +105,15 @@ def for_extension(filename: str | Path) -> GrammarInfo | None:
         if suffix in info.extensions:
             return info
     return None
+
+
+def for_path(path: str | Path) -> GrammarInfo | None:
+    """The bundled grammar for a file: one whose ``files`` globs name it, else
+    the one mapped to its extension."""
+    for info in bundled().values():
+        if info.names(path):
+            return info
+    return for_extension(path)
 
 
 def resolve(name_or_path: str, *, base_dir: Path | None = None) -> GrammarInfo:
