@@ -8,10 +8,13 @@ comment header; these lines of it are read here::
     // extensions: .jsonc
     // files: tsconfig.json .vscode/*.json *.code-workspace
     // start: start
+    // semantics: tomllib
 
 ``files`` names files by glob (a glob without ``/`` matches the file name, one
 with ``/`` the end of the path): a file named so gets this grammar even when
 its extension belongs to another one (``tsconfig.json`` is JSONC, not JSON).
+``semantics`` names a check of the rules that are not syntax, from
+:data:`inputmend.grammar.semantics.CHECKS` (the language server runs it).
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from pathlib import Path, PurePath
 import lark
 from lark.exceptions import GrammarError
 
+from inputmend.grammar.semantics import CHECKS
 from inputmend.oracles.base import OracleConfigError
 
-_HEADER_FIELD = re.compile(r"^//\s*(title|extensions|files|start)\s*:\s*(.*?)\s*$")
+_HEADER_FIELD = re.compile(r"^//\s*(title|extensions|files|start|semantics)\s*:\s*(.*?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ class GrammarInfo:
     extensions: tuple[str, ...]
     start: str = "start"
     files: tuple[str, ...] = ()  # file-name globs (``tsconfig.json``, ``.vscode/*.json``)
+    semantics: str | None = None  # a key of ``inputmend.grammar.semantics.CHECKS``
 
     def names(self, path: str | Path) -> bool:
         """Does one of :attr:`files` name this file?"""
@@ -76,6 +81,10 @@ def read_info(path: Path, name: str | None = None) -> GrammarInfo:
         ext if ext.startswith(".") else "." + ext for ext in fields.get("extensions", "").split()
     )
     stem = name or path.stem
+    semantics = fields.get("semantics") or None
+    if semantics is not None and semantics not in CHECKS:
+        known = ", ".join(sorted(CHECKS))
+        raise OracleConfigError(f"{path}: unknown semantics {semantics!r} (known: {known})")
     return GrammarInfo(
         name=stem,
         path=path,
@@ -83,6 +92,7 @@ def read_info(path: Path, name: str | None = None) -> GrammarInfo:
         extensions=tuple(ext.lower() for ext in extensions),
         start=fields.get("start", "start") or "start",
         files=tuple(fields.get("files", "").split()),
+        semantics=semantics,
     )
 
 

@@ -27,6 +27,8 @@ from inputmend.core.text import LineIndex
 from inputmend.lsp.settings import ServerSettings
 from inputmend.oracles.base import Feedback, Oracle, OracleConfigError
 from inputmend.oracles.factory import build_oracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.wrappers import find_part
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +44,14 @@ class Note:
 @dataclass(frozen=True)
 class OracleSetup:
     """How one document is judged: the whole oracle's spec (grammar and
-    validators), the in-process grammar oracle for the fast check, and notes
-    on what was left out."""
+    validators), the in-process grammar oracle for the fast check, the
+    grammar's check of the rules that are not syntax (a name in
+    :data:`inputmend.grammar.semantics.CHECKS`), and notes on what was left out."""
 
     spec: OracleSpec | None = None
     fast_oracle: Oracle | None = None
     notes: tuple[Note, ...] = ()
+    semantics: str | None = None
 
 
 def oracle_setup(path: Path, settings: ServerSettings, root: Path | None) -> OracleSetup:
@@ -72,7 +76,9 @@ def oracle_setup(path: Path, settings: ServerSettings, root: Path | None) -> Ora
                     return OracleSetup(notes=tuple(notes))
         spec = replace(spec, test_timeout_s=min(spec.test_timeout_s, settings.test_timeout_s))
         fast = build_oracle(spec.grammar_only()) if spec.grammar is not None else None
-        return OracleSetup(spec, fast, tuple(notes))
+        grammar = find_part(fast, IncrementalGrammarOracle) if fast is not None else None
+        semantics = grammar.grammar.info.semantics if grammar is not None else None
+        return OracleSetup(spec, fast, tuple(notes), semantics)
     except NoOracleError:
         return OracleSetup(notes=tuple(notes))
     except OracleConfigError as error:
@@ -102,6 +108,7 @@ class Snapshot:
     setup: OracleSetup
     revision: int
     fast: Feedback | None = None
+    semantic: Feedback | None = None  # the grammar's semantics check, on a valid text
     validator: Feedback | None = None
     validator_error: str | None = None
     spans: tuple[Span, ...] = ()

@@ -12,7 +12,7 @@ from typing import Any
 
 import lark
 
-from inputmend.grammar import registry
+from inputmend.grammar import registry, semantics
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.continuations import Continuations
 from inputmend.grammar.history import ScanHistory
@@ -59,6 +59,12 @@ class IncrementalGrammarOracle:
 
     def check(self, text: str) -> Feedback:
         return self.scan(text).feedback
+
+    def check_semantics(self, text: str) -> Feedback | None:
+        """The grammar's check of the rules that are not syntax (its header's
+        ``semantics``), for a text it accepts; None when it has none."""
+        name = self.grammar.info.semantics
+        return semantics.CHECKS[name](text) if name is not None else None
 
     def scan(self, text: str) -> Scan:
         """Scan ``text``, reusing the most similar recent scan when there is one."""
