@@ -39,12 +39,17 @@ class Continuations:
         that every terminal treats alike here (the same partial or full match for
         each): inside a string or a free-text value all letters are one class,
         while the letters that can start a keyword each stand alone.
+
+        The grammar's name checks narrow it: after ``</`` only the name of the
+        element to close can follow.
         """
         tables, patterns = self.grammar.tables, self.grammar.patterns
+        checks = self.grammar.checks
+        check_state = end.extra[1]
         starts = [(end.position, tables.acceptable(end.stack) | self.grammar.ignored)]
         if end.last_end == end.position and end.last_start < end.position:
             starts.append((end.last_start, tables.acceptable(end.before)))
-        checks: list[tuple[str, tuple[str, ...]]] = []
+        pieces: list[tuple[str, tuple[str, ...]]] = []
         for start, names in starts:
             piece = prefix[start:]
             # only terminals that the piece can still be the start of
@@ -57,19 +62,25 @@ class Continuations:
                 )
             )
             if alive:
-                checks.append((piece, alive))
-        key = (tuple(checks), alphabet, distinct)
-        cacheable = all(len(piece) <= CACHEABLE for piece, _ in checks)
+                pieces.append((piece, alive))
+        key = (tuple(pieces), alphabet, distinct, check_state)
+        cacheable = all(len(piece) <= CACHEABLE for piece, _ in pieces)
         cached = self._cache.get(key) if cacheable else None
         if cached is not None:
             return cached
         classes: dict[tuple[int, ...], list[str]] = {}
         for char in alphabet:
             signature = []
-            for piece, alive in checks:
+            for piece, alive in pieces:
                 candidate = piece + char
                 for name in alive:
                     match = patterns[name].fullmatch(candidate, partial=True)
+                    if (
+                        match is not None
+                        and checks is not None
+                        and checks.limit(check_state, name, candidate) < len(candidate)
+                    ):
+                        match = None
                     signature.append(0 if match is None else 1 if match.partial else 2)
             if any(signature):
                 classes.setdefault(tuple(signature), []).append(char)

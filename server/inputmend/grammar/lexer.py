@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from inputmend.grammar import lark_internals
 
 if TYPE_CHECKING:
-    from inputmend.grammar.compiled import CompiledGrammar
+    from inputmend.grammar.compiled import CompiledGrammar, Terminal
 
 LONG = 64  # terminals that can match more than this many characters are watched
 
@@ -46,18 +47,25 @@ class StateScanner:
 
 def state_scanners(grammar: CompiledGrammar) -> dict[int, StateScanner]:
     """The scanner of each parser state (states that share a lark scanner
-    share one :class:`StateScanner`)."""
+    share one :class:`StateScanner`).  Terminals that the grammar's layout
+    lexes itself are left out."""
     terminals = grammar.terminals
+    own = grammar.layout.own_terminals if grammar.layout is not None else frozenset()
+    flags = lark_internals.regex_flags(grammar.parser)
     built: dict[int, StateScanner] = {}
     scanners: dict[int, StateScanner] = {}
     for state, lexer in lark_internals.state_lexers(grammar.parser).items():
         scanner = built.get(id(lexer))
         if scanner is None:
+            names = [name for name in lexer.terminals if name not in own]
+            regexes = lexer.regexes
+            if len(names) < len(lexer.terminals):
+                regexes = _alternations(names, terminals, flags)
             watch: dict[str, tuple[tuple[frozenset[str] | None, Any], ...]] = {}
-            for position, winner in enumerate(lexer.terminals):
+            for position, winner in enumerate(names):
                 theirs = terminals[winner].first_chars
                 risky = []
-                for earlier in lexer.terminals[:position]:
+                for earlier in names[:position]:
                     alternative = terminals[earlier]
                     if alternative.max_width <= LONG:
                         continue
@@ -67,9 +75,20 @@ def state_scanners(grammar: CompiledGrammar) -> dict[int, StateScanner]:
                     risky.append((mine, alternative.pattern))
                 if risky:
                     watch[winner] = tuple(risky)
-            scanner = built[id(lexer)] = StateScanner(lexer.regexes, lexer.retype, watch)
+            scanner = built[id(lexer)] = StateScanner(regexes, lexer.retype, watch)
         scanners[state] = scanner
     return scanners
+
+
+def _alternations(names: list[str], terminals: dict[str, Terminal], flags: int) -> tuple[Any, ...]:
+    """Regexes that try ``names`` in order, as lark's scanner does (in
+    pieces: Python's ``re`` allows only so many named groups in one)."""
+    pieces = []
+    for first in range(0, len(names), 90):
+        chunk = names[first : first + 90]
+        source = "|".join(f"(?P<{name}>{terminals[name].source})" for name in chunk)
+        pieces.append(re.compile(source, flags))
+    return tuple(pieces)
 
 
 def next_match(scanner: StateScanner, text: str, pos: int) -> Any:

@@ -9,12 +9,16 @@ comment header; these lines of it are read here::
     // files: tsconfig.json .vscode/*.json *.code-workspace
     // start: start
     // semantics: tomllib
+    // layout: yaml
+    // check: match open=TAG_OPEN close=END_TAG_OPEN end=EMPTY_TAG_END
 
 ``files`` names files by glob (a glob without ``/`` matches the file name, one
 with ``/`` the end of the path): a file named so gets this grammar even when
 its extension belongs to another one (``tsconfig.json`` is JSONC, not JSON).
 ``semantics`` names a check of the rules that are not syntax, from
 :data:`inputmend.grammar.semantics.CHECKS` (the language server runs it).
+``layout`` names a post-lexer (:mod:`inputmend.grammar.layouts`) and each
+``check`` line a check beside the parser (:mod:`inputmend.grammar.checks`).
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from lark.exceptions import GrammarError
 from inputmend.grammar.semantics import CHECKS
 from inputmend.oracles.base import OracleConfigError
 
-_HEADER_FIELD = re.compile(r"^//\s*(title|extensions|files|start|semantics)\s*:\s*(.*?)\s*$")
+_HEADER_FIELD = re.compile(
+    r"^//\s*(title|extensions|files|start|semantics|layout|check)\s*:\s*(.*?)\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,8 @@ class GrammarInfo:
     start: str = "start"
     files: tuple[str, ...] = ()  # file-name globs (``tsconfig.json``, ``.vscode/*.json``)
     semantics: str | None = None  # a key of ``inputmend.grammar.semantics.CHECKS``
+    layout: str | None = None  # a post-lexer, see ``inputmend.grammar.layouts``
+    checks: tuple[str, ...] = ()  # checks beside the parser, see ``inputmend.grammar.checks``
 
     def names(self, path: str | Path) -> bool:
         """Does one of :attr:`files` name this file?"""
@@ -68,6 +76,7 @@ def grammar_dirs() -> list[Path]:
 def read_info(path: Path, name: str | None = None) -> GrammarInfo:
     """Parse the header comment of a ``.lark`` file."""
     fields: dict[str, str] = {}
+    checks: list[str] = []
     with path.open(encoding="utf-8") as handle:
         for line in handle:
             if not line.startswith("//"):
@@ -75,7 +84,9 @@ def read_info(path: Path, name: str | None = None) -> GrammarInfo:
                     break
                 continue
             match = _HEADER_FIELD.match(line.strip())
-            if match and match.group(1) not in fields:
+            if match and match.group(1) == "check":
+                checks.append(match.group(2))
+            elif match and match.group(1) not in fields:
                 fields[match.group(1)] = match.group(2)
     extensions = tuple(
         ext if ext.startswith(".") else "." + ext for ext in fields.get("extensions", "").split()
@@ -93,6 +104,8 @@ def read_info(path: Path, name: str | None = None) -> GrammarInfo:
         start=fields.get("start", "start") or "start",
         files=tuple(fields.get("files", "").split()),
         semantics=semantics,
+        layout=fields.get("layout") or None,
+        checks=tuple(checks),
     )
 
 
