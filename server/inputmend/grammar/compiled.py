@@ -22,7 +22,7 @@ import regex
 from inputmend.grammar import lark_internals, registry
 from inputmend.grammar.checks import NameChecks
 from inputmend.grammar.lark_internals import END, BnfRule
-from inputmend.grammar.regex import first_chars, prefix_extent
+from inputmend.grammar.regex import Ranges, first_chars, first_ranges, prefix_extent
 
 if TYPE_CHECKING:
     from inputmend.grammar.layout import Layout
@@ -41,6 +41,7 @@ class Terminal:
     flags: frozenset[str]
     max_width: int
     first_chars: frozenset[str] | None  # what a match can start with (None: anything)
+    first_ranges: Ranges | None  # the same as code point ranges (large classes kept)
 
     @property
     def fixed(self) -> str | None:
@@ -64,6 +65,7 @@ class CompiledGrammar:
                 definition.flags,
                 definition.max_width,
                 first_chars(definition.regexp),
+                first_ranges(definition.regexp),
             )
             for definition in lark_internals.terminal_definitions(parser)
         }

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from inputmend.grammar import lark_internals
+from inputmend.grammar.regex import ranges_class, ranges_overlap
 
 if TYPE_CHECKING:
     from inputmend.grammar.compiled import CompiledGrammar, Terminal
@@ -36,13 +37,14 @@ class StateScanner:
     """lark's contextual scanner for one parser state, plus its watch list.
 
     ``watch`` maps a terminal to the long alternatives lark tries before it
-    (first characters, ``regex`` pattern): lexing such a token may have looked
+    (a ``re`` class of their first characters or None for any, ``regex``
+    pattern): lexing such a token may have looked
     far ahead (an unterminated ``/* ...`` comment scanned to the end of the
     text before the winner matched), so the scan records how far."""
 
     regexes: tuple[Any, ...]
     retype: dict[str, Callable[[str], str | None]]
-    watch: dict[str, tuple[tuple[frozenset[str] | None, Any], ...]]
+    watch: dict[str, tuple[tuple[Any, Any], ...]]
 
 
 def state_scanners(grammar: CompiledGrammar) -> dict[int, StateScanner]:
@@ -61,18 +63,18 @@ def state_scanners(grammar: CompiledGrammar) -> dict[int, StateScanner]:
             regexes = lexer.regexes
             if len(names) < len(lexer.terminals):
                 regexes = _alternations(names, terminals, flags)
-            watch: dict[str, tuple[tuple[frozenset[str] | None, Any], ...]] = {}
+            watch: dict[str, tuple[tuple[Any, Any], ...]] = {}
             for position, winner in enumerate(names):
-                theirs = terminals[winner].first_chars
+                theirs = terminals[winner].first_ranges
                 risky = []
                 for earlier in names[:position]:
                     alternative = terminals[earlier]
                     if alternative.max_width <= LONG:
                         continue
-                    mine = alternative.first_chars
-                    if mine is not None and theirs is not None and not mine & theirs:
+                    mine = alternative.first_ranges
+                    if not ranges_overlap(mine, theirs):
                         continue
-                    risky.append((mine, alternative.pattern))
+                    risky.append((ranges_class(mine), alternative.pattern))
                 if risky:
                     watch[winner] = tuple(risky)
             scanner = built[id(lexer)] = StateScanner(regexes, lexer.retype, watch)
