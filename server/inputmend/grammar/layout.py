@@ -9,7 +9,8 @@ columns, the flow depth, ...).
 
 The scanner calls a layout around every token, including ignored ones:
 
-* :meth:`Layout.before` at each position before lexing: the zero-width
+* :meth:`Layout.before` at each position before lexing (but where a
+  character of :attr:`Layout.blanks` is): the zero-width
   tokens to feed the parser first (a block's end before a less indented
   line), and possibly a token the layout lexes itself (terminals that only
   exist at the start of a line, :attr:`Layout.own_terminals`, which the
@@ -33,12 +34,10 @@ there lexes the token again.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """What a layout decided at one token.
 
     ``markers``: zero-width tokens to feed the parser now, in order;
@@ -52,8 +51,7 @@ class Step:
     reach: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
+class Refusal(NamedTuple):
     """The layout refuses the text at this token (a tab in the indentation,
     an entry where none may start)."""
 
@@ -66,6 +64,10 @@ class Layout(Protocol):
 
     own_terminals: frozenset[str]
     """Terminals only the layout lexes (the contextual lexer never tries them)."""
+
+    blanks: frozenset[str]
+    """Characters where no token of the text starts (blanks, comments):
+    there :meth:`before` has nothing to do and is not called."""
 
     def initial(self) -> Hashable: ...
 
@@ -82,9 +84,4 @@ class Layout(Protocol):
 
     def finish(self, state: Hashable) -> Step | Refusal:
         """At the end of the text: the tokens that close what is open."""
-        ...
-
-    def blank(self, state: Hashable, char: str) -> bool:
-        """May ``char`` (a space, tab or line break) follow a text that ended in
-        ``state`` without making it wrong there?  (For continuations.)"""
         ...

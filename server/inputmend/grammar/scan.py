@@ -48,6 +48,7 @@ from inputmend.oracles.base import Feedback, Verdict
 
 LOOKAHEAD = 64  # a match this close to the end of a partial window is re-read with more
 STOP_EVERY = 4096  # tokens between two calls of the stop hook
+MARKER_SEARCH = 48  # stacks tried when looking for what a layout's tokens make acceptable
 _FAR = 1 << 62  # an offset beyond every text
 
 Stop = Callable[[], None]  # called now and then by long scans; raises to abandon them
@@ -156,6 +157,8 @@ class Scan:
     _stacks: list[StackNode] = field(default_factory=list)
     _extras: list[Extra] = field(default_factory=list)
     _splice: _Splice | None = field(default=None, repr=False)  # checkpoints not built yet
+    _far_starts: list[int] | None = field(default=None, repr=False)
+    _far_reaches: list[int] = field(default_factory=list, repr=False)
 
     @property
     def text(self) -> str:
@@ -204,6 +207,27 @@ class Scan:
     def before(self, offset: int) -> int:
         """Index of the last checkpoint at or before ``offset``."""
         return max(0, bisect.bisect_right(self.positions, offset) - 1)
+
+    def far_until(self, offset: int) -> int:
+        """How many of the far reads (sorted by start) start before ``offset``."""
+        return bisect.bisect_left(self._far_index()[0], offset)
+
+    def resume_for(self, edit: int, resume: int) -> int:
+        """Where to resume for an edit at ``edit``: ``resume``, or the start of
+        the first token before it whose lexing read up to the edit."""
+        starts, reaches = self._far_index()
+        first = bisect.bisect_left(reaches, edit, 0, bisect.bisect_left(starts, resume))
+        return self.far[first].start if first < len(starts) and starts[first] < resume else resume
+
+    def _far_index(self) -> tuple[list[int], list[int]]:
+        """The starts of the far reads and the furthest reach up to each."""
+        if self._far_starts is None or len(self._far_starts) != len(self.far):
+            reaches, furthest = [], -1
+            for read in self.far:
+                furthest = max(furthest, read.reach)
+                reaches.append(furthest)
+            self._far_starts, self._far_reaches = [read.start for read in self.far], reaches
+        return self._far_starts, self._far_reaches
 
 
 class EditedText:
@@ -316,6 +340,9 @@ class Scanner:
         self.layout = grammar.layout
         self.checks = grammar.checks
         self._extras: dict[Extra, Extra] = {}
+        terminals = {name for row in self.tables.actions.values() for name in row}
+        self._markers = sorted(terminals - set(grammar.patterns) - {END})  # zero-width tokens
+        self._after_markers_memo: dict[tuple[int, ...], frozenset[str]] = {}
         self.checkpoint_every = checkpoint_every
         self.margin = margin  # characters re-read before an edit (a token may end there)
         self.scanned_chars = 0  # characters lexed: shows how much work was reused
@@ -373,16 +400,10 @@ class Scanner:
         bad = [b for b in base.bad if b < start]
         bad += [start + m.start() for m in UNDECODABLE.finditer(insert)]
         bad += [b + delta for b in base.bad if b >= end]
-        resume = max(0, start - self.margin)
-        for read in base.far:
-            if read.start < resume and read.reach >= start:
-                resume = read.start
-                break
+        resume = base.resume_for(start, max(0, start - self.margin))
         index = base.before(resume)
         while True:
-            trace = _Trace(
-                checkpoints=True, far=[r for r in base.far if r.start < base.positions[index]]
-            )
+            trace = _Trace(checkpoints=True, far=base.far[: base.far_until(base.positions[index])])
             window = Window(edited.slice, base.positions[index], edited.length)
             stopped = self._run(
                 window,
@@ -401,8 +422,7 @@ class Scanner:
             join_offset = base.positions[stopped.joined]
             trace.far += [
                 FarRead(r.start + delta, r.reach + delta)
-                for r in base.far
-                if r.start >= join_offset
+                for r in base.far[base.far_until(join_offset) :]
             ]
             if base.end is not None:
                 end_state = base.end.shifted(delta)
@@ -454,6 +474,8 @@ class Scanner:
         actions, gotos, reductions = self.tables.actions, self.tables.gotos, self.tables.reductions
         ignored = self.grammar.ignored
         layout, checks = self.layout, self.checks
+        checked_terminals = checks.terminals if checks is not None else frozenset()
+        blanks = layout.blanks if layout is not None else frozenset()
         layout_state, check_state = extra
         every, margin = self.checkpoint_every, self.margin
         plain = layout is None and checks is None
@@ -517,24 +539,26 @@ class Scanner:
                         (layout_state, check_state),
                     )
                     verdict = self._at_end(node, layout_state, offset + size)
-                    return _Stopped(verdict, end_state, blind=not count)
+                    return _Stopped(verdict, end_state, blind=last_end < 0)
                 if layout is not None and prepared != pos:
-                    before = layout.before(layout_state, text, pos, complete)
-                    if before is None:  # the layout needs more text
-                        window.reach(offset + 2 * size)
-                        text, size, complete = window.text, len(window.text), window.complete
-                        continue
-                    if isinstance(before, Refusal):
-                        refusal = before.message
-                    else:
-                        prepared, forced = pos, before.token
-                        group_now = (snapshot, kinds, len(kinds))
-                        layout_state = before.state
-                        if before.reach - pos > margin:
-                            trace.far.append(FarRead(pos + offset, before.reach + offset))
-                        if before.markers:
-                            markers = list(reversed(before.markers))
+                    forced = None
+                    if text[pos] not in blanks:  # (where a token of the text may start)
+                        before = layout.before(layout_state, text, pos, complete)
+                        if before is None:  # the layout needs more text
+                            window.reach(offset + 2 * size)
+                            text, size, complete = window.text, len(window.text), window.complete
                             continue
+                        if isinstance(before, Refusal):
+                            refusal = before.message
+                        else:
+                            prepared, forced = pos, before.token
+                            group_now = (snapshot, kinds, len(kinds))
+                            layout_state = before.state
+                            if before.reach - pos > margin:  # (read before the token's end)
+                                trace.far.append(FarRead(pos + offset, before.reach + offset))
+                            if before.markers:
+                                markers = list(reversed(before.markers))
+                                continue
                 match = None
                 if refusal is not None:
                     pass
@@ -582,7 +606,7 @@ class Scanner:
                         layout_state = after.state
                         if after.token is not None:
                             end = after.token[1]
-                        if after.reach - pos > margin:
+                        if after.reach - end > margin:
                             trace.far.append(FarRead(pos + offset, after.reach + offset))
                 if lexed:
                     if end > next_bad:
@@ -590,15 +614,17 @@ class Scanner:
                         lookback = self._lookback(group, snapshot, kinds, previous, previous_kinds)
                         here = (layout_state, check_state)
                         at = ScanState(push(base, frame), lookback, last_start, last_end, pos, here)
-                        return _Stopped(self._bad_byte(window, at, next_bad), blind=not count)
+                        return _Stopped(self._bad_byte(window, at, next_bad), blind=last_end < 0)
                     if kind in ignored:
                         pos = end
-                        continue
+                        if layout is None:
+                            continue
+                        action = -1  # (with a layout, layout tokens count for checkpoints)
                     if match is not None:
                         retype = scanner.retype.get(kind)
                         if retype is not None:
                             kind = retype(match.group()) or kind
-            if lexed:
+            if lexed and action is None:
                 # parse step: the reductions the token calls for, then its shift
                 action = actions[state].get(kind)
                 while action is not None and action < 0:
@@ -620,7 +646,8 @@ class Scanner:
                         frame.clear()
                         frame.append(state)
                     action = actions[state].get(kind)
-            if action is not None and checks is not None and not marker:
+            if action is not None and action >= 0 and kind in checked_terminals and not marker:
+                assert checks is not None
                 checked = checks.step(check_state, kind, text[pos:end])
                 if isinstance(checked, Rejected):
                     self.scanned_chars += pos
@@ -628,7 +655,7 @@ class Scanner:
                     lookback = self._lookback(group, snapshot, kinds, previous, previous_kinds)
                     here = (layout_state, check_state)
                     at = ScanState(node, lookback, last_start, last_end, pos, here)
-                    return self._rejected(window, at, checked)._replace(blind=not count)
+                    return self._rejected(window, at, checked)._replace(blind=last_end < 0)
                 check_state = checked
             if action is None:  # the parser cannot go on here
                 # the stack before the token (the parse step may have reduced it)
@@ -645,20 +672,21 @@ class Scanner:
                     text, size, complete = window.text, len(window.text), window.complete
                     continue
                 self.scanned_chars += pos
-                if not lexed and outcome.verdict is Verdict.INCOMPLETE:
-                    return _Stopped(outcome, at.shifted(offset), blind=not count)
-                return _Stopped(outcome, blind=not count)
-            frame.append(action)
-            state = action
-            kinds.append(kind)
-            if marker:
-                continue
-            if layout is not None:
-                group = group_now
-            last_start, last_end = pos, end
-            if tokens is not None:
-                tokens.append(Token(kind, pos + offset, end + offset))
-            pos = end
+                if outcome.verdict is Verdict.INCOMPLETE:  # the text ends in a partial token
+                    return _Stopped(outcome, at.shifted(offset), blind=last_end < 0)
+                return _Stopped(outcome, blind=last_end < 0)
+            if action >= 0:
+                frame.append(action)
+                state = action
+                kinds.append(kind)
+                if marker:
+                    continue
+                if layout is not None:
+                    group = group_now
+                last_start, last_end = pos, end
+                if tokens is not None:
+                    tokens.append(Token(kind, pos + offset, end + offset))
+                pos = end
             count += 1
             if stop is not None and count % STOP_EVERY == 0:
                 stop()
@@ -742,8 +770,13 @@ class Scanner:
     def _boundary(self, window: Window, state: ScanState) -> tuple[int, frozenset[str]] | None:
         """Window offset of the character-level parse boundary behind an error
         at ``state.position``, and what the parser expected there; ``None``
-        (after growing the window) when it needs more text."""
-        acceptable, partial_extent = self.tables.acceptable, self.grammar.partial_extent
+        (after growing the window) when it needs more text.
+
+        With a layout, the characters after the error decided how the layout
+        read it (YAML's ``- `` is an entry, ``-x`` a scalar): what the parser
+        would take after the layout's zero-width tokens counts too."""
+        partial_extent = self.grammar.partial_extent
+        acceptable = self.tables.acceptable if self.layout is None else self._after_markers
         text, size = window.text, len(window.text)
         pos = state.position
         limit = self._limit(state)
@@ -751,14 +784,40 @@ class Scanner:
         boundary = pos + partial_extent(text, pos, expected, size, limit=limit)
         if state.last_end == pos and state.last_start < pos:
             start = state.last_start
-            boundary = max(
-                boundary,
-                start + partial_extent(text, start, acceptable(state.before), size, limit=limit),
-            )
+            before = acceptable(state.before)
+            boundary = max(boundary, start + partial_extent(text, start, before, size, limit=limit))
         if boundary < size or window.complete:
             return boundary, expected
         window.reach(window.offset + 2 * size)
         return None
+
+    def _after_markers(self, stack: StackNode) -> frozenset[str]:
+        """The terminals of the text the parser takes on ``stack`` or after a
+        few of the layout's zero-width tokens (a bounded search, memoized on
+        the stack's states)."""
+        states = []
+        node: StackNode | None = stack
+        while node is not None:
+            states.append(node.state)
+            node = node.parent
+        key = tuple(states)
+        found = self._after_markers_memo.get(key)
+        if found is None:
+            reached: set[str] = set()
+            pending, seen = [stack], 0
+            while pending and seen < MARKER_SEARCH:
+                node = pending.pop()
+                seen += 1
+                reached |= self.tables.acceptable(node)
+                for marker in self._markers:
+                    shifted = self.tables.shift(node, marker)
+                    if shifted is not None:
+                        pending.append(shifted)
+            found = frozenset(reached & set(self.grammar.patterns))
+            if len(self._after_markers_memo) > 4096:
+                self._after_markers_memo.clear()
+            self._after_markers_memo[key] = found
+        return found
 
     def _error(
         self, window: Window, state: ScanState, bad: list[int], refusal: str | None = None
@@ -818,15 +877,13 @@ def _moved(feedback: Feedback, delta: int) -> Feedback:
     return Feedback(feedback.verdict, feedback.error_offset + delta, feedback.message)
 
 
-def _far_alternative(
-    watch: tuple[tuple[frozenset[str] | None, Any], ...], text: str, pos: int, end: int
-) -> Any:
+def _far_alternative(watch: tuple[tuple[Any, Any], ...], text: str, pos: int, end: int) -> Any:
     """The first long alternative, tried before the token that matched at
     ``pos``, that the text up to one past the token could still grow into
     (lexing the token may have read beyond it); None if there is none."""
     first = text[pos]
     for chars, alternative in watch:
-        if (chars is None or first in chars) and alternative.fullmatch(
+        if (chars is None or chars.match(first)) and alternative.fullmatch(
             text, pos, end + 1, partial=True
         ) is not None:
             return alternative

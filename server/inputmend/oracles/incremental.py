@@ -95,15 +95,23 @@ class IncrementalGrammarOracle:
         scan = self.scan(prefix)
         if scan.feedback.verdict is Verdict.INCORRECT or scan.end is None:
             return ""
-        return self._continuations(prefix, scan.end, alphabet, distinct=distinct)
+        probe = None
+        if self.grammar.layout is not None:
+            size = len(prefix)
+
+            def probe(char: str) -> bool:
+                return self.edit(scan, size, size, char).feedback.verdict is not Verdict.INCORRECT
+
+        return self._continuations(prefix, scan.end, alphabet, distinct=distinct, probe=probe)
 
     def tokens(self, text: str) -> list[Token]:
         """The tokens lark's contextual lexer produces, up to the first error."""
         return self._history.scanner.tokens(text, stop=self._stop)
 
     def tree(self, text: str, *, keep_all_tokens: bool = False) -> lark.Tree[Any] | None:
-        """lark's derivation tree (with positions) of a valid text, else ``None``."""
-        if not self.check(text).valid:
+        """lark's derivation tree (with positions) of a valid text, else ``None``
+        (also for a grammar with a layout: lark cannot parse it alone)."""
+        if self.grammar.layout is not None or not self.check(text).valid:
             return None
         parser = registry.build_parser(self.grammar.info, keep_all_tokens=keep_all_tokens)
         tree: lark.Tree[Any] = parser.parse(text)
