@@ -293,5 +293,4 @@ def cmd_grammars(args: argparse.Namespace) -> int:
 def cmd_lsp(args: argparse.Namespace) -> int:
     from inputmend.lsp.app import serve
 
-    serve(tcp_port=args.tcp)
-    return EXIT_OK
+    return serve(tcp_port=args.tcp)

@@ -80,13 +80,27 @@ class LineIndex:
         return f"{line + 1}:{column + 1}"
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED_ESCAPES.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` on one line, safe for a terminal or an editor: control
+    characters (NUL, escape sequences, line breaks) and undecodable bytes are
+    written as backslash escapes."""
+    decoded = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(_escape, decoded)
+
+
 def snippet(text: str, limit: int = 40) -> str:
     """A short, printable rendering of a piece of text for messages."""
-    shown = text if len(text) <= limit else text[: limit - 1] + "…"
-    return (
-        shown.encode("utf-8", "surrogateescape")
-        .decode("utf-8", "backslashreplace")
-        .replace("\r", "\\r")
-        .replace("\n", "\\n")
-        .replace("\t", "\\t")
-    )
+    return printable(text if len(text) <= limit else text[: limit - 1] + "…")

@@ -35,11 +35,11 @@ def create_server() -> InputmendServer:
     return server
 
 
-def serve(*, tcp_port: int | None = None) -> None:
-    """Run the server on stdio (or TCP for debugging); logs go to stderr only."""
+def serve(*, tcp_port: int | None = None) -> int:
+    """Run the server on stdio (or TCP for debugging) until ``exit``; logs go
+    to stderr only.  The exit status: 0 after ``shutdown``, else 1."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     server = create_server()
     if tcp_port is not None:
-        server.start_tcp("127.0.0.1", tcp_port)
-    else:
-        server.start_io()
+        return server.serve_tcp("127.0.0.1", tcp_port)
+    return server.serve_stdio()
