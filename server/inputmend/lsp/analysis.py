@@ -254,7 +254,5 @@ class Analyser:
         """The document's snapshot once its background analysis is over (it may
         be a later version than now); None when nothing will analyse it or the
         wait times out."""
-        snapshot = await self.session.wait_for(
-            uri, lambda s: s.analysed or s.spec is None, timeout
-        )
+        snapshot = await self.session.wait_for(uri, lambda s: s.analysed or s.spec is None, timeout)
         return snapshot if snapshot is not None and snapshot.analysed else None

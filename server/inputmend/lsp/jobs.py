@@ -148,4 +148,3 @@ def explain(job: Job) -> Abstraction:
             return services.abstract(job.text, grammar, predicate, budget=job.budget, instances=3)
         finally:
             predicate.close()
-

@@ -9,9 +9,8 @@ by :func:`inputmend.lsp.app.create_server`.
 
 from __future__ import annotations
 
-import logging
-
 import asyncio
+import logging
 import sys
 
 from lsprotocol import types
@@ -36,9 +35,7 @@ class InputmendServer(LanguageServer):
         super().__init__("inputmend", __version__, protocol_cls=InputmendProtocol)
         self.session = Session()
         self.scheduler = Scheduler()
-        self.analyser = Analyser(
-            self.session, self.scheduler, self.publish, WorkDoneProgress(self)
-        )
+        self.analyser = Analyser(self.session, self.scheduler, self.publish, WorkDoneProgress(self))
 
     def serve_stdio(self) -> int:
         """Serve on stdin and stdout until ``exit``; the exit status."""
@@ -59,7 +56,7 @@ class InputmendServer(LanguageServer):
             done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
             async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-                self.protocol.set_writer(writer)  # type: ignore[arg-type]
+                self.protocol.set_writer(writer)
                 status = await self.protocol.serve(lambda: reader.read(1 << 16))
                 if not done.done():
                     done.set_result(status)

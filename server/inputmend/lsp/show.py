@@ -40,19 +40,22 @@ def repairs_listing(snapshot: Snapshot) -> str:
 
 def explanation_text(name: str, result: Abstraction) -> str:
     pattern = result.pattern.strip()
-    return "\n".join(
-        [
-            f"Abstract failure-inducing input of {name} (DDSET)",
-            "",
-            f"    {pattern}",
-            "",
-            f"Reduced input: {result.reduced.strip()}",
-            f"Predicate runs: {result.stats.tests}",
-            "",
-            "More inputs that fail the same way:",
-            *[f"    {instance.strip()}" for instance in result.instances],
-        ]
-    ) + "\n"
+    return (
+        "\n".join(
+            [
+                f"Abstract failure-inducing input of {name} (DDSET)",
+                "",
+                f"    {pattern}",
+                "",
+                f"Reduced input: {result.reduced.strip()}",
+                f"Predicate runs: {result.stats.tests}",
+                "",
+                "More inputs that fail the same way:",
+                *[f"    {instance.strip()}" for instance in result.instances],
+            ]
+        )
+        + "\n"
+    )
 
 
 def _generated_document(name: str, content: str) -> Path:
