@@ -28,7 +28,7 @@ from inputmend.cli.files import (
 from inputmend.config.discovery import FileSettings, settings_for
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
-from inputmend.core.text import looks_binary
+from inputmend.core.text import looks_binary, printable
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
 
@@ -98,7 +98,7 @@ def _report_problem(record: dict[str, Any], args: argparse.Namespace) -> bool:
     """Say that a file could not be processed; whether it was such a record."""
     if "problem" not in record:
         return False
-    print(f"inputmend: error: {record['problem']}", file=sys.stderr)
+    print(f"inputmend: error: {printable(record['problem'])}", file=sys.stderr)
     if args.json:
         render.print_json(render.public(record))
     return True
@@ -131,7 +131,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.json:
             render.print_json(render.public(record))
         elif record["valid"]:
-            print(f"{record['file']}: valid")
+            print(f"{printable(record['file'])}: valid")
         else:
             print(record["_line"])
     progress.clear()
@@ -162,9 +162,12 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
         oracle.close()
     written = None
     try:
-        if result.repairs and args.in_place:
+        if (args.in_place or args.output) and not result.repairs:
+            why = "the file is already valid" if result.input_valid else "no repair was found"
+            written = f"nothing written: {why}"
+        elif args.in_place:
             written = write_in_place(source, result.repairs[0].text)
-        elif result.repairs and args.output:
+        elif args.output:
             written = write_output(source, result.repairs[0].text, Path(args.output))
     except (OSError, InputError) as error:
         return render.problem(path, error)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from inputmend import __version__, services
 from inputmend.cli import commands
 from inputmend.config import defaults
+from inputmend.core.text import printable
 
 
 def _oracle_options() -> argparse.ArgumentParser:
@@ -150,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.subcommand](args)
     except commands.USER_ERRORS as error:
-        print(f"inputmend: error: {error}", file=sys.stderr)
+        print(f"inputmend: error: {printable(str(error))}", file=sys.stderr)
         return commands.EXIT_USAGE
     except KeyboardInterrupt:
         print("inputmend: interrupted", file=sys.stderr)

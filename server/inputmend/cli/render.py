@@ -16,7 +16,7 @@ from typing import Any
 from inputmend.cli.files import InputFile
 from inputmend.core.model import Abstraction, Diagnosis, Edit, RepairResult
 from inputmend.core.render import describe_edits
-from inputmend.core.text import LineIndex, snippet
+from inputmend.core.text import printable, LineIndex, snippet
 from inputmend.oracles.base import Feedback
 
 SPANS_SHOWN = 50
@@ -26,7 +26,7 @@ def error_line(name: str, text: str, feedback: Feedback) -> str:
     """``FILE:LINE:COLUMN: error: MESSAGE`` (without a position when unknown)."""
     offset = feedback.error_offset
     prefix = f"{name}:{LineIndex(text).human(offset)}:" if offset is not None else f"{name}:"
-    return f"{prefix} error: {feedback.message or feedback.verdict.value + ' input'}"
+    return printable(f"{prefix} error: {feedback.message or feedback.verdict.value + ' input'}")
 
 
 def error_json(text: str, feedback: Feedback) -> dict[str, Any] | None:
@@ -119,6 +119,8 @@ def print_repair(record: dict[str, Any], *, detailed: bool) -> None:
     path, text = record["file"], record["_text"]
     if record["valid"]:
         print(f"{path}: valid; nothing to repair")
+        if record["written"]:
+            print(record["written"])
         return
     print(record["_line"])
     repairs = record["repairs"]
