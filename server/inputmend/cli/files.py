@@ -36,6 +36,7 @@ from inputmend.oracles.base import OracleConfigError
 BACKUP = re.compile(r"\.orig(?:\.\d+)?$")
 """Names of the backups ``--in-place`` makes (skipped in folders)."""
 
+
 class InputError(Exception):
     """A file cannot be used as input; the message is one line for the user."""
 

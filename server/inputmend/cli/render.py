@@ -16,7 +16,7 @@ from typing import Any
 from inputmend.cli.files import InputFile
 from inputmend.core.model import Abstraction, Diagnosis, Edit, RepairResult
 from inputmend.core.render import describe_edits
-from inputmend.core.text import printable, LineIndex, snippet
+from inputmend.core.text import LineIndex, printable, snippet
 from inputmend.oracles.base import Feedback
 
 SPANS_SHOWN = 50

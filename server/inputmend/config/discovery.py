@@ -117,6 +117,8 @@ def load_config(path: Path) -> ConfigFile:
         test_timeout_s=test_timeout,
         source=lambda place: place,
     )
+    # a configuration file's validators may import modules from its own folder
+    rules = tuple(replace(r, spec=replace(r.spec, module_dir=path.parent)) for r in rules)
     return ConfigFile(path, rules, RunLimits(**limits))
 
 

@@ -38,7 +38,8 @@ class OracleSpec:
     incomplete_exit: int | None = defaults.INCOMPLETE_EXIT
     incomplete_pattern: str | None = None
     test_timeout_s: float = defaults.TEST_TIMEOUT_S
-    base_dir: Path | None = None
+    base_dir: Path | None = None  # relative paths (grammar, file.py, commands) start here
+    module_dir: Path | None = None  # `module:function` may also come from here
     source: str = "command line"
 
     @property

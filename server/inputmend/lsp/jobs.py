@@ -17,8 +17,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +27,7 @@ from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget, Meter
 from inputmend.core.model import Abstraction, Diagnosis, RepairResult
 from inputmend.oracles.base import Feedback, Oracle
+from inputmend.oracles.children import die_with_parent
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
 
 _FLAGS: Any = None  # the shared cancel flags, set by the pool initializer
@@ -54,22 +53,16 @@ _STOP = _JobStop()
 _ORACLES: dict[tuple[OracleSpec, str], Oracle] = {}  # this process's oracles, by spec
 
 
-def initialize(flags: Any) -> None:
-    """Pool initializer: protect the LSP channel, remember the cancel flags,
-    and exit when the server is gone (killed servers must not leave workers)."""
+def initialize(flags: Any, server: int) -> None:
+    """Pool initializer: die with the server (a killed server must not leave
+    workers behind, even one killed while this worker was starting),
+    protect the LSP channel, remember the cancel flags."""
+    die_with_parent(server)
     with contextlib.suppress(OSError):
         os.dup2(2, 1)
     sys.stdout = sys.stderr
     global _FLAGS
     _FLAGS = flags
-    parent = os.getppid()
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-
-
-def _exit_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(1.0)
-    os._exit(0)
 
 
 @dataclass(frozen=True)

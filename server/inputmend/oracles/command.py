@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inputmend.config import defaults
+from inputmend.core.text import printable
 from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
+from inputmend.oracles.children import end_group
 
 FILE_PLACEHOLDER = "{file}"
 _OUTPUT_LIMIT = 1 << 20  # bytes of stdout/stderr kept for pattern matching
@@ -80,8 +82,10 @@ class Program:
     ``{file}`` in its arguments; never run through a shell.
 
     Each run has a timeout, after which the program and everything it started
-    (its own session) are killed; output is read from a temporary file, so a
-    flood of output costs disk, not memory, and only its start is kept.
+    (its own session) are killed; whatever it started is also killed when it
+    ends, so nothing outlives the run.  Output is read from a temporary
+    file, so a flood of output costs disk, not memory, and only its start is
+    kept.
     """
 
     def __init__(
@@ -150,6 +154,8 @@ class Program:
             except BrokenPipeError:
                 process.wait()
             finally:
+                # the program may be done while what it started is not
+                end_group(process.pid)
                 if process.poll() is None:
                     _kill(process)
             head = ""
@@ -171,9 +177,8 @@ class Program:
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
     """Kill the program and everything it started (its own session)."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+    end_group(process.pid)
+    with contextlib.suppress(OSError):
         process.kill()
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)
@@ -241,7 +246,7 @@ class CommandOracle:
             else:
                 first = next((line for line in run.output.splitlines() if line.strip()), "")
                 if first:
-                    message += f": {first.strip()[:200]}"
+                    message += f": {printable(first.strip()[:200])}"
         offset = len(text) if verdict is Verdict.INCOMPLETE else None
         return Feedback(verdict, offset, message)
 

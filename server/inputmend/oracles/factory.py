@@ -26,6 +26,10 @@ def _base_dir(spec: OracleSpec) -> str | None:
     return str(spec.base_dir) if spec.base_dir is not None else None
 
 
+def _module_dir(spec: OracleSpec) -> str | None:
+    return str(spec.module_dir) if spec.module_dir is not None else None
+
+
 def build_oracle(spec: OracleSpec, *, suffix: str = "", stop: Stop | None = None) -> Oracle:
     """The oracle a spec describes: grammar first (fast, knows the parse
     boundary), then the Python function, then the command."""
@@ -37,7 +41,12 @@ def build_oracle(spec: OracleSpec, *, suffix: str = "", stop: Stop | None = None
             parts.append(grammar)
         if spec.python is not None:
             parts.append(
-                PythonOracle(spec.python, timeout_s=spec.test_timeout_s, base_dir=_base_dir(spec))
+                PythonOracle(
+                    spec.python,
+                    timeout_s=spec.test_timeout_s,
+                    base_dir=_base_dir(spec),
+                    module_dir=_module_dir(spec),
+                )
             )
         if spec.command is not None:
             parts.append(
@@ -91,5 +100,6 @@ def build_predicate(
             message_pattern=fail_pattern,
             timeout_s=spec.test_timeout_s,
             base_dir=_base_dir(spec),
+            module_dir=_module_dir(spec),
         )
     raise OracleConfigError("DDSET needs the program under test: --command or --python")
