@@ -361,3 +361,23 @@ def test_explain_ddset_needs_a_failing_program(
     assert code == 2 and "does not fail" in err
     code, _, err = run(capsys, "explain", "--algorithm", "ddset", str(path))
     assert code == 2 and "--command or --python" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--test-timeout", "nan"),
+        ("--test-timeout", "inf"),
+        ("--timeout", "nan"),
+        ("--timeout", "inf"),
+        ("--test-timeout", "-1"),
+        ("--timeout", "0"),
+    ],
+)
+def test_timeouts_that_are_not_positive_finite_numbers_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], apple: Path, option: str, value: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["repair", option, value, str(apple)])
+    assert stopped.value.code == 2
+    assert "positive number of seconds" in capsys.readouterr().err

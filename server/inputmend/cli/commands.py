@@ -56,8 +56,6 @@ def _flags(args: argparse.Namespace) -> OracleSpec:
 
 
 def _settings(path: str, args: argparse.Namespace) -> FileSettings:
-    if args.test_timeout <= 0:
-        raise UsageError("--test-timeout must be positive")
     return settings_for(Path(path), _flags(args))
 
 
@@ -73,8 +71,6 @@ def _load(path: str, args: argparse.Namespace) -> tuple[InputFile, FileSettings,
 def _budget(args: argparse.Namespace, settings: FileSettings) -> Budget:
     timeout = args.timeout if args.timeout is not None else settings.limits.timeout_s
     max_tests = args.max_tests if args.max_tests is not None else settings.limits.max_tests
-    if timeout is not None and timeout <= 0:
-        raise UsageError("--timeout must be positive")
     if max_tests is not None and max_tests <= 0:
         raise UsageError("--max-tests must be positive")
     return Budget(timeout_s=timeout, max_tests=max_tests)

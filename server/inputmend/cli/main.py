@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Sequence
 
@@ -10,6 +11,17 @@ from inputmend import __version__, services
 from inputmend.cli import commands
 from inputmend.config import defaults
 from inputmend.core.text import printable
+
+
+def seconds(value: str) -> float:
+    """A positive, finite number of seconds (``nan`` and ``inf`` are not)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not math.isfinite(number) or number <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {value!r}")
+    return number
 
 
 def _oracle_options() -> argparse.ArgumentParser:
@@ -34,7 +46,7 @@ def _oracle_options() -> argparse.ArgumentParser:
     )
     group.add_argument(
         "--test-timeout",
-        type=float,
+        type=seconds,
         default=defaults.TEST_TIMEOUT_S,
         metavar="S",
         help=f"seconds per program run (default {defaults.TEST_TIMEOUT_S:g})",
@@ -45,7 +57,7 @@ def _oracle_options() -> argparse.ArgumentParser:
 def _budget_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         metavar="S",
         help=f"time budget (default {defaults.RUN_TIMEOUT_S:g}s)",
     )
