@@ -381,3 +381,16 @@ def test_timeouts_that_are_not_positive_finite_numbers_are_usage_errors(
         main(["repair", option, value, str(apple)])
     assert stopped.value.code == 2
     assert "positive number of seconds" in capsys.readouterr().err
+
+
+def test_messages_escape_control_characters(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    named = tmp_path / "x\x1b[2Jy.json"
+    named.write_text('{"a": \x00\x1b[31m}')
+    code, out, _ = run(capsys, "check", str(named))
+    assert code == 1
+    assert "x\\x1b[2Jy.json:1:7: error: unexpected `\\x00`" in out
+    assert "\x00" not in out and "\x1b" not in out
+    code, _, err = run(capsys, "check", str(tmp_path / "gone\x07.json"))
+    assert code == 2 and "gone\\x07.json: no such file" in err and "\x07" not in err

@@ -10,6 +10,7 @@ from inputmend.core.text import (
     encode_text,
     first_undecodable,
     looks_binary,
+    printable,
     snippet,
 )
 
@@ -68,3 +69,9 @@ def test_snippets_are_short_and_printable() -> None:
     assert snippet("a\tb\nc\r") == "a\\tb\\nc\\r"
     assert snippet("x" * 100, 10) == "x" * 9 + "…"
     assert snippet(decode_bytes(b"\xff")[0]) == "\\xff"
+
+
+def test_printable_escapes_control_characters_and_undecodable_bytes() -> None:
+    assert printable("a\x00b\x1b[2J\r\n\t\x7f\x85\u2028\udcffé✓") == (
+        "a\\x00b\\x1b[2J\\r\\n\\t\\x7f\\x85\\u2028\\xffé✓"
+    )
