@@ -27,6 +27,7 @@ from inputmend.cli.files import (
 )
 from inputmend.config.discovery import FileSettings, settings_for
 from inputmend.config.schema import OracleSpec
+from inputmend.config.trust import command_line_roots
 from inputmend.core.budget import Budget
 from inputmend.core.text import looks_binary, printable
 from inputmend.oracles.base import Oracle, OracleConfigError
@@ -56,7 +57,17 @@ def _flags(args: argparse.Namespace) -> OracleSpec:
 
 
 def _settings(path: str, args: argparse.Namespace) -> FileSettings:
-    return settings_for(Path(path), _flags(args))
+    """The file's settings; a configuration file that would run programs is
+    obeyed only by the rule of :mod:`inputmend.config.trust`."""
+    names = args.files if hasattr(args, "files") else [args.file]
+    return settings_for(Path(path), _flags(args), trusted_in=command_line_roots(names))
+
+
+def _warn(warning: str | None, shown: set[str]) -> None:
+    """Print a warning on stderr, once."""
+    if warning and warning not in shown:
+        shown.add(warning)
+        print(f"inputmend: warning: {printable(warning)}", file=sys.stderr)
 
 
 def _load(path: str, args: argparse.Namespace) -> tuple[InputFile, FileSettings, Oracle]:
@@ -104,22 +115,24 @@ def _report_problem(record: dict[str, Any], args: argparse.Namespace) -> bool:
 def check_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
     """Check one file; never raises."""
     try:
-        source, _, oracle = _load(path, args)
+        source, settings, oracle = _load(path, args)
     except USER_ERRORS as error:
         return render.problem(path, error)
     try:
         feedback = oracle.check(source.text)
     finally:
         oracle.close()
-    return render.check_record(source, path, feedback)
+    return {**render.check_record(source, path, feedback), "_warning": settings.warning}
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     files = _files(args)
     progress = batch.ProgressBar(len(files), "checking")
     counts = {"valid": 0, "invalid": 0, "problem": 0}
+    warned: set[str] = set()
     for record in batch.run(check_one, files, args, jobs=_jobs(args), progress=progress):
         progress.clear()
+        _warn(record.get("_warning"), warned)
         if _report_problem(record, args):
             counts["problem"] += 1
             continue
@@ -167,7 +180,8 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
             written = write_output(source, result.repairs[0].text, Path(args.output))
     except (OSError, InputError) as error:
         return render.problem(path, error)
-    return render.repair_record(path, source, initial, result, written)
+    record = render.repair_record(path, source, initial, result, written)
+    return {**record, "_warning": settings.warning}
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
@@ -180,8 +194,10 @@ def cmd_repair(args: argparse.Namespace) -> int:
     progress = batch.ProgressBar(len(files), "repairing")
     outcome: dict[str, list[str]] = {"repaired": [], "valid": [], "failed": [], "problem": []}
     reasons: dict[str, str] = {}
+    warned: set[str] = set()
     for record in batch.run(repair_one, files, args, jobs=_jobs(args), progress=progress):
         progress.clear()
+        _warn(record.get("_warning"), warned)
         path = record["file"]
         if _report_problem(record, args):
             outcome["problem"].append(path)
@@ -224,6 +240,7 @@ def cmd_ddset(args: argparse.Namespace) -> int:
     if args.instances < 0 or args.verify < 0:
         raise UsageError("--instances and --verify must not be negative")
     settings = _settings(args.file, args)
+    _warn(settings.warning, set())
     spec = settings.spec
     if spec.grammar is None:
         info = grammars.for_extension(args.file)
@@ -261,6 +278,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if args.algorithm == "ddset":
         return cmd_ddset(args)
     source, settings, oracle = _load(args.file, args)
+    _warn(settings.warning, set())
     try:
         initial = oracle.check(source.text)
         diagnosis = None

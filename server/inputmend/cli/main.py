@@ -11,6 +11,7 @@ from inputmend import __version__, services
 from inputmend.cli import commands
 from inputmend.config import defaults
 from inputmend.core.text import printable
+from inputmend.oracles.children import never_import_from_cwd
 
 
 def seconds(value: str) -> float:
@@ -152,6 +153,14 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "grammars": commands.cmd_grammars,
     "lsp": commands.cmd_lsp,
 }
+
+
+def run() -> int:
+    """The ``inputmend`` command and ``python -m inputmend``: :func:`main`,
+    in a process that imports nothing from its working directory (nor do
+    the processes it starts)."""
+    never_import_from_cwd()
+    return main()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

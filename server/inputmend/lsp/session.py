@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from inputmend import grammars
 from inputmend.config.defaults import CONFIG_NAME
 from inputmend.config.discovery import settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
+from inputmend.config.trust import distrust, is_inside
 from inputmend.core.model import Repair, Span
 from inputmend.core.text import LineIndex
 from inputmend.lsp.settings import ServerSettings
@@ -50,26 +52,66 @@ class OracleSetup:
     notes: tuple[Note, ...] = ()
 
 
-def oracle_setup(path: Path, settings: ServerSettings, root: Path | None) -> OracleSetup:
-    """Decide a document's oracle from the client's settings, the workspace's
-    ``.inputmend.toml`` (its validators only when trusted) and the extension."""
+def workspace_of(path: Path, folders: Sequence[Path]) -> Path | None:
+    """The open workspace folder that holds ``path`` (the innermost), if any."""
+    holding = [folder for folder in folders if is_inside(path, folder)]
+    return max(holding, key=lambda folder: len(folder.parts), default=None)
+
+
+def _grammar_outside(spec: OracleSpec, config: Path, folders: Sequence[Path]) -> str | None:
+    """Why a configuration file's grammar path may not be read, if it may not."""
+    if spec.grammar is None or spec.grammar in grammars.bundled():
+        return None
+    allowed = workspace_of(config, folders) or config.parent
+    grammar = Path(spec.grammar).expanduser()
+    if not grammar.is_absolute() and spec.base_dir is not None:
+        grammar = spec.base_dir / grammar
+    if is_inside(grammar, allowed):
+        return None
+    return f"{config}: the grammar {spec.grammar} lies outside {allowed}; it was not read"
+
+
+def _validator_distrust(
+    config: Path, settings: ServerSettings, folders: Sequence[Path]
+) -> str | None:
+    """Why the validators of a workspace configuration file must not run."""
+    if not settings.trust_workspace_commands:
+        return (
+            f"external commands from {CONFIG_NAME} run only when the user setting "
+            "inputmend.trustWorkspaceCommands is true"
+        )
+    if workspace_of(config, folders) is None:
+        return f"{config} is outside the open workspace folders"
+    why = distrust(config, folders)
+    return None if why is None else f"{config} is not trusted: {why}"
+
+
+def oracle_setup(path: Path, settings: ServerSettings, folders: Sequence[Path]) -> OracleSetup:
+    """Decide a document's oracle from the client's settings (relative paths
+    start at the workspace folder holding the document), the workspace's
+    ``.inputmend.toml`` (its validators only when trusted, its grammar only
+    from inside the workspace) and the extension."""
     notes: list[Note] = []
     try:
-        spec = settings.oracle_for(path, root)
+        spec = settings.oracle_for(path, workspace_of(path, folders))
         if spec is None:
-            spec = settings_for(path).spec
-            if spec.has_validator and not settings.trust_workspace_commands:
-                notes.append(
-                    Note(
-                        "untrusted-validator",
-                        f"the validator from {spec.source} was not run: external commands "
-                        f"from {CONFIG_NAME} run only when the user setting "
-                        "inputmend.trustWorkspaceCommands is true",
+            found = settings_for(path)
+            spec = found.spec
+            if found.config is not None:
+                outside = _grammar_outside(spec, found.config, folders)
+                if outside is not None:
+                    return OracleSetup(notes=(Note("configuration", outside),))
+                why = _validator_distrust(found.config, settings, folders)
+                if spec.has_validator and why is not None:
+                    notes.append(
+                        Note(
+                            "untrusted-validator",
+                            f"the validator from {spec.source} was not run: {why}",
+                        )
                     )
-                )
-                spec = spec.grammar_only()
-                if spec.grammar is None:
-                    return OracleSetup(notes=tuple(notes))
+                    spec = spec.grammar_only()
+                    if spec.grammar is None:
+                        return OracleSetup(notes=tuple(notes))
         spec = replace(spec, test_timeout_s=min(spec.test_timeout_s, settings.test_timeout_s))
         fast = build_oracle(spec.grammar_only()) if spec.grammar is not None else None
         return OracleSetup(spec, fast, tuple(notes))
@@ -143,10 +185,12 @@ class Snapshot:
 
 @dataclass
 class Session:
-    """The open documents (their current snapshots), the settings, the workspace root."""
+    """The open documents (their current snapshots), the settings, the
+    workspace root and the open workspace folders."""
 
     settings: ServerSettings = field(default_factory=ServerSettings)
     root: Path | None = None
+    folders: tuple[Path, ...] = ()
     snapshots: dict[str, Snapshot] = field(default_factory=dict)
     _revisions: int = 0
     _swapped: asyncio.Event | None = None
@@ -166,7 +210,7 @@ class Session:
         return self._store(Snapshot(document, setup, self._revisions))
 
     def open(self, uri: str, path: Path, version: int, text: str) -> Snapshot:
-        setup = oracle_setup(path, self.settings, self.root)
+        setup = oracle_setup(path, self.settings, self.folders)
         return self._fresh(Version(uri, path, version, text), setup)
 
     def change(self, uri: str, version: int, text: str) -> Snapshot | None:
@@ -181,7 +225,7 @@ class Session:
         current = self.snapshots.get(uri)
         if current is None:
             return None
-        setup = oracle_setup(current.document.path, self.settings, self.root)
+        setup = oracle_setup(current.document.path, self.settings, self.folders)
         return self._fresh(current.document, setup)
 
     def close(self, uri: str) -> Snapshot | None:

@@ -10,6 +10,8 @@
 * :func:`end_descendants`: a validator's process, made a *child subreaper*
   (orphans of its children are re-parented to it), kills whatever its
   validator started, after every call.
+* :func:`never_import_from_cwd`: neither inputmend nor the Python processes
+  it starts import modules from the working directory.
 """
 
 from __future__ import annotations
@@ -22,9 +24,13 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
+_SAFE_PATH = "PYTHONSAFEPATH"
+_SAFE_PATH_ADDED = "INPUTMEND_ADDED_PYTHONSAFEPATH"
+_INSTALLED_AT = Path(__file__).resolve().parents[2]  # the folder holding the package
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -89,3 +95,32 @@ def end_descendants() -> None:
         for pid in children:
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, 0)
+
+
+def never_import_from_cwd() -> None:
+    """Take the working directory off ``sys.path``, and keep the Python
+    processes inputmend starts from putting it there: multiprocessing starts
+    workers and validators with ``python -c``, which puts the working
+    directory first, so a ``pickle.py`` or ``json.py`` in the folder being
+    checked (or the editor's project) would run.  ``PYTHONSAFEPATH`` is
+    what ``python -P`` sets; the user's own programs do not get it
+    (:func:`program_environment`).  The folder inputmend itself was
+    imported from stays (a development checkout run from ``server/``)."""
+    here = os.path.realpath(os.getcwd())
+
+    def harmless(entry: str) -> bool:
+        resolved = os.path.realpath(entry or ".")
+        return resolved != here or Path(resolved) == _INSTALLED_AT
+
+    sys.path[:] = [entry for entry in sys.path if harmless(entry)]
+    if not os.environ.get(_SAFE_PATH):
+        os.environ[_SAFE_PATH] = "1"
+        os.environ[_SAFE_PATH_ADDED] = "1"
+
+
+def program_environment() -> dict[str, str] | None:
+    """The environment for the user's own programs (commands): the one
+    inputmend was started with (None: the current one is that)."""
+    if os.environ.get(_SAFE_PATH_ADDED) != "1":
+        return None
+    return {k: v for k, v in os.environ.items() if k not in (_SAFE_PATH, _SAFE_PATH_ADDED)}

@@ -24,7 +24,7 @@ from pathlib import Path
 from inputmend.config import defaults
 from inputmend.core.text import printable
 from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
-from inputmend.oracles.children import end_group
+from inputmend.oracles.children import end_group, program_environment
 
 FILE_PLACEHOLDER = "{file}"
 _OUTPUT_LIMIT = 1 << 20  # bytes of stdout/stderr kept for pattern matching
@@ -142,6 +142,7 @@ class Program:
                     stdout=output if self.capture else subprocess.DEVNULL,
                     stderr=output if self.capture else subprocess.DEVNULL,
                     cwd=self.cwd,
+                    env=program_environment(),
                     start_new_session=True,
                 )
             except OSError as error:
