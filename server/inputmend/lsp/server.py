@@ -24,6 +24,7 @@ from inputmend.lsp.progress import WorkDoneProgress
 from inputmend.lsp.protocol import InputmendProtocol, stdin_reader
 from inputmend.lsp.scheduler import Scheduler
 from inputmend.lsp.session import Session, Snapshot
+from inputmend.lsp.show import GeneratedFiles
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,7 @@ class InputmendServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("inputmend", __version__, protocol_cls=InputmendProtocol)
         self.session = Session()
+        self.generated = GeneratedFiles()
         self.scheduler = Scheduler()
         self.analyser = Analyser(self.session, self.scheduler, self.publish, WorkDoneProgress(self))
 
@@ -70,8 +72,10 @@ class InputmendServer(LanguageServer):
             self.close()
 
     def close(self) -> None:
-        """Stop the background work; called once the server stops serving."""
+        """Stop the background work and remove the generated documents;
+        called once the server stops serving."""
         self.scheduler.shutdown()
+        self.generated.remove()
 
     @property
     def encoding(self) -> str | None:
