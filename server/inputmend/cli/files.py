@@ -28,9 +28,17 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from inputmend import grammars
 from inputmend.config.discovery import find_config, load_config
-from inputmend.core.text import decode_bytes, encode_text
+from inputmend.core.text import (
+    UTF8,
+    DecodeError,
+    EncodeError,
+    Encoding,
+    LineIndex,
+    decode,
+    encode,
+)
+from inputmend.grammar import registry
 from inputmend.oracles.base import OracleConfigError
 
 BACKUP = re.compile(r"\.orig(?:\.\d+)?$")
@@ -60,12 +68,19 @@ class InputFile:
 
     path: Path
     text: str
-    bom: bool = False
+    encoding: Encoding = UTF8
     state: FileState | None = None  # as read; None when not read from a file
 
     def encode(self, text: str | None = None) -> bytes:
-        """Bytes for ``text`` (default: the original) with the file's BOM restored."""
-        return encode_text(self.text if text is None else text, bom=self.bom)
+        """Bytes for ``text`` (default: the original) in the file's encoding,
+        with its BOM; a character the encoding cannot represent is an error,
+        never a ``?``."""
+        text = self.text if text is None else text
+        try:
+            return encode(text, self.encoding)
+        except EncodeError as error:
+            where = LineIndex(text).human(error.offset)
+            raise InputError(f"{self.path}: repair not written: {error} at {where}") from None
 
 
 _KINDS = (
@@ -101,8 +116,9 @@ def _read_regular(file: Path) -> tuple[bytes, os.stat_result]:
         return stream.read(), info
 
 
-def read_input(path: str | Path) -> InputFile:
-    """Read a file for checking or repair, with one-line errors."""
+def read_input(path: str | Path, *, encoding: str = "auto") -> InputFile:
+    """Read and decode a file for checking or repair, with one-line errors
+    (``encoding``: ``auto`` or a codec name, see :func:`inputmend.core.text.decode`)."""
     file = Path(path)
     try:
         data, info = _read_regular(file)
@@ -114,12 +130,15 @@ def read_input(path: str | Path) -> InputFile:
         raise InputError(f"{file}: permission denied") from None
     except OSError as error:
         raise InputError(f"{file}: cannot read ({error.strerror or error})") from None
-    text, bom = decode_bytes(data)
-    return InputFile(file, text, bom, FileState.of(data, info))
+    try:
+        decoded = decode(data, encoding=encoding)
+    except DecodeError as error:
+        raise InputError(f"{file}: {error}") from None
+    return InputFile(file, decoded.text, decoded.encoding, FileState.of(data, info))
 
 
 def _has_oracle(path: Path) -> bool:
-    if grammars.for_extension(path) is not None:
+    if registry.for_extension(path) is not None:
         return True
     config = find_config(path)
     if config is None:
@@ -279,13 +298,21 @@ def write_backup(path: Path, data: bytes, like: os.stat_result) -> Path:
         _sync_folder(path.parent)
 
 
-def _changed(path: Path, state: FileState) -> bool:
-    """Is the file no longer what was read (size, mtime, content)?"""
+def _as_read(path: Path, source: InputFile) -> bytes:
+    """The file's bytes, when it is still what ``source`` read (size, mtime,
+    content); they are then exactly the original bytes."""
+    if source.state is None:
+        return source.encode()
     try:
         data, info = _read_regular(path)
     except (OSError, InputError):
-        return True
-    return FileState.of(data, info) != state
+        data, info = b"", None
+    if info is None or FileState.of(data, info) != source.state:
+        raise WriteError(
+            f"{source.path} changed since it was read: the repair was not written "
+            "(the file keeps its new content)"
+        )
+    return data
 
 
 def _cannot_write(path: Path, error: OSError) -> WriteError:
@@ -298,18 +325,19 @@ def write_in_place(source: InputFile, text: str) -> str:
     the file changed since it was read (nothing is lost: the file keeps its
     new content)."""
     path = source.path
+    data = source.encode(text)
     target = Path(os.path.realpath(path))
-    changed = f"{path} changed since it was read: the repair was not written"
-    if source.state is not None and _changed(target, source.state):
-        raise WriteError(f"{changed} (the file keeps its new content)")
+    original = _as_read(target, source)
     try:
-        backup = write_backup(path, source.encode(), os.stat(target))
+        backup = write_backup(path, original, os.stat(target))
     except OSError as error:
         raise _cannot_write(path.with_name(path.name + ".orig"), error) from None
-    if source.state is not None and _changed(target, source.state):
-        raise WriteError(f"{changed} (the file keeps its new content; {backup} has the one read)")
     try:
-        replace_contents(target, source.encode(text))
+        _as_read(target, source)
+    except WriteError as error:
+        raise WriteError(f"{error}; {backup} has the version that was read") from None
+    try:
+        replace_contents(target, data)
     except OSError as error:
         raise _cannot_write(path, error) from None
     return f"wrote {path} (original kept as {backup})"
@@ -320,8 +348,9 @@ def write_output(source: InputFile, text: str, target: Path) -> str:
     gets the umask's mode, an existing one keeps its mode, owner and links."""
     if target.exists() and target.resolve() == source.path.resolve():
         raise InputError("-o names the input file; use --in-place to overwrite it")
+    data = source.encode(text)
     try:
-        replace_contents(Path(os.path.realpath(target)), source.encode(text))
+        replace_contents(Path(os.path.realpath(target)), data)
     except OSError as error:
         raise _cannot_write(target, error) from None
     return f"wrote {target}"

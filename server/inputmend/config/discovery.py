@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from inputmend import grammars
 from inputmend.config import defaults
 from inputmend.config.schema import (
     LIMIT_FIELDS,
@@ -23,6 +22,7 @@ from inputmend.config.schema import (
     RunLimits,
 )
 from inputmend.config.trust import distrust
+from inputmend.grammar import registry
 from inputmend.oracles.base import OracleConfigError
 
 
@@ -168,7 +168,7 @@ def settings_for(
         return FileSettings(flags, limits, config_path, warning)
     spec = config.spec_for(file) if config is not None else None
     if spec is None:
-        info = grammars.for_extension(file)
+        info = registry.for_extension(file)
         if info is None:
             raise NoOracleError(
                 f"{file}: no oracle for this file; pass --grammar, --command or --python, "

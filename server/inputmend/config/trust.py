@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from inputmend.config import defaults
+from inputmend.config.schema import OracleSpec
+from inputmend.grammar import registry
 
 
 def is_inside(path: Path, folder: Path) -> bool:
@@ -52,6 +54,16 @@ def distrust(config: Path, roots: Iterable[Path]) -> str | None:
     if any(is_inside(config, root) for root in roots):
         return None
     return "it lies outside the folders being checked"
+
+
+def grammar_inside(spec: OracleSpec, folder: Path) -> bool:
+    """Is the spec's grammar bundled, or a file inside ``folder``?"""
+    if spec.grammar is None or spec.grammar in registry.bundled():
+        return True
+    grammar = Path(spec.grammar).expanduser()
+    if not grammar.is_absolute() and spec.base_dir is not None:
+        grammar = spec.base_dir / grammar
+    return is_inside(grammar, folder)
 
 
 def command_line_roots(names: Iterable[str]) -> list[Path]:

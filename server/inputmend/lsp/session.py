@@ -19,11 +19,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from inputmend import grammars
 from inputmend.config.defaults import CONFIG_NAME
 from inputmend.config.discovery import settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
-from inputmend.config.trust import distrust, is_inside
+from inputmend.config.trust import distrust, grammar_inside, is_inside
 from inputmend.core.model import Repair, Span
 from inputmend.core.text import LineIndex
 from inputmend.lsp.settings import ServerSettings
@@ -59,14 +58,9 @@ def workspace_of(path: Path, folders: Sequence[Path]) -> Path | None:
 
 
 def _grammar_outside(spec: OracleSpec, config: Path, folders: Sequence[Path]) -> str | None:
-    """Why a configuration file's grammar path may not be read, if it may not."""
-    if spec.grammar is None or spec.grammar in grammars.bundled():
-        return None
+    """Why a configuration file's grammar may not be read, if it may not."""
     allowed = workspace_of(config, folders) or config.parent
-    grammar = Path(spec.grammar).expanduser()
-    if not grammar.is_absolute() and spec.base_dir is not None:
-        grammar = spec.base_dir / grammar
-    if is_inside(grammar, allowed):
+    if grammar_inside(spec, allowed):
         return None
     return f"{config}: the grammar {spec.grammar} lies outside {allowed}; it was not read"
 
