@@ -33,6 +33,7 @@ from inputmend.core.text import DecodeError, encoding_name, looks_binary, printa
 from inputmend.grammar import registry
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
+from inputmend.oracles.watchdog import Overrun, cpu_limit, overrun_message, run_limit
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -172,11 +173,15 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
         budget = _budget(args, settings)
     except USER_ERRORS as error:
         return render.problem(path, error)
+    seconds = run_limit(budget.timeout_s, settings.spec.test_timeout_s)
     try:
-        initial = oracle.check(source.text)
-        result = services.repair(
-            source.text, oracle, algorithm=args.algorithm, budget=budget, top=args.top
-        )
+        with cpu_limit(seconds):
+            initial = oracle.check(source.text)
+            result = services.repair(
+                source.text, oracle, algorithm=args.algorithm, budget=budget, top=args.top
+            )
+    except Overrun:
+        return render.problem(path, UsageError(f"{path}: {overrun_message(seconds or 0)}"))
     finally:
         oracle.close()
     written = None
@@ -294,17 +299,18 @@ def cmd_explain(args: argparse.Namespace) -> int:
         return cmd_ddset(args)
     source, settings, oracle = _load(args.file, args)
     _warn(settings.warning, set())
+    budget = _budget(args, settings)
+    seconds = run_limit(budget.timeout_s, settings.spec.test_timeout_s)
     try:
-        initial = oracle.check(source.text)
-        diagnosis = None
-        if not initial.valid:
-            diagnosis = services.explain(
-                source.text,
-                oracle,
-                algorithm=args.algorithm,
-                budget=_budget(args, settings),
-                unit=args.unit,
-            )
+        with cpu_limit(seconds):
+            initial = oracle.check(source.text)
+            diagnosis = None
+            if not initial.valid:
+                diagnosis = services.explain(
+                    source.text, oracle, algorithm=args.algorithm, budget=budget, unit=args.unit
+                )
+    except Overrun:
+        raise UsageError(f"{args.file}: {overrun_message(seconds or 0)}") from None
     finally:
         oracle.close()
     if args.json:

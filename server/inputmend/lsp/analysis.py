@@ -30,6 +30,7 @@ from inputmend.lsp import jobs
 from inputmend.lsp.scheduler import Runner, Scheduler
 from inputmend.lsp.session import Session, Snapshot
 from inputmend.oracles.base import Feedback, Verdict
+from inputmend.oracles.watchdog import GuardedGrammar
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,10 @@ class Analyser:
         async with lock:
             if not self.session.is_current(snapshot):
                 return
-            if len(snapshot.text) <= FAST_IN_LOOP_CHARS:
+            # a user grammar's time limit only works in the main thread (a
+            # thread stuck in a regex could not be stopped and would hold the GIL)
+            guarded = isinstance(snapshot.setup.fast_oracle, GuardedGrammar)
+            if len(snapshot.text) <= FAST_IN_LOOP_CHARS or guarded:
                 feedback = self._fast_feedback(snapshot)
             else:
                 feedback = await self.scheduler.in_thread(lambda: self._fast_feedback(snapshot))

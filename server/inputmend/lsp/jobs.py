@@ -29,6 +29,7 @@ from inputmend.core.model import Abstraction, Diagnosis, RepairResult
 from inputmend.oracles.base import Feedback, Oracle
 from inputmend.oracles.children import die_with_parent
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
+from inputmend.oracles.watchdog import Overrun, cpu_limit, overrun_message, run_limit
 
 _FLAGS: Any = None  # the shared cancel flags, set by the pool initializer
 
@@ -93,13 +94,20 @@ class Job:
 def _running(job: Job) -> Iterator[Oracle]:
     """The job's oracle, with the stop hook on the job's budget; any failure
     becomes a :class:`JobError`."""
+    key = (job.spec, job.suffix)
+    seconds = run_limit(job.timeout_s, job.spec.test_timeout_s)
     try:
-        key = (job.spec, job.suffix)
         oracle = _ORACLES.get(key)
         if oracle is None:
             oracle = _ORACLES[key] = build_oracle(job.spec, suffix=job.suffix, stop=_STOP)
         _STOP.meter = Meter(job.budget)
-        yield oracle
+        with cpu_limit(seconds):
+            yield oracle
+    except Overrun:
+        stuck = _ORACLES.pop(key, None)  # abandoned mid-scan: not to be reused
+        if stuck is not None:
+            stuck.close()
+        raise JobError(overrun_message(seconds or 0)) from None
     except JobError:
         raise
     except ValueError as error:  # bad configuration, or the input does not fail (DDSET)

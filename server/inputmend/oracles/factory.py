@@ -10,12 +10,14 @@ from collections.abc import Callable
 
 from inputmend.config.schema import OracleSpec
 from inputmend.core.text import UTF8, Encoding
+from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.python import PythonOracle
+from inputmend.oracles.watchdog import GuardedGrammar
 from inputmend.oracles.wrappers import AllOf
 
 Stop = Callable[[], None]
@@ -41,7 +43,10 @@ def build_oracle(
     parts: list[Oracle] = []
     try:
         if spec.grammar is not None:
-            parts.append(IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir, stop=stop))
+            grammar = IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir, stop=stop)
+            # a bundled grammar's terminals are known to be fast; a user's may not be
+            bundled = spec.grammar in registry.bundled()
+            parts.append(grammar if bundled else GuardedGrammar(grammar, spec.test_timeout_s))
         if spec.python is not None:
             parts.append(
                 PythonOracle(
