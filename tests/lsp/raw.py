@@ -88,13 +88,19 @@ class RawServer:
 
 @contextmanager
 def raw_server(
-    *, cwd: Path | None = None, env: Mapping[str, str] | None = None, command: list[str] = SERVER
+    *,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    command: list[str] = SERVER,
+    log: Path | None = None,
 ) -> Iterator[RawServer]:
+    """The server process; its stderr goes to ``log`` when given."""
+    stderr = log.open("wb") if log is not None else subprocess.DEVNULL
     process = subprocess.Popen(
         command,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
         cwd=cwd,
         env=None if env is None else {**os.environ, **env},
     )
@@ -107,3 +113,5 @@ def raw_server(
         for stream in (process.stdin, process.stdout):
             if stream is not None:
                 stream.close()
+        if log is not None:
+            stderr.close()  # type: ignore[union-attr]

@@ -43,3 +43,37 @@ def test_kill_9_of_the_server_leaves_no_worker_validator_or_tracker(
         os.kill(server.process.pid, signal.SIGKILL)
         server.process.wait(10)
         assert survivors(mark) == []
+
+
+@pytest.mark.parametrize("shutdown_first", [True, False])
+def test_stopping_with_jobs_running_prints_no_traceback(
+    tmp_path: Path, shutdown_first: bool
+) -> None:
+    """Restarting the server while a validator runs printed 'RuntimeError:
+    Event loop is closed' from callbacks of the pool's futures."""
+    (tmp_path / "slow.py").write_text("import time\ndef check(text):\n    time.sleep(3)\n")
+    mark, log = new_mark(), tmp_path / "server.log"
+    oracle = {"files": "*.json", "grammar": "json", "python": f"{tmp_path / 'slow.py'}:check"}
+    options = {"oracles": [oracle], "debounceMs": 1}
+    with raw_server(env=mark, log=log) as server:
+        params = {"capabilities": {}, "rootUri": tmp_path.as_uri()}
+        server.send(request(1, "initialize", {**params, "initializationOptions": options}))
+        server.answer(1)
+        server.send(notification("initialized", {}))
+        for number in range(4):
+            document = {"uri": (tmp_path / f"{number}.json").as_uri(), "languageId": "json"}
+            server.send(
+                notification(
+                    "textDocument/didOpen",
+                    {"textDocument": {**document, "version": 1, "text": '{"a": 1}'}},
+                )
+            )
+        time.sleep(2.5)  # the validators are running
+        if shutdown_first:
+            server.send(request(2, "shutdown"))
+            server.answer(2)
+        server.send(notification("exit"))
+        assert server.process.wait(20) == (0 if shutdown_first else 1)
+    assert survivors(mark) == []
+    errors = log.read_text()
+    assert "Traceback" not in errors and "Event loop is closed" not in errors, errors
