@@ -155,12 +155,14 @@ class Analyser:
             top=settings.top,
         )
 
-    async def _begin(self, snapshot: Snapshot, message: str, begun: bool) -> bool:
+    async def _begin(self, snapshot: Snapshot, key: str, message: str, begun: bool) -> bool:
+        """Begin (or go on with) the progress ``key`` of one background task:
+        one per task, so that a task that ends late never ends another's."""
         if begun:
-            self.progress.report(snapshot.uri, message)
+            self.progress.report(key, message)
         else:
             title = f"inputmend: {label(snapshot.document.path, self.session.root)}"
-            await self.progress.begin(snapshot.uri, title, message)
+            await self.progress.begin(key, title, message)
         return True
 
     async def _analyse(self, uri: str, runner: Runner) -> None:
@@ -179,10 +181,10 @@ class Analyser:
             )
             self._apply(snapshot, background_note=note, analysed=True)
             return
-        begun = False
+        begun, key = False, f"{uri}#{runner.slot}"
         try:
             if snapshot.has_validator:
-                begun = await self._begin(snapshot, "running the validator", begun)
+                begun = await self._begin(snapshot, key, "running the validator", begun)
                 job = self._job(snapshot, spec, settings.timeout_s)
                 try:
                     verdict = await runner(jobs.validate, job)
@@ -199,7 +201,7 @@ class Analyser:
                 if settings.diagnose:
                     phases.append(self._diagnosis(snapshot, spec, runner))
                 if phases:
-                    begun = await self._begin(snapshot, "computing repairs", begun)
+                    begun = await self._begin(snapshot, key, "computing repairs", begun)
                     await asyncio.gather(*phases)
             self._apply(snapshot, analysed=True)
         except asyncio.CancelledError:
@@ -209,7 +211,7 @@ class Analyser:
             self._apply(snapshot, background_note=f"analysis failed: {error}", analysed=True)
         finally:
             if begun:
-                self.progress.end(uri)
+                self.progress.end(key)
 
     async def _repairs(self, snapshot: Snapshot, spec: OracleSpec, runner: Runner) -> None:
         job = self._job(snapshot, spec, self.session.settings.timeout_s)
@@ -246,11 +248,12 @@ class Analyser:
         job = self._job(snapshot, spec, self.session.settings.timeout_s)
 
         async def work(runner: Runner) -> Abstraction:
-            await self._begin(snapshot, "explaining the failure (DDSET)", False)
+            key = f"{snapshot.uri}#{runner.slot}"
+            await self._begin(snapshot, key, "explaining the failure (DDSET)", False)
             try:
                 return await runner(jobs.explain, job)
             finally:
-                self.progress.end(snapshot.uri)
+                self.progress.end(key)
 
         return await self.scheduler.run(work)
 
