@@ -10,14 +10,9 @@ from pathlib import Path
 import pytest
 
 from inputmend.cli import main
+from tests.cli.helpers import run
 
 APPLE = '{ "item": "Apple", "price": **3.45 }'  # Fig. 1 of the ddmax paper
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -10,15 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from inputmend.cli import main
+from tests.cli.helpers import run
 
 ROOT = os.geteuid() == 0
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _config(folder: Path, mark: Path) -> Path:

@@ -13,18 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from inputmend.cli import main
 from inputmend.cli.files import InputError, expand, read_input, write_in_place
+from tests.cli.helpers import run
 
 BROKEN, REPAIRED = '{"price": **3.45}', '{"price": 3.45}'
 ROOT = os.geteuid() == 0
 OTHER_UID = 65534  # nobody
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -30,9 +30,6 @@ def notification(method: str, params: Any = None) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "method": method, "params": params}
 
 
-INITIALIZE = request(1, "initialize", {"processId": None, "rootUri": None, "capabilities": {}})
-
-
 class RawServer:
     """The server process with raw pipes."""
 
@@ -80,10 +77,18 @@ class RawServer:
             if message.get("id") == number and "method" not in message:
                 return message
 
-    def initialize(self) -> None:
-        self.send(INITIALIZE)
+    def initialize(self, **params: Any) -> None:
+        """``initialize`` (request 1) with ``params``, then ``initialized``."""
+        self.send(request(1, "initialize", {"processId": None, "capabilities": {}, **params}))
         assert "result" in self.answer(1)
         self.send(notification("initialized", {}))
+
+    def open(self, path: Path, text: str, language: str = "json") -> str:
+        """``didOpen`` of ``path`` with ``text``; its URI."""
+        uri = path.as_uri()
+        item = {"uri": uri, "languageId": language, "version": 1, "text": text}
+        self.send(notification("textDocument/didOpen", {"textDocument": item}))
+        return uri
 
 
 @contextmanager

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lsp.raw import notification, raw_server, request
+from tests.lsp.raw import raw_server, request
 
 # Modules a worker or a validator would import; each leaves a mark if it runs.
 SHADOWED = ["pickle", "socket", "json", "multiprocessing", "selectors", "struct", "lark", "regex"]
@@ -40,22 +40,10 @@ def test_a_server_started_in_the_project_imports_nothing_from_it(
     project, marks = hostile
     oracles = [{"files": "*.json", "grammar": "json", "python": f"{VALIDATOR}:loads"}]
     with raw_server(cwd=project, command=command) as server:
-        params = {
-            "capabilities": {},
-            "rootUri": project.as_uri(),
-            "initializationOptions": {"inputmend": {"oracles": oracles}},
-        }
-        server.send(request(1, "initialize", params))
-        assert "result" in server.answer(1)
-        server.send(notification("initialized", {}))
-        uri = (project / "bad.json").as_uri()
-        text = (project / "bad.json").read_text()
-        server.send(
-            notification(
-                "textDocument/didOpen",
-                {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}},
-            )
+        server.initialize(
+            rootUri=project.as_uri(), initializationOptions={"inputmend": {"oracles": oracles}}
         )
+        uri = server.open(project / "bad.json", (project / "bad.json").read_text())
         server.send(
             request(
                 2,

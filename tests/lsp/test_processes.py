@@ -24,19 +24,9 @@ def test_kill_9_of_the_server_leaves_no_worker_validator_or_tracker(
     mark = new_mark()
     options = {"oracles": [{"files": "*.json", "grammar": "json", "python": "json:loads"}]}
     with raw_server(env=mark) as server:
-        server.send(
-            request(1, "initialize", {"capabilities": {}, "initializationOptions": options})
-        )
-        server.answer(1)
-        server.send(notification("initialized", {}))
+        server.initialize(initializationOptions=options)
         for number in range(3):
-            document = {"uri": (tmp_path / f"{number}.json").as_uri(), "languageId": "json"}
-            server.send(
-                notification(
-                    "textDocument/didOpen",
-                    {"textDocument": {**document, "version": 1, "text": '{"a": 1,, "b": 2}'}},
-                )
-            )
+            server.open(tmp_path / f"{number}.json", '{"a": 1,, "b": 2}')
         time.sleep(delay)
         if delay >= 3:  # by now the workers and the validator run
             assert len(marked(mark)) >= 4, "server, tracker, workers and validator"
@@ -56,18 +46,9 @@ def test_stopping_with_jobs_running_prints_no_traceback(
     oracle = {"files": "*.json", "grammar": "json", "python": f"{tmp_path / 'slow.py'}:check"}
     options = {"oracles": [oracle], "debounceMs": 1}
     with raw_server(env=mark, log=log) as server:
-        params = {"capabilities": {}, "rootUri": tmp_path.as_uri()}
-        server.send(request(1, "initialize", {**params, "initializationOptions": options}))
-        server.answer(1)
-        server.send(notification("initialized", {}))
+        server.initialize(rootUri=tmp_path.as_uri(), initializationOptions=options)
         for number in range(4):
-            document = {"uri": (tmp_path / f"{number}.json").as_uri(), "languageId": "json"}
-            server.send(
-                notification(
-                    "textDocument/didOpen",
-                    {"textDocument": {**document, "version": 1, "text": '{"a": 1}'}},
-                )
-            )
+            server.open(tmp_path / f"{number}.json", '{"a": 1}')
         time.sleep(2.5)  # the validators are running
         if shutdown_first:
             server.send(request(2, "shutdown"))
