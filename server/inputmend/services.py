@@ -11,8 +11,9 @@ are tested against them.
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from inputmend.algorithms.configurations import Ranges
@@ -33,6 +34,7 @@ from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import (
     TokenMaximized,
     hybrid_ddmax,
+    lex_typed,
     recovery_units,
     syntactic_ddmax,
 )
@@ -61,6 +63,19 @@ def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
     """The grammar behind an oracle, when there is one (for token-level work)."""
     found = find_part(oracle, IncrementalGrammarOracle) or find_part(oracle, GrammarOracle)
     return found.grammar if found is not None else None
+
+
+def lexer_of(oracle: Oracle) -> Callable[[str], list[tuple[str | None, int, int]]] | None:
+    """The grammar's error-tolerant lexer (for describing repairs in tokens);
+    None when the oracle has no grammar."""
+    grammar = grammar_of(oracle)
+    return None if grammar is None else functools.partial(lex_typed, grammar)
+
+
+def rank_repairs(text: str, repairs: Iterable[Repair], top: int) -> tuple[Repair, ...]:
+    """Repairs of ``text`` ranked together as :func:`repair` ranks them (of
+    equal ones, the one given first stays first)."""
+    return rank(text, repairs, top)
 
 
 def gives_prefix_feedback(oracle: Oracle) -> bool:
