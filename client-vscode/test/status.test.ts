@@ -50,7 +50,13 @@ describe('status bar state machine', () => {
     const model = running();
     model.setDiagnostics(person.uri, [
       diagnostic('syntax', 'error', "unexpected '\"age\"'"),
-      diagnostic('failure-inducing'),
+      diagnostic('failure-inducing', 'info'),
+    ]);
+    assert.equal(model.view(person).text, '$(error) inputmend: invalid (1)', 'a failure-inducing region is no problem of its own');
+    model.setDiagnostics(person.uri, [
+      diagnostic('syntax', 'error', "unexpected '\"age\"'"),
+      diagnostic('another-problem', 'error'),
+      diagnostic('failure-inducing', 'info'),
     ]);
     const view = model.view(person);
     assert.equal(view.text, '$(error) inputmend: invalid (2)');
