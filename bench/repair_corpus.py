@@ -7,7 +7,13 @@ flip; one mutation, or 2 to 16), runs each repair strategy with a per-file
 budget and prints a table: files repaired, median and p95 time, mean oracle
 tests, mean edit distance to the corrupt input and to the valid original,
 share of files whose top-1 and top-5 repairs equal the original exactly,
-next to the study's numbers from ``paper-results.csv``.
+next to the study's numbers from ``paper-results.csv``.  The formats the study
+did not cover (toml, jsonc) have only fresh corpora, mutated the same way from
+the valid files of ``tests/corpus/FORMAT/``.
+
+"Same data" (JSON, TOML, JSONC): the repair holds exactly the original's data
+(Python's json / tomllib values; JSONC read as JSON without comments and
+trailing commas).
 
 For JSON it also compares data recovery with json-repair and the Debugging
 Book's ddmax when those packages are installed: the share of repairs whose
@@ -30,12 +36,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import os
 import random
 import statistics
 import sys
 import time
+import tomllib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +59,9 @@ from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-FORMATS = ("json", "ini", "sexp", "tinyc")
+FORMAT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
+STUDY_FORMATS = ("json", "ini", "sexp", "tinyc")
+FORMATS = (*STUDY_FORMATS, "toml", "jsonc")
 PAPER = {"fsynth": "brepair", "ddmax": "ddmax", "ddmax-syntactic": "ddmaxg"}
 
 
@@ -81,7 +91,8 @@ def mutate(data: bytes, count: int, rng: random.Random) -> bytes:
 def fresh_cases(fmt: str, kind: str, seed: int, oracle: Oracle) -> list[Case]:
     rng = random.Random(f"{seed}-{fmt}-{kind}")
     cases = []
-    for path in sorted((CORPUS / f"{fmt}-valid").iterdir()):
+    folder = CORPUS / f"{fmt}-valid" if fmt in STUDY_FORMATS else FORMAT_CORPUS / fmt
+    for path in sorted(p for p in folder.iterdir() if p.is_file()):
         original = path.read_bytes()
         for _ in range(100):
             count = 1 if kind == "fresh-single" else rng.randint(2, 16)
@@ -144,6 +155,37 @@ def distance_to_original(case: Case, repaired: str) -> int:
     return int(Levenshtein.distance(repaired, original))
 
 
+def canonical_toml(text: str) -> str | None:
+    try:
+        return repr(tomllib.loads(text))  # repr: nan equals nan
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+@functools.cache
+def _jsonc_oracle() -> IncrementalGrammarOracle:
+    return IncrementalGrammarOracle("jsonc")
+
+
+def canonical_jsonc(text: str) -> str | None:
+    """The JSON data of a JSONC text: its tokens (no comments) without trailing commas."""
+    oracle = _jsonc_oracle()
+    if not oracle.check(text).valid:
+        return None
+    pieces = [text[token.start : token.end] for token in oracle.tokens(text)]
+    if not pieces:
+        return ""  # no value: empty, or comments only
+    kept = [
+        piece
+        for piece, following in zip(pieces, [*pieces[1:], ""], strict=True)
+        if not (piece == "," and following in ("]", "}"))
+    ]
+    return canonical_json("".join(kept))
+
+
+CANONICAL = {"toml": canonical_toml, "jsonc": canonical_jsonc}
+
+
 def equals_original(case: Case, repaired: str) -> bool:
     original = decode_bytes(case.original)[0]
     if repaired == original:
@@ -152,6 +194,9 @@ def equals_original(case: Case, repaired: str) -> bool:
         lenient = case.corpus in GRAMMAR_FOR_CORPUS
         canonical = canonical_json(repaired, lenient=lenient)
         return canonical is not None and canonical == canonical_json(original, lenient=lenient)
+    if case.format in CANONICAL:
+        ours = CANONICAL[case.format](repaired)
+        return ours is not None and ours == CANONICAL[case.format](original)
     return False
 
 
@@ -186,7 +231,11 @@ def run_case(
         "original_to_corrupt": Levenshtein.distance(decode_bytes(case.original)[0], text),
         "top1": top is not None and equals_original(case, top),
         "top5": any(equals_original(case, r.text) for r in result.repairs),
-        "data": equals_original(case, top) if top is not None and case.format == "json" else None,
+        "data": (
+            equals_original(case, top)
+            if top is not None and (case.format == "json" or case.format in CANONICAL)
+            else None
+        ),
         "canonical_distance": _canonical_distance(case, top),
     }
 
@@ -397,6 +446,8 @@ def main() -> None:
         for kind in options.corpora.split(","):
             if kind.startswith("fresh"):
                 cases = fresh_cases(fmt, kind, options.seed, IncrementalGrammarOracle(fmt))
+            elif fmt not in STUDY_FORMATS:
+                continue  # the study has no corpus of this format
             elif fmt == "json" and kind == "mult":
                 print(
                     "note: json-invalid-mult is checked with the `cjson` grammar (raw line "

@@ -14,7 +14,13 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["incremental_oracle.py", "repair_corpus.py", "ddset_compare.py", "lsp_latency.py"]
+SCRIPTS = [
+    "incremental_oracle.py",
+    "repair_corpus.py",
+    "everyday_damage.py",
+    "ddset_compare.py",
+    "lsp_latency.py",
+]
 
 
 def black_box(folder: Path) -> int:

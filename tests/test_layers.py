@@ -14,12 +14,12 @@ PACKAGE = ROOT / "server" / "inputmend"
 # what each part may import of inputmend (besides itself)
 ALLOWED = {
     "core": set(),
-    "config": {"core", "oracles.base", "grammars"},
-    "grammars": {"oracles.base"},
-    "oracles": {"core", "config", "grammars", "oracles"},
-    "algorithms": {"core", "oracles", "grammars"},
-    "services": {"core", "config", "oracles", "algorithms"},
-    "cli": {"core", "config", "oracles", "grammars", "services", "lsp.app"},
+    "config": {"core", "oracles.base", "grammar"},
+    "grammar": {"core", "oracles.base"},
+    "oracles": {"core", "config", "grammar", "oracles"},
+    "algorithms": {"core", "oracles", "grammar"},
+    "services": {"core", "config", "oracles", "grammar", "algorithms"},
+    "cli": {"core", "config", "oracles", "grammar", "services", "lsp.app"},
     "lsp": {"core", "config", "oracles", "services"},
 }
 PROTOCOL_LIBRARIES = ("lsprotocol", "pygls")

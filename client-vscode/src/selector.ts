@@ -25,6 +25,8 @@ export const BUNDLED_FORMATS: readonly BundledFormat[] = [
   { grammar: 'obj', extensions: ['obj'] },
   { grammar: 'csv', extensions: ['csv'] },
   { grammar: 'expr', extensions: ['expr'] },
+  { grammar: 'toml', extensions: ['toml'] },
+  { grammar: 'jsonc', extensions: ['jsonc'] },
 ];
 
 /** `.inputmend.toml` files are synchronised so that saving one reconfigures the server. */

@@ -21,7 +21,7 @@ describe('document selector', () => {
     const extensions = BUNDLED_FORMATS.flatMap((format) => format.extensions).sort();
     assert.deepEqual(
       extensions,
-      ['csv', 'dot', 'el', 'expr', 'geojson', 'gv', 'har', 'ini', 'json', 'jsonld', 'lisp', 'lsp', 'obj', 'scm', 'sexp', 'tinyc', 'webmanifest'],
+      ['csv', 'dot', 'el', 'expr', 'geojson', 'gv', 'har', 'ini', 'json', 'jsonc', 'jsonld', 'lisp', 'lsp', 'obj', 'scm', 'sexp', 'tinyc', 'toml', 'webmanifest'],
     );
     for (const filter of bundledFilters()) assert.equal(filter.scheme, 'file');
   });
@@ -38,6 +38,8 @@ describe('document selector', () => {
     assert.equal(handled(filters, '/w/table.csv'), true);
     assert.equal(handled(filters, '/w/calc.expr'), true);
     assert.equal(handled(filters, '/w/init.el'), true);
+    assert.equal(handled(filters, '/w/pyproject.toml'), true);
+    assert.equal(handled(filters, '/w/config/settings.jsonc', 'jsonc'), true);
     assert.equal(handled(filters, '/w/notes.txt'), false);
     assert.equal(handled(filters, '/w/jsonfile'), false);
   });

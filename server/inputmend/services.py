@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from inputmend.algorithms.configurations import Ranges
@@ -34,8 +34,6 @@ from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import (
     TokenMaximized,
     hybrid_ddmax,
-    lex_typed,
-    recovery_units,
     syntactic_ddmax,
 )
 from inputmend.config import defaults
@@ -49,9 +47,12 @@ from inputmend.core.model import (
     distance,
     spans_to_edits,
 )
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.lexer import lex_typed
+from inputmend.grammar.recovery import recovery_units
 from inputmend.oracles.base import Oracle, Predicate, Verdict
-from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
-from inputmend.oracles.incremental import IncrementalGrammarOracle, Tables
+from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.wrappers import find_part
 
 
@@ -65,7 +66,7 @@ def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
     return found.grammar if found is not None else None
 
 
-def lexer_of(oracle: Oracle) -> Callable[[str], list[tuple[str | None, int, int]]] | None:
+def lexer_of(oracle: Oracle) -> Callable[[str], Sequence[tuple[str | None, int, int]]] | None:
     """The grammar's error-tolerant lexer (for describing repairs in tokens);
     None when the oracle has no grammar."""
     grammar = grammar_of(oracle)
@@ -93,10 +94,8 @@ def _token_ddmax(
     """Syntactic (or hybrid) ddmax over the units error recovery sees; what
     finding the units cost when the budget ran out first."""
     meter = Meter(budget)
-    incremental = find_part(oracle, IncrementalGrammarOracle)
-    tables = incremental.tables if incremental is not None else Tables(grammar)
     try:
-        units = recovery_units(tables, grammar, text, poll=meter.poll)
+        units = recovery_units(grammar, text, stop=meter.poll)
     except BudgetExhausted:
         return RunStats.of(meter)
     maximize = hybrid_ddmax if hybrid else syntactic_ddmax

@@ -1,6 +1,6 @@
 """Tests of the bundled lark grammars (``grammars/*.lark``).
 
-Everything goes through ``inputmend.grammars`` (``resolve`` / ``build_parser``) so
+Everything goes through ``inputmend.grammar.registry`` (``resolve`` / ``build_parser``) so
 that the tests check exactly what ships.  Covered here:
 
 * every grammar builds as LALR(1) with the contextual lexer, without conflicts
@@ -14,29 +14,34 @@ that the tests check exactly what ships.  Covered here:
 * tree shapes that the syntactic algorithms rely on;
 * the FSynth corpus (``../shared/corpus``): every ``-valid`` file parses; the
   ``-invalid-*`` files that still parse are exactly the documented
-  ``ACCEPTED_MUTANTS``; JSON agrees with Python's ``json`` module.
+  ``ACCEPTED_MUTANTS``; JSON agrees with Python's ``json`` module;
+* the corpora of the newer formats (``tests/corpus/NAME/``, all valid) count as
+  valid sample files of their grammar (their agreement with the reference
+  parsers is checked in ``test_reference_checks.py``).
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import logging
 import math
 import random
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import lark
 import pytest
 import regex
 
-from inputmend import grammars
+from inputmend.grammar import registry
 
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE / "samples"
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+FORMAT_CORPUS = HERE.parent / "corpus"
 
-REQUIRED = {"json", "ini", "sexp", "tinyc", "dot", "obj", "csv", "expr"}
+REQUIRED = {"json", "ini", "sexp", "tinyc", "dot", "obj", "csv", "expr", "toml", "jsonc"}
 CORPUS_FORMATS = ("json", "ini", "sexp", "tinyc")
 
 # Shift/reduce conflicts that are resolved as shift on purpose (documented in
@@ -63,7 +68,7 @@ JSON_DISAGREEMENTS: dict[str, str] = {}
 
 
 def parser(name: str) -> lark.Lark:
-    return grammars.build_parser(grammars.resolve(name))
+    return registry.build_parser(registry.resolve(name))
 
 
 def has_lone_surrogate(text: str) -> bool:
@@ -360,6 +365,105 @@ SAMPLES_INLINE: dict[str, tuple[list[str], list[str]]] = {
             '"a""\n',
         ],
     ),
+    "toml": (
+        [
+            "",
+            "\n\n# only a comment\n",
+            'title = "TOML"\n[owner]\nname = "Tom"\n',
+            "[[fruits]]\nname = 'apple'\n[[fruits.varieties]]\nname = \"red\"\n",
+            "[ a . \"b c\" . 'd' ]\ne.f . g = 1\n",
+            "true = false\n123 = 1979-05-27\ninf = nan\n- = 1\n",
+            "a = 0x1F\nb = 0o755\nc = 0b1101\nd = -17\ne = 1_000\nf = +0\n",
+            "a = 1e06\nb = -2E-2\nc = 6.626e-34\nd = 224_617.445_991\ne = -inf\nf = +nan\n",
+            "odt = 1979-05-27T07:32:00.999999-07:00\nldt = 1979-05-27 07:32:00\n"
+            "ld = 2000-02-29\nlt = 07:32:00.5\nz = 1979-05-27t07:32:00z\n",
+            's = "tab\\t \\"q\\" \\u00e9 \\U0001F600"\nl = \'C:\\path\'\ne = ""\nf = \'\'\n',
+            "s = \"\"\"\nRoses\\\n   are red\n\"\"\"\"\nl = '''\nraw \\n\n'''''\n",
+            'a = """""\'\'"""\nb = \'\'\'\'\'"""\'\'\'\n',
+            "a = [\n  1, # one\n  2,\n\n]\nb = []\nc = [[1, 2], ['x'], [{ y = 1 }]]\n",
+            "t = { a = 1, b.c = [1, 2], d = {} }\ne = {}\n",
+            "a = 1 # comment\n[t] # comment\n[[u]] # comment\n",
+            "\t a = 1\t\n  [ t ]  \n",
+            "key = 'no final newline'",
+        ],
+        [
+            "a = 1 b = 2\n",
+            "a =\n1\n",
+            "a\n= 1\n",
+            "a = 01\n",
+            "a = 1__0\n",
+            "a = 1_\n",
+            "a = -0x1\n",
+            "a = 1.\n",
+            "a = .5\n",
+            "a = 1e\n",
+            "a = 2001-02-29\n",
+            "a = 2000-13-01\n",
+            "a = 0000-01-01\n",
+            "a = 12:60:00\n",
+            "a = 1979-05-27T07:32\n",
+            "a = True\n",
+            'a = "\\uD800"\n',
+            'a = "\\U00110000"\n',
+            'a = "\\x41"\n',
+            "a = 'new\nline'\n",
+            'a = """x\\  y"""\n',
+            "# bell \x07\n",
+            "a = [1,,2]\n",
+            "a = [,]\n",
+            "t = {a = 1,}\n",
+            "t = {\na = 1}\n",
+            "t = {a = 1 # c\n}\n",
+            "[a]]\n",
+            "[[a]\n",
+            "[ [a] ]\n",
+            "[]\n",
+            "a.b. = 1\n",
+            "a = 1\rb = 2\n",
+            "= 1\n",
+            'a = """unterminated\n',
+        ],
+    ),
+    "jsonc": (
+        [
+            "",
+            "// only a comment",
+            "/* block */ \n",
+            '{"a": [1, 2.5, -0, 1e10], "b": {"c": null}}\n',
+            '{\n  // line comment\n  "a": 1, /* block */\n  "b": [true, false,],\n}\n',
+            "[1, 2, 3,]",
+            '{"a": 1,}',
+            "/** doc **/ [] // end",
+            "[1 /* * / */, 2]",
+            '"a string // not a comment"',
+            '"/* not a comment either */"',
+            "\x0b\x0c\u00a0\u2003\ufeff[\u2028]\u3000",
+            "[1, // comment ends at U+2028\u20282]",
+        ],
+        [
+            "[,]",
+            "{,}",
+            "[1,,]",
+            "[1,,2]",
+            '{"a": 1,,}',
+            "[1] ,",
+            "1,",
+            "/* unterminated",
+            "[1 /* unterminated ]",
+            "/ 1",
+            "[1 / 2]",
+            "[1 // comment hides the bracket]",
+            "1 /**/ 2",
+            "{'a': 1}",
+            "{a: 1}",
+            "01",
+            "+1",
+            "NaN",
+            '"tab\tinside"',
+            '"bad \\x41"',
+            "# not a comment\n1",
+        ],
+    ),
     "expr": (
         [
             "1 + ((2 * 3 / 4))",
@@ -403,9 +507,16 @@ def _invalid_cases() -> list[tuple[str, str]]:
 
 
 def _sample_files(kind: str) -> list[tuple[str, Path]]:
-    return [
+    files = [
         (path.parent.name, path) for path in sorted(SAMPLES.glob(f"*/{kind}_*")) if path.is_file()
     ]
+    if kind == "valid":
+        files += [
+            (path.parent.name, path)
+            for path in sorted(FORMAT_CORPUS.glob("*/*"))
+            if path.parent.name in REQUIRED
+        ]
+    return files
 
 
 def _file_id(value: object) -> str:
@@ -417,13 +528,13 @@ def _file_id(value: object) -> str:
 
 
 def test_required_grammars_are_bundled() -> None:
-    grammars.bundled.cache_clear()
-    assert set(grammars.bundled()) >= REQUIRED
+    registry.bundled.cache_clear()
+    assert set(registry.bundled()) >= REQUIRED
 
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))
 def test_header(name: str) -> None:
-    info = grammars.resolve(name)
+    info = registry.resolve(name)
     assert info.title and info.title != name
     assert info.extensions, "each grammar maps at least one extension"
     assert all(ext.startswith(".") and ext == ext.lower() for ext in info.extensions)
@@ -433,11 +544,11 @@ def test_header(name: str) -> None:
 
 def test_extensions_are_unique_and_resolve() -> None:
     seen: dict[str, str] = {}
-    for name, info in grammars.bundled().items():
+    for name, info in registry.bundled().items():
         for ext in info.extensions:
             assert ext not in seen, f"{ext} mapped by {seen.get(ext)} and {name}"
             seen[ext] = name
-            found = grammars.for_extension("file" + ext.upper())
+            found = registry.for_extension("file" + ext.upper())
             assert found is not None and found.name == name
     expected = {
         ".json": "json",
@@ -449,6 +560,8 @@ def test_extensions_are_unique_and_resolve() -> None:
         ".obj": "obj",
         ".csv": "csv",
         ".expr": "expr",
+        ".toml": "toml",
+        ".jsonc": "jsonc",
     }
     for ext, name in expected.items():
         assert seen.get(ext) == name
@@ -457,12 +570,19 @@ def test_extensions_are_unique_and_resolve() -> None:
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))
 def test_builds_as_lalr_without_unexpected_conflicts(name: str) -> None:
-    info = grammars.resolve(name)
-    built = grammars.build_parser(info)
+    info = registry.resolve(name)
+    built = registry.build_parser(info)
     assert built.options.parser == "lalr"
     assert built.options.lexer == "contextual"
-    # Rebuild with lark's debug log on to see how conflicts were resolved
-    # (build_parser is cached, so its own log is not observable here).
+    shift_reduce, reduce_reduce = lalr_conflicts(info)
+    assert shift_reduce == EXPECTED_SHIFT_REDUCE.get(name, set())
+    assert not reduce_reduce
+
+
+def lalr_conflicts(info: registry.GrammarInfo) -> tuple[set[str], list[str]]:
+    """The terminals of shift/reduce conflicts (lark resolves them as shift) and
+    the reduce/reduce conflicts, from lark's debug log of a fresh build
+    (build_parser is cached, so its own log is not observable)."""
     records: list[str] = []
 
     class Collect(logging.Handler):
@@ -487,13 +607,12 @@ def test_builds_as_lalr_without_unexpected_conflicts(name: str) -> None:
     finally:
         lark.logger.removeHandler(handler)
         lark.logger.setLevel(old_level)
-    conflicts = {
+    shift_reduce = {
         message.split("terminal ")[1].split(":")[0]
         for message in records
         if "Shift/Reduce conflict" in message
     }
-    assert conflicts == EXPECTED_SHIFT_REDUCE.get(name, set())
-    assert not any("Reduce/Reduce" in message for message in records)
+    return shift_reduce, [message for message in records if "Reduce/Reduce" in message]
 
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))
@@ -610,7 +729,7 @@ def test_invalid_sample(name: str, text: str) -> None:
 def test_valid_sample_file(name: str, path: Path) -> None:
     text = read_text(path)
     assert accepts(name, text)
-    assert grammars.for_extension(path) == grammars.resolve(name)
+    assert registry.for_extension(path) == registry.resolve(name)
 
 
 @pytest.mark.parametrize(("name", "path"), _sample_files("invalid"), ids=_file_id)
@@ -724,6 +843,84 @@ def test_csv_tree() -> None:
     records = tree.children
     assert [len(r.children) for r in records] == [3, 1]
     assert all(f.data == "field" for r in records for f in r.children)
+
+
+def test_toml_tree() -> None:
+    source = 'a.b = [1, {c = "d"}]\n[t."u"]\nx = 1979-05-27\n[[arr]]\n'
+    tree = parser("toml").parse(source)
+    assert [child.data for child in tree.children] == ["keyval", "table", "keyval", "array_table"]
+    keyval = tree.children[0]
+    assert _text(keyval.children[0], source) == "a.b"
+    assert [_text(sub, source) for sub in keyval.iter_subtrees_topdown()][1:] == [
+        "a.b",
+        '[1, {c = "d"}]',
+        '[1, {c = "d"}]',
+        "1",
+        '{c = "d"}',
+        '{c = "d"}',
+        'c = "d"',
+        "c",
+        '"d"',
+    ]
+    assert _text(tree.children[1], source) == '[t."u"]'
+    assert tree.children[2].children[1].children[0].type == "DATE_TIME"
+
+
+def test_jsonc_tree_is_jsons() -> None:
+    def shape(tree: lark.Tree) -> list[tuple[str, int]]:
+        return [(sub.data, len(sub.children)) for sub in tree.iter_subtrees_topdown()]
+
+    source = '{"a": [1, true,], /* c */ "b": null, // d\n}'
+    stripped = '{"a": [1, true], "b": null}'
+    assert shape(parser("jsonc").parse(source)) == shape(parser("json").parse(stripped))
+    assert parser("jsonc").parse("// nothing but a comment").children == []
+
+
+# --------------------------------------------------------------------------
+# file names (the registry maps by extension; JSONC files end in .json)
+
+
+def _header_files(name: str) -> list[str]:
+    """The globs of a grammar header's ``// files:`` line."""
+    for line in registry.resolve(name).path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("//"):
+            break
+        field, _, value = line[2:].partition(":")
+        if field.strip() == "files":
+            return value.split()
+    return []
+
+
+def _name_matches(pattern: str, path: str) -> bool:
+    """A glob without '/' matches the file name; with '/', the end of the path."""
+    parts = PurePosixPath(path).parts
+    wanted = pattern.split("/")
+    if len(parts) < len(wanted):
+        return False
+    tail = parts[-len(wanted) :]
+    return all(fnmatch.fnmatchcase(part, glob) for part, glob in zip(tail, wanted, strict=True))
+
+
+def test_jsonc_header_lists_the_json_files_that_have_comments() -> None:
+    patterns = _header_files("jsonc")
+    meant = [
+        "tsconfig.json",
+        "packages/web/tsconfig.app.json",
+        "jsconfig.json",
+        "repo/.vscode/settings.json",
+        ".vscode/launch.json",
+        ".vscode/tasks.json",
+        ".vscode/extensions.json",
+        ".devcontainer/devcontainer.json",
+        ".devcontainer.json",
+        "team.code-workspace",
+    ]
+    not_meant = ["package.json", "settings.json", "vscode/settings.json", "tsconfig.ts", "a.json"]
+    assert all(any(_name_matches(p, path) for p in patterns) for path in meant)
+    assert not any(_name_matches(p, path) for p in patterns for path in not_meant)
+    # the grammars that map .json today would read these files as strict JSON
+    assert registry.for_extension("tsconfig.json") == registry.resolve("json")
+    assert not any(_header_files(name) for name in registry.bundled() if name != "jsonc")
 
 
 # --------------------------------------------------------------------------

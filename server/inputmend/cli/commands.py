@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from inputmend import grammars, services
+from inputmend import services
 from inputmend.cli import batch, render
 from inputmend.cli.files import (
     InputError,
@@ -32,7 +32,8 @@ from inputmend.config.discovery import FileSettings, settings_for
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
 from inputmend.core.render import distinct
-from inputmend.core.text import decode_bytes, looks_binary
+from inputmend.core.text import DecodeError, decode, encoding_name, looks_binary
+from inputmend.grammar import registry
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
 
@@ -70,12 +71,23 @@ def _settings(path: str, args: argparse.Namespace) -> FileSettings:
     return settings_for(Path(path), _flags(args))
 
 
-def _read(path: str) -> InputFile:
+def _check_encoding(args: argparse.Namespace) -> None:
+    if args.encoding != "auto":
+        try:
+            encoding_name(args.encoding)
+        except DecodeError as error:
+            raise UsageError(f"--encoding: {error}") from None
+
+
+def _read(path: str, encoding: str) -> InputFile:
     """The file, or standard input for ``-``."""
     if path != STDIN:
-        return read_input(path)
-    text, bom = decode_bytes(sys.stdin.buffer.read())
-    return InputFile(Path(STDIN), text, bom)
+        return read_input(path, encoding=encoding)
+    try:
+        decoded = decode(sys.stdin.buffer.read(), encoding=encoding)
+    except DecodeError as error:
+        raise InputError(f"{STDIN_NAME}: {error}") from None
+    return InputFile(Path(STDIN), decoded.text, decoded.encoding)
 
 
 def display_name(path: str) -> str:
@@ -83,11 +95,11 @@ def display_name(path: str) -> str:
 
 
 def _load(path: str, args: argparse.Namespace) -> tuple[InputFile, FileSettings, Oracle]:
-    source = _read(path)
+    source = _read(path, args.encoding)
     if looks_binary(source.text):
         raise InputError(f"{display_name(path)}: looks like binary data, not a text format")
     settings = _settings(path, args)
-    oracle = build_oracle(settings.spec, suffix=Path(path).suffix)
+    oracle = build_oracle(settings.spec, suffix=Path(path).suffix, encoding=source.encoding)
     return source, settings, oracle
 
 
@@ -108,6 +120,7 @@ def _jobs(args: argparse.Namespace) -> int:
 
 
 def _files(args: argparse.Namespace) -> list[str]:
+    _check_encoding(args)
     if STDIN in args.files:
         if len(args.files) > 1:
             raise UsageError("- (standard input) cannot be combined with other files")
@@ -263,19 +276,23 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- explain
 def cmd_ddset(args: argparse.Namespace) -> int:
-    source = _read(args.file)
+    source = _read(args.file, args.encoding)
     if args.instances < 0 or args.verify < 0:
         raise UsageError("--instances and --verify must not be negative")
     settings = _settings(args.file, args)
     spec = settings.spec
     if spec.grammar is None:
-        info = grammars.for_extension(args.file)
+        info = registry.for_extension(args.file)
         if info is not None:
             spec = replace(spec, grammar=info.name)
     grammar = load_grammar(spec)
     try:
         predicate = build_predicate(
-            spec, original=source.text, fail_pattern=args.fail_pattern, suffix=source.path.suffix
+            spec,
+            original=source.text,
+            fail_pattern=args.fail_pattern,
+            suffix=source.path.suffix,
+            encoding=source.encoding,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -302,6 +319,7 @@ def cmd_ddset(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    _check_encoding(args)
     if args.algorithm == "ddset":
         return cmd_ddset(args)
     source, settings, oracle = _load(args.file, args)
@@ -329,7 +347,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ other
 def cmd_grammars(args: argparse.Namespace) -> int:
     del args
-    for info in grammars.bundled().values():
+    for info in registry.bundled().values():
         print(f"{info.name:8} {info.title}  [{' '.join(info.extensions)}]")
     return EXIT_OK
 

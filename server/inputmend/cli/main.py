@@ -51,6 +51,16 @@ def _budget_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tests", type=int, metavar="N", help="budget of oracle runs")
 
 
+def _encoding_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--encoding",
+        default="auto",
+        metavar="NAME|auto",
+        help="text encoding of the files (default auto: byte-order mark, UTF-16 by its zero "
+        "bytes, UTF-8, else cp1252 when the bytes look like accented letters)",
+    )
+
+
 def _jobs_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=int, metavar="N", help="files processed in parallel (default: all cores)"
@@ -75,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("files", nargs="+", metavar="FILE|FOLDER", help="- reads standard input")
     check.add_argument("--json", action="store_true", help="one JSON object per file")
+    _encoding_option(check)
     _jobs_option(check)
 
     repair = subcommands.add_parser("repair", parents=[oracle], help="print ranked repairs")
@@ -100,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--in-place", action="store_true", help="write the best repair to FILE (keeps FILE.orig)"
     )
     repair.add_argument("--json", action="store_true", help="one JSON object per file")
+    _encoding_option(repair)
     _jobs_option(repair)
 
     explain = subcommands.add_parser(
@@ -129,11 +141,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _budget_options(explain)
     explain.add_argument("--json", action="store_true", help="print one JSON object")
+    _encoding_option(explain)
 
     subcommands.add_parser("grammars", help="list the bundled grammars")
 
     lsp = subcommands.add_parser("lsp", help="start the language server (stdio)")
     lsp.add_argument("--tcp", type=int, metavar="PORT", help="listen on a TCP port instead")
+    lsp.add_argument("--stdio", action="store_true", help="use stdio (the default)")
     return parser
 
 
