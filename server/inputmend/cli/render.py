@@ -89,7 +89,8 @@ def repair_record(
     result's, equivalent ones merged), each with its title and diff."""
     partial = result.partial
     text = source.text
-    where = LineIndex(text).human
+    index = LineIndex(text)
+    where = index.human
     return {
         "file": name,
         "valid": result.input_valid,
@@ -119,26 +120,28 @@ def repair_record(
         "_stop": result.stats.stop_reason,
         "_where": [where(r.edits[0].offset) if r.edits else "" for r in repairs],
         "_diffs": [
-            bounded_diff(name, text, r.edits, f"repair {rank}") for rank, r in enumerate(repairs, 1)
+            bounded_diff(name, index, r.edits, f"repair {rank}")
+            for rank, r in enumerate(repairs, 1)
         ],
         "_partial": None
         if partial is None
         else (
             describe_repair(text, partial.edits, lexer=lexer, where=where),
-            bounded_diff(name, text, partial.edits, "partial repair"),
+            bounded_diff(name, index, partial.edits, "partial repair"),
         ),
     }
 
 
 def _hunks(index: LineIndex, edits: Sequence[Edit]) -> list[tuple[int, int, list[Edit]]]:
-    """Line ranges (first, last) of the original with the edits in them, each
-    change with its context lines, overlapping ranges merged."""
+    """Line ranges (first, last) of the original with the edits in them and
+    more than the context lines around them (difflib, run on each range,
+    decides the hunks inside it), overlapping ranges merged."""
     last_line = len(index.starts) - 1
+    margin = CONTEXT_LINES + 1
     hunks: list[tuple[int, int, list[Edit]]] = []
     for edit in sorted(edits, key=lambda e: (e.offset, e.delete)):
-        first = index.position(edit.offset)[0]
-        last = index.position(max(edit.offset, edit.end - 1))[0]
-        low, high = max(0, first - CONTEXT_LINES), min(last_line, last + CONTEXT_LINES)
+        first, last = index.position(edit.offset)[0], index.position(edit.end)[0]
+        low, high = max(0, first - margin), min(last_line, last + margin)
         if hunks and low <= hunks[-1][1] + 1:
             previous = hunks.pop()
             hunks.append((previous[0], max(previous[1], high), [*previous[2], edit]))
@@ -158,12 +161,12 @@ def _cut(line: str, focus: int) -> str:
     return ("…" if start else "") + cut + ("…" if start + LINE_SHOWN < len(body) else "") + ending
 
 
-def bounded_diff(name: str, before: str, edits: Sequence[Edit], label: str) -> str:
-    """A unified diff of ``before`` and ``before`` with ``edits`` applied, built
-    from the edits: only the lines around them are compared, and lines longer
-    than :data:`LINE_SHOWN` are cut around the change.  A missing final
-    newline is marked as ``diff`` does."""
-    index = LineIndex(before)
+def bounded_diff(name: str, index: LineIndex, edits: Sequence[Edit], label: str) -> str:
+    """A unified diff of the text of ``index`` and that text with ``edits``
+    applied, built from the edits: only the lines around them are compared,
+    and lines longer than :data:`LINE_SHOWN` are cut around the change.  A
+    missing final newline is marked as ``diff`` does."""
+    before = index.text
     out = [f"--- {name}\n", f"+++ {name} ({label})\n"]
     shift = 0  # lines the earlier hunks added
     for low, high, hunk_edits in _hunks(index, edits):

@@ -51,9 +51,16 @@ def plain_lexer(text: str) -> list[Lexeme]:
 
 
 def human_where(text: str) -> Where:
-    """Positions as 1-based ``line:column`` in characters (the command line's)."""
-    index = LineIndex(text)
-    return index.human
+    """Positions as 1-based ``line:column`` in characters (the command line's);
+    the lines are found only when a position is asked for."""
+    found: list[LineIndex] = []
+
+    def where(offset: int) -> str:
+        if not found:
+            found.append(LineIndex(text))
+        return found[0].human(offset)
+
+    return where
 
 
 # ------------------------------------------------------------------ tokens
@@ -208,10 +215,14 @@ class _Describer:
             return f"insert {missing}{_quoted(inserted)} after {_quoted(tokens.word(previous))}"
         return f"insert {missing}{_quoted(inserted)} {self.near(tokens, placed.at, end)}"
 
+    def _removed(self, edit: Edit) -> tuple[_Tokens, str]:
+        """The tokens of the original around an edit, and what it removes."""
+        tokens = _Tokens.around(self.original, edit.offset, edit.end, self.lexer)
+        return tokens, self.original[edit.offset : edit.end]
+
     def deletion(self, placed: _Edit) -> str:
         edit = placed.edit
-        tokens = _Tokens.around(self.original, edit.offset, edit.end, self.lexer)
-        removed = self.original[edit.offset : edit.end]
+        tokens, removed = self._removed(edit)
         shown = removed.strip() or removed
         if shown in _SEPARATORS:
             following = tokens.after(edit.end)
@@ -226,8 +237,7 @@ class _Describer:
 
     def replacement(self, placed: _Edit) -> str:
         edit = placed.edit
-        tokens = _Tokens.around(self.original, edit.offset, edit.end, self.lexer)
-        removed = self.original[edit.offset : edit.end]
+        tokens, removed = self._removed(edit)
         where = self.near(tokens, edit.offset, edit.end)
         return f"replace {_quoted(removed)} with {_quoted(edit.insert)} {where}"
 
