@@ -175,9 +175,11 @@ export class StatusModel {
       const percent = running.percentage !== undefined ? ` ${Math.round(running.percentage)}%` : '';
       const what = running.message ?? 'analysing';
       const state = errors.length > 0 ? `invalid (${plural(errors.length, 'problem')}), ` : '';
+      // The document's state stays in view while its repairs are computed.
+      const known = errors.length > 0 ? `invalid (${errors.length}) · ` : '';
       return {
         visible: true,
-        text: `$(sync~spin) inputmend: ${what}${percent}`,
+        text: `$(sync~spin) inputmend: ${known}${what}${percent}`,
         tooltip: `${running.title}: ${state}${what}${percent}`,
         tone: 'busy',
         command: errors.length > 0 ? COMMANDS.chooseRepair : COMMANDS.log,

@@ -69,7 +69,7 @@ export class FailureNotice implements vscode.Disposable {
     this.close = close;
     const text = [message, ...links.map(commandLink)].join(' ');
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'inputmend', cancellable: true },
+      { location: vscode.ProgressLocation.Notification, cancellable: true },
       (progress, token) => {
         // A full bar: nothing is in progress, the notice just waits to be closed.
         progress.report({ message: text, increment: 100 });

@@ -27,7 +27,7 @@ describe('failure notice (mocked vscode)', () => {
     notice.show('inputmend is not installed for python3', [{ title: 'Show Log', command: 'inputmend.showServerLog' }]);
     await settled();
     const [first] = state.notices;
-    assert.equal(first?.title, 'inputmend');
+    assert.equal(first?.title, '', 'the message names inputmend itself');
     assert.equal(first?.message, 'inputmend is not installed for python3 [Show Log](command:inputmend.showServerLog)');
     assert.equal(first?.closed, false);
     notice.show('cannot run the Python interpreter /x', []);

@@ -13,7 +13,9 @@ import pytest
 from lsprotocol import types
 
 from tests.lsp.conftest import (
+    analysed,
     apply_text_edits,
+    code_actions,
     codes,
     edits_of,
     open_document,
@@ -37,31 +39,13 @@ TRUNCATED = TEXT[: TEXT.index('"1.2"') + 3]
 ALGORITHMS = ("fsynth", "ddmax", "ddset")
 
 
-async def _actions(client, uri: str) -> list[types.CodeAction]:  # type: ignore[no-untyped-def]
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri),
-            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
-            context=types.CodeActionContext(diagnostics=list(client.diagnostics.get(uri, []))),
-        )
-    )
-    return [a for a in result or [] if isinstance(a, types.CodeAction)]
-
-
-async def _analysed(client, uri: str) -> None:  # type: ignore[no-untyped-def]
-    done = await client.workspace_execute_command_async(
-        types.ExecuteCommandParams("inputmend.awaitAnalysis", [uri])
-    )
-    assert done is True
-
-
 async def test_one_missing_comma_is_one_error_and_one_quick_fix(tmp_path: Path) -> None:
     async with session() as (client, _):
         uri = open_document(client, tmp_path / "package.json", PACKAGE)
-        await _analysed(client, uri)
+        await analysed(client, uri)
         [error] = client.diagnostics[uri]
         assert error.code == "syntax" and error.severity is types.DiagnosticSeverity.Error
-        actions = await _actions(client, uri)
+        actions = await code_actions(client, uri)
         titles = [action.title for action in actions]
         assert titles.count('Insert missing `,` after `"0.1.0"`') == 1, titles
         assert titles[0] == 'Insert missing `,` after `"0.1.0"`'
@@ -78,7 +62,7 @@ async def test_one_missing_comma_is_one_error_and_one_quick_fix(tmp_path: Path) 
 async def test_damage_is_not_buried_under_failure_inducing_spans(tmp_path: Path, text: str) -> None:
     async with session() as (client, _):
         uri = open_document(client, tmp_path / "package.json", text)
-        await _analysed(client, uri)
+        await analysed(client, uri)
         found = client.diagnostics[uri]
         errors = [d for d in found if d.severity is types.DiagnosticSeverity.Error]
         spans = [d for d in found if d.code == "failure-inducing"]
@@ -97,7 +81,7 @@ async def test_the_preferred_fix_does_not_change_while_the_analysis_runs(tmp_pat
         seen: list[tuple[float, str, bool, bool]] = []
         for moment in (0.05, 0.5, 1.0, 2.5, 4.0):
             await asyncio.sleep(max(0.0, started + moment - time.monotonic()))
-            actions = await _actions(client, uri)
+            actions = await code_actions(client, uri)
             if actions:
                 first = actions[0]
                 assert first.data is not None
@@ -112,10 +96,10 @@ async def test_each_diagnostics_set_is_published_once_per_version(tmp_path: Path
     settings = {"inputmend": {"top": 5}}
     async with session(configuration=settings, init_options=settings) as (client, recorder):
         uri = open_document(client, tmp_path / "package.json", PACKAGE)
-        await _analysed(client, uri)
+        await analysed(client, uri)
         replace_text(client, uri, 2, PACKAGE.replace('"0.1.0"\n', '"0.1.0",\n'))
         await wait_until(lambda: recorder.published and recorder.published[-1][1] == 2)
-        await _analysed(client, uri)
+        await analysed(client, uri)
         sets = [
             (version, json.dumps([str(d.code) for d in found]))
             for _, version, found, _ in recorder.published
@@ -128,13 +112,13 @@ async def test_two_problems_are_two_errors(tmp_path: Path) -> None:
     text = '{\n  "a": 1\n  "b": 2,\n  "c": 3,\n  "d": 4,\n  "e": 5\n  "f": 6\n}\n'
     async with session() as (client, _):
         uri = open_document(client, tmp_path / "two.json", text)
-        await _analysed(client, uri)
+        await analysed(client, uri)
         errors = [
             d for d in client.diagnostics[uri] if d.severity is types.DiagnosticSeverity.Error
         ]
         assert [str(d.code) for d in errors] == ["syntax", "another-problem"]
         assert "insert missing `,` after `5`" in errors[1].message
-        best = (await _actions(client, uri))[0]
+        best = (await code_actions(client, uri))[0]
         assert best.title == "Insert missing `,` after `1` and insert missing `,` after `5`"
         assert json.loads(apply_text_edits(text, edits_of(best)))["f"] == 6
 
@@ -154,6 +138,6 @@ async def test_no_orphaned_coroutines_when_work_is_cancelled_during_start_up(
                 replace_text(client, uri, top, PACKAGE.replace("0.1.0", f"0.{top}.0"))
             await asyncio.sleep(0.05)
         for uri in uris:
-            await _analysed(client, uri)
+            await analysed(client, uri)
             assert "syntax" in codes(client, uri)
     assert "never awaited" not in capfd.readouterr().err

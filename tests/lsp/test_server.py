@@ -12,7 +12,9 @@ from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from tests.lsp.conftest import (
+    analysed,
     apply_text_edits,
+    code_actions,
     codes,
     edits_of,
     open_document,
@@ -25,45 +27,28 @@ DAVE = '{ "name": "Dave" "age": 42 }'
 TWO_FAULTS = '{"a": [1, 2 ** 3], "b": {"c": ?true}}'
 
 
-async def _actions(client, uri: str) -> list[types.CodeAction]:  # type: ignore[no-untyped-def]
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri),
-            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
-            context=types.CodeActionContext(diagnostics=list(client.diagnostics.get(uri, []))),
-        )
-    )
-    return [a for a in result or [] if isinstance(a, types.CodeAction)]
-
-
 async def test_fast_diagnostic_first_then_the_analysis(tmp_path: Path) -> None:
     async with session() as (client, recorder):
         uri = open_document(client, tmp_path / "two.json", TWO_FAULTS)
         await wait_until(lambda: "syntax" in codes(client, uri))
         first = recorder.published[0]
         assert first[1] == 1 and [str(d.code) for d in first[2]] == ["syntax"]
-        await _await_analysis(client, uri)
+        await analysed(client, uri)
         assert all(d.source == "inputmend" for d in client.diagnostics[uri])
         errors = [
             d for d in client.diagnostics[uri] if d.severity is types.DiagnosticSeverity.Error
         ]
         assert [str(d.code) for d in errors] == ["syntax"], "both faults are on one line"
-        best = (await _actions(client, uri))[0]
+        best = (await code_actions(client, uri))[0]
         assert best.is_preferred
         assert json.loads(apply_text_edits(TWO_FAULTS, edits_of(best)))
-
-
-async def _await_analysis(client, uri: str) -> None:  # type: ignore[no-untyped-def]
-    assert await client.workspace_execute_command_async(
-        types.ExecuteCommandParams("inputmend.awaitAnalysis", [uri])
-    )
 
 
 async def test_ranked_quick_fixes_with_minimal_edits(tmp_path: Path) -> None:
     async with session() as (client, _):
         uri = open_document(client, tmp_path / "dave.json", DAVE)
-        await _await_analysis(client, uri)
-        actions = await _actions(client, uri)
+        await analysed(client, uri)
+        actions = await code_actions(client, uri)
         best = actions[0]
         assert best.is_preferred and not any(a.is_preferred for a in actions[1:])
         assert best.title == 'Insert missing `,` after `"Dave"`'  # `"Dave", "age"`
@@ -79,8 +64,8 @@ async def test_ranked_quick_fixes_with_minimal_edits(tmp_path: Path) -> None:
 async def test_removing_the_failure_inducing_spans_is_offered_once(tmp_path: Path) -> None:
     async with session() as (client, _):
         uri = open_document(client, tmp_path / "two.json", TWO_FAULTS)
-        await _await_analysis(client, uri)
-        actions = await _actions(client, uri)
+        await analysed(client, uri)
+        actions = await code_actions(client, uri)
         kinds = [a.data["kind"] for a in actions if a.data is not None]
         texts = [apply_text_edits(TWO_FAULTS, edits_of(a)) for a in actions if a.edit]
         assert kinds.count("remove-spans") <= 1
@@ -110,7 +95,7 @@ async def test_on_save_offers_and_applies_the_best_repair(tmp_path: Path) -> Non
 async def test_progress_is_reported_for_background_work(tmp_path: Path) -> None:
     async with session() as (client, _):
         uri = open_document(client, tmp_path / "two.json", TWO_FAULTS)
-        await _await_analysis(client, uri)
+        await analysed(client, uri)
         reports = await wait_until(
             lambda: [r for r in client.progress_reports.values() if r and r[-1].kind == "end"]
         )
@@ -204,7 +189,7 @@ async def test_trusted_validator_and_ddset_explanation(tmp_path: Path) -> None:
         await wait_until(lambda: "validator" in codes(client, uri))
         [diagnostic] = [d for d in client.diagnostics[uri] if d.code == "validator"]
         assert "the grammar accepts it" in diagnostic.message
-        actions = await _actions(client, uri)
+        actions = await code_actions(client, uri)
         explain = next(a for a in actions if a.title == "Explain failure (DDSET)")
         assert explain.command is not None
         pattern = await client.workspace_execute_command_async(
@@ -282,7 +267,7 @@ async def test_random_edit_sequences_never_break_the_server(tmp_path: Path) -> N
 async def test_hover_explains_the_error_and_the_best_repair(tmp_path: Path) -> None:
     async with session() as (client, _):
         uri = open_document(client, tmp_path / "dave.json", DAVE)
-        await _await_analysis(client, uri)
+        await analysed(client, uri)
         hover = await client.text_document_hover_async(
             types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 17))
         )
