@@ -227,13 +227,14 @@ class Analyser:
         if not (snapshot.invalid or snapshot.has_validator):
             self._apply(snapshot, analysed=True)
             return
+        # At once (before the progress round trip), and not cancelled with this
+        # task: it stops by its budget once the snapshot is stale, and holds
+        # the document's oracle until then.
+        quick = asyncio.ensure_future(self._quick_repairs(snapshot))
         begun = False
         try:
             await self._begin(snapshot, "computing repairs")
             begun = True
-            # Not cancelled with this task: it stops by its budget once the
-            # snapshot is stale, and holds the document's oracle until then.
-            quick = asyncio.ensure_future(self._quick_repairs(snapshot))
             results = await self._background(snapshot, spec, runner)
             quick_repairs = await quick
             if results is not None:
