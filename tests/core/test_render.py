@@ -6,7 +6,6 @@ import pytest
 
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.render import (
-    describe_edit,
     describe_repair,
     distinct,
     human_where,
@@ -115,15 +114,6 @@ def test_positions_only_where_no_token_helps() -> None:
     )
 
 
-def test_describe_edit_gives_characters_and_a_position() -> None:
-    text = '{ "item": "Apple",\n  "price": **3.45 }'
-    stars = text.index("**")
-    where = human_where(text)
-    assert describe_edit(where, text, Edit(stars, 2)) == "delete `**` at 2:12"
-    assert describe_edit(where, text, Edit(stars, 0, "x")) == "insert `x` at 2:12"
-    assert describe_edit(where, text, Edit(stars, 2, "0")) == "replace `**` with `0` at 2:12"
-
-
 def _repair(text: str, *edits: Edit) -> Repair:
     repaired = apply_edits(text, edits)
     return Repair(repaired, edits, "test", True, 1)
@@ -141,10 +131,14 @@ def test_repairs_a_reader_cannot_tell_apart_are_one(lexer) -> None:  # type: ign
 
 
 def test_layout_inside_a_token_is_not_layout(lexer) -> None:  # type: ignore[no-untyped-def]
-    assert same_for_reader('{"a": 1}', '{"a" :  1}', lexer)
-    assert not same_for_reader('["a b"]', '["ab"]', lexer)
-    assert not same_for_reader("[1 2]", "[12]", lexer)
-    assert not same_for_reader("[1, 2]", "[1, 3]", lexer)
+    def same(original: str, a: Edit, b: Edit) -> bool:
+        return same_for_reader(original, _repair(original, a), _repair(original, b), lexer)
+
+    assert same('{"a" 1}', Edit(4, 0, ":"), Edit(5, 0, " : "))
+    # `["a b" ]` and `["ab" x]`: the space inside the string is data
+    assert not same('["a b" x]', Edit(7, 1), Edit(3, 1))
+    assert not same("[1 2 3]", Edit(2, 0, ","), Edit(2, 1))  # `[1, 2 3]` and `[12 3]`
+    assert not same("[1 x]", Edit(3, 1, "2"), Edit(3, 1, "3"))
 
 
 def test_only_the_lines_around_an_edit_are_read() -> None:

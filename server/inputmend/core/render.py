@@ -38,7 +38,6 @@ CONTEXT_SHOWN = 24
 """Characters of a neighbouring token shown in a description."""
 
 _CLOSERS = frozenset(")]}")
-_OPENERS = frozenset("([{")
 _QUOTES = frozenset("\"'`")
 _SEPARATORS = frozenset(",;")
 _PLAIN = re.compile(r"""[\w.+-]+|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\S""")
@@ -305,53 +304,26 @@ def describe_repair(
     return sentence[0].upper() + sentence[1:]
 
 
-def describe_edit(where: Where, original: str, edit: Edit) -> str:
-    """One edit in characters, with its position: ``insert `,` at 3:21``."""
-    removed = snippet(original[edit.offset : edit.end])
-    if edit.delete and edit.insert:
-        return f"replace `{removed}` with `{snippet(edit.insert)}` at {where(edit.offset)}"
-    if edit.delete:
-        return f"delete `{removed}` at {where(edit.offset)}"
-    return f"insert `{snippet(edit.insert)}` at {where(edit.offset)}"
-
-
 # -------------------------------------------------------------- equivalence
-def _common_prefix(a: str, b: str) -> int:
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
+def same_for_reader(original: str, first: Repair, second: Repair, lexer: Lexer | None) -> bool:
+    """Do two repairs of ``original`` leave the same tokens (so their texts
+    differ at most in layout)?
 
-
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    low, high = 0, limit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[len(a) - middle :] == b[len(b) - middle :]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def same_for_reader(a: str, b: str, lexer: Lexer | None = None) -> bool:
-    """Do two texts have the same tokens (so differ at most in layout)?
-
-    Only the stretch where they differ is lexed, from the line before it to
-    the line after it (the same stretch of the common prefix and suffix in
-    both texts)."""
-    if a == b:
+    Outside their edits both texts are the original, so only the stretch
+    their edits cover is lexed, from the line before it to the line after it."""
+    if first.text == second.text:
         return True
-    prefix = _common_prefix(a, b)
-    suffix = _common_suffix(a, b, min(len(a), len(b)) - prefix)
+    edits = (*first.edits, *second.edits)
+    if not edits:
+        return False
+    start = min(edit.offset for edit in edits)
+    unchanged_tail = len(original) - max(edit.end for edit in edits)
     lex = lexer or plain_lexer
-    first = _Tokens.around(a, prefix, len(a) - suffix, lex)
-    second = _Tokens.around(b, prefix, len(b) - suffix, lex)
-    return first.words() == second.words()
+    tokens = [
+        _Tokens.around(repair.text, start, len(repair.text) - unchanged_tail, lex).words()
+        for repair in (first, second)
+    ]
+    return tokens[0] == tokens[1]
 
 
 def distinct(
@@ -361,6 +333,6 @@ def distinct(
     (same tokens after the repair) left out."""
     kept: list[Repair] = []
     for repair in repairs:
-        if not any(same_for_reader(repair.text, other.text, lexer) for other in kept):
+        if not any(same_for_reader(original, repair, other, lexer) for other in kept):
             kept.append(repair)
     return kept

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -175,13 +174,6 @@ class Analyser:
                 self.scheduler.cancel(uri)
                 self.fast_check_now(snapshot)
                 self.schedule(snapshot)
-
-    def warm_up(self) -> None:
-        """Start the pool's workers now: their start-up (imports) would
-        otherwise delay the first document's repairs by a second or more."""
-        pool = self.scheduler.pool()
-        for _ in range(getattr(pool, "_max_workers", 1)):
-            pool.submit(os.getpid)
 
     # ----------------------------------------------------------- background
     def schedule(self, snapshot: Snapshot, *, delay: float | None = None) -> None:

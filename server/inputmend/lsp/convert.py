@@ -19,8 +19,8 @@ from typing import Any
 from lsprotocol import types
 
 from inputmend import services
-from inputmend.core.model import Edit, Repair, Span, apply_edits
-from inputmend.core.render import Lexer, Where, describe_repair, same_for_reader
+from inputmend.core.model import Edit, Repair, Span, apply_edits, spans_to_edits
+from inputmend.core.render import Lexer, Where, describe_repair, distinct
 from inputmend.core.text import LineIndex, snippet
 from inputmend.lsp.session import Snapshot
 from inputmend.oracles.base import Feedback, Verdict
@@ -409,10 +409,10 @@ def repair_actions(
             )
         )
     if snapshot.analysed and snapshot.spans:
-        deletions = [Edit(span.start, span.end - span.start) for span in snapshot.spans]
-        removed = apply_edits(snapshot.text, deletions)
+        deletions = spans_to_edits(snapshot.spans)
+        removal = Repair(apply_edits(snapshot.text, deletions), deletions, "ddmax", True, 0)
         lexer = text_lexer(snapshot)
-        if not any(same_for_reader(removed, repair.text, lexer) for repair in repairs):
+        if distinct(snapshot.text, (*repairs, removal), lexer)[-1] is removal:
             summary = title(snapshot, deletions, encoding)
             actions.append(
                 types.CodeAction(
