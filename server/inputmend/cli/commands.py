@@ -90,14 +90,14 @@ def _read(path: str, encoding: str) -> InputFile:
     return InputFile(Path(STDIN), decoded.text, decoded.encoding)
 
 
-def display_name(path: str) -> str:
+def _display_name(path: str) -> str:
     return STDIN_NAME if path == STDIN else path
 
 
 def _load(path: str, args: argparse.Namespace) -> tuple[InputFile, FileSettings, Oracle]:
     source = _read(path, args.encoding)
     if looks_binary(source.text):
-        raise InputError(f"{display_name(path)}: looks like binary data, not a text format")
+        raise InputError(f"{_display_name(path)}: looks like binary data, not a text format")
     settings = _settings(path, args)
     oracle = build_oracle(settings.spec, suffix=Path(path).suffix, encoding=source.encoding)
     return source, settings, oracle
@@ -155,7 +155,7 @@ def check_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
         feedback = oracle.check(source.text)
     finally:
         oracle.close()
-    return render.check_record(source, display_name(path), feedback)
+    return render.check_record(source, _display_name(path), feedback)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -193,7 +193,7 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
         source, settings, oracle = _load(path, args)
         budget = _budget(args, settings)
     except USER_ERRORS as error:
-        return render.problem(display_name(path), error)
+        return render.problem(_display_name(path), error)
     try:
         initial = oracle.check(source.text)
         result = services.repair(
@@ -217,8 +217,8 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
         elif repairs and args.output:
             written = write_output(source, repairs[0].text, Path(args.output))
     except (OSError, InputError) as error:
-        return render.problem(display_name(path), error)
-    name = display_name(path)
+        return render.problem(_display_name(path), error)
+    name = _display_name(path)
     record = render.repair_record(name, source, initial, result, repairs, written, lexer)
     record["total_s"] = round(time.monotonic() - started, 6)
     return record
@@ -310,7 +310,7 @@ def cmd_ddset(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     finally:
         predicate.close()
-    name = display_name(args.file)
+    name = _display_name(args.file)
     if args.json:
         render.print_json(render.abstraction_json(name, result, args.seed))
     else:
@@ -336,7 +336,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
             )
     finally:
         oracle.close()
-    name = display_name(args.file)
+    name = _display_name(args.file)
     if args.json:
         render.print_json(render.explain_json(name, source, initial, diagnosis))
     else:
