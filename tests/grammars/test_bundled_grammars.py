@@ -27,6 +27,7 @@ import json
 import logging
 import math
 import random
+import re
 import time
 from pathlib import Path
 
@@ -1006,6 +1007,24 @@ def test_xml_files_without_an_xml_extension_are_named() -> None:
     for path in ("site/web.config", "App/app.config", "nuget.config", "etc/fonts/fonts.conf"):
         assert registry.for_path(path) == xml
     assert registry.for_path("app.conf") is None
+
+
+def test_the_vs_code_client_hands_over_what_the_registry_maps() -> None:
+    # client-vscode/src/selector.ts lists each bundled grammar's extensions and
+    # file names (the editor chooses which documents reach the server).
+    source = (HERE.parents[1] / "client-vscode" / "src" / "selector.ts").read_text()
+    listed = {}
+    for entry in re.finditer(r"\{\s*grammar: '(\w+)',(.*?)\}", source, re.DOTALL):
+        fields = dict(re.findall(r"(extensions|files): \[(.*?)\]", entry.group(2), re.DOTALL))
+        listed[entry.group(1)] = tuple(
+            sorted(re.findall(r"'([^']*)'", fields.get(key, ""))) for key in ("extensions", "files")
+        )
+    expected = {
+        name: (sorted(ext.removeprefix(".") for ext in info.extensions), sorted(info.files))
+        for name, info in registry.bundled().items()
+        if name != "cjson"  # the lenient JSON of the study's corpus: chosen by name only
+    }
+    assert listed == expected
 
 
 # --------------------------------------------------------------------------
