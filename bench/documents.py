@@ -36,7 +36,7 @@ def yaml_document(size: int) -> str:
     while total < size:
         part = (
             f"  - name: service-{index}\n"
-            f"    image: \"registry.example.com/team/app:{index % 97}.{index % 13}\"\n"
+            f'    image: "registry.example.com/team/app:{index % 97}.{index % 13}"\n'
             f"    replicas: {index % 5 + 1}\n"
             f"    enabled: {'true' if index % 2 else 'false'}\n"
             f"    ports: [{8000 + index % 100}, {9000 + index % 100}]\n"
@@ -47,7 +47,7 @@ def yaml_document(size: int) -> str:
             f"      - name: LOG_LEVEL\n"
             f"        value: info\n"
             f"      - name: WEIGHT\n"
-            f"        value: \"{index * 1.5}\"\n"
+            f'        value: "{index * 1.5}"\n'
             f"    command: |\n"
             f"      ./run --id {index}\n"
             f"      --verbose\n"

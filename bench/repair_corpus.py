@@ -8,12 +8,13 @@ budget and prints a table: files repaired, median and p95 time, mean oracle
 tests, mean edit distance to the corrupt input and to the valid original,
 share of files whose top-1 and top-5 repairs equal the original exactly,
 next to the study's numbers from ``paper-results.csv``.  The formats the study
-did not cover (toml, jsonc) have only fresh corpora, mutated the same way from
+did not cover (toml, yaml, xml, jsonc) have only fresh corpora, mutated the same way from
 the valid files of ``tests/corpus/FORMAT/``.
 
-"Same data" (JSON, TOML, JSONC): the repair holds exactly the original's data
-(Python's json / tomllib values; JSONC read as JSON without comments and
-trailing commas).
+"Same data" (JSON, TOML, YAML, XML, JSONC): the repair holds exactly the
+original's data (Python's json / tomllib values, PyYAML's safe_load_all
+values, ElementTree's canonical XML (C14N 2.0); JSONC read as JSON without
+comments and trailing commas).
 
 For JSON it also compares data recovery with json-repair and the Debugging
 Book's ddmax when those packages are installed: the share of repairs whose
@@ -44,12 +45,14 @@ import statistics
 import sys
 import time
 import tomllib
+import xml.etree.ElementTree as ElementTree
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import Levenshtein
+import yaml
 
 from inputmend import services
 from inputmend.core.budget import Budget
@@ -61,7 +64,7 @@ from inputmend.oracles.incremental import IncrementalGrammarOracle
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 FORMAT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 STUDY_FORMATS = ("json", "ini", "sexp", "tinyc")
-FORMATS = (*STUDY_FORMATS, "toml", "jsonc")
+FORMATS = (*STUDY_FORMATS, "toml", "yaml", "xml", "jsonc")
 PAPER = {"fsynth": "brepair", "ddmax": "ddmax", "ddmax-syntactic": "ddmaxg"}
 
 
@@ -162,6 +165,20 @@ def canonical_toml(text: str) -> str | None:
         return None
 
 
+def canonical_yaml(text: str) -> str | None:
+    try:
+        return repr(list(yaml.safe_load_all(text)))
+    except Exception:  # noqa: BLE001 - PyYAML raises more than YAMLError
+        return None
+
+
+def canonical_xml(text: str) -> str | None:
+    try:
+        return ElementTree.canonicalize(text)
+    except (ElementTree.ParseError, LookupError):
+        return None
+
+
 @functools.cache
 def _jsonc_oracle() -> IncrementalGrammarOracle:
     return IncrementalGrammarOracle("jsonc")
@@ -183,7 +200,12 @@ def canonical_jsonc(text: str) -> str | None:
     return canonical_json("".join(kept))
 
 
-CANONICAL = {"toml": canonical_toml, "jsonc": canonical_jsonc}
+CANONICAL = {
+    "toml": canonical_toml,
+    "yaml": canonical_yaml,
+    "xml": canonical_xml,
+    "jsonc": canonical_jsonc,
+}
 
 
 def equals_original(case: Case, repaired: str) -> bool:
