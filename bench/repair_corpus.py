@@ -12,9 +12,10 @@ did not cover (toml, yaml, xml, jsonc) have only fresh corpora, mutated the same
 the valid files of ``tests/corpus/FORMAT/``.
 
 "Same data" (JSON, TOML, YAML, XML, JSONC): the repair holds exactly the
-original's data (Python's json / tomllib values, PyYAML's safe_load_all
-values, ElementTree's canonical XML (C14N 2.0); JSONC read as JSON without
-comments and trailing commas).
+original's data (Python's json values; for the others the data readings of
+the everyday-damage judges, ``damage/judges.py``: tomllib values, PyYAML's
+safe_load_all values, ElementTree's canonical XML (C14N 2.0), JSONC read as
+JSON without comments and trailing commas).
 
 For JSON it also compares data recovery with json-repair and the Debugging
 Book's ddmax when those packages are installed: the share of repairs whose
@@ -37,22 +38,18 @@ from __future__ import annotations
 
 import argparse
 import csv
-import functools
 import json
 import os
 import random
 import statistics
 import sys
 import time
-import tomllib
-import xml.etree.ElementTree as ElementTree
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import Levenshtein
-import yaml
 
 from inputmend import services
 from inputmend.core.budget import Budget
@@ -60,6 +57,9 @@ from inputmend.core.text import decode_bytes
 from inputmend.oracles.base import Oracle
 from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.damage.judges import data_reader
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 FORMAT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
@@ -158,54 +158,8 @@ def distance_to_original(case: Case, repaired: str) -> int:
     return int(Levenshtein.distance(repaired, original))
 
 
-def canonical_toml(text: str) -> str | None:
-    try:
-        return repr(tomllib.loads(text))  # repr: nan equals nan
-    except tomllib.TOMLDecodeError:
-        return None
-
-
-def canonical_yaml(text: str) -> str | None:
-    try:
-        return repr(list(yaml.safe_load_all(text)))
-    except Exception:  # noqa: BLE001 - PyYAML raises more than YAMLError
-        return None
-
-
-def canonical_xml(text: str) -> str | None:
-    try:
-        return ElementTree.canonicalize(text)
-    except (ElementTree.ParseError, LookupError):
-        return None
-
-
-@functools.cache
-def _jsonc_oracle() -> IncrementalGrammarOracle:
-    return IncrementalGrammarOracle("jsonc")
-
-
-def canonical_jsonc(text: str) -> str | None:
-    """The JSON data of a JSONC text: its tokens (no comments) without trailing commas."""
-    oracle = _jsonc_oracle()
-    if not oracle.check(text).valid:
-        return None
-    pieces = [text[token.start : token.end] for token in oracle.tokens(text)]
-    if not pieces:
-        return ""  # no value: empty, or comments only
-    kept = [
-        piece
-        for piece, following in zip(pieces, [*pieces[1:], ""], strict=True)
-        if not (piece == "," and following in ("]", "}"))
-    ]
-    return canonical_json("".join(kept))
-
-
-CANONICAL = {
-    "toml": canonical_toml,
-    "yaml": canonical_yaml,
-    "xml": canonical_xml,
-    "jsonc": canonical_jsonc,
-}
+# the data readings of the everyday-damage judges (tomllib, PyYAML, C14N, JSONC as JSON)
+CANONICAL = {fmt: data_reader(fmt) for fmt in ("toml", "yaml", "xml", "jsonc")}
 
 
 def equals_original(case: Case, repaired: str) -> bool:
