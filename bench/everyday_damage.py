@@ -1,6 +1,7 @@
 """Everyday damage: how often the top repair carries the data the document held.
 
-For every bundled format (json, ini, csv, dot, sexp, tinyc) and damage
+For every bundled format (json, ini, csv, dot, sexp, tinyc, toml, yaml, xml,
+jsonc) and damage
 operator (truncation, a lost or doubled delimiter, a trailing delimiter, a
 lost quote, a comment in a foreign style, single quotes, a literal from
 another language, text around the data), damages valid seed documents

@@ -4,7 +4,9 @@ Prints, for JSON documents of about 1 KB, 100 KB and 1 MB:
   * whole-document scan time of the oracle and of ``lark.Lark.parse`` (same run);
   * per-check time of a prefix check and of a single-character edit, and the
     time lark needs to re-parse the edited document from scratch;
-  * the ratio of per-check time on 1 MB to 1 KB (the target is close to 1).
+  * the ratio of per-check time on 1 MB to 1 KB (the target is close to 1);
+  * the same checks on a 1 MB YAML document (indentation-aware: a layout
+    beside the parser), next to JSON's 1 MB (the target is within 2x).
 Then deep nesting (100 000 levels) and a 10 MB document.
 
     .venv/bin/python bench/incremental_oracle.py [--checks N] [--seed S]
@@ -16,8 +18,9 @@ import argparse
 import random
 import statistics
 import time
+from dataclasses import dataclass
 
-from documents import json_document
+from documents import json_document, yaml_document
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -30,6 +33,37 @@ def timed(function, repeat: int = 1) -> float:  # type: ignore[no-untyped-def]
         function()
         best = min(best, time.perf_counter() - started)
     return best
+
+
+@dataclass(frozen=True)
+class Checks:
+    """Seconds of a whole scan and of one prefix or edit check, and the
+    characters an edit check lexes."""
+
+    scan: float
+    prefix: float
+    edit: float
+    lexed_per_edit: float
+
+
+def measure_checks(
+    oracle: IncrementalGrammarOracle, text: str, rng: random.Random, count: int
+) -> Checks:
+    """Scan ``text``, then ``count`` prefix checks and single-character edits
+    (the character at a random position becomes ``x``)."""
+    scan_time = timed(lambda: oracle.scan(text))
+    base = oracle.scan(text)
+    positions = [rng.randrange(len(text)) for _ in range(count)]
+    started = time.perf_counter()
+    for position in positions:
+        oracle.prefix(base, position)
+    prefix_time = (time.perf_counter() - started) / count
+    lexed = oracle.scanned_chars
+    started = time.perf_counter()
+    for position in positions:
+        oracle.edit(base, position, position + 1, "x")
+    edit_time = (time.perf_counter() - started) / count
+    return Checks(scan_time, prefix_time, edit_time, (oracle.scanned_chars - lexed) / count)
 
 
 def main() -> None:
@@ -51,32 +85,32 @@ def main() -> None:
     for size in (1_000, 100_000, 1_000_000):
         text = json_document(size)
         lark_time = timed(lambda text=text: lark_parser.parse(text), repeat=3 if size < 1e6 else 1)
-        oracle = IncrementalGrammarOracle(compiled)
-        scan_time = timed(lambda text=text, oracle=oracle: oracle.scan(text))
-        base = oracle.scan(text)
-        positions = [rng.randrange(len(text)) for _ in range(options.checks)]
-        started = time.perf_counter()
-        for position in positions:
-            oracle.prefix(base, position)
-        prefix_time = (time.perf_counter() - started) / len(positions)
-        lexed = oracle.scanned_chars
-        started = time.perf_counter()
-        for position in positions:
-            oracle.edit(base, position, position + 1, "x")
-        edit_time = (time.perf_counter() - started) / len(positions)
-        lexed_per_edit = (oracle.scanned_chars - lexed) / len(positions)
-        per_check[size] = edit_time
+        checks = measure_checks(IncrementalGrammarOracle(compiled), text, rng, options.checks)
+        per_check[size] = checks.edit
         print(
             f"| {len(text) / 1000:,.0f} KB | {lark_time * 1000:,.1f} ms "
-            f"| {scan_time * 1000:,.1f} ms "
-            f"| {scan_time / lark_time:.2f} | {prefix_time * 1e6:,.0f} µs "
-            f"| {edit_time * 1e6:,.0f} µs | {lexed_per_edit:,.0f} | {lark_time * 1000:,.1f} ms "
-            f"| {lark_time / edit_time:,.0f}× |"
+            f"| {checks.scan * 1000:,.1f} ms "
+            f"| {checks.scan / lark_time:.2f} | {checks.prefix * 1e6:,.0f} µs "
+            f"| {checks.edit * 1e6:,.0f} µs | {checks.lexed_per_edit:,.0f} "
+            f"| {lark_time * 1000:,.1f} ms | {lark_time / checks.edit:,.0f}× |"
         )
     print(
         f"\nper-edit time 1 MB / 1 KB: {per_check[1_000_000] / per_check[1_000]:.2f} "
         f"(checks per second: {1 / per_check[1_000]:,.0f} on 1 KB, "
         f"{1 / per_check[1_000_000]:,.0f} on 1 MB)"
+    )
+
+    print(
+        "\n## YAML (indentation: PyYAML's scanner as the layout) vs JSON, 1 MB\n\n"
+        "| document | oracle scan | prefix check | edit check | chars lexed/edit "
+        "| edit check / JSON's |\n|---|---|---|---|---|---|"
+    )
+    yaml_text = yaml_document(1_000_000)
+    checks = measure_checks(IncrementalGrammarOracle("yaml"), yaml_text, rng, options.checks)
+    print(
+        f"| {len(yaml_text) / 1000:,.0f} KB YAML | {checks.scan * 1000:,.1f} ms "
+        f"| {checks.prefix * 1e6:,.0f} µs | {checks.edit * 1e6:,.0f} µs "
+        f"| {checks.lexed_per_edit:,.0f} | {checks.edit / per_check[1_000_000]:.2f} |"
     )
 
     print("\n## Limits\n")

@@ -8,12 +8,14 @@ budget and prints a table: files repaired, median and p95 time, mean oracle
 tests, mean edit distance to the corrupt input and to the valid original,
 share of files whose top-1 and top-5 repairs equal the original exactly,
 next to the study's numbers from ``paper-results.csv``.  The formats the study
-did not cover (toml, jsonc) have only fresh corpora, mutated the same way from
+did not cover (toml, yaml, xml, jsonc) have only fresh corpora, mutated the same way from
 the valid files of ``tests/corpus/FORMAT/``.
 
-"Same data" (JSON, TOML, JSONC): the repair holds exactly the original's data
-(Python's json / tomllib values; JSONC read as JSON without comments and
-trailing commas).
+"Same data" (JSON, TOML, YAML, XML, JSONC): the repair holds exactly the
+original's data (Python's json values; for the others the data readings of
+the everyday-damage judges, ``damage/judges.py``: tomllib values, PyYAML's
+safe_load_all values, ElementTree's canonical XML (C14N 2.0), JSONC read as
+JSON without comments and trailing commas).
 
 For JSON it also compares data recovery with json-repair and the Debugging
 Book's ddmax when those packages are installed: the share of repairs whose
@@ -36,14 +38,12 @@ from __future__ import annotations
 
 import argparse
 import csv
-import functools
 import json
 import os
 import random
 import statistics
 import sys
 import time
-import tomllib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,10 +58,13 @@ from inputmend.oracles.base import Oracle
 from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.damage.judges import data_reader
+
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 FORMAT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 STUDY_FORMATS = ("json", "ini", "sexp", "tinyc")
-FORMATS = (*STUDY_FORMATS, "toml", "jsonc")
+FORMATS = (*STUDY_FORMATS, "toml", "yaml", "xml", "jsonc")
 PAPER = {"fsynth": "brepair", "ddmax": "ddmax", "ddmax-syntactic": "ddmaxg"}
 
 
@@ -155,35 +158,8 @@ def distance_to_original(case: Case, repaired: str) -> int:
     return int(Levenshtein.distance(repaired, original))
 
 
-def canonical_toml(text: str) -> str | None:
-    try:
-        return repr(tomllib.loads(text))  # repr: nan equals nan
-    except tomllib.TOMLDecodeError:
-        return None
-
-
-@functools.cache
-def _jsonc_oracle() -> IncrementalGrammarOracle:
-    return IncrementalGrammarOracle("jsonc")
-
-
-def canonical_jsonc(text: str) -> str | None:
-    """The JSON data of a JSONC text: its tokens (no comments) without trailing commas."""
-    oracle = _jsonc_oracle()
-    if not oracle.check(text).valid:
-        return None
-    pieces = [text[token.start : token.end] for token in oracle.tokens(text)]
-    if not pieces:
-        return ""  # no value: empty, or comments only
-    kept = [
-        piece
-        for piece, following in zip(pieces, [*pieces[1:], ""], strict=True)
-        if not (piece == "," and following in ("]", "}"))
-    ]
-    return canonical_json("".join(kept))
-
-
-CANONICAL = {"toml": canonical_toml, "jsonc": canonical_jsonc}
+# the data readings of the everyday-damage judges (tomllib, PyYAML, C14N, JSONC as JSON)
+CANONICAL = {fmt: data_reader(fmt) for fmt in ("toml", "yaml", "xml", "jsonc")}
 
 
 def equals_original(case: Case, repaired: str) -> bool:

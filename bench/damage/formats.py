@@ -1,6 +1,6 @@
 """The table of formats: seed documents, damage operators, and what does not apply.
 
-To add a format (toml, yaml, xml, jsonc ...): a bundled grammar of that name,
+To add a format: a bundled grammar of that name,
 seed documents, the operators that make sense for it with its delimiters,
 strings, foreign comment styles, literals and wrappers, and for every other
 operator the reason it does not apply.  A data reading for the judge goes in
@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 
 from . import operators as op
 from .lexing import lex
-from .seeds import Seed, corpus_seeds, generated_csv, generated_dot, generated_json
+from .seeds import (
+    Seed,
+    corpus_seeds,
+    format_corpus_seeds,
+    generated_csv,
+    generated_dot,
+    generated_json,
+)
 
 OPERATORS = (
     "truncation",
@@ -98,6 +105,18 @@ def _chat(noun: str, language: str) -> list[Callable[[str], str]]:
     ]
 
 
+def _toml_literal(text: str, rng: random.Random) -> str:
+    """Python's and YAML's booleans for TOML's."""
+    return rng.choice((text.capitalize(), text.upper(), "yes" if text == "true" else "no"))
+
+
+JSON_LITERALS: dict[str, op.LiteralSwap] = {
+    "TRUE": _either("True", "TRUE"),
+    "FALSE": _either("False", "FALSE"),
+    "NULL": _either("None", "NaN", "undefined", "nil", "NULL"),
+    "NUMBER": _json_number,
+}
+
 NO_STRINGS = "the format has no quoted strings"
 NO_SEPARATOR = "the format has no list separator that can trail"
 FREE_TEXT = "values are free text: any literal is a valid value (with other data)"
@@ -119,15 +138,7 @@ FORMATS: dict[str, FormatSpec] = {
                     "json", ("//", "/*", "#"), ("line end", "own line", "between tokens")
                 ),
                 "single-quotes": op.single_quotes("json", {"STRING"}),
-                "foreign-literal": op.foreign_literal(
-                    "json",
-                    {
-                        "TRUE": _either("True", "TRUE"),
-                        "FALSE": _either("False", "FALSE"),
-                        "NULL": _either("None", "NaN", "undefined", "nil", "NULL"),
-                        "NUMBER": _json_number,
-                    },
-                ),
+                "foreign-literal": op.foreign_literal("json", JSON_LITERALS),
                 "wrapper": op.wrapper(
                     [
                         *_chat("JSON", "json"),
@@ -244,6 +255,78 @@ FORMATS: dict[str, FormatSpec] = {
                 "lost-quote": NO_STRINGS,
                 "single-quotes": NO_STRINGS,
             },
+        ),
+        FormatSpec(
+            "toml",
+            ".toml",
+            lambda: format_corpus_seeds("toml"),
+            {
+                "truncation": op.truncation,
+                "lost-delimiter": op.lost_delimiter("toml", ("=", "[", "]", "{", "}", ",")),
+                "doubled-delimiter": op.doubled_delimiter("toml", ("=", "[", "]", "{", "}", ",")),
+                # arrays may end in a comma, inline tables may not (TOML 1.0)
+                "trailing-delimiter": op.trailing_separator("toml", ",", "}", "{"),
+                "lost-quote": op.lost_quote("toml", {"BASIC_STRING", "LITERAL_STRING"}),
+                "foreign-comment": op.foreign_comment("toml", ("//", "/*", ";")),
+                "foreign-literal": op.foreign_literal(
+                    "toml", {"TRUE": _toml_literal, "FALSE": _toml_literal}
+                ),
+                "wrapper": op.wrapper(_chat("configuration", "toml")),
+            },
+            {"single-quotes": "'text' is a TOML literal string: valid"},
+        ),
+        FormatSpec(
+            "yaml",
+            ".yaml",
+            lambda: format_corpus_seeds("yaml"),
+            {
+                "truncation": op.truncation,
+                "lost-delimiter": op.lost_delimiter("yaml", (":", "[", "]", "{", "}")),
+                "doubled-delimiter": op.doubled_delimiter("yaml", (":", "-", "[", "]", "{", "}")),
+                "lost-quote": op.lost_quote("yaml", {"DQ", "SQ"}),
+                "foreign-comment": op.foreign_comment("yaml", ("//", "/*"), ("own line",)),
+                "wrapper": op.wrapper(_chat("configuration", "yaml")),
+            },
+            {
+                "trailing-delimiter": "flow collections may end in a comma (PyYAML)",
+                "single-quotes": "'text' is a YAML single-quoted scalar: valid",
+                "foreign-literal": "any word is a plain scalar: True, None, nil are values",
+            },
+        ),
+        FormatSpec(
+            "xml",
+            ".xml",
+            lambda: format_corpus_seeds("xml"),
+            {
+                "truncation": op.truncation,
+                "lost-delimiter": op.lost_delimiter("xml", (">", "/>", "=")),
+                "doubled-delimiter": op.doubled_delimiter("xml", (">", "/>", "=")),
+                # attribute values: the quotes are tokens of their own
+                "lost-quote": op.lost_delimiter("xml", ('"', "'")),
+                "wrapper": op.wrapper(_chat("document", "xml")),
+            },
+            {
+                "trailing-delimiter": "attributes are separated by whitespace only",
+                "single-quotes": "attribute values may be in single quotes: valid",
+                "foreign-comment": "a // or # line inside an element is character data: valid",
+                "foreign-literal": "values are text: any literal is a valid value",
+            },
+        ),
+        FormatSpec(
+            "jsonc",
+            ".jsonc",
+            lambda: format_corpus_seeds("jsonc"),
+            {
+                "truncation": op.truncation,
+                "lost-delimiter": op.lost_delimiter("jsonc", ",:{}[]"),
+                "doubled-delimiter": op.doubled_delimiter("jsonc", ",:{}[]"),
+                "lost-quote": op.lost_quote("jsonc", {"STRING"}),
+                "foreign-comment": op.foreign_comment("jsonc", ("#",)),
+                "single-quotes": op.single_quotes("jsonc", {"STRING"}),
+                "foreign-literal": op.foreign_literal("jsonc", JSON_LITERALS),
+                "wrapper": op.wrapper(_chat("settings", "jsonc")),
+            },
+            {"trailing-delimiter": "JSONC allows a comma before a closing bracket"},
         ),
     )
 }

@@ -14,6 +14,10 @@ carries the original data when its reading equals the original's.
 * dot: the graph's tokens with IDs compared by value (``"a"`` is ``a``,
   joined ``"a" + "b"`` is ``ab``), keywords case-folded, and the optional
   ``;`` and ``,`` separators dropped;
+* toml: tomllib's values (types kept, so 1, 1.0 and "1" differ);
+* yaml: PyYAML's ``safe_load_all`` values of every document;
+* xml: ElementTree's canonical form (C14N 2.0, without comments);
+* jsonc: the JSON reading of its tokens (comments gone, trailing commas dropped);
 * any other format (sexp, tinyc, ...): the bundled grammar's significant
   tokens (terminal and text; whitespace and comments dropped).
 
@@ -28,12 +32,15 @@ import csv
 import io
 import json
 import re
+import tomllib
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 import Levenshtein
+import yaml
 
 from .lexing import Token, lex, parse_tree
 
@@ -177,11 +184,55 @@ def dot_data(text: str) -> Data | None:
     return tuple(dot_tokens(lexed.tokens)) if lexed.complete else None
 
 
+def toml_data(text: str) -> Data | None:
+    try:
+        return repr(tomllib.loads(text))  # repr: types kept, nan equals nan
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+def yaml_data(text: str) -> Data | None:
+    if not lex("yaml", text).complete:
+        return None
+    try:
+        return repr(list(yaml.safe_load_all(text)))
+    except Exception:  # noqa: BLE001 - PyYAML raises more than YAMLError
+        return None
+
+
+def xml_data(text: str) -> Data | None:
+    if not lex("xml", text).complete:
+        return None
+    try:
+        return ElementTree.canonicalize(text)
+    except (ElementTree.ParseError, LookupError):
+        return None
+
+
+def jsonc_data(text: str) -> Data | None:
+    lexed = lex("jsonc", text)
+    if not lexed.complete:
+        return None
+    pieces = [token.text for token in lexed.tokens]
+    if not pieces:
+        return ()  # no value: empty, or comments only
+    kept = [
+        piece
+        for piece, following in zip(pieces, [*pieces[1:], ""], strict=True)
+        if not (piece == "," and following in ("]", "}"))
+    ]
+    return json_data("".join(kept))
+
+
 DATA_READERS: dict[str, Callable[[str], Data | None]] = {
     "json": json_data,
     "ini": ini_data,
     "csv": csv_data,
     "dot": dot_data,
+    "toml": toml_data,
+    "yaml": yaml_data,
+    "xml": xml_data,
+    "jsonc": jsonc_data,
 }
 
 
@@ -235,7 +286,7 @@ def _json_string_prefix(partial: str, tokens: Sequence[Token]) -> bool:
 
 
 def _values(grammar: str, tokens: Sequence[Token]) -> list[Any]:
-    if grammar == "json":
+    if grammar in ("json", "jsonc"):
         return [_json_token_value(token) for token in tokens]
     if grammar == "dot":
         return dot_tokens(tokens)
@@ -273,7 +324,7 @@ def _continues(grammar: str, kept: Sequence[Token], partial: str, theirs: Sequen
         return False
     rest = theirs[len(kept) :]
     partial = partial.lstrip()
-    if grammar == "json" and partial.startswith('"'):
+    if grammar in ("json", "jsonc") and partial.startswith('"'):
         return _json_string_prefix(partial, rest)
     written = "".join("".join(token.text.split()) for token in rest)
     return written.startswith("".join(partial.split()))

@@ -5,14 +5,26 @@ incremental oracle) so that generating cases and judging repairs does not
 depend on the engine under test.  Ignored terminals (whitespace, comments) are
 not tokens; named whitespace terminals that a grammar keeps (INI's ``_WS``,
 the line breaks of line-based formats) are.
+
+Where lark's parse is not the whole verdict, the format's reference parser
+has the last word on validity (``REFERENCES``): tomllib for TOML (keys
+defined twice), expat and ElementTree for XML (matching end tags, unique
+attributes, declared entities and namespace prefixes).  YAML's indentation
+is beyond lark alone: its tokens are PyYAML's scanner's (:func:`yaml_lex`),
+named after the grammar's terminals, and its verdict PyYAML's.
 """
 
 from __future__ import annotations
 
 import functools
+import tomllib
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable
 from dataclasses import dataclass
+from xml.parsers import expat
 
 import lark
+import yaml
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from inputmend.grammar.registry import bundled
@@ -58,9 +70,85 @@ def parser(grammar: str) -> lark.Lark:
     )
 
 
+def toml_valid(text: str) -> bool:
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
+
+
+def xml_valid(text: str) -> bool:
+    data = text.encode("utf-8", "surrogatepass")
+    try:
+        expat.ParserCreate().Parse(data, True)
+        ElementTree.fromstring(data)
+    except (expat.ExpatError, ElementTree.ParseError, LookupError, UnicodeError):
+        return False
+    return True
+
+
+REFERENCES: dict[str, Callable[[str], bool]] = {"toml": toml_valid, "xml": xml_valid}
+
+# PyYAML's tokens -> the terminals of yaml.lark (scalars by their style)
+_YAML_KINDS = {
+    yaml.FlowSequenceStartToken: "LSQB",
+    yaml.FlowSequenceEndToken: "RSQB",
+    yaml.FlowMappingStartToken: "LBRACE",
+    yaml.FlowMappingEndToken: "RBRACE",
+    yaml.FlowEntryToken: "COMMA",
+    yaml.BlockEntryToken: "DASH",
+    yaml.KeyToken: "QUESTION",
+    yaml.ValueToken: "COLON",
+    yaml.DocumentStartToken: "DOC_START",
+    yaml.DocumentEndToken: "DOC_END",
+    yaml.DirectiveToken: "DIRECTIVE",
+    yaml.AnchorToken: "ANCHOR",
+    yaml.AliasToken: "ALIAS",
+    yaml.TagToken: "TAG",
+}
+_YAML_STYLES = {None: "PLAIN", "'": "SQ", '"': "DQ", "|": "BLOCK_SCALAR", ">": "BLOCK_SCALAR"}
+
+
+def yaml_lex(text: str) -> Lexed:
+    """PyYAML's tokens of ``text`` (those with text: not the block starts and
+    ends, nor a simple key's zero-width KEY), and its verdict."""
+    tokens: list[Token] = []
+    stop: int | None = None
+    try:
+        for token in yaml.scan(text):
+            start, end = token.start_mark.index, token.end_mark.index
+            if isinstance(token, yaml.ScalarToken):
+                kind = _YAML_STYLES.get(token.style, "PLAIN")
+            else:
+                kind = _YAML_KINDS.get(type(token), "")
+            if kind and end > start:
+                tokens.append(Token(kind, text[start:end], start, end))
+        for _ in yaml.compose_all(text):
+            pass
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        stop = mark.index if mark is not None else len(text)
+    except (yaml.YAMLError, ValueError):
+        stop = len(text)
+    if stop is not None:
+        return Lexed(tuple(t for t in tokens if t.end <= stop), stop, False)
+    return Lexed(tuple(tokens), None, True)
+
+
 @functools.lru_cache(maxsize=4096)
 def lex(grammar: str, text: str) -> Lexed:
     """Read ``text`` token by token until the end or the first error."""
+    if grammar == "yaml":
+        return yaml_lex(text)
+    lexed = _lark_lex(grammar, text)
+    reference = REFERENCES.get(grammar)
+    if lexed.complete and reference is not None and not reference(text):
+        return Lexed(lexed.tokens, None, False)
+    return lexed
+
+
+def _lark_lex(grammar: str, text: str) -> Lexed:
     session = parser(grammar).parse_interactive(text)
     tokens: list[Token] = []
     try:

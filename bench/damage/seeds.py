@@ -1,4 +1,5 @@
-"""Valid seed documents: the FSynth study's files and realistic generated ones.
+"""Valid seed documents: the FSynth study's files, the corpora of the newer
+formats (``tests/corpus/FORMAT``) and realistic generated ones.
 
 Generated documents are seeded (``SEED_DOCUMENTS_SEED``) and independent of
 the damage seed, so that every run damages the same documents.
@@ -17,6 +18,7 @@ from typing import Any
 from ..documents import json_document
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+FORMAT_CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
 SEED_DOCUMENTS_SEED = 0
 
 
@@ -38,6 +40,16 @@ def corpus_seeds(fmt: str) -> list[Seed]:
     return [
         Seed(f"{folder.name}/{path.name}", path.read_text(encoding="utf-8").removeprefix("\ufeff"))
         for path in sorted(folder.iterdir())
+    ]
+
+
+def format_corpus_seeds(fmt: str) -> list[Seed]:
+    """The real-looking valid files of ``tests/corpus/FMT`` (TOML, YAML, XML, JSONC)."""
+    folder = FORMAT_CORPUS / fmt
+    return [
+        Seed(f"{fmt}/{path.name}", path.read_text(encoding="utf-8").removeprefix("\ufeff"))
+        for path in sorted(folder.iterdir())
+        if path.is_file()
     ]
 
 

@@ -1,6 +1,6 @@
 /**
  * Which documents the client hands to the server: the bundled formats by file
- * extension, plus the globs of the user's oracles. Pure logic.
+ * extension and file name, plus the globs of the user's oracles. Pure logic.
  */
 
 /** A document filter in the protocol form that vscode-languageclient accepts. */
@@ -13,9 +13,11 @@ export interface FileFilter {
 export interface BundledFormat {
   grammar: string;
   extensions: string[];
+  /** File-name globs of the grammar's `files:` header (a glob with `/` matches the end of the path). */
+  files?: string[];
 }
 
-/** The server's bundled grammars and the extensions they are chosen for. */
+/** The server's bundled grammars and the extensions and file names they are chosen for. */
 export const BUNDLED_FORMATS: readonly BundledFormat[] = [
   { grammar: 'json', extensions: ['json', 'geojson', 'jsonld', 'har', 'webmanifest'] },
   { grammar: 'ini', extensions: ['ini'] },
@@ -26,7 +28,23 @@ export const BUNDLED_FORMATS: readonly BundledFormat[] = [
   { grammar: 'csv', extensions: ['csv'] },
   { grammar: 'expr', extensions: ['expr'] },
   { grammar: 'toml', extensions: ['toml'] },
-  { grammar: 'jsonc', extensions: ['jsonc'] },
+  { grammar: 'yaml', extensions: ['yaml', 'yml'], files: ['.clang-format', '.clang-tidy'] },
+  {
+    grammar: 'xml',
+    extensions: [
+      'xml', 'svg', 'xsd', 'xsl', 'xslt', 'xhtml', 'xaml', 'plist', 'csproj', 'vbproj', 'fsproj', 'props',
+      'targets', 'resx', 'nuspec', 'kml', 'gpx', 'opml', 'rss', 'atom', 'wsdl', 'pom',
+    ],
+    files: ['web.config', 'app.config', 'packages.config', 'nuget.config', 'NuGet.Config', 'fonts.conf'],
+  },
+  {
+    grammar: 'jsonc',
+    extensions: ['jsonc'],
+    files: [
+      'tsconfig.json', 'tsconfig.*.json', 'jsconfig.json', 'jsconfig.*.json', '.vscode/*.json',
+      'devcontainer.json', '.devcontainer.json', '*.code-workspace',
+    ],
+  },
 ];
 
 /** `.inputmend.toml` files are synchronised so that saving one reconfigures the server. */
@@ -44,10 +62,11 @@ function extensionGlob(extensions: readonly string[]): string {
 }
 
 /**
- * Filters for the bundled formats. `.json` files are taken only when VS Code
- * treats them as plain JSON: files it knows to allow comments (`jsonc`:
- * tsconfig.json, settings.json, ...) are left alone unless a user oracle
- * matches them.
+ * Filters for the bundled formats. `.json` files are taken by extension only
+ * when VS Code treats them as plain JSON; the files the server reads as JSON
+ * with comments are taken by name (tsconfig.json, .vscode/*.json, ...), and
+ * other files VS Code knows to allow comments (a user's settings.json) are
+ * left alone unless a user oracle matches them.
  */
 export function bundledFilters(): FileFilter[] {
   const filters: FileFilter[] = [];
@@ -58,6 +77,7 @@ export function bundledFilters(): FileFilter[] {
     } else {
       filters.push({ scheme: 'file', pattern: extensionGlob(format.extensions) });
     }
+    for (const name of format.files ?? []) filters.push({ scheme: 'file', pattern: `**/${name}` });
   }
   return filters;
 }

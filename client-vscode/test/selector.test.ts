@@ -21,7 +21,12 @@ describe('document selector', () => {
     const extensions = BUNDLED_FORMATS.flatMap((format) => format.extensions).sort();
     assert.deepEqual(
       extensions,
-      ['csv', 'dot', 'el', 'expr', 'geojson', 'gv', 'har', 'ini', 'json', 'jsonc', 'jsonld', 'lisp', 'lsp', 'obj', 'scm', 'sexp', 'tinyc', 'toml', 'webmanifest'],
+      [
+        'atom', 'csproj', 'csv', 'dot', 'el', 'expr', 'fsproj', 'geojson', 'gpx', 'gv', 'har', 'ini', 'json', 'jsonc',
+        'jsonld', 'kml', 'lisp', 'lsp', 'nuspec', 'obj', 'opml', 'plist', 'pom', 'props', 'resx', 'rss', 'scm', 'sexp',
+        'svg', 'targets', 'tinyc', 'toml', 'vbproj', 'webmanifest', 'wsdl', 'xaml', 'xhtml', 'xml', 'xsd', 'xsl',
+        'xslt', 'yaml', 'yml',
+      ],
     );
     for (const filter of bundledFilters()) assert.equal(filter.scheme, 'file');
   });
@@ -40,13 +45,25 @@ describe('document selector', () => {
     assert.equal(handled(filters, '/w/init.el'), true);
     assert.equal(handled(filters, '/w/pyproject.toml'), true);
     assert.equal(handled(filters, '/w/config/settings.jsonc', 'jsonc'), true);
+    assert.equal(handled(filters, '/w/deploy/compose.yml', 'yaml'), true);
+    assert.equal(handled(filters, '/w/compose.YAML'), true);
+    assert.equal(handled(filters, '/w/pom.xml', 'xml'), true);
+    assert.equal(handled(filters, '/w/icons/logo.svg'), true);
+    assert.equal(handled(filters, '/w/src/App/App.csproj'), true);
+    assert.equal(handled(filters, '/w/site/web.config'), true);
+    assert.equal(handled(filters, '/w/.clang-format'), true);
     assert.equal(handled(filters, '/w/notes.txt'), false);
     assert.equal(handled(filters, '/w/jsonfile'), false);
   });
 
-  test('.json files with comments (jsonc) are left alone', { skip: matchesGlob === undefined }, () => {
-    assert.equal(handled(bundledFilters(), '/w/tsconfig.json', 'jsonc'), false);
-    assert.equal(handled(bundledFilters(), '/w/data.json', 'json'), true);
+  test('.json files with comments are taken by the names the server reads as jsonc', { skip: matchesGlob === undefined }, () => {
+    const filters = bundledFilters();
+    assert.equal(handled(filters, '/w/tsconfig.json', 'jsonc'), true);
+    assert.equal(handled(filters, '/w/packages/web/tsconfig.app.json', 'jsonc'), true);
+    assert.equal(handled(filters, '/w/.vscode/settings.json', 'jsonc'), true);
+    assert.equal(handled(filters, '/w/team.code-workspace', 'jsonc'), true);
+    assert.equal(handled(filters, '/home/u/.config/Code/User/keybindings.json', 'jsonc'), false);
+    assert.equal(handled(filters, '/w/data.json', 'json'), true);
   });
 
   test('user globs follow the server: bare globs match names anywhere, others relative paths', { skip: matchesGlob === undefined }, () => {

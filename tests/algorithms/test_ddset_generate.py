@@ -67,7 +67,12 @@ def test_unsupported_regex() -> None:
         RegexGenerator(r"[^\x00-\x7f]")
 
 
-@pytest.mark.parametrize("name", sorted(registry.bundled()))
+@pytest.mark.parametrize(
+    "name",
+    # (not the grammars with checks beside the parser or a layout: their
+    # derivation trees do not know the checks, XML's end tags, or the layout)
+    sorted(name for name, info in registry.bundled().items() if not (info.checks or info.layout)),
+)
 def test_generated_instances_parse(name: str) -> None:
     """Every bundled grammar: bounded random trees print as text the grammar accepts."""
     model = GrammarModel(CompiledGrammar.load(name))

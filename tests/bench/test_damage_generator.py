@@ -8,7 +8,7 @@ import pytest
 from bench.damage import operators as op
 from bench.damage.corpus import generate, valid_seeds
 from bench.damage.formats import FORMATS, OPERATORS
-from bench.damage.lexing import is_valid
+from bench.damage.lexing import is_valid, lex
 from bench.damage.seeds import generated_csv, generated_dot, generated_json
 
 PAIRS = [(fmt, name) for fmt, spec in FORMATS.items() for name in spec.operators]
@@ -106,3 +106,26 @@ def test_wrapper_and_truncation() -> None:
     cuts = _all(op.truncation, "[1, 2]")
     assert cuts == {"[", "[1", "[1,", "[1, ", "[1, 2"}
     assert op.truncation("x", random.Random(0)) is None
+
+
+def test_yaml_tokens_are_pyyamls_named_as_the_grammars_terminals() -> None:
+    text = "a: [1, 'x']\n- b\n"
+    lexed = lex("yaml", text)
+    assert not lexed.complete and lexed.stop == text.index("-")
+    kinds = [(token.kind, token.text) for token in lexed.tokens]
+    assert kinds == [
+        ("PLAIN", "a"),
+        ("COLON", ":"),
+        ("LSQB", "["),
+        ("PLAIN", "1"),
+        ("COMMA", ","),
+        ("SQ", "'x'"),
+        ("RSQB", "]"),
+    ]
+    assert lex("yaml", "a: [1, 'x']\n").complete
+
+
+def test_the_reference_parser_has_the_last_word_where_lark_is_not_the_whole_verdict() -> None:
+    assert not is_valid("xml", "<a></b>")
+    assert not is_valid("toml", "a = 1\na = 2\n")
+    assert is_valid("xml", "<a></a>") and is_valid("toml", "a = 1\n")

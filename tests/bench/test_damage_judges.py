@@ -16,6 +16,10 @@ SAME = [
     ),
     ("sexp", "(defun f (x) ; doc\n  (+ x 1))", "(defun f (x)\n(+ x 1))"),
     ("tinyc", "{ a = 1 ; }", "{a=1;}"),
+    ("toml", 'a = 1 # c\n[t]\nb = "x"\n', "a=1\n[t]\nb='x'"),
+    ("yaml", "a: [1, 'x']  # c\nb:\n  c: yes\n", 'a:\n- 1\n- "x"\nb: {c: true}\n'),
+    ("xml", '<a x="1"><!-- c --><b/></a>', "<a x='1'><b></b></a>"),
+    ("jsonc", '{"a": [1,], // c\n}', '{"a":[1]}'),
 ]
 CHANGED = [
     ("json", '{"a": 1}', ['{"a": 1.0}', '{"a": true}', '{"a": "1"}', '{"a": 1, "a": 1}', "[1]"]),
@@ -25,6 +29,10 @@ CHANGED = [
     ("dot", "digraph { a -> b }", ["digraph { a -> c }", "digraph { b -> a }", "graph { a -- b }"]),
     ("sexp", "(f x)", ["(f y)", "(f (x))", '(f "x")']),
     ("tinyc", "{ a = 1 ; }", ["{ a = 2 ; }", "{ b = 1 ; }", "{ a = 1 ; ; }"]),
+    ("toml", "a = 1\n", ["a = 1.0\n", 'a = "1"\n', "a = 1\na = 1\n", "[a]\n"]),
+    ("yaml", "a: 1\n", ["a: '1'\n", "a: 2\n", "- a: 1\n", "a: 1\n---\n"]),
+    ("xml", '<a x="1">t</a>', ['<a x="2">t</a>', "<a>t</a>", '<a x="1">u</a>', '<a x="1"/>']),
+    ("jsonc", '{"a": 1}', ['{"a": 1.0}', "// c\n[1]", '{"a": 1,,}']),
 ]
 
 
@@ -46,6 +54,8 @@ def test_same_data_rejects_invalid_text_and_json_constants() -> None:
     assert not same_data("json", '{"a": 1}', '{"a": 1')
     assert not same_data("json", "[null]", "[NaN]")
     assert not same_data("ini", "[s]\n", "[s\n")
+    assert not same_data("xml", "<a>t</a>", "<a>t</b>")  # lark alone would accept it
+    assert not same_data("yaml", "a: 1\n", "a: 1\n\tb: 2\n")
 
 
 @pytest.mark.parametrize(

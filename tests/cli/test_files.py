@@ -97,10 +97,22 @@ def test_an_output_file_is_never_the_input(tmp_path: Path) -> None:
 def test_folders_give_their_files_with_an_oracle(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / ".hidden").mkdir()
-    for name in ("a.json", "sub/b.ini", "c.unknown", "a.json.orig", ".hidden/d.json"):
+    names = (
+        "a.json",
+        "sub/b.ini",
+        "c.unknown",
+        "a.json.orig",
+        ".hidden/d.json",
+        "w.code-workspace",
+    )
+    for name in names:
         (tmp_path / name).write_text("x")
     found = expand([str(tmp_path)], every_file=False)
-    assert found == [str(tmp_path / "a.json"), str(tmp_path / "sub" / "b.ini")]
+    assert found == [
+        str(tmp_path / "a.json"),
+        str(tmp_path / "w.code-workspace"),  # named by the jsonc grammar's header
+        str(tmp_path / "sub" / "b.ini"),
+    ]
     every = expand([str(tmp_path)], every_file=True)
     assert str(tmp_path / "c.unknown") in every and str(tmp_path / "a.json.orig") not in every
     assert expand(["named.txt"], every_file=False) == ["named.txt"]

@@ -84,3 +84,11 @@ def test_flags_win_and_the_extension_is_the_fallback(tmp_path: Path) -> None:
     assert (by_extension.grammar, by_extension.test_timeout_s) == ("ini", 3.0)
     with pytest.raises(NoOracleError, match="no oracle for this file"):
         settings_for(tmp_path / "x.unknown")
+
+
+def test_a_bundled_grammar_can_be_chosen_by_file_name(tmp_path: Path) -> None:
+    by_name = settings_for(tmp_path / "web" / "tsconfig.json").spec
+    assert (by_name.grammar, by_name.source) == ("jsonc", "file name tsconfig.json")
+    assert settings_for(tmp_path / ".vscode" / "settings.json").spec.grammar == "jsonc"
+    by_extension = settings_for(tmp_path / "package.json").spec
+    assert (by_extension.grammar, by_extension.source) == ("json", "extension .json")

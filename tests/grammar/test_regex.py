@@ -6,7 +6,15 @@ import re
 
 import regex
 
-from inputmend.grammar.regex import RegexItem, first_chars, parse_regex, prefix_extent
+from inputmend.grammar.regex import (
+    RegexItem,
+    first_chars,
+    first_ranges,
+    parse_regex,
+    prefix_extent,
+    ranges_class,
+    ranges_overlap,
+)
 
 
 def test_parse_names_opcodes_and_unbounded_repeats() -> None:
@@ -45,3 +53,17 @@ def test_prefix_extent() -> None:
     assert prefix_extent(string, 'x "abc', 0) == 0
     assert prefix_extent(string, '"abc', 0, end=2) == 2
     assert prefix_extent(string, '"abc', 4) == 0
+
+
+def test_first_ranges_keep_large_classes() -> None:
+    letters = first_ranges(r"[a-z\u00a0-\uffff]+|_")
+    assert letters == ((ord("_"), ord("_")), (ord("a"), ord("z")), (0xA0, 0xFFFF))
+    assert first_ranges("(?:x)?y") == ((ord("x"), ord("y")),)
+    assert first_ranges(".") is None
+    assert ranges_overlap(letters, first_ranges("é")) and not ranges_overlap(
+        letters, first_ranges("-")
+    )
+    assert ranges_overlap(None, first_ranges("-"))
+    digit = ranges_class(first_ranges("[0-9]"))
+    assert digit.match("5") and not digit.match("a")
+    assert ranges_class(None) is None

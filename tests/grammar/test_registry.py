@@ -46,3 +46,27 @@ def test_broken_grammars_get_one_line_errors(tmp_path: Path) -> None:
     path.write_text('start: a | b\na: "x"\nb: "x"\n')
     with pytest.raises(OracleConfigError, match="cannot be built as an LALR"):
         registry.build_parser(registry.resolve(str(path)))
+
+
+def test_files_globs_name_files_before_their_extension(tmp_path: Path) -> None:
+    path = tmp_path / "conf.lark"
+    path.write_text(
+        "// title: Conf\n// extensions: .conf\n// files: app.json settings/*.json *.cfg.json\n"
+        'start: "x"\n'
+    )
+    info = registry.read_info(path)
+    assert info.files == ("app.json", "settings/*.json", "*.cfg.json")
+    assert info.names("app.json") and info.names("deep/down/app.json")
+    assert info.names("proj/settings/a.json") and info.names("settings/b.json")
+    assert info.names("x.cfg.json")
+    assert not info.names("settings.json") and not info.names("settings/sub/a.json")
+    assert not info.names("App.json")  # globs are case-sensitive, as file names
+
+
+def test_for_path_prefers_a_file_name_then_falls_back_to_the_extension() -> None:
+    jsonc, json = registry.resolve("jsonc"), registry.resolve("json")
+    assert registry.for_path("proj/tsconfig.json") == jsonc
+    assert registry.for_path("proj/.vscode/settings.json") == jsonc
+    assert registry.for_path("proj/settings.json") == json
+    assert registry.for_path("proj/data.JSON") == json
+    assert registry.for_path("notes.txt") is None

@@ -51,3 +51,16 @@ def test_deep_inputs_need_no_recursion(expr: CompiledGrammar) -> None:
     depth = 20_000
     tree = derivation_tree(expr, "(" * depth + "1" + ")" * depth)
     assert tree.size == 2 * depth + 1
+
+
+def test_name_checks_are_part_of_the_language() -> None:
+    xml = CompiledGrammar.load("xml")
+    assert in_language(xml, "<a><b/></a>")
+    assert not in_language(xml, "<a></b>")
+    with pytest.raises(DerivationError, match="at offset 5"):
+        derivation_tree(xml, "<a></b>")
+
+
+def test_grammars_with_a_layout_have_no_derivation_trees() -> None:
+    with pytest.raises(DerivationError, match="has a layout"):
+        derivation_tree(CompiledGrammar.load("yaml"), "a: 1\n")

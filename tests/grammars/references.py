@@ -17,7 +17,11 @@ without it.
 * JSONC: an independent checker of VS Code's dialect (:func:`jsonc_to_json`:
   comments and jsonc-parser's extra whitespace become spaces, trailing commas
   are dropped), then ``json.loads`` without NaN/Infinity.
-* YAML: PyYAML's ``safe_load_all`` (every document of the stream).
+* YAML: PyYAML's ``safe_load_all`` (every document of the stream);
+  :func:`yaml_error` also says whether PyYAML failed to read the text
+  (scanner, parser, composer: syntax, anchors and aliases) or only to build
+  Python data from it (the constructor: tags, dates, ...), which the grammar
+  leaves alone.
 * XML: expat (``xml.parsers.expat``) and ``xml.etree.ElementTree``, which
   also checks namespace prefixes and rejects undefined entities;
   :func:`xml_error` returns the message.
@@ -30,6 +34,7 @@ import random
 import tomllib
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from typing import NamedTuple
 from xml.parsers import expat
 
 import yaml
@@ -151,16 +156,37 @@ def jsonc_valid(data: bytes) -> bool:
     return True
 
 
-def yaml_valid(data: bytes) -> bool:
+class YamlError(NamedTuple):
+    """Why PyYAML refused a text: while reading it (``constructing`` False)
+    or while building the data."""
+
+    message: str
+    constructing: bool
+
+
+def yaml_error(data: bytes) -> YamlError | None:
+    """PyYAML's objection to a file, ``None`` when safe_load_all reads it.
+
+    Any exception counts (an escape beyond U+10FFFF raises ValueError,
+    an impossible date too)."""
     text = _text(data)
     if text is None:
-        return False
+        return YamlError("not UTF-8", False)
+    try:
+        for _ in yaml.compose_all(text):
+            pass
+    except Exception as error:  # noqa: BLE001 - PyYAML raises more than YAMLError
+        return YamlError(f"{type(error).__name__}: {error}", False)
     try:
         for _ in yaml.safe_load_all(text):
             pass
-    except yaml.YAMLError:
-        return False
-    return True
+    except Exception as error:  # noqa: BLE001
+        return YamlError(f"{type(error).__name__}: {error}", True)
+    return None
+
+
+def yaml_valid(data: bytes) -> bool:
+    return yaml_error(data) is None
 
 
 def xml_error(data: bytes) -> str | None:

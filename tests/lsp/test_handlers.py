@@ -99,3 +99,18 @@ async def test_settings_changes_reconfigure_open_documents(
     assert snapshot is not None and snapshot.fast is not None and not snapshot.fast.valid
     [published] = server.published  # type: ignore[attr-defined]
     assert published.version == 1 and [d.code for d in published.diagnostics] == ["syntax"]
+
+
+def test_a_response_to_a_cancelled_request_is_dropped(server: InputmendServer) -> None:
+    # A background task that waited for the client's answer (progress creation)
+    # is cancelled by a newer edit; the answer arrives afterwards.
+    protocol = server.protocol
+    future = protocol.send_request(types.WINDOW_WORK_DONE_PROGRESS_CREATE, None)
+    [msg_id] = [key for key, value in protocol._request_futures.items() if value is future]
+    future.cancel()
+    protocol._handle_response(msg_id, None)
+    assert msg_id not in protocol._request_futures
+    answered = protocol.send_request(types.WINDOW_WORK_DONE_PROGRESS_CREATE, None)
+    [answered_id] = [key for key, value in protocol._request_futures.items() if value is answered]
+    protocol._handle_response(answered_id, None)
+    assert answered.result() is None

@@ -295,3 +295,19 @@ async def test_on_save_show_all_repairs(tmp_path: Path) -> None:
         assert listing.startswith("Ranked repairs of dave.json")
         assert '1. Insert missing `,` after `"Dave"`' in listing
         assert not recorder.applied
+
+
+async def test_toml_rules_that_are_not_syntax_come_from_tomllib(tmp_path: Path) -> None:
+    text = "[server]\nport = 80\nport = 8080\n"
+    async with session() as (client, _):
+        uri = open_document(client, tmp_path / "app.toml", text, language="toml")
+        await wait_until(lambda: "validator" in codes(client, uri))
+        (diagnostic,) = [d for d in client.diagnostics[uri] if d.code == "validator"]
+        assert diagnostic.message == "rejected by tomllib: Cannot overwrite a value"
+        assert diagnostic.range.start == types.Position(2, 11)  # where tomllib stopped
+        assert "syntax" not in codes(client, uri)
+        replace_text(client, uri, 2, text.replace("port = 8080\n", "host = 'x'\n"))
+        await wait_until(lambda: not codes(client, uri))
+        replace_text(client, uri, 3, "[server\n")  # a syntax error: the grammar says so first
+        await wait_until(lambda: "syntax" in codes(client, uri))
+        assert "validator" not in codes(client, uri)

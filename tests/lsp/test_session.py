@@ -111,3 +111,13 @@ def test_setup_problems_become_notes(tmp_path: Path) -> None:
     (tmp_path / ".inputmend.toml").write_text("[oops")
     broken = oracle_setup(tmp_path / "x.json", ServerSettings(), (tmp_path,))
     assert broken.spec is None and [n.code for n in broken.notes] == ["configuration"]
+
+
+def test_bundled_grammars_are_chosen_by_file_name_then_extension(tmp_path: Path) -> None:
+    def grammar(relative: str) -> str | None:
+        spec = oracle_setup(tmp_path / relative, ServerSettings(), [tmp_path]).spec
+        return spec.grammar if spec is not None else None
+
+    assert grammar("tsconfig.json") == "jsonc"
+    assert grammar(".vscode/launch.json") == "jsonc"
+    assert grammar("package.json") == "json"

@@ -20,15 +20,6 @@ SAMPLES = ROOT / "tests" / "grammars" / "samples"
 FORMAT_CORPUS = ROOT / "tests" / "corpus"
 CORPUS_FORMATS = {"json", "ini", "sexp", "tinyc"}
 
-# Known faults of the incremental oracle that a grammar's randomized comparison
-# runs into: expected to fail until they are fixed (strict, so that the fix
-# shows).  Each fault has its own regression test (``*_known_fault`` below).
-ORACLE_FAULTS = {
-    "toml": "an edit scan keeps a short match that a longer alternative, cut by the "
-    "lexing window, would have beaten; an edit after the base's error loses the token "
-    "before it",
-}
-
 
 @pytest.mark.parametrize(
     ("text", "verdict", "offset"),
@@ -104,15 +95,7 @@ def _mutate(rng: random.Random, text: str) -> tuple[int, int, str]:
     return start, end, insert
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=ORACLE_FAULTS[name]))
-        if name in ORACLE_FAULTS
-        else name
-        for name in sorted(registry.bundled())
-    ],
-)
+@pytest.mark.parametrize("name", sorted(registry.bundled()))
 def test_random_prefixes_and_edits_agree_with_a_from_scratch_parse(name: str) -> None:
     rng = random.Random(f"incremental-{name}")
     compiled = CompiledGrammar.load(name)
@@ -151,13 +134,10 @@ def test_random_prefixes_and_edits_agree_with_a_from_scratch_parse(name: str) ->
     assert checks >= 1000
 
 
-@pytest.mark.xfail(strict=True, reason="known fault of the incremental oracle")
-def test_an_edit_before_a_long_multiline_string_known_fault() -> None:
+def test_an_edit_before_a_long_multiline_string() -> None:
     # At the opening ''' the longer alternative (a multi-line string) fails on
     # the part of the text read so far, which ends inside the string, so '' (an
-    # empty literal string) matches.  The scan notices that the longer
-    # alternative could go on, reads the whole text and records the dependency,
-    # but keeps the stale '' match: the string is then misread.
+    # empty literal string) would match: the token is lexed again on the whole text.
     text = "a = 1\n" * 40 + "s = '''\n" + "line of text\n" * 40 + "'''\n"
     oracle = IncrementalGrammarOracle("toml")
     base = oracle.scan(text)
@@ -166,11 +146,10 @@ def test_an_edit_before_a_long_multiline_string_known_fault() -> None:
     assert oracle.edit(base, before_string, before_string + 1, " ").feedback.valid
 
 
-@pytest.mark.xfail(strict=True, reason="known fault of the incremental oracle")
-def test_an_edit_after_the_error_keeps_the_boundary_known_fault() -> None:
+def test_an_edit_after_the_error_keeps_the_boundary() -> None:
     # The base is incorrect at `x` (the boundary extends through `1.`); its last
-    # checkpoint is right after the token `1`.  An edit after the error resumes
-    # there without knowing the token before, so the boundary stops at `.`.
+    # checkpoint is right after the token `1`.  An edit after the error that
+    # resumed there would not know the token before: it starts one checkpoint earlier.
     text = "[1.x, " + "2, " * 30 + "3]"
     oracle = IncrementalGrammarOracle("json", checkpoint_every=1)
     base = oracle.scan(text)

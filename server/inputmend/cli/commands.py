@@ -306,7 +306,7 @@ def cmd_ddset(args: argparse.Namespace) -> int:
     _warn(settings.warning, set())
     spec = settings.spec
     if spec.grammar is None:
-        info = registry.for_extension(args.file)
+        info = registry.for_path(args.file)
         if info is not None:
             spec = replace(spec, grammar=info.name)
     grammar = load_grammar(spec)
@@ -374,7 +374,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_grammars(args: argparse.Namespace) -> int:
     del args
     for info in registry.bundled().values():
-        print(f"{info.name:8} {info.title}  [{' '.join(info.extensions)}]")
+        names = f" and {' '.join(info.files)}" if info.files else ""
+        print(f"{info.name:8} {info.title}  [{' '.join(info.extensions)}{names}]")
     return EXIT_OK
 
 

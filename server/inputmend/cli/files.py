@@ -138,7 +138,7 @@ def read_input(path: str | Path, *, encoding: str = "auto") -> InputFile:
 
 
 def _has_oracle(path: Path) -> bool:
-    if registry.for_extension(path) is not None:
+    if registry.for_path(path) is not None:
         return True
     config = find_config(path)
     if config is None:
@@ -159,9 +159,9 @@ def _regular(path: Path) -> bool:
 def expand(paths: list[str], *, every_file: bool) -> list[str]:
     """Files named directly, plus the regular files inside named folders
     (recursively, skipping hidden entries and backups ``*.orig``,
-    ``*.orig.N``): those with an oracle (bundled grammar for the extension or
-    a ``.inputmend.toml`` rule), or every file when ``every_file`` (an oracle
-    was given on the command line)."""
+    ``*.orig.N``): those with an oracle (a bundled grammar for the file's
+    name or extension, or a ``.inputmend.toml`` rule), or every file when
+    ``every_file`` (an oracle was given on the command line)."""
     files: list[str] = []
     for name in paths:
         path = Path(name)

@@ -168,13 +168,14 @@ def settings_for(
         return FileSettings(flags, limits, config_path, warning)
     spec = config.spec_for(file) if config is not None else None
     if spec is None:
-        info = registry.for_extension(file)
+        info = registry.for_path(file)
         if info is None:
             raise NoOracleError(
                 f"{file}: no oracle for this file; pass --grammar, --command or --python, "
                 f"or map it in {defaults.CONFIG_NAME}" + (f" ({warning})" if warning else "")
             )
-        spec = OracleSpec(grammar=info.name, source=f"extension {file.suffix}")
+        source = f"file name {file.name}" if info.names(file) else f"extension {file.suffix}"
+        spec = OracleSpec(grammar=info.name, source=source)
         if flags is not None:
             spec = replace(spec, test_timeout_s=flags.test_timeout_s)
     return FileSettings(spec, limits, config_path, warning)

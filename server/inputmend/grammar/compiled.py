@@ -11,6 +11,7 @@ object, so a grammar is analysed once however many of them use it.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,10 +20,12 @@ import lark
 import regex
 
 from inputmend.grammar import lark_internals, registry
+from inputmend.grammar.checks import NameChecks
 from inputmend.grammar.lark_internals import END, BnfRule
-from inputmend.grammar.regex import first_chars, prefix_extent
+from inputmend.grammar.regex import Ranges, first_chars, first_ranges, prefix_extent
 
 if TYPE_CHECKING:
+    from inputmend.grammar.layout import Layout
     from inputmend.grammar.lexer import StateScanner
     from inputmend.grammar.tables import ParseTables
 
@@ -38,6 +41,7 @@ class Terminal:
     flags: frozenset[str]
     max_width: int
     first_chars: frozenset[str] | None  # what a match can start with (None: anything)
+    first_ranges: Ranges | None  # the same as code point ranges (large classes kept)
 
     @property
     def fixed(self) -> str | None:
@@ -61,6 +65,7 @@ class CompiledGrammar:
                 definition.flags,
                 definition.max_width,
                 first_chars(definition.regexp),
+                first_ranges(definition.regexp),
             )
             for definition in lark_internals.terminal_definitions(parser)
         }
@@ -86,7 +91,9 @@ class CompiledGrammar:
         ``OracleConfigError`` with a one-line reason when it cannot be built)."""
         lark_internals.require_tested_lark()
         info = registry.resolve(name_or_path, base_dir=base_dir)
-        return cls(info, registry.build_parser(info))
+        grammar = cls(info, registry.build_parser(info))
+        _ = grammar.checks, grammar.layout  # a header that asks for what cannot be is an error now
+        return grammar
 
     @functools.cached_property
     def tables(self) -> ParseTables:
@@ -94,6 +101,21 @@ class CompiledGrammar:
         from inputmend.grammar.tables import ParseTables
 
         return ParseTables(lark_internals.lalr_table(self.parser, self.info.start), self.rules)
+
+    @functools.cached_property
+    def checks(self) -> NameChecks | None:
+        """The name checks the header asks for (``// check: ...``), if any."""
+        sources = {name: terminal.source for name, terminal in self.terminals.items()}
+        return NameChecks.parse(list(self.info.checks), sources)
+
+    @functools.cached_property
+    def layout(self) -> Layout | None:
+        """The layout the header names (``// layout: yaml``), if any."""
+        if self.info.layout is None:
+            return None
+        from inputmend.grammar.layouts import build_layout
+
+        return build_layout(self.info.layout, self)
 
     @functools.cached_property
     def scanners(self) -> dict[int, StateScanner]:
@@ -145,13 +167,20 @@ class CompiledGrammar:
         start: int,
         terminals: set[str] | frozenset[str],
         end: int | None = None,
+        *,
+        limit: Callable[[str, str], int] | None = None,
     ) -> int:
         """How many characters from ``start`` (up to ``end``) are a prefix (or
-        all) of a token of one of ``terminals``, or of an ignored token; 0 if none."""
+        all) of a token of one of ``terminals``, or of an ignored token; 0 if
+        none.  ``limit(terminal, piece)`` may cut a piece shorter (the name
+        checks: ``</b`` cannot close ``<a``)."""
         end = len(text) if end is None else end
         if start >= end:
             return 0
         best = 0
         for name in (terminals | self.ignored) & self.starters(text[start]):
-            best = max(best, prefix_extent(self.patterns[name], text, start, end))
+            extent = prefix_extent(self.patterns[name], text, start, end)
+            if extent and limit is not None:
+                extent = limit(name, text[start : start + extent])
+            best = max(best, extent)
         return best

@@ -40,7 +40,7 @@ class ScanHistory:
     def clear(self) -> None:
         self._recent.clear()
         self._roots.clear()
-        self.scanner.interner.clear()
+        self.scanner.clear()
 
     def _candidates(self) -> list[Scan]:
         """Bases to compare with, most promising first: the latest scans, then

@@ -146,6 +146,12 @@ def lalr_table(parser: lark.Lark, start: str) -> LalrTable:
     return LalrTable(table.start_states[start], table.end_states[start], rows)
 
 
+def regex_flags(parser: lark.Lark) -> int:
+    """The flags lark compiles its lexers' regexes with."""
+    flags: int = parser.lexer_conf.g_regex_flags
+    return flags
+
+
 def state_lexers(parser: lark.Lark) -> dict[int, StateLexer]:
     """The contextual lexer's scanner of each parser state (states that lark
     serves with one scanner share one :class:`StateLexer`)."""

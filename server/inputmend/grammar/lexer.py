@@ -10,14 +10,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from inputmend.grammar import lark_internals
+from inputmend.grammar.regex import ranges_class, ranges_overlap
 
 if TYPE_CHECKING:
-    from inputmend.grammar.compiled import CompiledGrammar
+    from inputmend.grammar.compiled import CompiledGrammar, Terminal
 
 LONG = 64  # terminals that can match more than this many characters are watched
 
@@ -35,41 +37,60 @@ class StateScanner:
     """lark's contextual scanner for one parser state, plus its watch list.
 
     ``watch`` maps a terminal to the long alternatives lark tries before it
-    (first characters, ``regex`` pattern): lexing such a token may have looked
+    (a ``re`` class of their first characters or None for any, ``regex``
+    pattern): lexing such a token may have looked
     far ahead (an unterminated ``/* ...`` comment scanned to the end of the
     text before the winner matched), so the scan records how far."""
 
     regexes: tuple[Any, ...]
     retype: dict[str, Callable[[str], str | None]]
-    watch: dict[str, tuple[tuple[frozenset[str] | None, Any], ...]]
+    watch: dict[str, tuple[tuple[Any, Any], ...]]
 
 
 def state_scanners(grammar: CompiledGrammar) -> dict[int, StateScanner]:
     """The scanner of each parser state (states that share a lark scanner
-    share one :class:`StateScanner`)."""
+    share one :class:`StateScanner`).  Terminals that the grammar's layout
+    lexes itself are left out."""
     terminals = grammar.terminals
+    own = grammar.layout.own_terminals if grammar.layout is not None else frozenset()
+    flags = lark_internals.regex_flags(grammar.parser)
     built: dict[int, StateScanner] = {}
     scanners: dict[int, StateScanner] = {}
     for state, lexer in lark_internals.state_lexers(grammar.parser).items():
         scanner = built.get(id(lexer))
         if scanner is None:
-            watch: dict[str, tuple[tuple[frozenset[str] | None, Any], ...]] = {}
-            for position, winner in enumerate(lexer.terminals):
-                theirs = terminals[winner].first_chars
+            names = [name for name in lexer.terminals if name not in own]
+            regexes = lexer.regexes
+            if len(names) < len(lexer.terminals):
+                regexes = _alternations(names, terminals, flags)
+            watch: dict[str, tuple[tuple[Any, Any], ...]] = {}
+            for position, winner in enumerate(names):
+                theirs = terminals[winner].first_ranges
                 risky = []
-                for earlier in lexer.terminals[:position]:
+                for earlier in names[:position]:
                     alternative = terminals[earlier]
                     if alternative.max_width <= LONG:
                         continue
-                    mine = alternative.first_chars
-                    if mine is not None and theirs is not None and not mine & theirs:
+                    mine = alternative.first_ranges
+                    if not ranges_overlap(mine, theirs):
                         continue
-                    risky.append((mine, alternative.pattern))
+                    risky.append((ranges_class(mine), alternative.pattern))
                 if risky:
                     watch[winner] = tuple(risky)
-            scanner = built[id(lexer)] = StateScanner(lexer.regexes, lexer.retype, watch)
+            scanner = built[id(lexer)] = StateScanner(regexes, lexer.retype, watch)
         scanners[state] = scanner
     return scanners
+
+
+def _alternations(names: list[str], terminals: dict[str, Terminal], flags: int) -> tuple[Any, ...]:
+    """Regexes that try ``names`` in order, as lark's scanner does (in
+    pieces: Python's ``re`` allows only so many named groups in one)."""
+    pieces = []
+    for first in range(0, len(names), 90):
+        chunk = names[first : first + 90]
+        source = "|".join(f"(?P<{name}>{terminals[name].source})" for name in chunk)
+        pieces.append(re.compile(source, flags))
+    return tuple(pieces)
 
 
 def next_match(scanner: StateScanner, text: str, pos: int) -> Any:

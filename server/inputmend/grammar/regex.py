@@ -125,6 +125,100 @@ def _first_of_item(item: RegexItem) -> tuple[frozenset[str] | None, bool]:
     return None, False
 
 
+Ranges = tuple[tuple[int, int], ...]  # code point ranges, inclusive
+
+
+def first_ranges(pattern: str) -> Ranges | None:
+    """The code points a match of ``pattern`` can start with, as sorted
+    ranges (``None``: any, or not known); unlike :func:`first_chars`, large
+    classes such as "any letter" are kept."""
+    try:
+        items = parse_regex(pattern)
+    except re.error:
+        return None
+    found = _ranges_of_sequence(items)
+    return None if found is None else _merged(found)
+
+
+def ranges_overlap(first: Ranges | None, second: Ranges | None) -> bool:
+    """Can a character be in both (``None`` is every character)?"""
+    if first is None or second is None:
+        return True
+    return any(
+        low <= other_high and other_low <= high
+        for low, high in first
+        for other_low, other_high in second
+    )
+
+
+def ranges_class(ranges: Ranges | None) -> Any:
+    """A compiled ``re`` pattern that matches one character of ``ranges``
+    (None for any character)."""
+    if ranges is None:
+        return None
+    parts = [
+        re.escape(chr(low)) + ("" if low == high else "-" + re.escape(chr(high)))
+        for low, high in ranges
+    ]
+    return re.compile("[" + "".join(parts) + "]")
+
+
+def _merged(ranges: list[tuple[int, int]]) -> Ranges:
+    merged: list[tuple[int, int]] = []
+    for low, high in sorted(ranges):
+        if merged and low <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return tuple(merged)
+
+
+def _ranges_of_sequence(items: list[RegexItem]) -> list[tuple[int, int]] | None:
+    result: list[tuple[int, int]] = []
+    for item in items:
+        first, nullable = _ranges_of_item(item)
+        if first is None:
+            return None
+        result += first
+        if not nullable:
+            return result
+    return None  # the sequence can match the empty string: anything may follow
+
+
+def _ranges_of_item(item: RegexItem) -> tuple[list[tuple[int, int]] | None, bool]:
+    op, arg = item
+    if op == "LITERAL":
+        return [(arg, arg)], False
+    if op == "IN":
+        ranges: list[tuple[int, int]] = []
+        for kind, value in arg:
+            if kind == "LITERAL":
+                ranges.append((value, value))
+            elif kind == "RANGE":
+                ranges.append((value[0], value[1]))
+            else:
+                return None, False
+        return ranges, False
+    if op == "SUBPATTERN":
+        _group, added, _removed, inner = arg
+        if added & re.IGNORECASE:
+            return None, False
+        first = _ranges_of_sequence(inner)
+        return first, first is None
+    if op == "BRANCH":
+        union: list[tuple[int, int]] = []
+        for option in arg:
+            first = _ranges_of_sequence(option)
+            if first is None:
+                return None, False
+            union += first
+        return union, False
+    if op in ("MAX_REPEAT", "MIN_REPEAT"):
+        low, _high, inner = arg
+        return _ranges_of_sequence(inner), low == 0
+    return None, False
+
+
 def prefix_extent(pattern: Any, text: str, start: int, end: int | None = None) -> int:
     """Longest ``k`` such that ``text[start:start+k]`` (within ``end``) is, or
     can still grow into, a match of ``pattern`` (a ``regex`` pattern)."""

@@ -2,10 +2,23 @@
 
 Bundled grammars are ``grammars/NAME.lark`` in the source tree, installed as
 package data under ``inputmend/data/grammars``.  Each file starts with a
-comment header; two of its lines are read here::
+comment header; these lines of it are read here::
 
-    // title: JSON (RFC 8259)
-    // extensions: .json .geojson
+    // title: JSON with comments (JSONC, as VS Code reads it)
+    // extensions: .jsonc
+    // files: tsconfig.json .vscode/*.json *.code-workspace
+    // start: start
+    // semantics: tomllib
+    // layout: yaml
+    // check: match open=TAG_OPEN close=END_TAG_OPEN end=EMPTY_TAG_END
+
+``files`` names files by glob (a glob without ``/`` matches the file name, one
+with ``/`` the end of the path): a file named so gets this grammar even when
+its extension belongs to another one (``tsconfig.json`` is JSONC, not JSON).
+``semantics`` names a check of the rules that are not syntax, from
+:data:`inputmend.grammar.semantics.CHECKS` (the language server runs it).
+``layout`` names a post-lexer (:mod:`inputmend.grammar.layouts`) and each
+``check`` line a check beside the parser (:mod:`inputmend.grammar.checks`).
 """
 
 from __future__ import annotations
@@ -13,14 +26,18 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePath
 
 import lark
 from lark.exceptions import GrammarError
 
+from inputmend.grammar.semantics import CHECKS
 from inputmend.oracles.base import OracleConfigError
 
-_HEADER_FIELD = re.compile(r"^//\s*(title|extensions|start)\s*:\s*(.*?)\s*$")
+_HEADER_FIELD = re.compile(
+    r"^//\s*(title|extensions|files|start|semantics|layout|check)\s*:\s*(.*?)\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -32,6 +49,22 @@ class GrammarInfo:
     title: str
     extensions: tuple[str, ...]
     start: str = "start"
+    files: tuple[str, ...] = ()  # file-name globs (``tsconfig.json``, ``.vscode/*.json``)
+    semantics: str | None = None  # a key of ``inputmend.grammar.semantics.CHECKS``
+    layout: str | None = None  # a post-lexer, see ``inputmend.grammar.layouts``
+    checks: tuple[str, ...] = ()  # checks beside the parser, see ``inputmend.grammar.checks``
+
+    def names(self, path: str | Path) -> bool:
+        """Does one of :attr:`files` name this file?"""
+        parts = PurePath(path).parts
+        for glob in self.files:
+            pieces = glob.strip("/").split("/")
+            if len(pieces) <= len(parts) and all(
+                fnmatchcase(part, piece)
+                for part, piece in zip(parts[-len(pieces) :], pieces, strict=True)
+            ):
+                return True
+        return False
 
 
 def grammar_dirs() -> list[Path]:
@@ -43,6 +76,7 @@ def grammar_dirs() -> list[Path]:
 def read_info(path: Path, name: str | None = None) -> GrammarInfo:
     """Parse the header comment of a ``.lark`` file."""
     fields: dict[str, str] = {}
+    checks: list[str] = []
     with path.open(encoding="utf-8") as handle:
         for line in handle:
             if not line.startswith("//"):
@@ -50,18 +84,28 @@ def read_info(path: Path, name: str | None = None) -> GrammarInfo:
                     break
                 continue
             match = _HEADER_FIELD.match(line.strip())
-            if match and match.group(1) not in fields:
+            if match and match.group(1) == "check":
+                checks.append(match.group(2))
+            elif match and match.group(1) not in fields:
                 fields[match.group(1)] = match.group(2)
     extensions = tuple(
         ext if ext.startswith(".") else "." + ext for ext in fields.get("extensions", "").split()
     )
     stem = name or path.stem
+    semantics = fields.get("semantics") or None
+    if semantics is not None and semantics not in CHECKS:
+        known = ", ".join(sorted(CHECKS))
+        raise OracleConfigError(f"{path}: unknown semantics {semantics!r} (known: {known})")
     return GrammarInfo(
         name=stem,
         path=path,
         title=fields.get("title", stem),
         extensions=tuple(ext.lower() for ext in extensions),
         start=fields.get("start", "start") or "start",
+        files=tuple(fields.get("files", "").split()),
+        semantics=semantics,
+        layout=fields.get("layout") or None,
+        checks=tuple(checks),
     )
 
 
@@ -84,6 +128,15 @@ def for_extension(filename: str | Path) -> GrammarInfo | None:
         if suffix in info.extensions:
             return info
     return None
+
+
+def for_path(path: str | Path) -> GrammarInfo | None:
+    """The bundled grammar for a file: one whose ``files`` globs name it, else
+    the one mapped to its extension."""
+    for info in bundled().values():
+        if info.names(path):
+            return info
+    return for_extension(path)
 
 
 def resolve(name_or_path: str, *, base_dir: Path | None = None) -> GrammarInfo:

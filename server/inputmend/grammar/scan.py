@@ -21,18 +21,26 @@ Where lexing a token looked at text far beyond it (an alternative such as a
 and a later edit in that range resumes before it.  A text that ends inside a
 token is INCOMPLETE when the partial token can still grow into a token the
 parser accepts there.
+
+Beside the parser, a grammar may have a *layout* (a post-lexer that turns
+indentation into tokens, :mod:`~inputmend.grammar.layout`) and *name checks*
+(matching tags, declared names, :mod:`~inputmend.grammar.checks`).  Their
+states travel with the parser stack: checkpoints keep them (interned, as the
+stacks) and a scan rejoins its base only where stack and states are the same.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from inputmend.core.text import UNDECODABLE, UNDECODABLE_MESSAGE, snippet
+from inputmend.grammar.checks import Rejected
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lark_internals import END
+from inputmend.grammar.layout import Refusal
 from inputmend.grammar.lexer import StateScanner, Token
 from inputmend.grammar.regex import prefix_extent
 from inputmend.grammar.tables import StackInterner, StackNode
@@ -40,53 +48,61 @@ from inputmend.oracles.base import Feedback, Verdict
 
 LOOKAHEAD = 64  # a match this close to the end of a partial window is re-read with more
 STOP_EVERY = 4096  # tokens between two calls of the stop hook
+MARKER_SEARCH = 48  # stacks tried when looking for what a layout's tokens make acceptable
 _FAR = 1 << 62  # an offset beyond every text
 
 Stop = Callable[[], None]  # called now and then by long scans; raises to abandon them
 Replay = Callable[[StackNode, list[str]], StackNode]  # stack, terminals -> stack after them
+Extra = tuple[Hashable, Any]  # the layout's state and the name checks' state
 
 
 class Lookback:
-    """The stack before the last token a scan shifted, rebuilt when asked
-    for (rarely): the scan keeps its last two interned stacks and the
-    terminals it shifted on each."""
+    """The stack before the last token a scan shifted (and the zero-width
+    tokens a layout put before it), rebuilt when asked for (rarely): the
+    first ``count`` terminals of ``kinds`` shifted on the interned ``start``."""
 
-    __slots__ = ("_kinds", "_previous", "_previous_kinds", "_replay", "_snapshot", "_stack")
+    __slots__ = ("_count", "_kinds", "_replay", "_stack", "_start")
 
-    def __init__(
-        self,
+    def __init__(self, replay: Replay, start: StackNode, kinds: list[str], count: int) -> None:
+        self._replay = replay
+        self._start, self._kinds, self._count = start, kinds, count
+        self._stack: StackNode | None = None
+
+    @classmethod
+    def last(
+        cls,
         replay: Replay,
         snapshot: StackNode,
         kinds: list[str],
         previous: StackNode | None,
         previous_kinds: list[str],
-    ) -> None:
-        self._replay = replay
-        self._snapshot, self._kinds = snapshot, kinds
-        self._previous, self._previous_kinds = previous, previous_kinds
-        self._stack: StackNode | None = None
+    ) -> Lookback:
+        """Before the last of the terminals shifted since ``previous`` (then
+        ``snapshot``), each on its own (no layout)."""
+        if kinds:
+            return cls(replay, snapshot, kinds, len(kinds) - 1)
+        if previous is not None and previous_kinds:
+            return cls(replay, previous, previous_kinds, len(previous_kinds) - 1)
+        return cls(replay, snapshot, kinds, 0)  # no token yet
 
     def stack(self) -> StackNode:
         if self._stack is None:
-            if self._kinds:
-                self._stack = self._replay(self._snapshot, self._kinds[:-1])
-            elif self._previous is not None and self._previous_kinds:
-                self._stack = self._replay(self._previous, self._previous_kinds[:-1])
-            else:  # no token yet
-                self._stack = self._snapshot
+            self._stack = self._replay(self._start, self._kinds[: self._count])
         return self._stack
 
 
 class ScanState(NamedTuple):
     """Where a scan is: the parser stack, the last token's span
-    (``last_end < last_start`` before any token), the lexer position, and
-    :attr:`before`, the stack before the last token."""
+    (``last_end < last_start`` before any token), the lexer position,
+    :attr:`before`, the stack before the last token, and ``extra``, the
+    states of the layout and of the name checks (``(None, None)`` without)."""
 
     stack: StackNode
     lookback: Lookback
     last_start: int
     last_end: int
     position: int
+    extra: Extra = (None, None)
 
     @property
     def before(self) -> StackNode:
@@ -100,6 +116,7 @@ class ScanState(NamedTuple):
             self.last_start + delta,
             self.last_end + delta,
             self.position + delta,
+            self.extra,
         )
 
 
@@ -119,6 +136,7 @@ class _Splice(NamedTuple):
     keep: int
     positions: list[int]
     stacks: list[StackNode]
+    extras: list[Extra]
     joined: int | None
     delta: int
 
@@ -137,7 +155,10 @@ class Scan:
     _edited: EditedText | None = None
     _positions: list[int] = field(default_factory=list)
     _stacks: list[StackNode] = field(default_factory=list)
+    _extras: list[Extra] = field(default_factory=list)
     _splice: _Splice | None = field(default=None, repr=False)  # checkpoints not built yet
+    _far_starts: list[int] | None = field(default=None, repr=False)
+    _far_reaches: list[int] = field(default_factory=list, repr=False)
 
     @property
     def text(self) -> str:
@@ -165,18 +186,48 @@ class Scan:
             self._build_checkpoints(self._splice)
         return self._stacks
 
+    @property
+    def extras(self) -> list[Extra]:
+        """The layout's and name checks' states at the checkpoints (interned)."""
+        if self._splice is not None:
+            self._build_checkpoints(self._splice)
+        return self._extras
+
     def _build_checkpoints(self, splice: _Splice) -> None:
-        base, keep, positions, stacks, joined, delta = splice
+        base, keep, positions, stacks, extras, joined, delta = splice
         self._positions = base.positions[:keep] + positions
         self._stacks = base.stacks[:keep] + stacks
+        self._extras = base.extras[:keep] + extras
         if joined is not None:
             self._positions.extend(p + delta for p in base.positions[joined + 1 :])
             self._stacks.extend(base.stacks[joined + 1 :])
+            self._extras.extend(base.extras[joined + 1 :])
         self._splice = None
 
     def before(self, offset: int) -> int:
         """Index of the last checkpoint at or before ``offset``."""
         return max(0, bisect.bisect_right(self.positions, offset) - 1)
+
+    def far_until(self, offset: int) -> int:
+        """How many of the far reads (sorted by start) start before ``offset``."""
+        return bisect.bisect_left(self._far_index()[0], offset)
+
+    def resume_for(self, edit: int, resume: int) -> int:
+        """Where to resume for an edit at ``edit``: ``resume``, or the start of
+        the first token before it whose lexing read up to the edit."""
+        starts, reaches = self._far_index()
+        first = bisect.bisect_left(reaches, edit, 0, bisect.bisect_left(starts, resume))
+        return self.far[first].start if first < len(starts) and starts[first] < resume else resume
+
+    def _far_index(self) -> tuple[list[int], list[int]]:
+        """The starts of the far reads and the furthest reach up to each."""
+        if self._far_starts is None or len(self._far_starts) != len(self.far):
+            reaches, furthest = [], -1
+            for read in self.far:
+                furthest = max(furthest, read.reach)
+                reaches.append(furthest)
+            self._far_starts, self._far_reaches = [read.start for read in self.far], reaches
+        return self._far_starts, self._far_reaches
 
 
 class EditedText:
@@ -241,34 +292,40 @@ class _Resync(NamedTuple):
 
 class _Trace:
     """What a pass records on its way (offsets in the document): the
-    checkpoints (positions and interned stacks) when ``checkpoints``, the
-    tokens whose lexing read far ahead, and the tokens when ``tokens`` is a list."""
+    checkpoints (positions, interned stacks and extras) when ``checkpoints``,
+    the tokens whose lexing read far ahead, and the tokens when ``tokens`` is
+    a list."""
 
-    __slots__ = ("checkpoints", "far", "positions", "stacks", "tokens")
+    __slots__ = ("checkpoints", "extras", "far", "positions", "stacks", "tokens")
 
     def __init__(
         self,
         *,
         checkpoints: bool,
-        positions: list[int] | None = None,
-        stacks: list[StackNode] | None = None,
         far: list[FarRead] | None = None,
         tokens: list[Token] | None = None,
     ) -> None:
         self.checkpoints = checkpoints
-        self.positions = [] if positions is None else positions
-        self.stacks = [] if stacks is None else stacks
+        self.positions: list[int] = []
+        self.stacks: list[StackNode] = []
+        self.extras: list[Extra] = []
         self.far = [] if far is None else far
         self.tokens = tokens
 
 
+_Group = tuple[StackNode, list[str], int]  # the first ``count`` of ``kinds`` on ``start``
+
+
 class _Stopped(NamedTuple):
     """How a pass ended: the verdict, where lexing stopped (complete and
-    incomplete texts) and the base checkpoint it rejoined, if it did."""
+    incomplete texts), the base checkpoint it rejoined, if it did, and
+    whether it stopped before its first token (so without knowing the token
+    before the error or the end, which a boundary may extend through)."""
 
     feedback: Feedback
     end: ScanState | None = None
     joined: int | None = None
+    blind: bool = False
 
 
 class Scanner:
@@ -280,15 +337,46 @@ class Scanner:
         self.tables = grammar.tables
         self.scanners: dict[int, StateScanner] = grammar.scanners
         self.interner = StackInterner(self.tables)
+        self.layout = grammar.layout
+        self.checks = grammar.checks
+        self._extras: dict[Extra, Extra] = {}
+        terminals = {name for row in self.tables.actions.values() for name in row}
+        self._markers = sorted(terminals - set(grammar.patterns) - {END})  # zero-width tokens
+        self._after_markers_memo: dict[tuple[int, ...], frozenset[str]] = {}
         self.checkpoint_every = checkpoint_every
         self.margin = margin  # characters re-read before an edit (a token may end there)
         self.scanned_chars = 0  # characters lexed: shows how much work was reused
 
+    def intern_extra(self, extra: Extra) -> Extra:
+        """The one object equal to ``extra`` (states compare by identity)."""
+        found = self._extras.get(extra)
+        if found is None:
+            if len(self._extras) > 65536:
+                self._extras.clear()  # a state made again later only rejoins less
+            found = self._extras[extra] = extra
+        return found
+
+    def initial_extra(self) -> Extra:
+        layout = self.layout.initial() if self.layout is not None else None
+        checks = self.checks.initial if self.checks is not None else None
+        return self.intern_extra((layout, checks))
+
+    def clear(self) -> None:
+        """Forget the interned stacks and states."""
+        self.interner.clear()
+        self._extras.clear()
+        if self.checks is not None:
+            self.checks.clear()
+
     def fresh(self, text: str, *, stop: Stop | None = None) -> Scan:
         """Scan ``text`` from its start."""
         bad = [m.start() for m in UNDECODABLE.finditer(text)]
-        trace = _Trace(checkpoints=True, positions=[0], stacks=[self.interner.root])
-        stopped = self._run(Window.whole(text), self.interner.root, bad, trace, stop=stop)
+        root, extra = self.interner.root, self.initial_extra()
+        trace = _Trace(checkpoints=True)
+        trace.positions.append(0)
+        trace.stacks.append(root)
+        trace.extras.append(extra)
+        stopped = self._run(Window.whole(text), root, extra, bad, trace, stop=stop)
         return Scan(
             stopped.feedback,
             len(text),
@@ -298,6 +386,7 @@ class Scanner:
             _text=text,
             _positions=trace.positions,
             _stacks=trace.stacks,
+            _extras=trace.extras,
         )
 
     def edit(
@@ -311,45 +400,46 @@ class Scanner:
         bad = [b for b in base.bad if b < start]
         bad += [start + m.start() for m in UNDECODABLE.finditer(insert)]
         bad += [b + delta for b in base.bad if b >= end]
-        resume = max(0, start - self.margin)
-        for read in base.far:
-            if read.start < resume and read.reach >= start:
-                resume = read.start
-                break
+        resume = base.resume_for(start, max(0, start - self.margin))
         index = base.before(resume)
-        trace = _Trace(
-            checkpoints=True, far=[r for r in base.far if r.start < base.positions[index]]
-        )
-        window = Window(edited.slice, base.positions[index], edited.length)
-        stopped = self._run(
-            window,
-            base.stacks[index],
-            bad,
-            trace,
-            resync=_Resync(base, delta, edit_end),
-            stop=stop,
-        )
+        while True:
+            trace = _Trace(checkpoints=True, far=base.far[: base.far_until(base.positions[index])])
+            window = Window(edited.slice, base.positions[index], edited.length)
+            stopped = self._run(
+                window,
+                base.stacks[index],
+                base.extras[index],
+                bad,
+                trace,
+                resync=_Resync(base, delta, edit_end),
+                stop=stop,
+            )
+            if not stopped.blind or index == 0:
+                break
+            index -= 1  # the token before the checkpoint matters: read it too
         end_state = stopped.end
         if stopped.joined is not None:
             join_offset = base.positions[stopped.joined]
             trace.far += [
                 FarRead(r.start + delta, r.reach + delta)
-                for r in base.far
-                if r.start >= join_offset
+                for r in base.far[base.far_until(join_offset) :]
             ]
             if base.end is not None:
                 end_state = base.end.shifted(delta)
         scan = Scan(stopped.feedback, edited.length, bad, trace.far, end=end_state, _edited=edited)
         scan._splice = _Splice(
-            base, index + 1, trace.positions, trace.stacks, stopped.joined, delta
+            base, index + 1, trace.positions, trace.stacks, trace.extras, stopped.joined, delta
         )
         return scan
 
     def tokens(self, text: str, *, stop: Stop | None = None) -> list[Token]:
-        """The tokens lark's contextual lexer produces, up to the first error."""
+        """The tokens lark's contextual lexer produces, up to the first error
+        (with a layout: the tokens of the text, not the ones it adds)."""
         bad = [m.start() for m in UNDECODABLE.finditer(text)]
         trace = _Trace(checkpoints=False, tokens=[])
-        self._run(Window.whole(text), self.interner.root, bad, trace, stop=stop)
+        self._run(
+            Window.whole(text), self.interner.root, self.initial_extra(), bad, trace, stop=stop
+        )
         assert trace.tokens is not None
         return trace.tokens
 
@@ -359,6 +449,7 @@ class Scanner:
         self,
         window: Window,
         node: StackNode,
+        extra: Extra,
         bad: list[int],
         trace: _Trace,
         *,
@@ -366,19 +457,29 @@ class Scanner:
         stop: Stop | None = None,
     ) -> _Stopped:
         """Lex and parse from the start of ``window`` on the interned stack
-        ``node`` until the text ends, an error, or (with ``resync``) the base
-        is rejoined.
+        ``node`` (and the interned layout and check states ``extra``) until
+        the text ends, an error, or (with ``resync``) the base is rejoined.
 
         The stack is kept as the states ``frame`` pushed on the persistent
         stack ``base``, like the list of states of any LR parser, and becomes
         persistent (interned) every ``checkpoint_every`` tokens: entries that
         reductions pop before then are never allocated.  ``snapshot`` is the
         last interned stack and ``kinds`` the terminals shifted since, so any
-        stack of the last tokens can be rebuilt (:meth:`_replay`)."""
+        stack of the last tokens can be rebuilt (:meth:`_replay`).
+
+        With a layout, each token of the text may come with zero-width
+        tokens (``markers``) shifted before it; ``group`` remembers where the
+        last token's group began, the stack its boundary may look back to."""
         scanners, push, replay = self.scanners, self.interner.push, self._replay
         actions, gotos, reductions = self.tables.actions, self.tables.gotos, self.tables.reductions
         ignored = self.grammar.ignored
-        every = self.checkpoint_every
+        layout, checks = self.layout, self.checks
+        checked_terminals = checks.terminals if checks is not None else frozenset()
+        blanks = layout.blanks if layout is not None else frozenset()
+        layout_state, check_state = extra
+        every, margin = self.checkpoint_every, self.margin
+        plain = layout is None and checks is None
+        plain_extra = self.initial_extra() if plain else extra
         record, tokens = trace.checkpoints, trace.tokens
         offset = window.offset
         text = window.text
@@ -388,10 +489,12 @@ class Scanner:
         next_bad = (bad[bad_index] - offset) if bad_index < len(bad) else _FAR
         base_positions: list[int] = []
         base_stacks: list[StackNode] = []
+        base_extras: list[Extra] = []
         delta = 0
         resync_from = _FAR
         if resync is not None:
             base_positions, base_stacks = resync.base.positions, resync.base.stacks
+            base_extras = resync.base.extras
             delta = resync.delta
             resync_from = resync.edit_end - offset
         base, state = node, node.state
@@ -400,58 +503,128 @@ class Scanner:
         kinds: list[str] = []
         previous: StackNode | None = None
         previous_kinds: list[str] = []
+        group: _Group | None = None  # (layouts) where the last token's group began
+        group_now: _Group | None = None  # and the current one's
+        markers: list[str] = []  # (layouts) zero-width tokens still to shift, last first
+        prepared = -1  # (layouts) the position the layout has seen before lexing
+        forced: tuple[str, int] | None = None  # (layouts) a token the layout lexed
         pos = 0
         count = 0
         last_start, last_end = 0, -1
+        kind = ""
+        end = 0
         while True:
-            if pos >= size:
-                if not complete:
-                    window.reach(offset + size + 1)
-                    text, size, complete = window.text, len(window.text), window.complete
-                    continue
-                self.scanned_chars += pos
-                node = push(base, frame)
-                lookback = Lookback(replay, snapshot, kinds, previous, previous_kinds)
-                end_state = ScanState(
-                    node, lookback, last_start + offset, last_end + offset, pos + offset
-                )
-                return _Stopped(self._at_end(node, offset + size), end_state)
-            # lex step: the token at ``pos``, by the scanner of this parser state
-            scanner = scanners[state]
-            match = None
-            for pattern in scanner.regexes:
-                match = pattern.match(text, pos)
-                if match is not None:
-                    break
-            if match is not None and match.end() + LOOKAHEAD >= size and not complete:
-                # near the end of the window the match may be cut short (`1.` of
-                # `1.5`): look at more text first
-                window.reach(offset + 2 * size)
-                text, size, complete = window.text, len(window.text), window.complete
-                continue
             action = None
-            if match is not None:
-                end = match.end()
-                kind = match.lastgroup
-                if end > next_bad:
+            marker = lexed = False
+            refusal: str | None = None
+            if markers:
+                kind = markers.pop()
+                end = pos
+                marker = lexed = True
+            else:
+                if pos >= size:
+                    if not complete:
+                        window.reach(offset + size + 1)
+                        text, size, complete = window.text, len(window.text), window.complete
+                        continue
                     self.scanned_chars += pos
-                    lookback = Lookback(replay, snapshot, kinds, previous, previous_kinds)
-                    at = ScanState(push(base, frame), lookback, last_start, last_end, pos)
-                    return _Stopped(self._bad_byte(window, at, next_bad))
-                watch = scanner.watch.get(kind)
-                if watch is not None:
-                    alternative = _far_alternative(watch, text, pos, end)
-                    if alternative is not None:
-                        window.reach(window.length)
-                        text, size, complete = window.text, len(window.text), True
-                        reach = pos + prefix_extent(alternative, text, pos, size)
-                        trace.far.append(FarRead(pos + offset, reach + offset))
-                if kind in ignored:
-                    pos = end
-                    continue
-                retype = scanner.retype.get(kind)
-                if retype is not None:
-                    kind = retype(match.group()) or kind
+                    node = push(base, frame)
+                    lookback = self._lookback(group, snapshot, kinds, previous, previous_kinds)
+                    end_state = ScanState(
+                        node,
+                        lookback,
+                        last_start + offset,
+                        last_end + offset,
+                        pos + offset,
+                        (layout_state, check_state),
+                    )
+                    verdict = self._at_end(node, layout_state, offset + size)
+                    return _Stopped(verdict, end_state, blind=last_end < 0)
+                if layout is not None and prepared != pos:
+                    forced = None
+                    if text[pos] not in blanks:  # (where a token of the text may start)
+                        before = layout.before(layout_state, text, pos, complete)
+                        if before is None:  # the layout needs more text
+                            window.reach(offset + 2 * size)
+                            text, size, complete = window.text, len(window.text), window.complete
+                            continue
+                        if isinstance(before, Refusal):
+                            refusal = before.message
+                        else:
+                            prepared, forced = pos, before.token
+                            group_now = (snapshot, kinds, len(kinds))
+                            layout_state = before.state
+                            if before.reach - pos > margin:  # (read before the token's end)
+                                trace.far.append(FarRead(pos + offset, before.reach + offset))
+                            if before.markers:
+                                markers = list(reversed(before.markers))
+                                continue
+                match = None
+                if refusal is not None:
+                    pass
+                elif forced is not None:
+                    kind, end = forced
+                    lexed = True
+                else:
+                    # lex step: the token at ``pos``, by the scanner of this parser state
+                    scanner = scanners[state]
+                    for pattern in scanner.regexes:
+                        match = pattern.match(text, pos)
+                        if match is not None:
+                            break
+                    if match is not None and match.end() + LOOKAHEAD >= size and not complete:
+                        # near the end of the window the match may be cut short (`1.` of
+                        # `1.5`): look at more text first
+                        window.reach(offset + 2 * size)
+                        text, size, complete = window.text, len(window.text), window.complete
+                        continue
+                    if match is not None:
+                        end = match.end()
+                        kind = match.lastgroup
+                        lexed = True
+                        watch = scanner.watch.get(kind)
+                        if watch is not None:
+                            alternative = _far_alternative(watch, text, pos, end)
+                            if alternative is not None:
+                                if not complete:
+                                    # the alternative failed on a window that ends
+                                    # inside it: on the whole text it may win
+                                    window.reach(window.length)
+                                    text, size, complete = window.text, len(window.text), True
+                                    continue
+                                reach = pos + prefix_extent(alternative, text, pos, size)
+                                trace.far.append(FarRead(pos + offset, reach + offset))
+                if lexed and layout is not None:
+                    after = layout.after(layout_state, kind, text, pos, end, complete)
+                    if after is None:  # the token may go on beyond the window
+                        window.reach(offset + 2 * size)
+                        text, size, complete = window.text, len(window.text), window.complete
+                        continue
+                    if isinstance(after, Refusal):
+                        refusal, lexed = after.message, False
+                    else:
+                        layout_state = after.state
+                        if after.token is not None:
+                            end = after.token[1]
+                        if after.reach - end > margin:
+                            trace.far.append(FarRead(pos + offset, after.reach + offset))
+                if lexed:
+                    if end > next_bad:
+                        self.scanned_chars += pos
+                        lookback = self._lookback(group, snapshot, kinds, previous, previous_kinds)
+                        here = (layout_state, check_state)
+                        at = ScanState(push(base, frame), lookback, last_start, last_end, pos, here)
+                        return _Stopped(self._bad_byte(window, at, next_bad), blind=last_end < 0)
+                    if kind in ignored:
+                        pos = end
+                        if layout is None:
+                            continue
+                        action = -1  # (with a layout, layout tokens count for checkpoints)
+                    if match is not None:
+                        retype = scanner.retype.get(kind)
+                        if retype is not None:
+                            kind = retype(match.group()) or kind
+            if lexed and action is None:
                 # parse step: the reductions the token calls for, then its shift
                 action = actions[state].get(kind)
                 while action is not None and action < 0:
@@ -473,27 +646,47 @@ class Scanner:
                         frame.clear()
                         frame.append(state)
                     action = actions[state].get(kind)
+            if action is not None and action >= 0 and kind in checked_terminals and not marker:
+                assert checks is not None
+                checked = checks.step(check_state, kind, text[pos:end])
+                if isinstance(checked, Rejected):
+                    self.scanned_chars += pos
+                    node = replay(snapshot, kinds)
+                    lookback = self._lookback(group, snapshot, kinds, previous, previous_kinds)
+                    here = (layout_state, check_state)
+                    at = ScanState(node, lookback, last_start, last_end, pos, here)
+                    return self._rejected(window, at, checked)._replace(blind=last_end < 0)
+                check_state = checked
             if action is None:  # the parser cannot go on here
                 # the stack before the token (the parse step may have reduced it)
-                node = push(base, frame) if match is None else replay(snapshot, kinds)
-                lookback = Lookback(replay, snapshot, kinds, previous, previous_kinds)
-                at = ScanState(node, lookback, last_start, last_end, pos)
-                outcome = self._error(window, at, bad)
+                node = replay(snapshot, kinds) if lexed else push(base, frame)
+                lookback = self._lookback(group, snapshot, kinds, previous, previous_kinds)
+                here = (layout_state, check_state)
+                at = ScanState(node, lookback, last_start, last_end, pos, here)
+                outcome = self._error(window, at, bad, refusal)
                 if outcome is None:  # the window was too short to tell: grown, retry
                     base, frame, state = self.interner.intern(node), [], node.state
+                    snapshot, kinds = base, []
+                    if marker:
+                        markers.append(kind)
                     text, size, complete = window.text, len(window.text), window.complete
                     continue
                 self.scanned_chars += pos
-                if match is None and outcome.verdict is Verdict.INCOMPLETE:
-                    return _Stopped(outcome, at.shifted(offset))
-                return _Stopped(outcome)
-            frame.append(action)
-            state = action
-            kinds.append(kind)
-            last_start, last_end = pos, end
-            if tokens is not None:
-                tokens.append(Token(kind, pos + offset, end + offset))
-            pos = end
+                if outcome.verdict is Verdict.INCOMPLETE:  # the text ends in a partial token
+                    return _Stopped(outcome, at.shifted(offset), blind=last_end < 0)
+                return _Stopped(outcome, blind=last_end < 0)
+            if action >= 0:
+                frame.append(action)
+                state = action
+                kinds.append(kind)
+                if marker:
+                    continue
+                if layout is not None:
+                    group = group_now
+                last_start, last_end = pos, end
+                if tokens is not None:
+                    tokens.append(Token(kind, pos + offset, end + offset))
+                pos = end
             count += 1
             if stop is not None and count % STOP_EVERY == 0:
                 stop()
@@ -504,15 +697,35 @@ class Scanner:
                 if record:
                     trace.positions.append(pos + offset)
                     trace.stacks.append(base)
+                    trace.extras.append(
+                        plain_extra if plain else self.intern_extra((layout_state, check_state))
+                    )
             if pos >= resync_from:
                 base_pos = pos + offset - delta
                 index = bisect.bisect_left(base_positions, base_pos)
                 if index < len(base_positions) and base_positions[index] == base_pos:
                     base, frame = push(base, frame), []
-                    if base is base_stacks[index]:
+                    if base is base_stacks[index] and (
+                        plain
+                        or base_extras[index] is self.intern_extra((layout_state, check_state))
+                    ):
                         self.scanned_chars += pos
                         assert resync is not None
                         return _Stopped(_moved(resync.base.feedback, delta), joined=index)
+
+    def _lookback(
+        self,
+        group: _Group | None,
+        snapshot: StackNode,
+        kinds: list[str],
+        previous: StackNode | None,
+        previous_kinds: list[str],
+    ) -> Lookback:
+        """How to rebuild the stack before the last token (see :class:`Lookback`)."""
+        if group is not None:
+            start, group_kinds, count = group
+            return Lookback(self._replay, start, group_kinds, count)
+        return Lookback.last(self._replay, snapshot, kinds, previous, previous_kinds)
 
     def _replay(self, start: StackNode, kinds: list[str]) -> StackNode:
         """The stack after shifting ``kinds`` (which the parser takes) on ``start``."""
@@ -525,32 +738,92 @@ class Scanner:
 
     # -- verdicts --------------------------------------------------------------
 
-    def _at_end(self, node: StackNode, length: int) -> Feedback:
+    def _at_end(self, node: StackNode, layout_state: Hashable, length: int) -> Feedback:
+        """The verdict at the end of a text the parser took so far: complete if
+        the input may end here (after the tokens the layout closes it with)."""
+        incomplete = Feedback(Verdict.INCOMPLETE, length, "unexpected end of input")
+        if self.layout is not None:
+            finish = self.layout.finish(layout_state)
+            if isinstance(finish, Refusal):
+                return incomplete
+            for marker in finish.markers:
+                shifted = self.tables.shift(node, marker)
+                if shifted is None:
+                    return incomplete
+                node = shifted
         if self.tables.viable(node, END):
             return Feedback(Verdict.COMPLETE)
-        return Feedback(Verdict.INCOMPLETE, length, "unexpected end of input")
+        return incomplete
+
+    def _limit(self, state: ScanState) -> Callable[[str, str], int] | None:
+        """How far the name checks let a partial token of a terminal go."""
+        checks = self.checks
+        if checks is None:
+            return None
+        check_state = state.extra[1]
+
+        def limit(terminal: str, piece: str) -> int:
+            return checks.limit(check_state, terminal, piece)
+
+        return limit
 
     def _boundary(self, window: Window, state: ScanState) -> tuple[int, frozenset[str]] | None:
         """Window offset of the character-level parse boundary behind an error
         at ``state.position``, and what the parser expected there; ``None``
-        (after growing the window) when it needs more text."""
-        acceptable, partial_extent = self.tables.acceptable, self.grammar.partial_extent
+        (after growing the window) when it needs more text.
+
+        With a layout, the characters after the error decided how the layout
+        read it (YAML's ``- `` is an entry, ``-x`` a scalar): what the parser
+        would take after the layout's zero-width tokens counts too."""
+        partial_extent = self.grammar.partial_extent
+        acceptable = self.tables.acceptable if self.layout is None else self._after_markers
         text, size = window.text, len(window.text)
         pos = state.position
+        limit = self._limit(state)
         expected = acceptable(state.stack)
-        boundary = pos + partial_extent(text, pos, expected, size)
+        boundary = pos + partial_extent(text, pos, expected, size, limit=limit)
         if state.last_end == pos and state.last_start < pos:
             start = state.last_start
-            boundary = max(
-                boundary, start + partial_extent(text, start, acceptable(state.before), size)
-            )
+            before = acceptable(state.before)
+            boundary = max(boundary, start + partial_extent(text, start, before, size, limit=limit))
         if boundary < size or window.complete:
             return boundary, expected
         window.reach(window.offset + 2 * size)
         return None
 
-    def _error(self, window: Window, state: ScanState, bad: list[int]) -> Feedback | None:
-        """The verdict on a text the parser cannot go on with at ``state.position``."""
+    def _after_markers(self, stack: StackNode) -> frozenset[str]:
+        """The terminals of the text the parser takes on ``stack`` or after a
+        few of the layout's zero-width tokens (a bounded search, memoized on
+        the stack's states)."""
+        states = []
+        node: StackNode | None = stack
+        while node is not None:
+            states.append(node.state)
+            node = node.parent
+        key = tuple(states)
+        found = self._after_markers_memo.get(key)
+        if found is None:
+            reached: set[str] = set()
+            pending, seen = [stack], 0
+            while pending and seen < MARKER_SEARCH:
+                node = pending.pop()
+                seen += 1
+                reached |= self.tables.acceptable(node)
+                for marker in self._markers:
+                    shifted = self.tables.shift(node, marker)
+                    if shifted is not None:
+                        pending.append(shifted)
+            found = frozenset(reached & set(self.grammar.patterns))
+            if len(self._after_markers_memo) > 4096:
+                self._after_markers_memo.clear()
+            self._after_markers_memo[key] = found
+        return found
+
+    def _error(
+        self, window: Window, state: ScanState, bad: list[int], refusal: str | None = None
+    ) -> Feedback | None:
+        """The verdict on a text the parser (or the layout, saying ``refusal``)
+        cannot go on with at ``state.position``."""
         found = self._boundary(window, state)
         if found is None:
             return None
@@ -569,8 +842,19 @@ class Scanner:
                 where,
                 f"unexpected `{found_text}` after `{snippet(text[pos:boundary])}`",
             )
+        if refusal is not None:
+            return Feedback(Verdict.INCORRECT, where, f"unexpected `{found_text}`: {refusal}")
         message = f"unexpected `{found_text}`; expected {self.grammar.expected(expected)}"
         return Feedback(Verdict.INCORRECT, where, message)
+
+    def _rejected(self, window: Window, state: ScanState, rejected: Rejected) -> _Stopped:
+        """A name check rejects the token at ``state.position``: the text is
+        incorrect where the check says, or incomplete if that is its end."""
+        where = window.offset + state.position + rejected.offset
+        if where >= window.length:
+            feedback = Feedback(Verdict.INCOMPLETE, window.length, "unexpected end of input")
+            return _Stopped(feedback, state.shifted(window.offset))
+        return _Stopped(Feedback(Verdict.INCORRECT, where, rejected.message))
 
     def _bad_byte(self, window: Window, state: ScanState, bad_at: int) -> Feedback:
         """A token would swallow an undecodable byte: the byte is the error,
@@ -593,15 +877,13 @@ def _moved(feedback: Feedback, delta: int) -> Feedback:
     return Feedback(feedback.verdict, feedback.error_offset + delta, feedback.message)
 
 
-def _far_alternative(
-    watch: tuple[tuple[frozenset[str] | None, Any], ...], text: str, pos: int, end: int
-) -> Any:
+def _far_alternative(watch: tuple[tuple[Any, Any], ...], text: str, pos: int, end: int) -> Any:
     """The first long alternative, tried before the token that matched at
     ``pos``, that the text up to one past the token could still grow into
     (lexing the token may have read beyond it); None if there is none."""
     first = text[pos]
     for chars, alternative in watch:
-        if (chars is None or first in chars) and alternative.fullmatch(
+        if (chars is None or chars.match(first)) and alternative.fullmatch(
             text, pos, end + 1, partial=True
         ) is not None:
             return alternative

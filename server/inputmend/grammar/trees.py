@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from inputmend.core.text import snippet
+from inputmend.grammar.checks import Rejected
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import next_match
 from inputmend.grammar.tables import StackNode
@@ -225,8 +226,16 @@ def in_language(grammar: CompiledGrammar, text: str) -> bool:
 
 
 def _derive(grammar: CompiledGrammar, text: str) -> DerivationNode | int:
-    """The derivation tree of ``text``, or the offset where parsing failed."""
+    """The derivation tree of ``text``, or the offset where parsing failed (or
+    where the grammar's name checks rejected a token)."""
+    if grammar.layout is not None:
+        raise DerivationError(
+            f"the grammar {grammar.info.name} has a layout ({grammar.info.layout}): its "
+            "derivation trees leave out the indentation, so they cannot be turned back into text"
+        )
     tables, scanners, ignored = grammar.tables, grammar.scanners, grammar.ignored
+    checks = grammar.checks
+    check_state = checks.initial if checks is not None else ()
     origins = [rule.origin for rule in grammar.rules]
 
     def reduce(rule: int, children: list[DerivationNode]) -> DerivationNode:
@@ -248,6 +257,11 @@ def _derive(grammar: CompiledGrammar, text: str) -> DerivationNode | int:
             shifted = tables.shift_value(node, kind, leaf(kind, value, position), reduce)
             if shifted is None:
                 return position
+            if checks is not None:
+                checked = checks.step(check_state, kind, value)
+                if isinstance(checked, Rejected):
+                    return position + checked.offset
+                check_state = checked
             node = shifted
         position = end
     tree = tables.finish_value(node, reduce)

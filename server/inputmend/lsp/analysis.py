@@ -45,7 +45,9 @@ from inputmend.lsp import convert, jobs
 from inputmend.lsp.scheduler import Runner, Scheduler
 from inputmend.lsp.session import Session, Snapshot
 from inputmend.oracles.base import Feedback, Verdict
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.watchdog import GuardedGrammar
+from inputmend.oracles.wrappers import find_part
 
 log = logging.getLogger(__name__)
 
@@ -136,8 +138,22 @@ class Analyser:
             log.exception("fast check failed")
             return Feedback(Verdict.INCORRECT, None, f"internal error while checking: {error}")
 
+    @staticmethod
+    def _semantic_feedback(snapshot: Snapshot, fast: Feedback | None) -> Feedback | None:
+        """The grammar's check of the rules that are not syntax (standard
+        library code, safe to run here) on a text the grammar accepts."""
+        oracle = snapshot.setup.fast_oracle
+        grammar = find_part(oracle, IncrementalGrammarOracle) if oracle is not None else None
+        if grammar is None or fast is None or not fast.valid:
+            return None
+        return grammar.check_semantics(snapshot.text)
+
+    def _fast_results(self, snapshot: Snapshot) -> dict[str, Feedback | None]:
+        fast = self._fast_feedback(snapshot)
+        return {"fast": fast, "semantic": self._semantic_feedback(snapshot, fast)}
+
     def fast_check_now(self, snapshot: Snapshot) -> None:
-        self._apply(snapshot, fast=self._fast_feedback(snapshot))
+        self._apply(snapshot, **self._fast_results(snapshot))
 
     async def fast_check(self, snapshot: Snapshot) -> None:
         """The fast path: in the loop for normal documents, in a thread for huge
@@ -150,10 +166,10 @@ class Analyser:
             # thread stuck in a regex could not be stopped and would hold the GIL)
             guarded = isinstance(snapshot.setup.fast_oracle, GuardedGrammar)
             if len(snapshot.text) <= FAST_IN_LOOP_CHARS or guarded:
-                feedback = self._fast_feedback(snapshot)
+                results = self._fast_results(snapshot)
             else:
-                feedback = await self.scheduler.in_thread(lambda: self._fast_feedback(snapshot))
-        self._apply(snapshot, fast=feedback)
+                results = await self.scheduler.in_thread(lambda: self._fast_results(snapshot))
+        self._apply(snapshot, **results)
 
     # ------------------------------------------------------------ lifecycle
     def opened(self, uri: str, path: Path, version: int, text: str) -> Snapshot:
@@ -391,7 +407,5 @@ class Analyser:
         """The document's snapshot once its background analysis is over (it may
         be a later version than now); None when nothing will analyse it or the
         wait times out."""
-        snapshot = await self.session.wait_for(
-            uri, lambda s: s.analysed or s.spec is None, timeout
-        )
+        snapshot = await self.session.wait_for(uri, lambda s: s.analysed or s.spec is None, timeout)
         return snapshot if snapshot is not None and snapshot.analysed else None

@@ -168,10 +168,15 @@ def validator_rejects(snapshot: Snapshot) -> bool:
 
 
 def error_diagnostic(snapshot: Snapshot, encoding: str | None) -> types.Diagnostic | None:
-    """The document's error: where the grammar stops, else the validator's objection."""
+    """The document's error: where the grammar stops, else the objection of the
+    grammar's semantics check, else the validator's."""
     index, version = snapshot.index, snapshot.version
     if snapshot.fast is not None and not snapshot.fast.valid:
         return boundary_diagnostic(index, snapshot.fast, encoding, version)
+    if snapshot.semantic is not None and not snapshot.semantic.valid:
+        message = f"rejected by {snapshot.setup.semantics}: {snapshot.semantic.message}"
+        offset = snapshot.semantic.error_offset
+        return validator_diagnostic(index, message, offset, encoding, version)
     if validator_rejects(snapshot):
         assert snapshot.validator is not None
         reason = snapshot.validator.message or "invalid"

@@ -101,6 +101,18 @@ class InputmendProtocol(LanguageServerProtocol):
         error = {"code": code, "message": printable(message)}
         self._send_data({"jsonrpc": "2.0", "id": message_id, "error": error})
 
+    def _handle_response(
+        self, msg_id: int | str, result: Any | None = None, error: Any | None = None
+    ) -> None:
+        """A response to a request of the server; dropped when the task that
+        waited for it was cancelled meanwhile (a newer edit ended it), where
+        pygls would raise and end the server."""
+        future = self._request_futures.get(msg_id)
+        if future is not None and future.cancelled():
+            del self._request_futures[msg_id]
+            return
+        super()._handle_response(msg_id, result, error)
+
     def _structure(self, data: dict[str, Any]) -> Any:
         """The typed message (pygls's ``structure_message``, without its
         traceback in the log for every bad message)."""

@@ -28,6 +28,8 @@ from inputmend.core.text import LineIndex
 from inputmend.lsp.settings import ServerSettings
 from inputmend.oracles.base import Feedback, Oracle, OracleConfigError
 from inputmend.oracles.factory import build_oracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.wrappers import find_part
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +46,15 @@ class Note:
 class OracleSetup:
     """How one document is judged: the whole oracle's spec (grammar and
     validators), the in-process grammar oracle for the fast check, notes on
-    what was left out, and the settings it was decided with."""
+    what was left out, the settings it was decided with, and the grammar's
+    check of the rules that are not syntax (a name in
+    :data:`inputmend.grammar.semantics.CHECKS`)."""
 
     spec: OracleSpec | None = None
     fast_oracle: Oracle | None = None
     notes: tuple[Note, ...] = ()
     settings: ServerSettings = field(default_factory=ServerSettings)
+    semantics: str | None = None
 
     def same_analysis(self, other: OracleSetup) -> bool:
         """Would ``other`` compute the same results? (Settings that only say
@@ -127,7 +132,9 @@ def _decide(path: Path, settings: ServerSettings, folders: Sequence[Path]) -> Or
                         return OracleSetup(notes=tuple(notes))
         spec = replace(spec, test_timeout_s=min(spec.test_timeout_s, settings.test_timeout_s))
         fast = build_oracle(spec.grammar_only()) if spec.grammar is not None else None
-        return OracleSetup(spec, fast, tuple(notes))
+        grammar = find_part(fast, IncrementalGrammarOracle) if fast is not None else None
+        semantics = grammar.grammar.info.semantics if grammar is not None else None
+        return OracleSetup(spec, fast, tuple(notes), semantics=semantics)
     except NoOracleError:
         return OracleSetup(notes=tuple(notes))
     except OracleConfigError as error:
@@ -157,6 +164,7 @@ class Snapshot:
     setup: OracleSetup
     revision: int
     fast: Feedback | None = None
+    semantic: Feedback | None = None  # the grammar's semantics check, on a valid text
     validator: Feedback | None = None
     validator_error: str | None = None
     spans: tuple[Span, ...] = ()

@@ -1,6 +1,11 @@
 """Grammar oracle that parses every text from scratch with lark (the
 reference the incremental oracle is tested against).
 
+A grammar with a layout or name checks (indentation, matching tags) needs
+more than lark: it is checked with a fresh scan of the whole text
+(:meth:`~inputmend.grammar.scan.Scanner.fresh`, no work of earlier scans
+reused), which the incremental oracle's reuse of checkpoints is tested against.
+
 Answers COMPLETE / INCOMPLETE / INCORRECT with the parse boundary at
 character granularity: a prefix that ends inside a token is INCOMPLETE when
 the partial token can still grow into a token the parser accepts there.
@@ -16,6 +21,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from inputmend.core.text import UNDECODABLE_MESSAGE, first_undecodable, snippet
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.scan import Scanner
 from inputmend.oracles.base import COMPLETE, Feedback, Verdict
 
 
@@ -26,6 +32,9 @@ class GrammarOracle:
         if not isinstance(grammar, CompiledGrammar):
             grammar = CompiledGrammar.load(grammar, base_dir=base_dir)
         self.grammar = grammar
+        self._scanner: Scanner | None = None
+        if grammar.layout is not None or grammar.checks is not None:
+            self._scanner = Scanner(grammar, checkpoint_every=1 << 30, margin=0)
 
     def describe(self) -> str:
         info = self.grammar.info
@@ -35,6 +44,10 @@ class GrammarOracle:
         pass
 
     def check(self, text: str) -> Feedback:
+        if self._scanner is not None:
+            feedback = self._scanner.fresh(text).feedback
+            self._scanner.clear()
+            return feedback
         bad = first_undecodable(text)
         limit = len(text) if bad is None else bad
         feedback = self._check(text[:limit])

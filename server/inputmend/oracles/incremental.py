@@ -12,7 +12,7 @@ from typing import Any
 
 import lark
 
-from inputmend.grammar import registry
+from inputmend.grammar import registry, semantics
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.continuations import Continuations
 from inputmend.grammar.history import ScanHistory
@@ -60,6 +60,12 @@ class IncrementalGrammarOracle:
     def check(self, text: str) -> Feedback:
         return self.scan(text).feedback
 
+    def check_semantics(self, text: str) -> Feedback | None:
+        """The grammar's check of the rules that are not syntax (its header's
+        ``semantics``), for a text it accepts; None when it has none."""
+        name = self.grammar.info.semantics
+        return semantics.CHECKS[name](text) if name is not None else None
+
     def scan(self, text: str) -> Scan:
         """Scan ``text``, reusing the most similar recent scan when there is one."""
         return self._history.scan(text, stop=self._stop)
@@ -89,15 +95,23 @@ class IncrementalGrammarOracle:
         scan = self.scan(prefix)
         if scan.feedback.verdict is Verdict.INCORRECT or scan.end is None:
             return ""
-        return self._continuations(prefix, scan.end, alphabet, distinct=distinct)
+        probe = None
+        if self.grammar.layout is not None:
+            size = len(prefix)
+
+            def probe(char: str) -> bool:
+                return self.edit(scan, size, size, char).feedback.verdict is not Verdict.INCORRECT
+
+        return self._continuations(prefix, scan.end, alphabet, distinct=distinct, probe=probe)
 
     def tokens(self, text: str) -> list[Token]:
         """The tokens lark's contextual lexer produces, up to the first error."""
         return self._history.scanner.tokens(text, stop=self._stop)
 
     def tree(self, text: str, *, keep_all_tokens: bool = False) -> lark.Tree[Any] | None:
-        """lark's derivation tree (with positions) of a valid text, else ``None``."""
-        if not self.check(text).valid:
+        """lark's derivation tree (with positions) of a valid text, else ``None``
+        (also for a grammar with a layout: lark cannot parse it alone)."""
+        if self.grammar.layout is not None or not self.check(text).valid:
             return None
         parser = registry.build_parser(self.grammar.info, keep_all_tokens=keep_all_tokens)
         tree: lark.Tree[Any] = parser.parse(text)
