@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from inputmend.cli.files import (
+    AtomicFile,
     InputError,
     backup_path,
     expand,
@@ -43,6 +44,22 @@ def test_atomic_writes_keep_the_mode_and_leave_nothing_behind(tmp_path: Path) ->
     assert path.read_bytes() == b"new"
     assert path.stat().st_mode & 0o777 == 0o750
     assert [p.name for p in tmp_path.iterdir()] == ["script.sh"]
+
+
+def test_a_file_written_in_pieces_appears_only_when_committed(tmp_path: Path) -> None:
+    path = tmp_path / "out.jsonl"
+    path.write_text("old")
+    target = AtomicFile(path)
+    target.stream.write(b"new ")
+    assert path.read_text() == "old"
+    target.discard()
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+    target = AtomicFile(path)
+    target.stream.write(b"new ")
+    target.stream.write(b"text")
+    target.commit()
+    assert path.read_text() == "new text"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
 
 
 def test_backups_are_never_overwritten(tmp_path: Path) -> None:

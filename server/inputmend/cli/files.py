@@ -87,20 +87,44 @@ def expand(paths: list[str], *, every_file: bool) -> list[str]:
     return files
 
 
+class AtomicFile:
+    """A new version of ``path``, written piece by piece into a temporary file
+    beside it: :meth:`commit` puts it in place at once (with the old file's
+    permissions), :meth:`discard` leaves ``path`` as it was.  A crash leaves
+    the old file or the new one, never half of it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._mode = path.stat().st_mode & 0o7777 if path.exists() else None
+        handle, self._temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+        )
+        self.stream = os.fdopen(handle, "wb")
+
+    def commit(self) -> None:
+        try:
+            self.stream.close()
+            if self._mode is not None:
+                os.chmod(self._temporary, self._mode)
+            os.replace(self._temporary, self.path)
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        self.stream.close()
+        Path(self._temporary).unlink(missing_ok=True)
+
+
 def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` by ``data`` at once (keeping its permissions): a crash
-    leaves the old file or the new one, never half of it."""
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Replace ``path`` by ``data`` at once (keeping its permissions)."""
+    target = AtomicFile(path)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        target.stream.write(data)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        target.discard()
         raise
+    target.commit()
 
 
 def backup_path(path: Path) -> Path:
