@@ -19,7 +19,8 @@ ALLOWED = {
     "oracles": {"core", "config", "grammars", "oracles"},
     "algorithms": {"core", "oracles", "grammars"},
     "services": {"core", "config", "oracles", "algorithms"},
-    "cli": {"core", "config", "oracles", "grammars", "services", "lsp.app"},
+    "records": {"core", "config", "oracles", "grammars", "services"},
+    "cli": {"core", "config", "oracles", "grammars", "services", "records", "lsp.app"},
     "lsp": {"core", "config", "oracles", "services"},
 }
 PROTOCOL_LIBRARIES = ("lsprotocol", "pygls")

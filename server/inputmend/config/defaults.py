@@ -26,3 +26,10 @@ SERVER_MAX_BACKGROUND_CHARS = 2_000_000
 """Larger documents get only the fast grammar check."""
 SERVER_DIAGNOSIS_TIMEOUT_S = 5.0
 """Failure-inducing spans complement the repairs: at most this long."""
+
+RECORD_TIMEOUT_S = 2.0
+"""Seconds for repairing one record in record mode (``--records``)."""
+MAX_RECORD_BYTES = 1 << 20
+"""Larger records are not judged in record mode: passed through, listed as rejected."""
+PARTITION_BYTES = 1 << 20
+"""Record mode hands the input to its workers in partitions of about this size."""
