@@ -27,7 +27,7 @@ SERVER_MAX_BACKGROUND_CHARS = 2_000_000
 SERVER_DIAGNOSIS_TIMEOUT_S = 5.0
 """Failure-inducing spans complement the repairs: at most this long."""
 
-RECORD_TIMEOUT_S = 2.0
+RECORD_TIMEOUT_S = 1.0
 """Seconds for repairing one record in record mode (``--records``)."""
 MAX_RECORD_BYTES = 1 << 20
 """Larger records are not judged in record mode: passed through, listed as rejected."""
