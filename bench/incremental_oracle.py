@@ -18,8 +18,8 @@ import statistics
 import time
 
 from documents import json_document
-from inputmend import grammars
-from inputmend.oracles.grammar import CompiledGrammar
+from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 
@@ -39,7 +39,7 @@ def main() -> None:
     options = arguments.parse_args()
     rng = random.Random(options.seed)
     compiled = CompiledGrammar.load("json")
-    lark_parser = grammars.build_parser(compiled.info)
+    lark_parser = registry.build_parser(compiled.info)
 
     print("## Incremental JSON oracle vs lark LALR (one run, same machine)\n")
     print(

@@ -14,13 +14,13 @@ PACKAGE = ROOT / "server" / "inputmend"
 # what each part may import of inputmend (besides itself)
 ALLOWED = {
     "core": set(),
-    "config": {"core", "oracles.base", "grammars"},
-    "grammars": {"oracles.base"},
-    "oracles": {"core", "config", "grammars", "oracles"},
-    "algorithms": {"core", "oracles", "grammars"},
-    "services": {"core", "config", "oracles", "algorithms"},
-    "records": {"core", "config", "oracles", "grammars", "services"},
-    "cli": {"core", "config", "oracles", "grammars", "services", "records", "lsp.app"},
+    "config": {"core", "oracles.base", "grammar"},
+    "grammar": {"core", "oracles.base"},
+    "oracles": {"core", "config", "grammar", "oracles"},
+    "algorithms": {"core", "oracles", "grammar"},
+    "services": {"core", "config", "oracles", "grammar", "algorithms"},
+    "records": {"core", "config", "oracles", "grammar", "services"},
+    "cli": {"core", "config", "oracles", "grammar", "services", "records", "lsp.app"},
     "lsp": {"core", "config", "oracles", "services"},
 }
 PROTOCOL_LIBRARIES = ("lsprotocol", "pygls")

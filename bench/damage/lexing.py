@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from inputmend.grammars import bundled
+from inputmend.grammar.registry import bundled
 
 
 @dataclass(frozen=True)

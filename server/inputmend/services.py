@@ -33,7 +33,6 @@ from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import (
     TokenMaximized,
     hybrid_ddmax,
-    recovery_units,
     syntactic_ddmax,
 )
 from inputmend.config import defaults
@@ -47,9 +46,11 @@ from inputmend.core.model import (
     distance,
     spans_to_edits,
 )
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.recovery import recovery_units
 from inputmend.oracles.base import Oracle, Predicate, Verdict
-from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
-from inputmend.oracles.incremental import IncrementalGrammarOracle, Tables
+from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.wrappers import find_part
 
 
@@ -78,10 +79,8 @@ def _token_ddmax(
     """Syntactic (or hybrid) ddmax over the units error recovery sees; what
     finding the units cost when the budget ran out first."""
     meter = Meter(budget)
-    incremental = find_part(oracle, IncrementalGrammarOracle)
-    tables = incremental.tables if incremental is not None else Tables(grammar)
     try:
-        units = recovery_units(tables, grammar, text, poll=meter.poll)
+        units = recovery_units(grammar, text, stop=meter.poll)
     except BudgetExhausted:
         return RunStats.of(meter)
     maximize = hybrid_ddmax if hybrid else syntactic_ddmax

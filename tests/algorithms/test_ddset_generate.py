@@ -7,13 +7,13 @@ import re
 
 import pytest
 
-from inputmend import grammars
 from inputmend.algorithms.ddset.generate import Generator
 from inputmend.algorithms.ddset.model import GrammarModel
 from inputmend.algorithms.ddset.reduce import candidates
 from inputmend.algorithms.ddset.regexgen import RegexGenerator, RegexUnsupported
-from inputmend.algorithms.ddset.tree import Layout, get, leaves, replace, walk
-from inputmend.oracles.grammar import CompiledGrammar
+from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.trees import Layout, get, leaves, replace, walk
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_unsupported_regex() -> None:
         RegexGenerator(r"[^\x00-\x7f]")
 
 
-@pytest.mark.parametrize("name", sorted(grammars.bundled()))
+@pytest.mark.parametrize("name", sorted(registry.bundled()))
 def test_generated_instances_parse(name: str) -> None:
     """Every bundled grammar: bounded random trees print as text the grammar accepts."""
     model = GrammarModel(CompiledGrammar.load(name))

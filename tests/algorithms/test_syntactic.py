@@ -9,11 +9,14 @@ import pytest
 
 from inputmend.algorithms.configurations import difference
 from inputmend.algorithms.ddmax import ddmax_text
-from inputmend.algorithms.syntactic import hybrid_ddmax, lex_tokens, syntactic_ddmax
+from inputmend.algorithms.syntactic import hybrid_ddmax, syntactic_ddmax
 from inputmend.core.budget import Budget
 from inputmend.core.model import apply_edits
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.lexer import lex_tokens
+from inputmend.grammar.recovery import recovery_units
 from inputmend.oracles.base import Oracle
-from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
+from inputmend.oracles.grammar import GrammarOracle
 from inputmend.oracles.python import CallableOracle
 
 JSON_GRAMMAR = """\
@@ -166,11 +169,8 @@ def test_error_recovery_units_reproduce_the_papers_missing_colon_example(
 ) -> None:
     """Fig. 9-11 of the ddmax paper: the parser's error recovery makes the
     abandoned `, "price" 3.45` one unit, and syntactic ddmax removes it."""
-    from inputmend.algorithms.syntactic import recovery_units
-    from inputmend.oracles.incremental import Tables
-
     text = '{ "item": "Apple", "price" 3.45 }'
-    units = recovery_units(Tables(grammar), grammar, text)
+    units = recovery_units(grammar, text)
     assert [text[a:b] for a, b in units] == ["{", '"item"', ":", '"Apple"', ', "price" 3.45', "}"]
     result = syntactic_ddmax(text, oracle, tokens=units)
     assert result.text == '{ "item": "Apple" }'

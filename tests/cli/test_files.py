@@ -22,9 +22,36 @@ def test_reading_keeps_what_writing_needs(tmp_path: Path) -> None:
     path = tmp_path / "a.json"
     path.write_bytes(b"\xef\xbb\xbf[1,\xff]")
     source = read_input(path)
-    assert source.bom and source.text == "[1,\udcff]"
+    assert source.encoding.bom and source.text == "[1,\udcff]"
     assert source.encode() == path.read_bytes()
     assert source.encode("[1]") == b"\xef\xbb\xbf[1]"
+    path.write_bytes(b"\xff\xfe[\x001\x00,\x00]\x00")
+    source = read_input(path)
+    assert (source.text, source.encoding.name) == ("[1,]", "utf-16-le")
+    assert source.encode("[1]") == b"\xff\xfe[\x001\x00]\x00"
+    assert read_input(path, encoding="latin-1").text == "ÿþ[\x001\x00,\x00]\x00"
+
+
+def test_undecodable_files_and_unknown_encodings_are_one_line_errors(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_bytes(b"\xff\xfe[\x00]")
+    with pytest.raises(InputError, match=f"^{path}: utf-16-le with BOM text ends inside"):
+        read_input(path)
+    with pytest.raises(InputError, match=f"^{path}: unknown text encoding 'nope'$"):
+        read_input(path, encoding="nope")
+
+
+def test_a_repair_the_encoding_cannot_hold_is_not_written(tmp_path: Path) -> None:
+    path = tmp_path / "a.ini"
+    path.write_bytes(b"k=caf\xe9\n")
+    source = read_input(path, encoding="cp1252")
+    message = f"^{path}: repair not written: cp1252 cannot represent 'Ω' \\(U\\+03A9\\) at 2:1$"
+    with pytest.raises(InputError, match=message):
+        write_in_place(source, "k=café\nΩ")
+    with pytest.raises(InputError, match="cannot represent"):
+        write_output(source, "Ω", tmp_path / "b.ini")
+    assert [p.name for p in tmp_path.iterdir()] == ["a.ini"]  # no backup, no output
+    assert path.read_bytes() == b"k=caf\xe9\n"
 
 
 @pytest.mark.parametrize(("make", "message"), [(None, "no such file"), ("dir", "is a directory")])

@@ -1,6 +1,6 @@
 """Tests of the bundled lark grammars (``grammars/*.lark``).
 
-Everything goes through ``inputmend.grammars`` (``resolve`` / ``build_parser``) so
+Everything goes through ``inputmend.grammar.registry`` (``resolve`` / ``build_parser``) so
 that the tests check exactly what ships.  Covered here:
 
 * every grammar builds as LALR(1) with the contextual lexer, without conflicts
@@ -34,7 +34,7 @@ import lark
 import pytest
 import regex
 
-from inputmend import grammars
+from inputmend.grammar import registry
 
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE / "samples"
@@ -68,7 +68,7 @@ JSON_DISAGREEMENTS: dict[str, str] = {}
 
 
 def parser(name: str) -> lark.Lark:
-    return grammars.build_parser(grammars.resolve(name))
+    return registry.build_parser(registry.resolve(name))
 
 
 def has_lone_surrogate(text: str) -> bool:
@@ -378,7 +378,7 @@ SAMPLES_INLINE: dict[str, tuple[list[str], list[str]]] = {
             "odt = 1979-05-27T07:32:00.999999-07:00\nldt = 1979-05-27 07:32:00\n"
             "ld = 2000-02-29\nlt = 07:32:00.5\nz = 1979-05-27t07:32:00z\n",
             's = "tab\\t \\"q\\" \\u00e9 \\U0001F600"\nl = \'C:\\path\'\ne = ""\nf = \'\'\n',
-            's = """\nRoses\\\n   are red\n""""\nl = \'\'\'\nraw \\n\n\'\'\'\'\'\n',
+            "s = \"\"\"\nRoses\\\n   are red\n\"\"\"\"\nl = '''\nraw \\n\n'''''\n",
             'a = """""\'\'"""\nb = \'\'\'\'\'"""\'\'\'\n',
             "a = [\n  1, # one\n  2,\n\n]\nb = []\nc = [[1, 2], ['x'], [{ y = 1 }]]\n",
             "t = { a = 1, b.c = [1, 2], d = {} }\ne = {}\n",
@@ -403,11 +403,11 @@ SAMPLES_INLINE: dict[str, tuple[list[str], list[str]]] = {
             "a = 12:60:00\n",
             "a = 1979-05-27T07:32\n",
             "a = True\n",
-            "a = \"\\uD800\"\n",
-            "a = \"\\U00110000\"\n",
-            "a = \"\\x41\"\n",
+            'a = "\\uD800"\n',
+            'a = "\\U00110000"\n',
+            'a = "\\x41"\n',
             "a = 'new\nline'\n",
-            "a = \"\"\"x\\  y\"\"\"\n",
+            'a = """x\\  y"""\n',
             "# bell \x07\n",
             "a = [1,,2]\n",
             "a = [,]\n",
@@ -528,13 +528,13 @@ def _file_id(value: object) -> str:
 
 
 def test_required_grammars_are_bundled() -> None:
-    grammars.bundled.cache_clear()
-    assert set(grammars.bundled()) >= REQUIRED
+    registry.bundled.cache_clear()
+    assert set(registry.bundled()) >= REQUIRED
 
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))
 def test_header(name: str) -> None:
-    info = grammars.resolve(name)
+    info = registry.resolve(name)
     assert info.title and info.title != name
     assert info.extensions, "each grammar maps at least one extension"
     assert all(ext.startswith(".") and ext == ext.lower() for ext in info.extensions)
@@ -544,11 +544,11 @@ def test_header(name: str) -> None:
 
 def test_extensions_are_unique_and_resolve() -> None:
     seen: dict[str, str] = {}
-    for name, info in grammars.bundled().items():
+    for name, info in registry.bundled().items():
         for ext in info.extensions:
             assert ext not in seen, f"{ext} mapped by {seen.get(ext)} and {name}"
             seen[ext] = name
-            found = grammars.for_extension("file" + ext.upper())
+            found = registry.for_extension("file" + ext.upper())
             assert found is not None and found.name == name
     expected = {
         ".json": "json",
@@ -570,8 +570,8 @@ def test_extensions_are_unique_and_resolve() -> None:
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))
 def test_builds_as_lalr_without_unexpected_conflicts(name: str) -> None:
-    info = grammars.resolve(name)
-    built = grammars.build_parser(info)
+    info = registry.resolve(name)
+    built = registry.build_parser(info)
     assert built.options.parser == "lalr"
     assert built.options.lexer == "contextual"
     shift_reduce, reduce_reduce = lalr_conflicts(info)
@@ -579,7 +579,7 @@ def test_builds_as_lalr_without_unexpected_conflicts(name: str) -> None:
     assert not reduce_reduce
 
 
-def lalr_conflicts(info: grammars.GrammarInfo) -> tuple[set[str], list[str]]:
+def lalr_conflicts(info: registry.GrammarInfo) -> tuple[set[str], list[str]]:
     """The terminals of shift/reduce conflicts (lark resolves them as shift) and
     the reduce/reduce conflicts, from lark's debug log of a fresh build
     (build_parser is cached, so its own log is not observable)."""
@@ -729,7 +729,7 @@ def test_invalid_sample(name: str, text: str) -> None:
 def test_valid_sample_file(name: str, path: Path) -> None:
     text = read_text(path)
     assert accepts(name, text)
-    assert grammars.for_extension(path) == grammars.resolve(name)
+    assert registry.for_extension(path) == registry.resolve(name)
 
 
 @pytest.mark.parametrize(("name", "path"), _sample_files("invalid"), ids=_file_id)
@@ -882,7 +882,7 @@ def test_jsonc_tree_is_jsons() -> None:
 
 def _header_files(name: str) -> list[str]:
     """The globs of a grammar header's ``// files:`` line."""
-    for line in grammars.resolve(name).path.read_text(encoding="utf-8").splitlines():
+    for line in registry.resolve(name).path.read_text(encoding="utf-8").splitlines():
         if not line.startswith("//"):
             break
         field, _, value = line[2:].partition(":")
@@ -919,8 +919,8 @@ def test_jsonc_header_lists_the_json_files_that_have_comments() -> None:
     assert all(any(_name_matches(p, path) for p in patterns) for path in meant)
     assert not any(_name_matches(p, path) for p in patterns for path in not_meant)
     # the grammars that map .json today would read these files as strict JSON
-    assert grammars.for_extension("tsconfig.json") == grammars.resolve("json")
-    assert not any(_header_files(name) for name in grammars.bundled() if name != "jsonc")
+    assert registry.for_extension("tsconfig.json") == registry.resolve("json")
+    assert not any(_header_files(name) for name in registry.bundled() if name != "jsonc")
 
 
 # --------------------------------------------------------------------------

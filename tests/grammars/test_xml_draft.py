@@ -18,8 +18,8 @@ from pathlib import Path
 import lark
 import pytest
 
-from inputmend import grammars
 from inputmend.core.text import decode_bytes
+from inputmend.grammar import registry
 from tests.grammars import references
 from tests.grammars.references import corpus_files, mutants
 from tests.grammars.test_bundled_grammars import has_lone_surrogate, lalr_conflicts
@@ -31,7 +31,7 @@ NOT_IN_THE_TEXT = ("unknown encoding",)  # reference errors the grammar cannot s
 
 
 def parser() -> lark.Lark:
-    return grammars.build_parser(grammars.read_info(DRAFT))
+    return registry.build_parser(registry.read_info(DRAFT))
 
 
 def _legal_char(code: int) -> bool:
@@ -107,12 +107,12 @@ def draft_accepts(data: bytes) -> bool:
 
 
 def test_the_registry_does_not_load_the_draft() -> None:
-    assert "xml" not in grammars.bundled()
-    assert grammars.for_extension("pom.xml") is None
+    assert "xml" not in registry.bundled()
+    assert registry.for_extension("pom.xml") is None
 
 
 def test_builds_as_lalr_without_conflicts() -> None:
-    assert lalr_conflicts(grammars.read_info(DRAFT)) == (set(), [])
+    assert lalr_conflicts(registry.read_info(DRAFT)) == (set(), [])
 
 
 def test_agrees_with_expat_on_the_corpus_and_mutations() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from inputmend.core.text import decode
 from inputmend.oracles.base import OracleConfigError, Verdict
 from inputmend.oracles.command import CommandOracle
 
@@ -147,3 +148,38 @@ def test_never_runs_through_a_shell(tmp_path: Path) -> None:
     oracle.check("x")
     assert not target.exists()
     assert "sh" not in os.path.basename(oracle.argv[0])
+
+
+# Accepts exactly the bytes of UTF-16LE JSON with a byte-order mark, as
+# Windows PowerShell writes it: what the program would read from the file.
+UTF16_JSON_CHECKER = script(
+    "import json, sys\n"
+    "data = sys.stdin.buffer.read() if len(sys.argv) < 2 else open(sys.argv[1], 'rb').read()\n"
+    "if not data.startswith(b'\\xff\\xfe'):\n"
+    "    sys.exit(1)\n"
+    "try:\n"
+    "    json.loads(data[2:].decode('utf-16-le'))\n"
+    "except ValueError:\n"
+    "    sys.exit(1)\n"
+)
+
+
+@pytest.mark.parametrize("placeholder", [[], ["{file}"]])
+def test_the_program_reads_the_input_in_the_files_encoding(placeholder: list[str]) -> None:
+    utf16 = decode(b"\xff\xfe[\x00]\x00").encoding
+    oracle = CommandOracle([*UTF16_JSON_CHECKER, *placeholder], encoding=utf16)
+    assert oracle.check('["é"]').verdict is Verdict.COMPLETE
+    assert oracle.check("[").verdict is Verdict.INCORRECT
+    assert "utf-16-le with BOM" in oracle.describe()
+    assert CommandOracle([*UTF16_JSON_CHECKER, *placeholder]).check("[]").verdict is (
+        Verdict.INCORRECT  # UTF-8 bytes by default
+    )
+
+
+def test_a_text_the_files_encoding_cannot_hold_is_incorrect() -> None:
+    oracle = CommandOracle(script("pass"), encoding=decode(b"x", encoding="cp1252").encoding)
+    assert oracle.check("café €").verdict is Verdict.COMPLETE
+    feedback = oracle.check("Ω")
+    assert feedback.verdict is Verdict.INCORRECT
+    assert feedback.message == "cp1252 cannot represent 'Ω' (U+03A9)"
+    assert oracle.runs == 2

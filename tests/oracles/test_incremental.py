@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from inputmend import grammars
 from inputmend.core.text import decode_bytes
+from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import OracleConfigError, Verdict
-from inputmend.oracles.grammar import CompiledGrammar, GrammarOracle
+from inputmend.oracles.grammar import GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.conftest import CORPUS, ROOT
 
@@ -109,7 +110,7 @@ def _mutate(rng: random.Random, text: str) -> tuple[int, int, str]:
         pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=ORACLE_FAULTS[name]))
         if name in ORACLE_FAULTS
         else name
-        for name in sorted(grammars.bundled())
+        for name in sorted(registry.bundled())
     ],
 )
 def test_random_prefixes_and_edits_agree_with_a_from_scratch_parse(name: str) -> None:
@@ -301,3 +302,23 @@ def test_tokens_cut_by_the_edge_of_a_partial_window_are_read_whole() -> None:
         assert (got.verdict, got.error_offset) == (expected.verdict, expected.error_offset)
         undo = oracle.check(numbers)
         assert undo.valid
+
+
+class _Stopped(Exception):
+    pass
+
+
+def test_a_stop_hook_abandons_long_scans() -> None:
+    stopping = True
+
+    def stop() -> None:
+        if stopping:
+            raise _Stopped
+
+    text = _document(100_000)
+    oracle = IncrementalGrammarOracle("json", stop=stop)
+    with pytest.raises(_Stopped):
+        oracle.check(text)
+    assert oracle.check(text[:1000]).verdict is Verdict.INCOMPLETE  # short scans are not stopped
+    stopping = False
+    assert oracle.check(text).valid

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from inputmend.algorithms.ddset import ddset
+from inputmend.core.text import decode
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import OracleConfigError, Outcome
-from inputmend.oracles.grammar import CompiledGrammar
 from inputmend.oracles.predicates import (
     CachedPredicate,
     CallablePredicate,
@@ -209,3 +210,13 @@ def test_cached_predicate_runs_each_text_once() -> None:
     assert cached("a") is Outcome.PASS
     assert cached("b") is Outcome.PASS
     assert calls == ["a", "b"] and cached.runs == 2
+
+
+def test_command_predicate_gets_the_files_encoding() -> None:
+    latin1 = decode(b"", encoding="latin-1").encoding
+    reader = "import sys; sys.exit(3 if sys.stdin.buffer.read() == b'\\xe9' else 0)"
+    predicate = CommandPredicate([PY, "-c", reader], original="é", encoding=latin1)
+    assert predicate.failure is not None and predicate.failure.code == "3"
+    assert predicate("e") is Outcome.PASS
+    with pytest.raises(ValueError, match="does not fail"):
+        CommandPredicate([PY, "-c", reader], original="é")  # UTF-8: two bytes

@@ -65,7 +65,8 @@ STRING_PIECES = [
     "\x7f",
     "\t",
     "\n",
-    "\udc80",  # a raw surrogate (from an undecodable byte)
+    "\ud800",  # raw surrogates (from undecodable bytes)
+    "\udc80",
     "\udcff",
     "'",
 ]

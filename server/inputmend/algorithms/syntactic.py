@@ -22,7 +22,8 @@ When no passing subset is found (budget used up first), the result is the
 input itself with ``valid=False``, never an empty text.
 
 Junk (characters no terminal matches, undecodable bytes) must be a unit of
-its own so that it can be removed: :func:`lex_tokens` emits every such
+its own so that it can be removed: :func:`~inputmend.grammar.lexer.lex_tokens`
+and :func:`~inputmend.grammar.recovery.recovery_units` emit every such
 character as a one-character span.  Callers with their own tokenizer must do
 the same; text between spans is never removed except with the token after it.
 
@@ -36,7 +37,6 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from inputmend.algorithms.configurations import (
     EMPTY,
@@ -52,8 +52,6 @@ from inputmend.algorithms.segmentation import Segmentation
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
 from inputmend.core.model import Repair, Span, spans_to_edits
 from inputmend.oracles.base import Oracle, Outcome
-from inputmend.oracles.grammar import CompiledGrammar
-from inputmend.oracles.incremental import Tables
 from inputmend.oracles.wrappers import metered
 
 Spans = Sequence[tuple[int, int]]
@@ -77,147 +75,6 @@ class TokenMaximized(MaximizedText):
             valid=self.valid,
             distance=count(self.removed),
         )
-
-
-# -- tokens -------------------------------------------------------------------
-
-
-def lex_typed(
-    grammar: CompiledGrammar, text: str, *, poll: Callable[[], None] | None = None
-) -> list[tuple[str | None, int, int]]:
-    """Tokens of a possibly corrupt ``text`` with their terminal (``None`` for junk).
-
-    Context-free lexing with all terminals of the grammar: at each position
-    the longest match wins (a literal such as a keyword beats a pattern of the
-    same length).  Matches of ignored terminals (whitespace, comments) are
-    layout and produce no token.  A character that no terminal matches becomes
-    a one-character junk token, and lexing continues after it.  ``poll`` is
-    called now and then (it may raise to stop: budgets, cancellation).
-    """
-    terminals = sorted(
-        grammar.patterns.items(),
-        key=lambda item: (item[0] not in grammar.literals, item[0] in grammar.ignored, item[0]),
-    )
-    tokens: list[tuple[str | None, int, int]] = []
-    position = 0
-    size = len(text)
-    while position < size:
-        if poll is not None and len(tokens) % 512 == 0:
-            poll()
-        best_end = position
-        best_name: str | None = None
-        for name, pattern in terminals:
-            match = pattern.match(text, position)
-            if match is not None and match.end() > best_end:
-                best_end, best_name = match.end(), name
-        if best_name is None:  # junk: no terminal matches here
-            tokens.append((None, position, position + 1))
-            position += 1
-            continue
-        if best_name not in grammar.ignored:
-            tokens.append((best_name, position, best_end))
-        position = best_end
-    return tokens
-
-
-def lex_tokens(grammar: CompiledGrammar, text: str) -> list[tuple[int, int]]:
-    """Token spans of a possibly corrupt ``text`` (see :func:`lex_typed`)."""
-    return [(start, end) for _, start, end in lex_typed(grammar, text)]
-
-
-_RECOVERY_REACH = 64  # tokens skipped / stack entries popped at most to recover
-
-
-def recovery_units(
-    tables: Tables,
-    grammar: CompiledGrammar,
-    text: str,
-    *,
-    poll: Callable[[], None] | None = None,
-) -> list[tuple[int, int]]:
-    """Units for syntactic ddmax as a parser with error recovery sees the input.
-
-    Like the ANTLR parse tree of the ddmax paper (where `"price" 3.45` is one
-    error node): the tokens the LALR parser accepts are units of their own;
-    at an error it recovers in panic mode, popping the fewest stack entries
-    and skipping the fewest tokens until a later token is accepted, and
-    everything it abandons -- the popped construct's tokens and the skipped
-    ones -- becomes one unit.
-    """
-    tokens = lex_typed(grammar, text, poll=poll)
-    group = list(range(len(tokens)))  # tokens in one unit share a group number
-    # a stack entry: (state, parent entry, index of the token it starts at)
-    node: Any = (tables.start_state, None, 0)
-    index = 0
-    while index < len(tokens):
-        if poll is not None and index % 512 == 0:
-            poll()
-        kind = tokens[index][0]
-        if kind is not None and tables.viable(node, kind):
-            node = _shift(tables, node, kind, index)
-            index += 1
-            continue
-        recovery = _recover(tables, tokens, node, index)
-        if recovery is None:  # nothing later can be taken up: the rest is one unit
-            for k in range(index, len(tokens)):
-                group[k] = index
-            break
-        resume, entry, first = recovery
-        for k in range(first, resume):
-            group[k] = first
-        node = entry
-        index = resume
-    units: list[tuple[int, int]] = []
-    for k, (_, start, end) in enumerate(tokens):
-        if k > 0 and group[k] == group[k - 1]:
-            units[-1] = (units[-1][0], end)
-        else:
-            units.append((start, end))
-    return units
-
-
-def _shift(tables: Tables, node: Any, kind: str, index: int) -> Any:
-    """Feed a token the parser accepts; reduced entries start where their
-    first symbol started."""
-    action = tables.actions[node[0]][kind]
-    while action < 0:
-        size, origin = tables.rules[-action - 1]
-        start = index
-        for _ in range(size):
-            start = node[2]
-            node = node[1]
-        node = (tables.gotos[node[0]][origin], node, start)
-        action = tables.actions[node[0]][kind]
-    return (action, node, index)
-
-
-def _recover(
-    tables: Tables, tokens: list[tuple[str | None, int, int]], node: Any, index: int
-) -> tuple[int, Any, int] | None:
-    """The cheapest (popped entries + skipped tokens) way to go on after an
-    error at ``tokens[index]``: (token to resume at, stack entry, first
-    abandoned token)."""
-    best: tuple[int, int, Any, int] | None = None
-    for resume in range(index, min(len(tokens), index + _RECOVERY_REACH)):
-        skipped = resume - index
-        if best is not None and skipped >= best[0]:
-            break
-        kind = tokens[resume][0]
-        if kind is None:
-            continue
-        entry, depth, first = node, 0, index
-        while entry is not None and depth < _RECOVERY_REACH:
-            if (depth or skipped) and tables.viable(entry, kind):
-                cost = depth + skipped
-                if best is None or cost < best[0]:
-                    best = (cost, resume, entry, first)
-                break
-            first = min(first, entry[2]) if entry[1] is not None else first
-            entry = entry[1]
-            depth += 1
-    if best is None:
-        return None
-    return best[1], best[2], best[3]
 
 
 def _units(text: str, tokens: Spans) -> tuple[list[int], int]:

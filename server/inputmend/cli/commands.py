@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from inputmend import grammars, services
+from inputmend import services
 from inputmend.cli import batch, render
 from inputmend.cli.files import (
     InputError,
@@ -28,7 +28,8 @@ from inputmend.cli.files import (
 from inputmend.config.discovery import FileSettings, settings_for
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
-from inputmend.core.text import looks_binary
+from inputmend.core.text import DecodeError, encoding_name, looks_binary
+from inputmend.grammar import registry
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
 
@@ -61,12 +62,20 @@ def _settings(path: str, args: argparse.Namespace) -> FileSettings:
     return settings_for(Path(path), _flags(args))
 
 
+def _check_encoding(args: argparse.Namespace) -> None:
+    if args.encoding != "auto":
+        try:
+            encoding_name(args.encoding)
+        except DecodeError as error:
+            raise UsageError(f"--encoding: {error}") from None
+
+
 def _load(path: str, args: argparse.Namespace) -> tuple[InputFile, FileSettings, Oracle]:
-    source = read_input(path)
+    source = read_input(path, encoding=args.encoding)
     if looks_binary(source.text):
         raise InputError(f"{path}: looks like binary data, not a text format")
     settings = _settings(path, args)
-    oracle = build_oracle(settings.spec, suffix=Path(path).suffix)
+    oracle = build_oracle(settings.spec, suffix=Path(path).suffix, encoding=source.encoding)
     return source, settings, oracle
 
 
@@ -87,6 +96,7 @@ def _jobs(args: argparse.Namespace) -> int:
 
 
 def _files(args: argparse.Namespace) -> list[str]:
+    _check_encoding(args)
     explicit = any(x is not None for x in (args.grammar, args.command, args.python))
     files = expand(args.files, every_file=explicit)
     if not files:
@@ -221,19 +231,23 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- explain
 def cmd_ddset(args: argparse.Namespace) -> int:
-    source = read_input(args.file)
+    source = read_input(args.file, encoding=args.encoding)
     if args.instances < 0 or args.verify < 0:
         raise UsageError("--instances and --verify must not be negative")
     settings = _settings(args.file, args)
     spec = settings.spec
     if spec.grammar is None:
-        info = grammars.for_extension(args.file)
+        info = registry.for_extension(args.file)
         if info is not None:
             spec = replace(spec, grammar=info.name)
     grammar = load_grammar(spec)
     try:
         predicate = build_predicate(
-            spec, original=source.text, fail_pattern=args.fail_pattern, suffix=source.path.suffix
+            spec,
+            original=source.text,
+            fail_pattern=args.fail_pattern,
+            suffix=source.path.suffix,
+            encoding=source.encoding,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -259,6 +273,7 @@ def cmd_ddset(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    _check_encoding(args)
     if args.algorithm == "ddset":
         return cmd_ddset(args)
     source, settings, oracle = _load(args.file, args)
@@ -285,7 +300,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ other
 def cmd_grammars(args: argparse.Namespace) -> int:
     del args
-    for info in grammars.bundled().values():
+    for info in registry.bundled().values():
         print(f"{info.name:8} {info.title}  [{' '.join(info.extensions)}]")
     return EXIT_OK
 

@@ -13,9 +13,17 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from inputmend import grammars
 from inputmend.config.discovery import find_config, load_config
-from inputmend.core.text import decode_bytes, encode_text
+from inputmend.core.text import (
+    UTF8,
+    DecodeError,
+    EncodeError,
+    Encoding,
+    LineIndex,
+    decode,
+    encode,
+)
+from inputmend.grammar import registry
 from inputmend.oracles.base import OracleConfigError
 
 
@@ -29,15 +37,23 @@ class InputFile:
 
     path: Path
     text: str
-    bom: bool = False
+    encoding: Encoding = UTF8
 
     def encode(self, text: str | None = None) -> bytes:
-        """Bytes for ``text`` (default: the original) with the file's BOM restored."""
-        return encode_text(self.text if text is None else text, bom=self.bom)
+        """Bytes for ``text`` (default: the original) in the file's encoding,
+        with its BOM; a character the encoding cannot represent is an error,
+        never a ``?``."""
+        text = self.text if text is None else text
+        try:
+            return encode(text, self.encoding)
+        except EncodeError as error:
+            where = LineIndex(text).human(error.offset)
+            raise InputError(f"{self.path}: repair not written: {error} at {where}") from None
 
 
-def read_input(path: str | Path) -> InputFile:
-    """Read a file for checking or repair, with one-line errors."""
+def read_input(path: str | Path, *, encoding: str = "auto") -> InputFile:
+    """Read and decode a file for checking or repair, with one-line errors
+    (``encoding``: ``auto`` or a codec name, see :func:`inputmend.core.text.decode`)."""
     file = Path(path)
     try:
         data = file.read_bytes()
@@ -49,12 +65,15 @@ def read_input(path: str | Path) -> InputFile:
         raise InputError(f"{file}: permission denied") from None
     except OSError as error:
         raise InputError(f"{file}: cannot read ({error.strerror or error})") from None
-    text, bom = decode_bytes(data)
-    return InputFile(file, text, bom)
+    try:
+        decoded = decode(data, encoding=encoding)
+    except DecodeError as error:
+        raise InputError(f"{file}: {error}") from None
+    return InputFile(file, decoded.text, decoded.encoding)
 
 
 def _has_oracle(path: Path) -> bool:
-    if grammars.for_extension(path) is not None:
+    if registry.for_extension(path) is not None:
         return True
     config = find_config(path)
     if config is None:
@@ -139,9 +158,10 @@ def backup_path(path: Path) -> Path:
 
 def write_in_place(source: InputFile, text: str) -> str:
     """Rewrite the file with ``text``, keeping the original as a backup."""
+    data = source.encode(text)
     backup = backup_path(source.path)
     backup.write_bytes(source.encode())
-    write_atomically(source.path, source.encode(text))
+    write_atomically(source.path, data)
     return f"wrote {source.path} (original kept as {backup})"
 
 

@@ -51,6 +51,16 @@ def _budget_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tests", type=int, metavar="N", help="budget of oracle runs")
 
 
+def _encoding_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--encoding",
+        default="auto",
+        metavar="NAME|auto",
+        help="text encoding of the files (default auto: byte-order mark, UTF-16 by its zero "
+        "bytes, UTF-8, else cp1252 when the bytes look like accented letters)",
+    )
+
+
 def _jobs_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
@@ -78,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("files", nargs="+", metavar="FILE|FOLDER")
     check.add_argument("--json", action="store_true", help="one JSON object per file")
+    _encoding_option(check)
     _jobs_option(check)
     records.add_options(check, repair=False)
 
@@ -105,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--in-place", action="store_true", help="write the best repair to FILE (keeps FILE.orig)"
     )
     repair.add_argument("--json", action="store_true", help="one JSON object per file")
+    _encoding_option(repair)
     _jobs_option(repair)
     records.add_options(repair, repair=True)
 
@@ -135,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _budget_options(explain)
     explain.add_argument("--json", action="store_true", help="print one JSON object")
+    _encoding_option(explain)
 
     subcommands.add_parser("grammars", help="list the bundled grammars")
 

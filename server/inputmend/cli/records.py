@@ -167,6 +167,8 @@ def _run_options(args: argparse.Namespace, fmt: Format) -> RecordRun:
     _positive(args.partition_bytes, "--partition-bytes")
     if args.test_timeout <= 0:
         raise UsageError("--test-timeout must be positive")
+    if args.encoding.lower().replace("_", "-") not in ("auto", "utf-8", "utf8"):
+        raise UsageError("record mode reads UTF-8; --encoding is for whole files")
     if args.scheduler is not None and args.engine != "dask":
         raise UsageError("--scheduler needs --engine dask")
     output = getattr(args, "output", None)

@@ -66,6 +66,7 @@ def check_record(source: InputFile, name: str, feedback: Feedback) -> dict[str, 
         "file": name,
         "valid": feedback.valid,
         "error": error_json(source.text, feedback),
+        "encoding": source.encoding.to_json(),
         "_line": error_line(name, source.text, feedback),
     }
 
@@ -78,6 +79,7 @@ def repair_record(
         "file": name,
         "valid": result.input_valid,
         "error": error_json(source.text, initial),
+        "encoding": source.encoding.to_json(),
         "repairs": [
             {
                 "text": repair.text,
@@ -165,6 +167,7 @@ def explain_json(
         "file": name,
         "valid": initial.valid,
         "error": error_json(source.text, initial),
+        "encoding": source.encoding.to_json(),
         "algorithm": diagnosis.algorithm if diagnosis else None,
         "spans": spans,
         "passing": diagnosis.passing if diagnosis else None,

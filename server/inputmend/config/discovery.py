@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from inputmend import grammars
 from inputmend.config import defaults
 from inputmend.config.schema import (
     LIMIT_FIELDS,
@@ -22,6 +21,7 @@ from inputmend.config.schema import (
     Rule,
     RunLimits,
 )
+from inputmend.grammar import registry
 from inputmend.oracles.base import OracleConfigError
 
 
@@ -148,7 +148,7 @@ def settings_for(file: Path, flags: OracleSpec | None = None) -> FileSettings:
         return FileSettings(flags, limits, config_path)
     spec = config.spec_for(file) if config is not None else None
     if spec is None:
-        info = grammars.for_extension(file)
+        info = registry.for_extension(file)
         if info is None:
             raise NoOracleError(
                 f"{file}: no oracle for this file; pass --grammar, --command or --python, "

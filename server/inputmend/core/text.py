@@ -1,34 +1,292 @@
 """Bytes <-> text, and offsets <-> line/column: the one home of decoding.
 
-Files are read as bytes (:mod:`inputmend.cli.files`) and decoded as UTF-8
-with ``surrogateescape``: a byte that is not valid UTF-8 becomes a lone
-surrogate (U+DC80..U+DCFF), which every oracle treats as an invalid character,
-and which encodes back to exactly the original byte.  A UTF-8 byte order mark
-is set aside and written back.
+:func:`decode` turns a file's bytes into text plus an :class:`Encoding` that
+says how; :func:`encode` is its exact inverse: ``encode(decode(data).text,
+decode(data).encoding) == data`` for every input, and an edited text encodes
+to the original bytes outside the edits (the encodings detected here encode
+character by character; a forced stateful one, such as ISO-2022-JP, may
+re-encode around an edit).  Line endings are part of the text and never
+normalised.  Pure functions, no I/O.
+
+Detection (``encoding="auto"``), in this order:
+
+1. **Byte-order mark**: UTF-8 (``EF BB BF``), UTF-32LE/BE (``FF FE 00 00`` /
+   ``00 00 FE FF``, when the length is a multiple of 4), UTF-16LE/BE
+   (``FF FE`` / ``FE FF``).  The mark is set aside and written back.
+2. **UTF-16 without a mark**: an even number of bytes (at least 4) in which
+   every second byte is zero and the others are not (little-endian: the odd
+   bytes are zero; big-endian: the even ones), and the characters are
+   printable Latin-1 text (tab, line breaks, form feed, U+0020..U+007E and
+   U+00A0..U+00FF).
+   That is what Windows tools write for plain text; valid UTF-8 text never
+   contains zero bytes.  UTF-32 without a mark is not guessed.
+3. **UTF-8**, when the bytes are valid UTF-8 (ASCII included).
+4. **cp1252 (Windows Latin-1)**, for a file that is not valid UTF-8, has *no
+   UTF-8 structure* (no well-formed multi-byte UTF-8 sequence anywhere) and
+   whose bytes above 0x7F look like text (:func:`looks_legacy`).
+5. Otherwise **UTF-8 with undecodable bytes**: each byte that is not valid
+   UTF-8 becomes a lone surrogate (U+DC80..U+DCFF, ``surrogateescape``), which
+   every oracle treats as an invalid character -- a corruption to repair --
+   and which encodes back to exactly that byte.
+
+Bytes that are not valid in the chosen encoding always become surrogates
+(:data:`UNDECODABLE`): ``surrogateescape`` for UTF-8 and single-byte
+encodings (cp1252 leaves 0x81, 0x8D, 0x8F, 0x90 and 0x9D undefined), and
+``surrogatepass`` for UTF-16/32, whose unpaired surrogates stay what they are.
+A UTF-16/32 file whose length is not a whole number of code units cannot be
+decoded without loss and is an error.
+
+Why cp1252 and not ISO-8859-1: the two differ only in 0x80..0x9F, which
+ISO-8859-1 maps to C1 control characters that no text uses, and cp1252 to
+``€ ‚ „ … ‘ ’ “ ” • – — ™ Š š Œ œ Ž ž Ÿ``, which Windows text does.  Files that
+really are ISO-8859-1 decode the same (they have no bytes in that range), and
+``--encoding latin-1`` forces it.
 """
 
 from __future__ import annotations
 
 import bisect
+import codecs
 import re
+import unicodedata
+from dataclasses import dataclass
+from enum import StrEnum
 
-BOM = "\ufeff"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-UNDECODABLE = re.compile("[\udc80-\udcff]")
+UNDECODABLE = re.compile("[\ud800-\udfff]")
+"""Characters that came from bytes that are not valid in the file's encoding."""
+UNDECODABLE_MESSAGE = "byte that is not valid in the file's encoding"
 _BINARY_CONTROL = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_UNIT = {"utf-16-le": 2, "utf-16-be": 2, "utf-32-le": 4, "utf-32-be": 4}
+_LATIN1_TEXT = re.compile("[\t\n\x0b\x0c\r\x20-\x7e\xa0-\xff]*")
+
+# A well-formed UTF-8 sequence of two to four bytes (RFC 3629, Table 3-7 of Unicode).
+_UTF8_SEQUENCE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
+)
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+_NOT_LEGACY_TEXT = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f\x81\x8d\x8f\x90\x9d]")
+_TYPOGRAPHY = frozenset("\xa0‘’‚“”„–—…•€£¥¢°±«»©®™§¶·×÷¿¡²³¹¼½¾")
+LEGACY_EVIDENCE = 2
+"""Bytes above 0x7F that must look like text before a file is read as cp1252:
+one stray byte in an ASCII file is a corruption, not an encoding."""
+
+
+class Detection(StrEnum):
+    """How the encoding of a file was chosen."""
+
+    BOM = "bom"
+    ZERO_BYTES = "zero-bytes"
+    UTF8 = "utf-8"
+    LEGACY = "legacy"
+    UNDECODABLE = "undecodable"
+    FORCED = "forced"
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """How a file's bytes became text: a Python codec name (``utf-8``,
+    ``utf-16-le``, ``cp1252``, ...), the byte-order mark set aside, and how
+    the encoding was detected."""
+
+    name: str = "utf-8"
+    bom: bytes = b""
+    detected: Detection = Detection.UTF8
+
+    @property
+    def errors(self) -> str:
+        """The codec error handler that keeps every byte."""
+        return "surrogatepass" if self.name in _UNIT else "surrogateescape"
+
+    def describe(self) -> str:
+        """``utf-16-le with BOM``, for messages."""
+        return self.name + (" with BOM" if self.bom else "")
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "bom": bool(self.bom), "detected": self.detected.value}
+
+
+UTF8 = Encoding()
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A file's text (without its byte-order mark) and how it was encoded."""
+
+    text: str
+    encoding: Encoding
+
+
+class DecodeError(ValueError):
+    """The bytes cannot be decoded without loss, or the encoding is unknown."""
+
+
+class EncodeError(ValueError):
+    """A text holds a character its encoding cannot represent."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+def encoding_name(name: str) -> str:
+    """The canonical codec name of a text encoding (``latin-1`` -> ``iso8859-1``)."""
+    try:
+        canonical = codecs.lookup(name).name
+        b"a".decode(canonical)  # rejects codecs that are not text encodings (base64, ...)
+    except LookupError:
+        raise DecodeError(f"unknown text encoding {name!r}") from None
+    except ValueError:
+        pass  # a text encoding in which "a" alone is not valid (utf-16, ...)
+    return canonical
+
+
+def decode(data: bytes, *, encoding: str = "auto") -> Decoded:
+    """The text of ``data`` and how it is encoded, without losing a byte.
+
+    ``encoding`` is ``"auto"`` (see the module documentation) or a codec
+    name that is used whatever the bytes look like; a byte-order mark of that
+    encoding is set aside (``utf-16`` and ``utf-32`` take their byte order
+    from the mark, little-endian without one).  Raises :class:`DecodeError`.
+    """
+    if encoding == "auto":
+        return _decode_auto(data)
+    name = encoding_name(encoding)
+    name = {"utf-8-sig": "utf-8"}.get(name, name)
+    if name in ("utf-16", "utf-32"):
+        big = data.startswith(codecs.BOM_UTF32_BE if name == "utf-32" else codecs.BOM_UTF16_BE)
+        name += "-be" if big else "-le"
+    bom = next((mark for mark, codec in _BOMS if codec == name and data.startswith(mark)), b"")
+    decoded = _decode_as(data, Encoding(name, bom, Detection.FORCED))
+    if encode(decoded.text, decoded.encoding) != data:
+        raise DecodeError(f"{name} does not give back the same bytes for this file")
+    return decoded
 
 
 def decode_bytes(data: bytes) -> tuple[str, bool]:
-    """Decode without losing a byte; returns ``(text, had_bom)``."""
-    text = data.decode("utf-8", "surrogateescape")
-    if text.startswith(BOM):
-        return text[1:], True
-    return text, False
+    """UTF-8 whatever the bytes look like, as ``(text, had_bom)``: for data
+    that is UTF-8 by definition (the FSynth corpus, whose undecodable bytes
+    are the corruptions), never a guessed encoding."""
+    decoded = decode(data, encoding="utf-8")
+    return decoded.text, bool(decoded.encoding.bom)
 
 
-def encode_text(text: str, *, bom: bool = False) -> bytes:
-    """Inverse of :func:`decode_bytes`."""
-    return ((BOM if bom else "") + text).encode("utf-8", "surrogateescape")
+def _decode_as(data: bytes, encoding: Encoding) -> Decoded:
+    body = data[len(encoding.bom) :]
+    unit = _UNIT.get(encoding.name, 1)
+    if len(body) % unit:
+        raise DecodeError(
+            f"{encoding.describe()} text ends inside a character "
+            f"({len(body)} bytes is not a whole number of {unit}-byte units)"
+        )
+    try:
+        text = body.decode(encoding.name, encoding.errors)
+    except UnicodeDecodeError as error:
+        offset = error.start + len(encoding.bom)
+        raise DecodeError(f"not valid {encoding.name} at byte {offset}: {error.reason}") from None
+    return Decoded(text, encoding)
+
+
+def _decode_auto(data: bytes) -> Decoded:
+    for mark, name in _BOMS:
+        if data.startswith(mark):
+            if name.startswith("utf-32") and len(data) % 4:
+                continue  # FF FE 00 00 also starts UTF-16LE text whose first character is NUL
+            return _decode_as(data, Encoding(name, mark, Detection.BOM))
+    utf16 = _utf16_by_zero_bytes(data)
+    if utf16 is not None:
+        return Decoded(utf16[1], Encoding(utf16[0], b"", Detection.ZERO_BYTES))
+    try:
+        return Decoded(data.decode("utf-8"), UTF8)
+    except UnicodeDecodeError:
+        pass
+    if looks_legacy(data):
+        return _decode_as(data, Encoding("cp1252", b"", Detection.LEGACY))
+    return _decode_as(data, Encoding("utf-8", b"", Detection.UNDECODABLE))
+
+
+def _utf16_by_zero_bytes(data: bytes) -> tuple[str, str] | None:
+    """(codec, text) when ``data`` is BOM-less UTF-16 of printable Latin-1 text."""
+    half = len(data) // 2
+    if len(data) < 4 or len(data) % 2:
+        return None
+    odd, even = data[1::2], data[::2]
+    for name, zeros, others in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+        if zeros.count(0) == half and others.count(0) == 0:
+            text = data.decode(name)
+            if _LATIN1_TEXT.fullmatch(text):
+                return name, text
+    return None
+
+
+def looks_legacy(data: bytes) -> bool:
+    """Whether bytes that are not UTF-8 read as cp1252 text.
+
+    All of: no well-formed multi-byte UTF-8 sequence (a file with one is
+    UTF-8 with corrupt bytes); no control bytes other than tab, line breaks
+    and form feed, and none of the five bytes cp1252 leaves undefined; at
+    least :data:`LEGACY_EVIDENCE` bytes above 0x7F; and each of them, read
+    as cp1252, looks like text next to its neighbouring characters:
+
+    * a Latin letter (``é ß Œ ø``, ...) next to another letter, as in
+      ``Müller``, ``café``, ``Ångström``, or a lowercase one standing alone
+      between spaces (``voilà à bientôt``); never an uppercase letter right
+      after a lowercase one (``alŠst`` is a corruption, not a word); or
+    * a typographic sign (``’ “ ” – — … € £ ° « » ©``, no-break space, ...)
+      next to a letter, digit or space, but not between two letters (the
+      apostrophe ``’`` excepted, as in ``it’s``).
+    """
+    if _UTF8_SEQUENCE.search(data) or _NOT_LEGACY_TEXT.search(data):
+        return False
+    text = data.decode("cp1252")
+    found = 0
+    for match in _NON_ASCII.finditer(text):
+        at = match.start()
+        if not _looks_like_text(text[at - 1 : at], match.group(), text[at + 1 : at + 2]):
+            return False
+        found += 1
+    return found >= LEGACY_EVIDENCE
+
+
+def _looks_like_text(before: str, character: str, after: str) -> bool:
+    if _latin_letter(character):
+        if (before.islower() and character.isupper()) or (character.islower() and after.isupper()):
+            return False
+        alone = character.islower() and before.isspace() and after.isspace()
+        return _latin_letter(before) or _latin_letter(after) or alone
+    if character in _TYPOGRAPHY:
+        if _latin_letter(before) and _latin_letter(after):
+            return character == "\u2019"
+        return any(side.isalnum() or side.isspace() for side in (before, after))
+    return False
+
+
+def _latin_letter(character: str) -> bool:
+    return character.isalpha() and unicodedata.name(character, "").startswith("LATIN")
+
+
+def encode(text: str, encoding: Encoding = UTF8) -> bytes:
+    """The bytes of ``text`` in ``encoding``, byte-order mark included: the
+    inverse of :func:`decode`.  Raises :class:`EncodeError` (never writes a
+    replacement character) when the encoding cannot represent a character."""
+    try:
+        return encoding.bom + text.encode(encoding.name, encoding.errors)
+    except UnicodeEncodeError as error:
+        character = text[error.start]
+        raise EncodeError(
+            f"{encoding.name} cannot represent {character!r} (U+{ord(character):04X})",
+            error.start,
+        ) from None
 
 
 def first_undecodable(text: str, start: int = 0) -> int | None:
@@ -80,12 +338,17 @@ class LineIndex:
         return f"{line + 1}:{column + 1}"
 
 
+def _escape_surrogate(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
 def snippet(text: str, limit: int = 40) -> str:
-    """A short, printable rendering of a piece of text for messages."""
+    """A short, printable rendering of a piece of text for messages
+    (an undecodable byte shows as ``\\xff``)."""
     shown = text if len(text) <= limit else text[: limit - 1] + "…"
     return (
-        shown.encode("utf-8", "surrogateescape")
-        .decode("utf-8", "backslashreplace")
+        UNDECODABLE.sub(_escape_surrogate, shown)
         .replace("\r", "\\r")
         .replace("\n", "\\n")
         .replace("\t", "\\t")

@@ -1,7 +1,9 @@
 """External program oracle: run any program (never through a shell) on the input.
 
 The input goes to the program's stdin, or to a temporary file whose path
-replaces ``{file}`` in the arguments.  The exit code maps to a verdict
+replaces ``{file}`` in the arguments, as bytes in the encoding of the file it
+came from (:class:`~inputmend.core.text.Encoding`, UTF-8 by default): the
+bytes the program would read from that file.  The exit code maps to a verdict
 (default: 0 complete, 255 incomplete as in the FSynth study, anything else
 incorrect); an optional regex over the program's output marks incomplete
 inputs.  A timeout, a crash or a flood of output is a verdict, never our crash.
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inputmend.config import defaults
+from inputmend.core.text import UTF8, EncodeError, Encoding, encode
 from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
 
 FILE_PLACEHOLDER = "{file}"
@@ -92,6 +95,7 @@ class Program:
         capture: bool = False,
         suffix: str = "",
         cwd: str | Path | None = None,
+        encoding: Encoding = UTF8,
     ) -> None:
         self.argv = parse_command(command)
         program = self.argv[0]
@@ -107,16 +111,22 @@ class Program:
         self.uses_file = any(FILE_PLACEHOLDER in arg for arg in self.argv)
         self.suffix = suffix
         self.cwd = str(cwd) if cwd is not None else None
+        self.encoding = encoding
         self._tempdir: tempfile.TemporaryDirectory[str] | None = None
         self.runs = 0
 
     @property
     def input_description(self) -> str:
-        return "a temporary file" if self.uses_file else "stdin"
+        where = "a temporary file" if self.uses_file else "stdin"
+        encoding = self.encoding.describe()
+        return where if encoding == "utf-8" else f"{where}, {encoding}"
 
     def run(self, text: str) -> ProgramRun:
         self.runs += 1
-        data = text.encode("utf-8", "surrogateescape")
+        try:
+            data = encode(text, self.encoding)
+        except EncodeError as error:  # no file in this encoding can hold the text
+            return ProgramRun(None, problem=str(error))
         if not self.uses_file:
             return self._execute(self.argv, data)
         if self._tempdir is None:
@@ -192,6 +202,7 @@ class CommandOracle:
         incomplete_pattern: str | None = None,
         suffix: str = "",
         cwd: str | Path | None = None,
+        encoding: Encoding = UTF8,
     ) -> None:
         self.incomplete_regex = compile_pattern(incomplete_pattern, "incomplete-pattern")
         self.program = Program(
@@ -200,6 +211,7 @@ class CommandOracle:
             capture=self.incomplete_regex is not None,
             suffix=suffix,
             cwd=cwd,
+            encoding=encoding,
         )
         self.exit_codes: dict[int, Verdict] = {0: Verdict.COMPLETE}
         if incomplete_exit is not None:

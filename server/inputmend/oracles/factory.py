@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from inputmend.config.schema import OracleSpec
+from inputmend.core.text import UTF8, Encoding
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.command import CommandOracle
-from inputmend.oracles.grammar import CompiledGrammar
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.python import PythonOracle
@@ -26,15 +27,17 @@ def _base_dir(spec: OracleSpec) -> str | None:
     return str(spec.base_dir) if spec.base_dir is not None else None
 
 
-def build_oracle(spec: OracleSpec, *, suffix: str = "", stop: Stop | None = None) -> Oracle:
+def build_oracle(
+    spec: OracleSpec, *, suffix: str = "", stop: Stop | None = None, encoding: Encoding = UTF8
+) -> Oracle:
     """The oracle a spec describes: grammar first (fast, knows the parse
-    boundary), then the Python function, then the command."""
+    boundary), then the Python function, then the command.  Grammar and
+    function judge the text; the command gets it as bytes in ``encoding``
+    (the input file's), as it would read the file."""
     parts: list[Oracle] = []
     try:
         if spec.grammar is not None:
-            grammar = IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir)
-            grammar.interrupt = stop
-            parts.append(grammar)
+            parts.append(IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir, stop=stop))
         if spec.python is not None:
             parts.append(
                 PythonOracle(spec.python, timeout_s=spec.test_timeout_s, base_dir=_base_dir(spec))
@@ -48,6 +51,7 @@ def build_oracle(spec: OracleSpec, *, suffix: str = "", stop: Stop | None = None
                     incomplete_pattern=spec.incomplete_pattern,
                     suffix=suffix,
                     cwd=spec.base_dir,
+                    encoding=encoding,
                 )
             )
     except OracleConfigError:
@@ -72,6 +76,7 @@ def build_predicate(
     original: str,
     fail_pattern: str | None = None,
     suffix: str = "",
+    encoding: Encoding = UTF8,
 ) -> CommandPredicate | PythonPredicate:
     """The spec's validator as DDSET's predicate, calibrated on ``original``
     (raises ``ValueError`` when ``original`` does not fail)."""
@@ -83,6 +88,7 @@ def build_predicate(
             timeout_s=spec.test_timeout_s,
             suffix=suffix,
             cwd=spec.base_dir,
+            encoding=encoding,
         )
     if spec.python is not None:
         return PythonPredicate(

@@ -1,4 +1,5 @@
-"""Grammar oracle from a lark LALR grammar (from-scratch reference version).
+"""Grammar oracle that parses every text from scratch with lark (the
+reference the incremental oracle is tested against).
 
 Answers COMPLETE / INCOMPLETE / INCORRECT with the parse boundary at
 character granularity: a prefix that ends inside a token is INCOMPLETE when
@@ -9,89 +10,13 @@ at that character.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import lark
-import regex
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from inputmend import grammars
-from inputmend.core.text import first_undecodable, snippet
+from inputmend.core.text import UNDECODABLE_MESSAGE, first_undecodable, snippet
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import COMPLETE, Feedback, Verdict
-
-
-@dataclass
-class CompiledGrammar:
-    """A built lark parser plus what prefix checks need: terminal regexes
-    usable for partial matching, ignored terminals, printable names."""
-
-    info: grammars.GrammarInfo
-    parser: lark.Lark
-    patterns: dict[str, Any] = field(default_factory=dict)
-    literals: dict[str, str] = field(default_factory=dict)
-    ignored: frozenset[str] = frozenset()
-
-    @classmethod
-    def load(cls, name_or_path: str, *, base_dir: Path | None = None) -> CompiledGrammar:
-        info = grammars.resolve(name_or_path, base_dir=base_dir)
-        parser = grammars.build_parser(info)
-        ignored = frozenset(str.__str__(name) for name in parser.lexer_conf.ignore)
-        compiled = cls(info, parser, ignored=ignored)
-        for terminal in parser.terminals:
-            pattern = terminal.pattern
-            name = str.__str__(terminal.name)  # plain str: lark may hand out Tokens
-            compiled.patterns[name] = regex.compile(pattern.to_regexp())
-            if pattern.type == "str":
-                compiled.literals[name] = pattern.value
-        return compiled
-
-    def display(self, terminal: str) -> str:
-        """How to name a terminal to a user: its text if literal, else its name."""
-        if terminal == "$END":
-            return "end of input"
-        literal = self.literals.get(terminal)
-        if literal is not None:
-            return f"`{literal}`"
-        return terminal.lower().lstrip("_").replace("_", " ")
-
-    def expected(self, terminals: set[str] | frozenset[str]) -> str:
-        names = sorted({self.display(t) for t in terminals if t not in self.ignored})
-        if not names:
-            return "nothing more"
-        if len(names) > 8:
-            names = [*names[:8], "…"]
-        return ", ".join(names)
-
-    def partial_extent(self, text: str, start: int, terminals: set[str] | frozenset[str]) -> int:
-        """How many characters from ``start`` are a prefix (or all) of a token of
-        one of ``terminals``, or of an ignored token; 0 if none."""
-        best = 0
-        for name in set(terminals) | self.ignored:
-            pattern = self.patterns.get(name)
-            if pattern is None:
-                continue
-            best = max(best, prefix_extent(pattern, text, start))
-        return best
-
-
-def prefix_extent(pattern: Any, text: str, start: int, end: int | None = None) -> int:
-    """Longest ``k`` such that ``text[start:start+k]`` (within ``end``) is, or
-    can still grow into, a match of ``pattern`` (a ``regex`` pattern)."""
-    end = len(text) if end is None else end
-    if start >= end or pattern.fullmatch(text, start, start + 1, partial=True) is None:
-        return 0  # cannot even start here: the common case, one regex call
-    if pattern.fullmatch(text, start, end, partial=True) is not None:
-        return end - start
-    low, high = 0, end - start  # extent ``low`` is always possible (k=0)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if pattern.fullmatch(text, start, start + middle, partial=True) is not None:
-            low = middle
-        else:
-            high = middle - 1
-    return low
 
 
 class GrammarOracle:
@@ -117,7 +42,7 @@ class GrammarOracle:
             return feedback
         if feedback.verdict is Verdict.INCORRECT:
             return feedback
-        return Feedback(Verdict.INCORRECT, bad, "byte that is not valid UTF-8")
+        return Feedback(Verdict.INCORRECT, bad, UNDECODABLE_MESSAGE)
 
     def _accepts_after(self, prefix: str) -> set[str]:
         interactive = self.grammar.parser.parse_interactive(prefix)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inputmend.config import defaults
+from inputmend.core.text import UTF8, Encoding
 from inputmend.oracles.base import Outcome
 from inputmend.oracles.command import Program, compile_pattern
 from inputmend.oracles.python import ChildFunction
@@ -98,10 +99,16 @@ class CommandPredicate(_Calibrated):
         timeout_s: float = defaults.TEST_TIMEOUT_S,
         suffix: str = "",
         cwd: str | Path | None = None,
+        encoding: Encoding = UTF8,
     ) -> None:
         self.pattern = compile_pattern(fail_pattern, "fail-pattern")
         self.program = Program(
-            command, timeout_s=timeout_s, capture=self.pattern is not None, suffix=suffix, cwd=cwd
+            command,
+            timeout_s=timeout_s,
+            capture=self.pattern is not None,
+            suffix=suffix,
+            cwd=cwd,
+            encoding=encoding,
         )
         self.failure = None
         if original is not None:

@@ -32,7 +32,7 @@ import json.scanner
 import re
 from collections.abc import Callable
 
-from inputmend import grammars
+from inputmend.grammar import registry
 from inputmend.oracles.base import COMPLETE, Feedback, Oracle, Verdict
 from inputmend.oracles.grammar import GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -177,7 +177,7 @@ def is_bundled(oracle: Oracle, name: str) -> bool:
     """Is ``oracle`` exactly the bundled grammar ``name`` (nothing combined)?"""
     if not isinstance(oracle, IncrementalGrammarOracle | GrammarOracle):
         return False
-    info = grammars.bundled().get(name)
+    info = registry.bundled().get(name)
     return info is not None and oracle.grammar.info.path == info.path
 
 

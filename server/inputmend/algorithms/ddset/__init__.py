@@ -21,8 +21,6 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from lark.exceptions import LarkError
-
 from inputmend.algorithms.ddset.abstract import Abstractor, Sampling
 from inputmend.algorithms.ddset.generate import Generator
 from inputmend.algorithms.ddset.harness import Tester
@@ -30,11 +28,12 @@ from inputmend.algorithms.ddset.model import GrammarModel
 from inputmend.algorithms.ddset.pattern import MarkedTree
 from inputmend.algorithms.ddset.reduce import Reducer
 from inputmend.algorithms.ddset.share import SharedGroup, identify_shared
-from inputmend.algorithms.ddset.tree import Path
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
 from inputmend.core.text import snippet
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.trees import DerivationError
+from inputmend.grammar.trees import TreePath as Path
 from inputmend.oracles.base import Outcome, Predicate
-from inputmend.oracles.grammar import CompiledGrammar
 
 __all__ = [
     "DDSetOptions",
@@ -160,7 +159,7 @@ def ddset(
     model = GrammarModel(grammar)
     try:
         tree, layout = model.parse(text)
-    except (LarkError, RecursionError) as error:
+    except DerivationError as error:
         detail = " ".join(str(error).split())
         raise ValueError(f"the grammar cannot parse the input: {snippet(detail)}") from None
     model.observe(tree)

@@ -15,7 +15,8 @@ import random
 from dataclasses import dataclass, field
 
 from inputmend.algorithms.ddset.model import GrammarModel
-from inputmend.algorithms.ddset.tree import Node, inner, leaf
+from inputmend.grammar.trees import DerivationNode as Node
+from inputmend.grammar.trees import inner, leaf
 
 _VALUE_RETRIES = 25
 

@@ -8,8 +8,9 @@ budget is used up."""
 from __future__ import annotations
 
 from inputmend.algorithms.ddset.model import GrammarModel
-from inputmend.algorithms.ddset.tree import Layout, Node
 from inputmend.core.budget import Meter
+from inputmend.grammar.trees import DerivationNode as Node
+from inputmend.grammar.trees import Layout
 from inputmend.oracles.base import Outcome, Predicate
 
 

@@ -1,6 +1,6 @@
-"""What DDSET needs to know about a lark grammar: its compiled BNF rules,
+"""What DDSET needs to know about a grammar beyond its compiled rules:
 terminal generators, minimal expansion costs, language sizes, unit-rule
-chains, display names, and a parser that yields full derivation trees."""
+chains, display names; and its derivation trees with their layout."""
 
 from __future__ import annotations
 
@@ -10,33 +10,21 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from lark.exceptions import LarkError
-from lark.parsers.lalr_parser import _Parser
-
 from inputmend.algorithms.ddset.regexgen import RegexGenerator, RegexUnsupported
-from inputmend.algorithms.ddset.tree import Layout, Node, _Builder, _Checker, leaves
-from inputmend.oracles.grammar import CompiledGrammar
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.trees import DerivationNode, Layout, derivation_tree, in_language, leaves
 
 INFINITE = math.inf
 COUNT_CAP = 1_000_000
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """One compiled BNF rule ``origin -> expansion`` (alias: lark's ``-> name``)."""
-
-    origin: str
-    expansion: tuple[str, ...]
-    alias: str | None
-
-
 @dataclass
-class Terminal:
+class TerminalValues:
     """How to produce values of one terminal."""
 
     name: str
     literal: str | None
-    regex: Any  # compiled pattern of the terminal (lark's own regexp)
+    regex: Any  # compiled pattern of the terminal
     generator: RegexGenerator | None
     values: list[str] | None  # the whole (small, finite) language, if known
     observed: list[str]
@@ -51,49 +39,33 @@ class GrammarModel:
 
     def __init__(self, grammar: CompiledGrammar) -> None:
         self.grammar = grammar
-        lark_parser = grammar.parser
-        frontend = lark_parser.parser
         self.start = grammar.info.start
-        lark_rules = list(frontend.parser_conf.rules)
-        self.rules: list[Rule] = []
-        rule_ids: dict[Any, int] = {}
+        self.rules = grammar.rules
         self.rules_of: dict[str, list[int]] = {}
-        for rule in lark_rules:
-            rule_ids[rule] = len(self.rules)
-            alias = str(rule.alias) if rule.alias else None
-            self.rules.append(
-                Rule(str(rule.origin.name), tuple(str(s.name) for s in rule.expansion), alias)
-            )
-            self.rules_of.setdefault(str(rule.origin.name), []).append(rule_ids[rule])
-        self._frontend = frontend
-        table = frontend.parser._parse_table
-        self._builder = _Parser(table, _Builder(rule_ids))
-        self._checker = _Parser(table, _Checker(lark_rules))
-        self.ignored = frozenset(lark_parser.lexer_conf.ignore)
-        self.space_ok = False
-        literal_values: dict[str, str] = {}
-        self.terminals: dict[str, Terminal] = {}
-        for terminal in lark_parser.terminals:
-            pattern = terminal.pattern
-            compiled = re.compile(pattern.to_regexp())
-            if terminal.name in self.ignored and compiled.fullmatch(" "):
-                self.space_ok = True
-            literal = pattern.value if pattern.type == "str" and not pattern.flags else None
+        for rule_id, rule in enumerate(self.rules):
+            self.rules_of.setdefault(rule.origin, []).append(rule_id)
+        # a space between generated tokens is harmless where the grammar ignores it
+        self.space_ok = any(
+            grammar.patterns[name].fullmatch(" ") is not None for name in grammar.ignored
+        )
+        self.literal_owner: dict[str, str] = {}
+        self.terminals: dict[str, TerminalValues] = {}
+        for name, terminal in grammar.terminals.items():
+            literal = terminal.fixed
             generator = None
             values = None
             if literal is None:
                 try:
-                    generator = RegexGenerator(pattern.to_regexp())
+                    generator = RegexGenerator(terminal.source)
                     values = generator.values()
                 except (RegexUnsupported, re.error):
                     generator = None
             else:
-                literal_values[literal] = terminal.name
+                self.literal_owner[literal] = name
                 values = [literal]
-            self.terminals[terminal.name] = Terminal(
-                terminal.name, literal, compiled, generator, values, []
+            self.terminals[name] = TerminalValues(
+                name, literal, terminal.pattern, generator, values, []
             )
-        self.literal_owner = literal_values
         self._analyse()
 
     # -- analysis -----------------------------------------------------------------
@@ -101,7 +73,7 @@ class GrammarModel:
     def is_terminal(self, symbol: str) -> bool:
         return symbol not in self.rules_of
 
-    def observe(self, tree: Node) -> None:
+    def observe(self, tree: DerivationNode) -> None:
         """Remember token values of an input (fallback for terminals we cannot generate)."""
         changed = False
         for node in leaves(tree):
@@ -229,7 +201,7 @@ class GrammarModel:
             return self.cost[symbol] < INFINITE
         return self._terminal_cost(symbol) < INFINITE
 
-    def same_language_child(self, parent: Node) -> bool:
+    def same_language_child(self, parent: DerivationNode) -> bool:
         """True when ``parent``'s only child derives exactly what ``parent`` does
         (the parent's symbol has a single rule of a single symbol)."""
         if parent.is_leaf:
@@ -239,26 +211,19 @@ class GrammarModel:
 
     # -- parsing -------------------------------------------------------------------
 
-    def parse(self, text: str) -> tuple[Node, Layout]:
-        """The full derivation tree of ``text`` and its layout (raises lark errors)."""
-        stream: Any = self._frontend._make_lexer_thread(text)
-        result = self._builder.parse(stream, self.start)
-        if not isinstance(result, Node):  # a start rule of nothing but tokens is still a Node
-            raise LarkError("parser returned no derivation tree")
+    def parse(self, text: str) -> tuple[DerivationNode, Layout]:
+        """The full derivation tree of ``text`` and its layout (raises
+        :class:`~inputmend.grammar.trees.DerivationError`)."""
+        tree = derivation_tree(self.grammar, text)
         tokens = [
             (node.origin, node.origin + len(node.text), node.symbol)
-            for node in leaves(result)
+            for node in leaves(tree)
             if node.origin is not None
         ]
-        return result, Layout(text, tokens, self.space_ok)
+        return tree, Layout(text, tokens, self.space_ok)
 
     def accepts(self, text: str) -> bool:
-        try:
-            stream: Any = self._frontend._make_lexer_thread(text)
-            self._checker.parse(stream, self.start)
-        except (LarkError, RecursionError):
-            return False
-        return True
+        return in_language(self.grammar, text)
 
     # -- display -------------------------------------------------------------------
 

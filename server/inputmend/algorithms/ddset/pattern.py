@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from inputmend.algorithms.ddset.generate import GenerationError, Generator
 from inputmend.algorithms.ddset.model import GrammarModel
 from inputmend.algorithms.ddset.share import SharedGroup
-from inputmend.algorithms.ddset.tree import Layout, Node, Path, get, leaves, replace_all
+from inputmend.grammar.trees import DerivationNode as Node
+from inputmend.grammar.trees import Layout, get, leaves, replace_all
+from inputmend.grammar.trees import TreePath as Path
 
 
 @dataclass(frozen=True)

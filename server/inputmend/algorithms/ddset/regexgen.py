@@ -1,10 +1,11 @@
 """Random strings for a regular expression (the terminals of a lark grammar).
 
-The pattern is parsed with Python's own regex parser (``re._parser``) into a
-small tree of our own: literals, character sets (classes, ranges, categories,
-negated classes), sequences, alternatives, bounded repeats, groups and
-back-references.  Look-arounds and anchors produce nothing; the caller checks
-every generated string against the real pattern and retries.
+The pattern is parsed with Python's own regex parser
+(:func:`~inputmend.grammar.regex.parse_regex`) into a small tree of our own:
+literals, character sets (classes, ranges, categories, negated classes),
+sequences, alternatives, bounded repeats, groups and back-references.
+Look-arounds and anchors produce nothing; the caller checks every generated
+string against the real pattern and retries.
 
 Unbounded repeats are capped (``x*`` is 0..3 copies by default), a negated
 class picks from printable ASCII outside the set, and ``.`` from printable
@@ -14,15 +15,12 @@ alternative), which DDSET tries first because small values pass most often.
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 from dataclasses import dataclass
 from typing import Any
 
-# Python's own regex parser (``re._parser`` since 3.11; untyped, so loaded as Any)
-_p: Any = importlib.import_module("re._parser")
-_c: Any = importlib.import_module("re._constants")
+from inputmend.grammar.regex import RegexItem, parse_regex
 
 PRINTABLE = tuple(chr(code) for code in range(32, 127))
 _DIGITS = tuple("0123456789")
@@ -108,9 +106,9 @@ def _ranges_of(chars: set[int]) -> tuple[tuple[int, int], ...]:
     return tuple(result)
 
 
-def _category_chars(category: Any) -> tuple[str, tuple[str, ...]]:
-    """(kind, chars) for a category constant: kind is 'pos' or 'neg'."""
-    name = str(category).replace("CATEGORY_", "").replace("UNI_", "").replace("LOC_", "")
+def _category_chars(category: str) -> tuple[str, tuple[str, ...]]:
+    """(kind, chars) for a category name: kind is 'pos' or 'neg'."""
+    name = category.replace("CATEGORY_", "").replace("UNI_", "").replace("LOC_", "")
     negated = name.startswith("NOT_")
     base = name[4:] if negated else name
     chars = _CATEGORIES.get(base)
@@ -126,18 +124,18 @@ def _with_case(code: int, ignore_case: bool) -> set[int]:
     return {ord(c) for c in {char, char.lower(), char.upper()} if len(c) == 1}
 
 
-def _class(items: list[tuple[Any, Any]], ignore_case: bool) -> _Chars:
+def _class(items: list[RegexItem], ignore_case: bool) -> _Chars:
     negate = False
     explicit: set[int] = set()
     ranges: list[tuple[int, int]] = []
     members: list[tuple[str, Any]] = []  # for membership tests of negated sets
     for op, value in items:
-        if op is _c.NEGATE:
+        if op == "NEGATE":
             negate = True
-        elif op is _c.LITERAL:
+        elif op == "LITERAL":
             explicit |= _with_case(value, ignore_case)
             members.append(("lit", value))
-        elif op is _c.RANGE:
+        elif op == "RANGE":
             low, high = value
             members.append(("range", (low, high)))
             if high - low < 512:
@@ -145,7 +143,7 @@ def _class(items: list[tuple[Any, Any]], ignore_case: bool) -> _Chars:
                     explicit |= _with_case(code, ignore_case)
             else:
                 ranges.append((low, high))
-        elif op is _c.CATEGORY:
+        elif op == "CATEGORY":
             kind, chars = _category_chars(value)
             members.append((kind, chars))
             if kind == "pos":
@@ -168,27 +166,25 @@ def _class(items: list[tuple[Any, Any]], ignore_case: bool) -> _Chars:
     return _Chars(_ranges_of(allowed))
 
 
-def _convert(subpattern: Any, ignore_case: bool) -> Any:
+def _convert(subpattern: list[RegexItem], ignore_case: bool) -> Any:
     items: list[Any] = []
     for op, value in subpattern:
-        if op is _c.LITERAL:
+        if op == "LITERAL":
             codes = _with_case(value, ignore_case)
             items.append(_Chars(_ranges_of(codes)))
-        elif op is _c.NOT_LITERAL:
+        elif op == "NOT_LITERAL":
             allowed = {ord(c) for c in PRINTABLE} - _with_case(value, ignore_case)
             items.append(_Chars(_ranges_of(allowed)))
-        elif op is _c.ANY:
+        elif op == "ANY":
             items.append(_Chars(((32, 126),)))
-        elif op is _c.IN:
-            items.append(_class(list(value), ignore_case))
-        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
+        elif op == "IN":
+            items.append(_class(value, ignore_case))
+        elif op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
             low, high, inner = value
-            bound = None if high == _c.MAXREPEAT else int(high)
-            items.append(_Repeat(_convert(inner, ignore_case), int(low), bound))
-        elif op is _c.BRANCH:
-            _, options = value
-            items.append(_Alt(tuple(_convert(option, ignore_case) for option in options)))
-        elif op is _c.SUBPATTERN:
+            items.append(_Repeat(_convert(inner, ignore_case), int(low), high))
+        elif op == "BRANCH":
+            items.append(_Alt(tuple(_convert(option, ignore_case) for option in value)))
+        elif op == "SUBPATTERN":
             group, add_flags, del_flags, inner = value
             case = ignore_case
             if add_flags & re.IGNORECASE:
@@ -196,11 +192,11 @@ def _convert(subpattern: Any, ignore_case: bool) -> Any:
             if del_flags & re.IGNORECASE:
                 case = False
             items.append(_Group(group, _convert(inner, case)))
-        elif op is getattr(_c, "ATOMIC_GROUP", None):
+        elif op == "ATOMIC_GROUP":
             items.append(_Group(None, _convert(value, ignore_case)))
-        elif op is _c.GROUPREF:
+        elif op == "GROUPREF":
             items.append(_Backref(int(value)))
-        elif op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+        elif op in ("AT", "ASSERT", "ASSERT_NOT"):
             continue  # anchors and look-arounds: checked afterwards by matching
         else:
             raise RegexUnsupported(f"regex construct {op}")
@@ -229,25 +225,9 @@ def _count(node: Any, cap: int) -> int | None:
         size = node.size
         return size if size <= cap else None
     if isinstance(node, _Seq):
-        total = 1
-        for item in node.items:
-            part = _count(item, cap)
-            if part is None:
-                return None
-            total *= part
-            if total > cap:
-                return None
-        return total
+        return _count_all(node.items, cap, product=True)
     if isinstance(node, _Alt):
-        total = 0
-        for option in node.options:
-            part = _count(option, cap)
-            if part is None:
-                return None
-            total += part
-            if total > cap:
-                return None
-        return total
+        return _count_all(node.options, cap, product=False)
     if isinstance(node, _Repeat):
         if node.high is None:
             return None
@@ -263,6 +243,19 @@ def _count(node: Any, cap: int) -> int | None:
     if isinstance(node, _Group):
         return _count(node.item, cap)
     return None  # back-reference: do not enumerate
+
+
+def _count_all(nodes: tuple[Any, ...], cap: int, *, product: bool) -> int | None:
+    """The product (a sequence) or sum (alternatives) of the counts of ``nodes``."""
+    total = 1 if product else 0
+    for node in nodes:
+        part = _count(node, cap)
+        if part is None:
+            return None
+        total = total * part if product else total + part
+        if total > cap:
+            return None
+    return total
 
 
 def _enumerate(node: Any) -> list[str]:
@@ -298,7 +291,7 @@ class RegexGenerator:
         self.pattern = pattern
         self.repeat_cap = repeat_cap
         try:
-            self._tree = _convert(_p.parse(pattern), False)
+            self._tree = _convert(parse_regex(pattern), False)
         except (re.error, OverflowError, RecursionError) as error:
             raise RegexUnsupported(f"cannot parse regex {pattern!r}: {error}") from None
         self._compiled = re.compile(pattern)

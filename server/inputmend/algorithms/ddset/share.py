@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from inputmend.algorithms.ddset.abstract import Abstractor
-from inputmend.algorithms.ddset.tree import Path, get, is_prefix, is_strict_prefix, walk
+from inputmend.grammar.trees import TreePath as Path
+from inputmend.grammar.trees import get, is_prefix, is_strict_prefix, walk
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,11 @@
-"""Derivation trees over a lark grammar's compiled BNF, and turning them back into text.
+"""Derivation trees over a grammar's compiled BNF, and turning them back into text.
 
 lark inlines ``?rule``/``_rule`` nodes, hides EBNF helper rules and drops
-``%ignore``d whitespace from its trees.  DDSET needs the full derivation,
-so :func:`Parser.parse` runs lark's own LALR tables with callbacks of ours
-that build one :class:`Node` per *compiled* rule application: every node
-knows the exact BNF rule (``rule`` indexes :attr:`GrammarModel.rules`) and
-every token of the input is a leaf.
+``%ignore``d whitespace from its trees.  DDSET needs the full derivation, so
+:func:`derivation_tree` parses with the grammar's own LALR tables and
+contextual scanners and builds one :class:`DerivationNode` per *compiled*
+rule application: every node knows the exact BNF rule (``rule`` indexes
+:attr:`CompiledGrammar.rules`) and every token of the input is a leaf.
 
 Whitespace: a leaf of the original input remembers its start offset
 (``origin``); :class:`Layout` keeps the original text between tokens, so an
@@ -19,13 +19,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-Path = tuple[int, ...]
+from inputmend.core.text import snippet
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.lexer import next_match
+from inputmend.grammar.tables import StackNode
+
+TreePath = tuple[int, ...]  # child indexes from the root to a node
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Node:
+class DerivationNode:
     """A node of a derivation tree (immutable; subtrees are shared freely).
 
     Nonterminals have ``rule >= 0`` (index of the compiled BNF rule applied);
@@ -35,7 +39,7 @@ class Node:
 
     symbol: str
     rule: int = -1
-    children: tuple[Node, ...] = ()
+    children: tuple[DerivationNode, ...] = ()
     text: str = ""
     origin: int | None = None
     size: int = 1
@@ -45,22 +49,24 @@ class Node:
         return self.rule < 0
 
 
-def leaf(symbol: str, text: str, origin: int | None = None) -> Node:
-    return Node(symbol, -1, (), text, origin, 1)
+def leaf(symbol: str, text: str, origin: int | None = None) -> DerivationNode:
+    return DerivationNode(symbol, -1, (), text, origin, 1)
 
 
-def inner(symbol: str, rule: int, children: Sequence[Node]) -> Node:
-    return Node(symbol, rule, tuple(children), "", None, sum(child.size for child in children))
+def inner(symbol: str, rule: int, children: Sequence[DerivationNode]) -> DerivationNode:
+    return DerivationNode(
+        symbol, rule, tuple(children), "", None, sum(child.size for child in children)
+    )
 
 
-def get(tree: Node, path: Path) -> Node:
+def get(tree: DerivationNode, path: TreePath) -> DerivationNode:
     node = tree
     for index in path:
         node = node.children[index]
     return node
 
 
-def replace(tree: Node, path: Path, new: Node) -> Node:
+def replace(tree: DerivationNode, path: TreePath, new: DerivationNode) -> DerivationNode:
     """A copy of ``tree`` with the subtree at ``path`` replaced (path copying)."""
     spine = [tree]
     for index in path:
@@ -74,16 +80,18 @@ def replace(tree: Node, path: Path, new: Node) -> Node:
     return result
 
 
-def replace_all(tree: Node, replacements: Sequence[tuple[Path, Node]]) -> Node:
+def replace_all(
+    tree: DerivationNode, replacements: Sequence[tuple[TreePath, DerivationNode]]
+) -> DerivationNode:
     """Replace several subtrees; paths must not be nested in each other."""
     for path, new in replacements:
         tree = replace(tree, path, new)
     return tree
 
 
-def walk(tree: Node) -> Iterator[tuple[Path, Node]]:
+def walk(tree: DerivationNode) -> Iterator[tuple[TreePath, DerivationNode]]:
     """Preorder (path, node) pairs, left to right, without recursion."""
-    stack: list[tuple[Path, Node]] = [((), tree)]
+    stack: list[tuple[TreePath, DerivationNode]] = [((), tree)]
     while stack:
         path, node = stack.pop()
         yield path, node
@@ -91,16 +99,16 @@ def walk(tree: Node) -> Iterator[tuple[Path, Node]]:
             stack.append(((*path, index), node.children[index]))
 
 
-def leaves(tree: Node) -> list[Node]:
+def leaves(tree: DerivationNode) -> list[DerivationNode]:
     return [node for _, node in walk(tree) if node.is_leaf]
 
 
-def is_prefix(prefix: Path, path: Path) -> bool:
+def is_prefix(prefix: TreePath, path: TreePath) -> bool:
     """True when ``prefix`` is ``path`` or one of its ancestors."""
     return len(prefix) <= len(path) and path[: len(prefix)] == prefix
 
 
-def is_strict_prefix(prefix: Path, path: Path) -> bool:
+def is_strict_prefix(prefix: TreePath, path: TreePath) -> bool:
     return len(prefix) < len(path) and path[: len(prefix)] == prefix
 
 
@@ -141,7 +149,7 @@ class Layout:
         self._learned_before = {name: c.most_common(1)[0][0] for name, c in before.items()}
         self.default_gap = " " if space_ok else ""
 
-    def gap(self, a: Node, b: Node, *, spaced: bool = False) -> str:
+    def gap(self, a: DerivationNode, b: DerivationNode, *, spaced: bool = False) -> str:
         """The text between two consecutive leaves ``a`` and ``b``."""
         oa = None if a.origin is None else self._ordinal.get(a.origin)
         ob = None if b.origin is None else self._ordinal.get(b.origin)
@@ -167,25 +175,27 @@ class Layout:
             return " "
         return gap
 
-    def leading(self, first: Node) -> str:
+    def leading(self, first: DerivationNode) -> str:
         if first.origin is not None and self._ordinal.get(first.origin) == 0:
             return self._before[0]
         return ""
 
-    def trailing(self, last: Node) -> str:
+    def trailing(self, last: DerivationNode) -> str:
         if last.origin is not None and self._ordinal.get(last.origin) == self.count - 1:
             return self._after[self.count - 1]
         return ""
 
-    def render(self, tree: Node, *, spaced: bool = False) -> str:
+    def render(self, tree: DerivationNode, *, spaced: bool = False) -> str:
         return self.join([(node, node, node.text) for node in leaves(tree)], spaced=spaced)
 
-    def join(self, items: Sequence[tuple[Node, Node, str]], *, spaced: bool = False) -> str:
+    def join(
+        self, items: Sequence[tuple[DerivationNode, DerivationNode, str]], *, spaced: bool = False
+    ) -> str:
         """Join display items ``(first leaf, last leaf, text)`` with proper gaps."""
         if not items:
             return ""
         out = [self.leading(items[0][0])]
-        previous: Node | None = None
+        previous: DerivationNode | None = None
         for first, last, text in items:
             if previous is not None:
                 out.append(self.gap(previous, first, spaced=spaced))
@@ -196,43 +206,49 @@ class Layout:
         return "".join(out)
 
 
-class _Builder(dict[Any, Any]):
-    """lark parser callbacks: one :class:`Node` per reduced compiled rule."""
-
-    def __init__(self, rule_ids: dict[Any, int]) -> None:
-        super().__init__()
-        self.rule_ids = rule_ids
-        for rule in rule_ids:
-            self.__missing__(rule)
-
-    def __missing__(self, rule: Any) -> Any:
-        rule_id = self.rule_ids[rule]
-        symbol = str(rule.origin.name)
-
-        def build(children: list[Any]) -> Node:
-            nodes = [
-                child
-                if isinstance(child, Node)
-                else leaf(str(child.type), str(child), getattr(child, "start_pos", None))
-                for child in children
-            ]
-            return inner(symbol, rule_id, nodes)
-
-        self[rule] = build
-        return build
+class DerivationError(ValueError):
+    """The grammar cannot parse the text."""
 
 
-class _Checker(dict[Any, Any]):
-    """Callbacks that build nothing: for a fast yes/no parse."""
+def derivation_tree(grammar: CompiledGrammar, text: str) -> DerivationNode:
+    """The full derivation tree of ``text`` (raises :class:`DerivationError`)."""
+    tree = _derive(grammar, text)
+    if isinstance(tree, int):
+        found = f"`{snippet(text[tree : tree + 1])}`" if tree < len(text) else "end of input"
+        raise DerivationError(f"unexpected {found} at offset {tree}")
+    return tree
 
-    def __init__(self, rules: list[Any]) -> None:
-        super().__init__()
-        for rule in rules:
-            self.__missing__(rule)
 
-    def __missing__(self, rule: Any) -> Any:
-        def build(children: list[Any]) -> None:
-            return None
+def in_language(grammar: CompiledGrammar, text: str) -> bool:
+    """Does the grammar derive ``text``?"""
+    return not isinstance(_derive(grammar, text), int)
 
-        self[rule] = build
-        return build
+
+def _derive(grammar: CompiledGrammar, text: str) -> DerivationNode | int:
+    """The derivation tree of ``text``, or the offset where parsing failed."""
+    tables, scanners, ignored = grammar.tables, grammar.scanners, grammar.ignored
+    origins = [rule.origin for rule in grammar.rules]
+
+    def reduce(rule: int, children: list[DerivationNode]) -> DerivationNode:
+        return inner(origins[rule], rule, children)
+
+    node = StackNode(tables.start_state, None)
+    position = 0
+    while position < len(text):
+        scanner = scanners[node.state]
+        match = next_match(scanner, text, position)
+        if match is None:
+            return position
+        kind, end = match.lastgroup, match.end()
+        if kind not in ignored:
+            value = match.group()
+            retype = scanner.retype.get(kind)
+            if retype is not None:
+                kind = retype(value) or kind
+            shifted = tables.shift_value(node, kind, leaf(kind, value, position), reduce)
+            if shifted is None:
+                return position
+            node = shifted
+        position = end
+    tree = tables.finish_value(node, reduce)
+    return len(text) if tree is None else tree

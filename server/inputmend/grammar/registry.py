@@ -36,8 +36,8 @@ class GrammarInfo:
 
 def grammar_dirs() -> list[Path]:
     """Where bundled grammars live: installed package data, then the source tree."""
-    here = Path(__file__).resolve().parent
-    return [here / "data" / "grammars", here.parents[1] / "grammars"]
+    package = Path(__file__).resolve().parents[1]
+    return [package / "data" / "grammars", package.parents[1] / "grammars"]
 
 
 def read_info(path: Path, name: str | None = None) -> GrammarInfo:

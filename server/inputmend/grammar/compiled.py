@@ -1,0 +1,157 @@
+"""A grammar, compiled once: what every part of inputmend needs to know about it.
+
+:class:`CompiledGrammar` holds the built lark parser and the one analysis of
+its terminals (partial-match regexes, literals, ignored terminals, the order
+in which the error-tolerant lexer prefers them, how to name them to a user),
+its compiled BNF rules, and, built on first use, its flat LALR tables and
+contextual scanners.  Oracles, token-level ddmax and DDSET all read the same
+object, so a grammar is analysed once however many of them use it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import lark
+import regex
+
+from inputmend.grammar import lark_internals, registry
+from inputmend.grammar.lark_internals import END, BnfRule
+from inputmend.grammar.regex import first_chars, prefix_extent
+
+if TYPE_CHECKING:
+    from inputmend.grammar.lexer import StateScanner
+    from inputmend.grammar.tables import ParseTables
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """One terminal of a grammar."""
+
+    name: str
+    source: str  # its Python regular expression
+    pattern: Any  # ``source`` compiled with the ``regex`` module (partial matching)
+    literal: str | None  # the string of a string terminal ("if", also for "if"i)
+    flags: frozenset[str]
+    max_width: int
+    first_chars: frozenset[str] | None  # what a match can start with (None: anything)
+
+    @property
+    def fixed(self) -> str | None:
+        """The only text this terminal matches, if it matches just one
+        (a string terminal without flags: "if"i also matches "IF")."""
+        return None if self.flags else self.literal
+
+
+class CompiledGrammar:
+    """A built lark parser plus the analysis of its terminals and rules."""
+
+    def __init__(self, info: registry.GrammarInfo, parser: lark.Lark) -> None:
+        self.info = info
+        self.parser = parser
+        self.terminals: dict[str, Terminal] = {
+            definition.name: Terminal(
+                definition.name,
+                definition.regexp,
+                regex.compile(definition.regexp),
+                definition.literal,
+                definition.flags,
+                definition.max_width,
+                first_chars(definition.regexp),
+            )
+            for definition in lark_internals.terminal_definitions(parser)
+        }
+        self.patterns: dict[str, Any] = {name: t.pattern for name, t in self.terminals.items()}
+        self.literals: dict[str, str] = {
+            name: t.literal for name, t in self.terminals.items() if t.literal is not None
+        }
+        self.ignored = lark_internals.ignored_terminals(parser)
+        self.rules: tuple[BnfRule, ...] = tuple(lark_internals.bnf_rules(parser))
+        # the error-tolerant lexer's preference among matches of the same
+        # length: literals (keywords) first, then patterns; layout last
+        self.lexing_order: tuple[Terminal, ...] = tuple(
+            sorted(
+                self.terminals.values(),
+                key=lambda t: (t.literal is None, t.name in self.ignored, t.name),
+            )
+        )
+        self._starters: dict[str, frozenset[str]] = {}
+
+    @classmethod
+    def load(cls, name_or_path: str, *, base_dir: Path | None = None) -> CompiledGrammar:
+        """A bundled grammar by name, or a ``.lark`` file (raises
+        ``OracleConfigError`` with a one-line reason when it cannot be built)."""
+        lark_internals.require_tested_lark()
+        info = registry.resolve(name_or_path, base_dir=base_dir)
+        return cls(info, registry.build_parser(info))
+
+    @functools.cached_property
+    def tables(self) -> ParseTables:
+        """The flat LALR tables (built on first use)."""
+        from inputmend.grammar.tables import ParseTables
+
+        return ParseTables(lark_internals.lalr_table(self.parser, self.info.start), self.rules)
+
+    @functools.cached_property
+    def scanners(self) -> dict[int, StateScanner]:
+        """The contextual lexer's scanner of each parser state (built on first use)."""
+        from inputmend.grammar.lexer import state_scanners
+
+        return state_scanners(self)
+
+    # -- naming terminals ----------------------------------------------------
+
+    def display(self, terminal: str) -> str:
+        """How to name a terminal to a user: its text if literal, else its name."""
+        if terminal == END:
+            return "end of input"
+        literal = self.literals.get(terminal)
+        if literal is not None:
+            return f"`{literal}`"
+        return terminal.lower().lstrip("_").replace("_", " ")
+
+    def expected(self, terminals: set[str] | frozenset[str]) -> str:
+        """A short list of what a parser would accept, for an error message."""
+        names = sorted({self.display(t) for t in terminals if t not in self.ignored})
+        if not names:
+            return "nothing more"
+        if len(names) > 8:
+            names = [*names[:8], "…"]
+        return ", ".join(names)
+
+    # -- partial tokens ------------------------------------------------------
+
+    def starters(self, char: str) -> frozenset[str]:
+        """The terminals whose tokens can start with ``char`` (and all that look
+        behind their start, which one character cannot tell)."""
+        found = self._starters.get(char)
+        if found is None:
+            found = frozenset(
+                name
+                for name, pattern in self.patterns.items()
+                if "(?<" in pattern.pattern or pattern.fullmatch(char, partial=True) is not None
+            )
+            if len(self._starters) > 4096:
+                self._starters.clear()
+            self._starters[char] = found
+        return found
+
+    def partial_extent(
+        self,
+        text: str,
+        start: int,
+        terminals: set[str] | frozenset[str],
+        end: int | None = None,
+    ) -> int:
+        """How many characters from ``start`` (up to ``end``) are a prefix (or
+        all) of a token of one of ``terminals``, or of an ignored token; 0 if none."""
+        end = len(text) if end is None else end
+        if start >= end:
+            return 0
+        best = 0
+        for name in (terminals | self.ignored) & self.starters(text[start]):
+            best = max(best, prefix_extent(self.patterns[name], text, start, end))
+        return best

@@ -1,0 +1,117 @@
+"""Recent scans, and how to check any text by editing the most similar one."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from inputmend.grammar.scan import Scan, Scanner, Stop
+from inputmend.oracles.base import Verdict
+
+CANDIDATES = 6  # recent scans compared with a new text
+
+
+class ScanHistory:
+    """The latest scans (and the latest full scans) of a :class:`Scanner`.
+
+    :meth:`scan` accepts any text: it finds the most similar known scan,
+    derives the edit from the common prefix and suffix, and scans only that."""
+
+    def __init__(self, scanner: Scanner, *, size: int) -> None:
+        self.scanner = scanner
+        self._recent: deque[Scan] = deque(maxlen=size)
+        self._roots: deque[Scan] = deque(maxlen=4)  # full scans
+
+    def scan(self, text: str, *, stop: Stop | None = None) -> Scan:
+        """Scan ``text``, reusing the most similar recent scan when there is one."""
+        base, prefix, suffix = self._choose_base(text)
+        if base is None:
+            scan = self.scanner.fresh(text, stop=stop)
+            self._roots.append(scan)
+        elif prefix == len(text) == base.length:
+            scan = base
+        else:
+            insert = text[prefix : len(text) - suffix]
+            scan = self.scanner.edit(base, prefix, base.length - suffix, insert, stop=stop)
+            scan.know_text(text)
+        if not self._recent or self._recent[-1] is not scan:
+            self._recent.append(scan)
+        return scan
+
+    def clear(self) -> None:
+        self._recent.clear()
+        self._roots.clear()
+        self.scanner.interner.clear()
+
+    def _candidates(self) -> list[Scan]:
+        """Bases to compare with, most promising first: the latest scans, then
+        the full scans (they are complete and stay relevant), then the rest."""
+        recent, roots = self._recent, self._roots
+        ordered = [recent[-1]] if recent else []
+        if len(recent) > 1 and recent[-2] is not ordered[0]:
+            ordered.append(recent[-2])
+        for group in (roots, recent):
+            for index in range(len(group) - 1, -1, -1):
+                if len(ordered) == CANDIDATES:
+                    return ordered
+                scan = group[index]
+                if all(scan is not other for other in ordered):
+                    ordered.append(scan)
+        return ordered
+
+    def _choose_base(self, text: str) -> tuple[Scan | None, int, int]:
+        """The recent scan that makes checking ``text`` cheapest, with the common
+        prefix and suffix lengths."""
+        candidates = self._candidates()
+        for scan in candidates:
+            if scan.length == len(text) and scan.text == text:
+                return scan, len(text), 0
+        best: tuple[Scan | None, int, int] = (None, 0, 0)
+        best_cost = len(text) + 1
+        good_enough = max(64, len(text) // 100)
+        for scan in candidates:
+            if abs(scan.length - len(text)) >= best_cost:
+                continue
+            base = scan.text
+            prefix = common_prefix(base, text)
+            suffix = common_suffix(base, text, min(len(base), len(text)) - prefix)
+            cost = len(text) - prefix - suffix  # characters the base does not have
+            stopped = scan.feedback.error_offset
+            if (
+                scan.feedback.verdict is Verdict.INCORRECT
+                and stopped is not None
+                and stopped < scan.length - suffix
+            ):
+                cost = len(text) - prefix  # no checkpoints past the base's error to rejoin
+            if cost < best_cost and prefix + suffix > 0:
+                best, best_cost = (scan, prefix, suffix), cost
+                if cost <= good_enough:
+                    break
+        return best
+
+
+def common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix, by bisection over C-level slice compares."""
+    low, high = 0, min(len(a), len(b))
+    if a[:high] == b[:high]:
+        return high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def common_suffix(a: str, b: str, limit: int) -> int:
+    """Length of the common suffix, at most ``limit``."""
+    low, high = 0, min(len(a), len(b), limit)
+    if high and a[len(a) - high :] == b[len(b) - high :]:
+        return high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle : len(a) - low] == b[len(b) - middle : len(b) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low

@@ -1,0 +1,125 @@
+"""The two lexers of a grammar.
+
+* The *contextual scanner* (:class:`StateScanner`, :func:`next_match`) is
+  lark's own contextual lexer, one scanner per parser state, so tokens are
+  exactly lark's.  It serves the incremental scan and derivation trees.
+* The *error-tolerant lexer* (:func:`lex_typed`) lexes corrupt text without
+  a parser: every terminal everywhere, longest match, and junk characters as
+  tokens of their own.  It serves token-level ddmax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from inputmend.grammar import lark_internals
+
+if TYPE_CHECKING:
+    from inputmend.grammar.compiled import CompiledGrammar
+
+LONG = 64  # terminals that can match more than this many characters are watched
+
+
+class Token(NamedTuple):
+    """A token: its terminal (None for junk no terminal matches) and span."""
+
+    type: str | None
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class StateScanner:
+    """lark's contextual scanner for one parser state, plus its watch list.
+
+    ``watch`` maps a terminal to the long alternatives lark tries before it
+    (first characters, ``regex`` pattern): lexing such a token may have looked
+    far ahead (an unterminated ``/* ...`` comment scanned to the end of the
+    text before the winner matched), so the scan records how far."""
+
+    regexes: tuple[Any, ...]
+    retype: dict[str, Callable[[str], str | None]]
+    watch: dict[str, tuple[tuple[frozenset[str] | None, Any], ...]]
+
+
+def state_scanners(grammar: CompiledGrammar) -> dict[int, StateScanner]:
+    """The scanner of each parser state (states that share a lark scanner
+    share one :class:`StateScanner`)."""
+    terminals = grammar.terminals
+    built: dict[int, StateScanner] = {}
+    scanners: dict[int, StateScanner] = {}
+    for state, lexer in lark_internals.state_lexers(grammar.parser).items():
+        scanner = built.get(id(lexer))
+        if scanner is None:
+            watch: dict[str, tuple[tuple[frozenset[str] | None, Any], ...]] = {}
+            for position, winner in enumerate(lexer.terminals):
+                theirs = terminals[winner].first_chars
+                risky = []
+                for earlier in lexer.terminals[:position]:
+                    alternative = terminals[earlier]
+                    if alternative.max_width <= LONG:
+                        continue
+                    mine = alternative.first_chars
+                    if mine is not None and theirs is not None and not mine & theirs:
+                        continue
+                    risky.append((mine, alternative.pattern))
+                if risky:
+                    watch[winner] = tuple(risky)
+            scanner = built[id(lexer)] = StateScanner(lexer.regexes, lexer.retype, watch)
+        scanners[state] = scanner
+    return scanners
+
+
+def next_match(scanner: StateScanner, text: str, pos: int) -> Any:
+    """The lex step: the match of the token at ``pos`` (its terminal is
+    ``match.lastgroup``), or None when no terminal of this state matches."""
+    for pattern in scanner.regexes:
+        match = pattern.match(text, pos)
+        if match is not None:
+            return match
+    return None
+
+
+def lex_typed(
+    grammar: CompiledGrammar, text: str, *, stop: Callable[[], None] | None = None
+) -> list[Token]:
+    """Tokens of a possibly corrupt ``text`` with their terminal (``None`` for junk).
+
+    Context-free lexing with all terminals of the grammar: at each position
+    the longest match wins (a literal such as a keyword beats a pattern of the
+    same length).  Matches of ignored terminals (whitespace, comments) are
+    layout and produce no token.  A character that no terminal matches becomes
+    a one-character junk token, and lexing continues after it.  ``stop`` is
+    called now and then (it may raise to stop: budgets, cancellation).
+    """
+    order = [(t.name, t.pattern) for t in grammar.lexing_order]
+    ignored = grammar.ignored
+    tokens: list[Token] = []
+    position = 0
+    size = len(text)
+    while position < size:
+        if stop is not None and len(tokens) % 512 == 0:
+            stop()
+        best_end = position
+        best_name: str | None = None
+        for name, pattern in order:
+            match = pattern.match(text, position)
+            if match is not None and match.end() > best_end:
+                best_end, best_name = match.end(), name
+        if best_name is None:  # junk: no terminal matches here
+            tokens.append(Token(None, position, position + 1))
+            position += 1
+            continue
+        if best_name not in ignored:
+            tokens.append(Token(best_name, position, best_end))
+        position = best_end
+    return tokens
+
+
+def lex_tokens(
+    grammar: CompiledGrammar, text: str, *, stop: Callable[[], None] | None = None
+) -> list[tuple[int, int]]:
+    """Token spans of a possibly corrupt ``text`` (see :func:`lex_typed`)."""
+    return [(start, end) for _, start, end in lex_typed(grammar, text, stop=stop)]

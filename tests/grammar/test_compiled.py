@@ -1,0 +1,71 @@
+"""The one analysis of a grammar: terminals, literals, ignored terminals, names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inputmend.grammar.compiled import CompiledGrammar
+
+
+@pytest.fixture(scope="module")
+def keywords(tmp_path_factory: pytest.TempPathFactory) -> CompiledGrammar:
+    path = tmp_path_factory.mktemp("grammar") / "keywords.lark"
+    path.write_text(
+        'start: (IF | NAME | ARROW)*\nIF: "if"i\nNAME: /[a-z]+/\nARROW: "->"\n'
+        "COMMENT: /#[^\\n]*/\n%ignore COMMENT\n%ignore /[ \\n]+/\n"
+    )
+    return CompiledGrammar.load(str(path))
+
+
+def test_terminals(keywords: CompiledGrammar) -> None:
+    terminal = keywords.terminals["IF"]
+    assert terminal.literal == "if" and terminal.fixed is None  # "if"i also matches "IF"
+    assert keywords.terminals["ARROW"].fixed == "->"
+    assert keywords.terminals["NAME"].literal is None
+    assert keywords.literals == {"IF": "if", "ARROW": "->"}
+    assert "COMMENT" in keywords.ignored
+    assert keywords.patterns["NAME"].fullmatch("abc") is not None
+    assert keywords.terminals["ARROW"].first_chars == frozenset("-")
+
+
+def test_lexing_order_prefers_literals_then_patterns_then_layout(keywords: CompiledGrammar) -> None:
+    order = [t.name for t in keywords.lexing_order]
+    assert order.index("ARROW") < order.index("NAME") < order.index("COMMENT")
+    assert order.index("IF") < order.index("NAME")
+
+
+def test_names_for_users() -> None:
+    grammar = CompiledGrammar.load("json")
+    assert grammar.display("COLON") == "`:`"
+    assert grammar.display("STRING") == "string"
+    assert grammar.display("$END") == "end of input"
+    assert grammar.expected({"COLON", "RBRACE", "WS"}) == "`:`, `}`"
+    assert grammar.expected(set()) == "nothing more"
+    many = {t for t in grammar.terminals if t not in grammar.ignored}
+    assert grammar.expected(many).endswith("…")
+
+
+def test_partial_tokens() -> None:
+    grammar = CompiledGrammar.load("json")
+    assert grammar.starters('"') >= {"STRING"}
+    assert "NUMBER" not in grammar.starters('"')
+    assert grammar.partial_extent("[tru", 1, {"TRUE", "FALSE"}) == 3
+    assert grammar.partial_extent("[tru", 1, {"FALSE"}) == 0
+    assert grammar.partial_extent("[ 1", 1, set()) == 1  # whitespace is always allowed
+    assert grammar.partial_extent('"abc', 0, {"STRING"}, end=2) == 2
+
+
+def test_tables_and_scanners_are_built_once() -> None:
+    grammar = CompiledGrammar.load("json")
+    assert grammar.tables is grammar.tables
+    assert grammar.scanners is grammar.scanners
+    assert grammar.tables.start_state in grammar.scanners
+
+
+def test_a_grammar_file_that_does_not_exist(tmp_path: Path) -> None:
+    from inputmend.oracles.base import OracleConfigError
+
+    with pytest.raises(OracleConfigError, match="grammar file not found"):
+        CompiledGrammar.load(str(tmp_path / "missing.lark"))

@@ -1,0 +1,47 @@
+"""Regex analysis: Python's parse as plain data, first characters, partial extents."""
+
+from __future__ import annotations
+
+import re
+
+import regex
+
+from inputmend.grammar.regex import RegexItem, first_chars, parse_regex, prefix_extent
+
+
+def test_parse_names_opcodes_and_unbounded_repeats() -> None:
+    assert parse_regex("ab*") == [
+        RegexItem("LITERAL", 97),
+        RegexItem("MAX_REPEAT", (0, None, [RegexItem("LITERAL", 98)])),
+    ]
+    (branch,) = parse_regex("a|[^\\d]")
+    assert branch.op == "BRANCH"
+    assert branch.arg[1] == [
+        RegexItem("IN", [RegexItem("NEGATE", None), RegexItem("CATEGORY", "CATEGORY_DIGIT")])
+    ]
+
+
+def test_a_global_ignorecase_flag_becomes_a_group() -> None:
+    (group,) = parse_regex("(?i)ab")
+    assert group.op == "SUBPATTERN"
+    assert group.arg[1] & re.IGNORECASE
+
+
+def test_first_chars() -> None:
+    assert first_chars("abc") == frozenset("a")
+    assert first_chars("[a-c]x|y") == frozenset("abcy")
+    assert first_chars("-?[0-9]+") == frozenset("-0123456789")
+    assert first_chars("(?:ab)?c") == frozenset("ac")
+    assert first_chars("x*") is None  # may match nothing: anything can follow
+    assert first_chars("\\w+") is None  # a category: not enumerated
+    assert first_chars("(?i:if)") is None  # either case (and Unicode folds) may start it
+    assert first_chars("(") is None  # not a regex
+
+
+def test_prefix_extent() -> None:
+    string = regex.compile(r'"[^"]*"')
+    assert prefix_extent(string, 'x "abc', 2) == 4  # can still grow into a string
+    assert prefix_extent(string, '"ab" c', 0) == 4  # a whole token, then more text
+    assert prefix_extent(string, 'x "abc', 0) == 0
+    assert prefix_extent(string, '"abc', 0, end=2) == 2
+    assert prefix_extent(string, '"abc', 4) == 0
