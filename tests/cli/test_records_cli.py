@@ -254,6 +254,7 @@ def test_standard_input_to_standard_output(tmp_path: Path) -> None:
         (["--max-loss", "lots"], "--max-loss: loss limit 'lots': give PERCENT%"),
         (["--timeout", "0"], "--timeout must be positive"),
         (["--partition-bytes", "0"], "--partition-bytes must be positive"),
+        (["--encoding", "cp1252"], "record mode reads UTF-8; --encoding is for whole files"),
     ],
 )
 def test_bad_options_are_one_line(

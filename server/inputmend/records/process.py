@@ -119,7 +119,8 @@ class RecordProcessor:
                 return RecordResult(
                     line, Status.REPAIRED, text, ending, repair.text, feedback, repair, lost
                 )
-            first_lost = lost if first_lost is None else first_lost
+            if first_lost is None:
+                first_lost = lost
         if first_lost is not None:
             reason = (
                 f"only lossy repairs: the best loses {first_lost} of {size} characters "
