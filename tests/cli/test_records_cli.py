@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from inputmend.cli import main
+from tests.cli.test_cli import run
 
 JSONL = (
     '{"id": 1, "tags": ["a"]}\n'
@@ -28,12 +28,6 @@ REPAIRED = (
     '{"id": 4}]]]]\n'
     '{"id": 5, "name": "Zoë"}'
 )
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

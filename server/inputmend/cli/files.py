@@ -51,20 +51,25 @@ class InputFile:
             raise InputError(f"{self.path}: repair not written: {error} at {where}") from None
 
 
+def unreadable(file: Path, error: OSError) -> InputError:
+    """The one-line error for a file that cannot be read."""
+    if isinstance(error, FileNotFoundError):
+        return InputError(f"{file}: no such file")
+    if isinstance(error, IsADirectoryError):
+        return InputError(f"{file}: is a directory")
+    if isinstance(error, PermissionError):
+        return InputError(f"{file}: permission denied")
+    return InputError(f"{file}: cannot read ({error.strerror or error})")
+
+
 def read_input(path: str | Path, *, encoding: str = "auto") -> InputFile:
     """Read and decode a file for checking or repair, with one-line errors
     (``encoding``: ``auto`` or a codec name, see :func:`inputmend.core.text.decode`)."""
     file = Path(path)
     try:
         data = file.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{file}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{file}: is a directory") from None
-    except PermissionError:
-        raise InputError(f"{file}: permission denied") from None
     except OSError as error:
-        raise InputError(f"{file}: cannot read ({error.strerror or error})") from None
+        raise unreadable(file, error) from None
     try:
         decoded = decode(data, encoding=encoding)
     except DecodeError as error:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from inputmend.cli.commands import EXIT_INVALID, EXIT_OK, UsageError, _flags, _jobs
-from inputmend.cli.files import AtomicFile, InputError
+from inputmend.cli.files import AtomicFile, InputError, unreadable
 from inputmend.cli.record_output import Output, open_output
 from inputmend.config import defaults
 from inputmend.config.discovery import settings_for
@@ -243,12 +243,8 @@ def _open(name: str) -> Iterator[tuple[BinaryIO, int | None]]:
         raise InputError(f"{name}: is a directory; record mode reads files")
     try:
         stream = path.open("rb")
-    except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
-    except PermissionError:
-        raise InputError(f"{name}: permission denied") from None
     except OSError as error:
-        raise InputError(f"{name}: cannot read ({error.strerror or error})") from None
+        raise unreadable(path, error) from None
     with stream:
         yield stream, path.stat().st_size
 
@@ -319,9 +315,7 @@ def _start(
     if run.engine == "local" and size is not None and size <= run.partition_bytes:
         workers = 1
     try:
-        engine = engines.start(
-            run.engine, job, processor, workers=workers, scheduler=run.scheduler
-        )
+        engine = engines.start(run.engine, job, processor, workers=workers, scheduler=run.scheduler)
     except engines.EngineError as error:
         raise UsageError(str(error)) from None
     dashboard = getattr(engine, "dashboard", None)

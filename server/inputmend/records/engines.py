@@ -166,7 +166,11 @@ def run(partitioner: Partitioner, engine: Engine) -> Iterator[PartitionResult | 
 
 def _result(pending: Pending) -> PartitionResult:
     try:
-        return pending.result()
+        result = pending.result()
+        release = getattr(pending, "release", None)  # a Dask future: free it on the worker now
+        if release is not None:
+            release()
+        return result
     except Exception as error:  # whatever killed a worker, said in one line
         message = " ".join(str(error).split()) or "no message"
         raise EngineError(f"a record worker failed: {type(error).__name__}: {message}") from error
