@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_cli import run
+from tests.cli.helpers import run
 
 JSONL = (
     '{"id": 1, "tags": ["a"]}\n'
@@ -43,8 +43,8 @@ def test_a_jsonl_file_is_repaired_record_by_record_and_left_alone(
     code, out, err = run(capsys, "repair", str(events))
     assert code == 1  # one record could not be repaired
     assert out.splitlines() == [
-        f"{events}:2:24: repaired (fsynth): insert `,` at 2:23",
-        f"{events}:4:20: repaired (fsynth): insert `e` at 4:20",
+        f"{events}:2:24: repaired (fsynth): Insert missing `,` after `\"a\"`",
+        f"{events}:4:20: repaired (fsynth): Insert `e` after `tru`",
         f"{events}:5:10: not repaired: only lossy repairs: the best loses 4 of 12 characters "
         "(limit 10% or 64 characters)",
     ]
@@ -246,7 +246,7 @@ def test_standard_input_to_standard_output(tmp_path: Path) -> None:
         (["--drop-rejected"], "--drop-rejected needs --reject FILE"),
         (["--scheduler", "tcp://x:1"], "--scheduler needs --engine dask"),
         (["--max-loss", "lots"], "--max-loss: loss limit 'lots': give PERCENT%"),
-        (["--timeout", "0"], "--timeout must be positive"),
+        (["--max-tests", "0"], "--max-tests must be positive"),
         (["--partition-bytes", "0"], "--partition-bytes must be positive"),
         (["--encoding", "cp1252"], "record mode reads UTF-8; --encoding is for whole files"),
     ],

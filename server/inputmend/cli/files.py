@@ -1,17 +1,37 @@
 """The user's files: reading them, finding them in folders, writing repairs.
 
-The one place where the command line touches the file system: every read
-gives a one-line error, every write is atomic (a temporary file renamed over
-the target), and a file is rewritten in place only with its original kept
-as a backup that is never overwritten.
+The one place where the command line touches the file system:
+
+* reading refuses what is not a regular file (a FIFO would block forever,
+  ``/dev/zero`` never ends) and remembers what the file was (size, mtime,
+  hash), so that it is never replaced after someone else changed it; record
+  mode reads a file as a stream (:class:`StreamedInput`) and hashes it as it goes;
+* every write is atomic (a temporary file in the same folder, written whole
+  or piece by piece (:class:`AtomicFile`), synced, then renamed over the
+  target), refuses to replace anything but a regular file and keeps the
+  target's mode and owner; a file with other hard links is rewritten in its
+  own inode (after its backup is safe), so that the links keep seeing it; a
+  symbolic link is followed, so the file it points to is repaired and the
+  link stays;
+* a file is rewritten in place only with its original kept as a backup that
+  never overwrites anything: ``FILE.orig``, else the first free
+  ``FILE.orig.N`` (a name taken by anything, a dangling symbolic link too,
+  is not free), with the original's mode and owner;
+* errors name the user's files, never the temporary ones.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
+import re
+import shutil
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from inputmend.config.discovery import find_config, load_config
 from inputmend.core.text import (
@@ -26,9 +46,25 @@ from inputmend.core.text import (
 from inputmend.grammar import registry
 from inputmend.oracles.base import OracleConfigError
 
+BACKUP = re.compile(r"\.orig(?:\.\d+)?$")
+"""Names of the backups ``--in-place`` makes (skipped in folders)."""
+
 
 class InputError(Exception):
     """A file cannot be used as input; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What a file was when it was read: a later write checks it is still so."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+
+    @classmethod
+    def of(cls, data: bytes, info: os.stat_result) -> FileState:
+        return cls(len(data), info.st_mtime_ns, hashlib.sha256(data).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -38,6 +74,7 @@ class InputFile:
     path: Path
     text: str
     encoding: Encoding = UTF8
+    state: FileState | None = None  # as read; None when not read from a file
 
     def encode(self, text: str | None = None) -> bytes:
         """Bytes for ``text`` (default: the original) in the file's encoding,
@@ -49,6 +86,41 @@ class InputFile:
         except EncodeError as error:
             where = LineIndex(text).human(error.offset)
             raise InputError(f"{self.path}: repair not written: {error} at {where}") from None
+
+
+_KINDS = (
+    (stat.S_ISDIR, "is a directory"),
+    (stat.S_ISFIFO, "is a FIFO, not a regular file"),
+    (stat.S_ISCHR, "is a character device, not a regular file"),
+    (stat.S_ISBLK, "is a block device, not a regular file"),
+    (stat.S_ISSOCK, "is a socket, not a regular file"),
+)
+_CHUNK = 1 << 20
+
+
+def _not_regular(mode: int) -> str | None:
+    """Why a file of this mode cannot be input; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((why for test, why in _KINDS if test(mode)), "is not a regular file")
+
+
+def _open_regular(file: Path) -> tuple[BinaryIO, os.stat_result]:
+    """A regular file open for reading; never blocks on a FIFO or opens a device."""
+    try:
+        handle = os.open(file, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a socket
+            why = _not_regular(os.stat(file).st_mode)
+            raise InputError(f"{file}: {why}") from None
+        raise
+    stream = os.fdopen(handle, "rb")
+    info = os.fstat(handle)
+    why = _not_regular(info.st_mode)
+    if why is not None:
+        stream.close()
+        raise InputError(f"{file}: {why}")
+    return stream, info
 
 
 def unreadable(file: Path, error: OSError) -> InputError:
@@ -67,14 +139,45 @@ def read_input(path: str | Path, *, encoding: str = "auto") -> InputFile:
     (``encoding``: ``auto`` or a codec name, see :func:`inputmend.core.text.decode`)."""
     file = Path(path)
     try:
-        data = file.read_bytes()
+        stream, info = _open_regular(file)
+        with stream:
+            data = stream.read()
     except OSError as error:
         raise unreadable(file, error) from None
     try:
         decoded = decode(data, encoding=encoding)
     except DecodeError as error:
         raise InputError(f"{file}: {error}") from None
-    return InputFile(file, decoded.text, decoded.encoding)
+    return InputFile(file, decoded.text, decoded.encoding, FileState.of(data, info))
+
+
+class StreamedInput:
+    """A regular file read piece by piece (record mode).  What was read is
+    hashed, so that an in-place write can tell whether the file changed since."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            self._stream, self._info = _open_regular(path)
+        except OSError as error:
+            raise unreadable(path, error) from None
+        self.path = path
+        self.size = self._info.st_size
+        self._hash = hashlib.sha256()
+        self._read = 0
+
+    def read(self, size: int = -1, /) -> bytes:
+        data = self._stream.read(size)
+        self._hash.update(data)
+        self._read += len(data)
+        return data
+
+    @property
+    def state(self) -> FileState:
+        """The file as read so far (all of it once the stream is exhausted)."""
+        return FileState(self._read, self._info.st_mtime_ns, self._hash.hexdigest())
+
+    def close(self) -> None:
+        self._stream.close()
 
 
 def _has_oracle(path: Path) -> bool:
@@ -89,11 +192,19 @@ def _has_oracle(path: Path) -> bool:
         return True  # let the job report the broken configuration
 
 
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
+
+
 def expand(paths: list[str], *, every_file: bool) -> list[str]:
-    """Files named directly, plus the files inside named folders (recursively,
-    skipping hidden entries and backups): those with an oracle (bundled
-    grammar for the extension or a ``.inputmend.toml`` rule), or every file
-    when ``every_file`` (an oracle was given on the command line)."""
+    """Files named directly, plus the regular files inside named folders
+    (recursively, skipping hidden entries and backups ``*.orig``,
+    ``*.orig.N``): those with an oracle (bundled grammar for the extension or
+    a ``.inputmend.toml`` rule), or every file when ``every_file`` (an oracle
+    was given on the command line)."""
     files: list[str] = []
     for name in paths:
         path = Path(name)
@@ -103,76 +214,257 @@ def expand(paths: list[str], *, every_file: bool) -> list[str]:
         for folder, subfolders, entries in os.walk(path):
             subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
             for entry in sorted(entries):
-                if entry.startswith(".") or ".orig" in entry:
+                if entry.startswith(".") or BACKUP.search(entry):
                     continue
                 candidate = Path(folder) / entry
-                if every_file or _has_oracle(candidate):
+                if _regular(candidate) and (every_file or _has_oracle(candidate)):
                     files.append(str(candidate))
     return files
 
 
+# ----------------------------------------------------------------- writing
+class WriteError(InputError):
+    """A file could not be written; the message names it, never a temporary file."""
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where folders can be synced)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+def _temporary(folder: Path, name: str) -> tuple[BinaryIO, str]:
+    """A new, empty temporary file in ``folder``, open for writing and reading."""
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    return os.fdopen(handle, "w+b"), temporary
+
+
+def _seal(stream: BinaryIO, like: os.stat_result | None, mode: int) -> None:
+    """Flush and sync a new file, with the owner of ``like`` (where allowed) and ``mode``."""
+    stream.flush()
+    if like is not None:
+        _chown_like(stream.fileno(), like)
+    os.fchmod(stream.fileno(), mode)
+    os.fsync(stream.fileno())
+
+
+def _chown_like(handle: int, like: os.stat_result) -> None:
+    """Give the file the owner and group of ``like``, as far as allowed."""
+    for uid, gid in ((like.st_uid, like.st_gid), (-1, like.st_gid)):
+        try:
+            os.fchown(handle, uid, gid)
+            return
+        except OSError:
+            continue
+
+
 class AtomicFile:
-    """A new version of ``path``, written piece by piece into a temporary file
-    beside it: :meth:`commit` puts it in place at once (with the old file's
-    permissions), :meth:`discard` leaves ``path`` as it was.  A crash leaves
-    the old file or the new one, never half of it."""
+    """A new version of the file ``path`` names, written piece by piece into a
+    temporary file beside it: :meth:`commit` puts it in place at once,
+    :meth:`discard` (or leaving the ``with`` block by an exception) leaves
+    the file as it was.  A symbolic link is followed (the file it points to
+    gets the new version, the link stays); an existing file keeps its mode,
+    owner and hard links (a file with other names is rewritten in its own
+    inode); a new file gets the umask's mode; anything but a regular file
+    (a FIFO, a device) is refused, never replaced.  Errors name ``path``,
+    never the temporary file."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._mode = path.stat().st_mode & 0o7777 if path.exists() else None
-        handle, self._temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-        )
-        self.stream = os.fdopen(handle, "wb")
+        self.target = Path(os.path.realpath(path))
+        try:
+            why = _not_regular(os.stat(self.target).st_mode)
+        except OSError:
+            why = None  # a new file, or an error the write reports
+        if why is not None:
+            raise WriteError(f"{path}: {why}; only regular files are written")
+        try:
+            self._stream, self._temporary = _temporary(self.target.parent, self.target.name)
+        except OSError as error:
+            raise cannot_write(path, error) from None
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._stream.write(data)
+        except OSError as error:
+            self.discard()
+            raise cannot_write(self.path, error) from None
 
     def commit(self) -> None:
+        """Put the new version in place; the temporary file is gone either way."""
         try:
-            self.stream.close()
-            if self._mode is not None:
-                os.chmod(self._temporary, self._mode)
-            os.replace(self._temporary, self.path)
-        except BaseException:
+            self._replace()
+        except OSError as error:
+            raise cannot_write(self.path, error) from None
+        finally:
             self.discard()
-            raise
 
     def discard(self) -> None:
-        self.stream.close()
+        self._stream.close()
         Path(self._temporary).unlink(missing_ok=True)
 
+    def _replace(self) -> None:
+        try:
+            info: os.stat_result | None = os.stat(self.target)
+        except FileNotFoundError:
+            info = None
+        if info is not None and info.st_nlink > 1:
+            # other names share this inode: write into it, so that they all see the new version
+            self._stream.flush()
+            self._stream.seek(0)
+            handle = os.open(self.target, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(handle, "wb") as inode:
+                shutil.copyfileobj(self._stream, inode, _CHUNK)
+                inode.truncate()
+                inode.flush()
+                os.fsync(inode.fileno())
+            return
+        mode = 0o666 & ~_umask() if info is None else stat.S_IMODE(info.st_mode)
+        _seal(self._stream, info, mode)
+        self._stream.close()
+        os.replace(self._temporary, self.target)
+        _sync_folder(self.target.parent)
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` by ``data`` at once (keeping its permissions)."""
-    target = AtomicFile(path)
-    try:
-        target.stream.write(data)
-    except BaseException:
-        target.discard()
-        raise
-    target.commit()
+
+def replace_contents(path: Path, data: bytes) -> None:
+    """Replace the file ``path`` names by ``data`` at once (see :class:`AtomicFile`)."""
+    with AtomicFile(path) as new:
+        new.write(data)
 
 
 def backup_path(path: Path) -> Path:
-    """``FILE.orig``, else the first free ``FILE.orig.N``."""
+    """``FILE.orig``, else the first free ``FILE.orig.N``; a name is taken by
+    anything, a dangling symbolic link too."""
     candidate = path.with_name(path.name + ".orig")
     number = 1
-    while candidate.exists():
+    while os.path.lexists(candidate):
         candidate = path.with_name(f"{path.name}.orig.{number}")
         number += 1
     return candidate
 
 
+_NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOSYS, errno.EXDEV, errno.EMLINK}
+
+
+def _verify(
+    path: Path, state: FileState | None, copy: BinaryIO | None = None
+) -> os.stat_result | None:
+    """The file's status if it is still what was read (``state``: size,
+    mtime, content; ``None``: not read from a file), else ``None``; read in
+    pieces (into ``copy`` if given)."""
+    try:
+        stream, info = _open_regular(path)
+    except (OSError, InputError):
+        return None
+    digest, size = hashlib.sha256(), 0
+    with stream:
+        while chunk := stream.read(_CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+            if copy is not None:
+                copy.write(chunk)
+    if state is not None and FileState(size, info.st_mtime_ns, digest.hexdigest()) != state:
+        return None
+    return info
+
+
+def _changed(path: Path) -> WriteError:
+    return WriteError(
+        f"{path} changed since it was read: the repair was not written "
+        "(the file keeps its new content)"
+    )
+
+
+def write_backup(path: Path, original: Path, state: FileState | None) -> Path:
+    """Keep a copy of ``original`` as the first free backup name of
+    ``path``, atomically: copied (and checked to be still what was read,
+    ``state``) and synced under a temporary name, then linked to a name that
+    must not exist (so nothing is ever overwritten or written through a
+    symbolic link).  The backup gets the original's mode (without set-id
+    bits) and owner."""
+    stream, temporary = _temporary(path.parent, path.name)
+    try:
+        with stream:
+            like = _verify(original, state, stream)
+            if like is None:
+                raise _changed(path)
+            _seal(stream, like, stat.S_IMODE(like.st_mode) & 0o777)
+        while True:
+            candidate = backup_path(path)
+            try:
+                os.link(temporary, candidate)
+                return candidate
+            except FileExistsError:
+                continue  # taken since we looked: the next name
+            except OSError as error:
+                if error.errno not in _NO_HARD_LINKS:
+                    raise
+                os.rename(temporary, candidate)  # no hard links here: the name was free
+                return candidate
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+        _sync_folder(path.parent)
+
+
+def cannot_write(path: Path, error: OSError) -> WriteError:
+    """The one-line error for a file or folder that cannot be written."""
+    return WriteError(f"{path}: cannot write ({error.strerror or type(error).__name__})")
+
+
+def replace_in_place(path: Path, new: AtomicFile, state: FileState | None) -> str:
+    """Put ``new`` in place of the file ``path`` names, keeping the original
+    as a backup; a symbolic link stays, the file it points to is replaced.
+    Refuses when the file changed since it was read (``state``); nothing is
+    lost then: the file keeps its new content."""
+    try:
+        backup = write_backup(path, new.target, state)
+    except OSError as error:
+        raise cannot_write(path.with_name(path.name + ".orig"), error) from None
+    if _verify(new.target, state) is None:
+        raise WriteError(f"{_changed(path)}; {backup} has the version that was read")
+    new.commit()
+    return f"wrote {path} (original kept as {backup})"
+
+
 def write_in_place(source: InputFile, text: str) -> str:
-    """Rewrite the file with ``text``, keeping the original as a backup."""
+    """Rewrite the file with ``text``, keeping the original as a backup (see
+    :func:`replace_in_place`)."""
     data = source.encode(text)
-    backup = backup_path(source.path)
-    backup.write_bytes(source.encode())
-    write_atomically(source.path, data)
-    return f"wrote {source.path} (original kept as {backup})"
+    new = AtomicFile(source.path)
+    try:
+        new.write(data)
+        return replace_in_place(source.path, new, source.state)
+    finally:
+        new.discard()
 
 
 def write_output(source: InputFile, text: str, target: Path) -> str:
-    """Write ``text`` (encoded like ``source``) to another file."""
+    """Write ``text`` (encoded like ``source``) to another file: a new file
+    gets the umask's mode, an existing one keeps its mode, owner and links."""
     if target.exists() and target.resolve() == source.path.resolve():
         raise InputError("-o names the input file; use --in-place to overwrite it")
-    write_atomically(target, source.encode(text))
+    replace_contents(target, source.encode(text))
     return f"wrote {target}"

@@ -2,8 +2,8 @@
 input itself (keeping a backup), or one file per partition in a folder.
 
 Every file is written beside its target and put in place only when the run
-succeeds (:class:`~inputmend.cli.files.AtomicFile`): a failed or interrupted
-run leaves the user's files as they were.
+succeeds, under the rules of every write (:class:`~inputmend.cli.files.AtomicFile`):
+a failed or interrupted run leaves the user's files as they were.
 """
 
 from __future__ import annotations
@@ -15,7 +15,13 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
-from inputmend.cli.files import AtomicFile, InputError, backup_path
+from inputmend.cli.files import (
+    AtomicFile,
+    InputError,
+    StreamedInput,
+    cannot_write,
+    replace_in_place,
+)
 
 
 class Output(Protocol):
@@ -63,32 +69,30 @@ class StandardOutput:
 
 
 class FileOutput:
-    """``-o FILE``, or ``--in-place`` (``backup``: keep the input as
-    ``FILE.orig``; nothing is written when nothing changed)."""
+    """``-o FILE``, or ``--in-place`` of ``source`` (the input is kept as a
+    backup, and not replaced when it changed since it was read; nothing is
+    written when nothing changed)."""
 
-    def __init__(self, target: Path, prefix: bytes, *, backup: bool = False) -> None:
+    def __init__(self, target: Path, prefix: bytes, *, source: StreamedInput | None = None) -> None:
         self.target = target
-        self.backup = backup
+        self.source = source
         self.file = AtomicFile(target)
-        self.file.stream.write(prefix)
+        self.file.write(prefix)
 
     def write(self, data: bytes, part: int) -> None:
-        self.file.stream.write(data)
+        self.file.write(data)
 
     def commit(self, changed: bool) -> str | None:
-        if not self.backup:
+        if self.source is None:
             self.file.commit()
             return f"wrote {self.target}"
         if not changed:
             self.file.discard()
             return f"{self.target} unchanged"
-        kept = backup_path(self.target)
         try:
-            os.link(self.target, kept)
-        except OSError:
-            shutil.copy2(self.target, kept)
-        self.file.commit()
-        return f"wrote {self.target} (original kept as {kept})"
+            return replace_in_place(self.target, self.file, self.source.state)
+        finally:
+            self.file.discard()
 
     def discard(self) -> None:
         self.file.discard()
@@ -97,55 +101,77 @@ class FileOutput:
 class PartsOutput:
     """``-o FOLDER/``: one file per partition, ``part-00000.EXT``, each
     starting with ``prefix`` (a CSV header).  The parts are written in a
-    hidden folder inside ``FOLDER`` and moved out when the run succeeds."""
+    hidden folder inside ``FOLDER``, synced, and moved out when the run
+    succeeds; an existing part is never replaced."""
 
     def __init__(self, folder: Path, suffix: str, prefix: bytes) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        if any(folder.glob("part-*")):
-            raise InputError(f"{folder}: already holds part-* files; choose an empty folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if any(folder.glob("part-*")):
+                raise InputError(f"{folder}: already holds part-* files; choose an empty folder")
+            self.staging = Path(tempfile.mkdtemp(dir=folder, prefix=".inputmend-parts-"))
+        except OSError as error:
+            raise cannot_write(folder, error) from None
         self.folder = folder
         self.suffix = suffix
         self.prefix = prefix
-        self.staging = Path(tempfile.mkdtemp(dir=folder, prefix=".inputmend-parts-"))
         self.names: list[str] = []
         self.stream: BinaryIO | None = None
         self.part = -1
 
     def write(self, data: bytes, part: int) -> None:
-        if self.stream is None or part != self.part:
-            self._close()
-            name = f"part-{part:05d}{self.suffix}"
-            self.names.append(name)
-            self.stream = (self.staging / name).open("wb")
-            self.part = part
-            self.stream.write(self.prefix)
-        self.stream.write(data)
+        try:
+            if self.stream is None or part != self.part:
+                self._close()
+                name = f"part-{part:05d}{self.suffix}"
+                self.names.append(name)
+                self.stream = (self.staging / name).open("wb")
+                self.part = part
+                self.stream.write(self.prefix)
+            self.stream.write(data)
+        except OSError as error:
+            raise cannot_write(self.folder / f"part-{part:05d}{self.suffix}", error) from None
 
     def _close(self) -> None:
         if self.stream is not None:
+            self.stream.flush()
+            os.fsync(self.stream.fileno())
             self.stream.close()
             self.stream = None
 
     def commit(self, changed: bool) -> str | None:
-        self._close()
-        for name in self.names:
-            os.replace(self.staging / name, self.folder / name)
-        self.staging.rmdir()
+        try:
+            self._close()
+            for name in self.names:
+                if os.path.lexists(self.folder / name):
+                    raise InputError(f"{self.folder / name} appeared during the run; not replaced")
+                os.replace(self.staging / name, self.folder / name)
+            self.staging.rmdir()
+        except OSError as error:
+            raise cannot_write(self.folder, error) from None
         return f"wrote {len(self.names)} part(s) to {self.folder}"
 
     def discard(self) -> None:
-        self._close()
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
 def open_output(
-    target: str | None, *, source: Path | None, in_place: bool, suffix: str, prefix: bytes
+    target: str | None,
+    *,
+    source: StreamedInput | None,
+    in_place: bool,
+    suffix: str,
+    prefix: bytes,
 ) -> Output:
-    """The output ``-o``/``--in-place`` ask for (``prefix``: what precedes the
-    records, a byte-order mark and a CSV header)."""
+    """The output ``-o``/``--in-place`` ask for (``source``: the input file,
+    ``None`` for standard input; ``prefix``: what precedes the records, a
+    byte-order mark and a CSV header)."""
     if in_place:
         assert source is not None
-        return FileOutput(source, prefix, backup=True)
+        return FileOutput(source.path, prefix, source=source)
     if target is None:
         return NoOutput()
     if target == "-":
@@ -153,6 +179,10 @@ def open_output(
     path = Path(target)
     if target.endswith(("/", os.sep)) or path.is_dir():
         return PartsOutput(path, suffix, prefix)
-    if source is not None and path.exists() and path.resolve() == source.resolve():
+    if source is not None and _same_file(path, source.path):
         raise InputError("-o names the input file; use --in-place to overwrite it")
     return FileOutput(path, prefix)
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    return path.exists() and other.exists() and os.path.samefile(path, other)

@@ -14,22 +14,23 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, TextIO
 
 from inputmend.cli.commands import EXIT_INVALID, EXIT_OK, UsageError, _flags, _jobs
-from inputmend.cli.files import AtomicFile, InputError, unreadable
+from inputmend.cli.files import AtomicFile, InputError, StreamedInput
 from inputmend.cli.record_output import Output, open_output
 from inputmend.config import defaults
 from inputmend.config.discovery import settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
 from inputmend.core.loss import LossLimit
-from inputmend.core.render import describe_edits
+from inputmend.core.render import describe_repair
 from inputmend.core.text import LineIndex
 from inputmend.records import engines
 from inputmend.records.model import (
@@ -41,7 +42,7 @@ from inputmend.records.model import (
     Status,
 )
 from inputmend.records.process import HeaderError, RecordProcessor, RecordSettings, read_header
-from inputmend.records.split import Oversized, Partitioner, StreamError
+from inputmend.records.split import ByteStream, Oversized, Partitioner, StreamError
 
 RECORD_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
 """Files read in record mode (one JSON value per line) without ``--records``."""
@@ -152,21 +153,22 @@ class RecordRun:
     json: bool
 
 
-def _positive(value: float | None, flag: str) -> None:
+def _positive(value: int | None, flag: str) -> None:
     if value is not None and value <= 0:
         raise UsageError(f"{flag} must be positive")
+
+
+def _same_name(first: str, second: str) -> bool:
+    return Path(first).resolve() == Path(second).resolve()
 
 
 def _run_options(args: argparse.Namespace, fmt: Format) -> RecordRun:
     check = args.subcommand == "check"
     timeout = getattr(args, "timeout", None)
     max_tests = getattr(args, "max_tests", None)
-    _positive(timeout, "--timeout")
     _positive(max_tests, "--max-tests")
     _positive(args.max_record_bytes, "--max-record-bytes")
     _positive(args.partition_bytes, "--partition-bytes")
-    if args.test_timeout <= 0:
-        raise UsageError("--test-timeout must be positive")
     if args.encoding.lower().replace("_", "-") not in ("auto", "utf-8", "utf8"):
         raise UsageError("record mode reads UTF-8; --encoding is for whole files")
     if args.scheduler is not None and args.engine != "dask":
@@ -177,6 +179,8 @@ def _run_options(args: argparse.Namespace, fmt: Format) -> RecordRun:
     drop = getattr(args, "drop_rejected", False)
     if drop and reject is None:
         raise UsageError("--drop-rejected needs --reject FILE: rejected records must go somewhere")
+    if reject is not None and output not in (None, "-") and _same_name(output, reject):
+        raise UsageError("-o and --reject name the same file")
     if len(args.files) > 1 and (output is not None or reject is not None):
         raise UsageError("-o and --reject take one input file in record mode")
     if in_place and "-" in args.files:
@@ -233,20 +237,27 @@ def run(args: argparse.Namespace, fmt: Format) -> int:
 
 
 @contextlib.contextmanager
-def _open(name: str) -> Iterator[tuple[BinaryIO, int | None]]:
-    """The input as a binary stream, and its size when known."""
+def _open(name: str) -> Iterator[tuple[ByteStream, StreamedInput | None]]:
+    """The input as a binary stream, and the file when it is one."""
     if name == "-":
         yield sys.stdin.buffer, None
         return
-    path = Path(name)
-    if path.is_dir():
+    if Path(name).is_dir():
         raise InputError(f"{name}: is a directory; record mode reads files")
+    source = StreamedInput(Path(name))
     try:
-        stream = path.open("rb")
-    except OSError as error:
-        raise unreadable(path, error) from None
-    with stream:
-        yield stream, path.stat().st_size
+        yield source, source
+    finally:
+        source.close()
+
+
+def _refuse_overwriting_input(source: StreamedInput | None, reject: str | None) -> None:
+    """``--reject`` names a new list: never the input."""
+    if source is None or reject is None:
+        return
+    path = Path(reject)
+    if path.exists() and os.path.samefile(path, source.path):
+        raise InputError("--reject names the input file; choose another file")
 
 
 def _run_file(name: str, run: RecordRun) -> int:
@@ -255,7 +266,9 @@ def _run_file(name: str, run: RecordRun) -> int:
         run.fmt, _spec(path, run), run.settings, suffix=path.suffix if path else ""
     )
     started = time.monotonic()
-    with _open(name) as (stream, size):
+    with _open(name) as (stream, source):
+        _refuse_overwriting_input(source, run.reject)
+        size = source.size if source is not None else None
         try:
             partitioner = Partitioner(
                 stream,
@@ -280,16 +293,16 @@ def _run_file(name: str, run: RecordRun) -> int:
             with contextlib.ExitStack() as cleanup:
                 cleanup.callback(engine.close)
                 output = open_output(
-                    run.output, source=path, in_place=run.in_place, suffix=suffix, prefix=head
+                    run.output, source=source, in_place=run.in_place, suffix=suffix, prefix=head
                 )
                 cleanup.push(_discard_on_error(output.discard))
                 rejects = AtomicFile(Path(run.reject)) if run.reject else None
                 if rejects is not None:
                     cleanup.push(_discard_on_error(rejects.discard))
                 _stream(partitioner, engine, output, report, rejects, size)
-                written = output.commit(report.changed)
                 if rejects is not None:
-                    rejects.commit()
+                    rejects.commit()  # first: a dropped record is never lost
+                written = output.commit(report.changed)
         finally:
             processor.oracle.close()
     report.summary(written, run.reject)
@@ -339,7 +352,7 @@ def _stream(
                 result = _copy_oversized(item, output, report.run.settings)
                 report.add_record(result)
                 if rejects is not None:
-                    rejects.stream.write(_reject_line(result))
+                    rejects.write(_reject_line(result))
             else:
                 output.write(item.output, item.index)
                 if item.results and report.each:
@@ -348,7 +361,7 @@ def _stream(
                 if rejects is not None:
                     for result in item.results:
                         if result.status is Status.REJECTED:
-                            rejects.stream.write(_reject_line(result))
+                            rejects.write(_reject_line(result))
             progress.show(report.counts.records, partitioner.bytes_read)
     except engines.EngineError as error:
         raise UsageError(str(error)) from None
@@ -459,7 +472,12 @@ class Report:
         if record.status is Status.INVALID:
             return f"{where} error: {message or 'invalid record'}"
         if record.status is Status.REPAIRED and record.repair is not None:
-            edits = describe_edits(_Where(record.text, record.line), record.repair.edits)
+            edits = describe_repair(
+                record.text,
+                record.repair.edits,
+                where=_Where(record.text, record.line).human,
+                repaired=record.repair.text,
+            )
             return f"{where} repaired ({record.repair.algorithm}): {edits}"
         return f"{where} not repaired: {record.reason}"
 

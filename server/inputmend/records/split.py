@@ -24,7 +24,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Protocol
 
 from inputmend.records.model import Format, Partition
 
@@ -35,6 +35,12 @@ _OTHER_BOMS = (
     (codecs.BOM_UTF16_LE, "UTF-16"),
     (codecs.BOM_UTF16_BE, "UTF-16"),
 )
+
+
+class ByteStream(Protocol):
+    """What the partitioner reads: a binary file, standard input's buffer."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
 
 
 class StreamError(Exception):
@@ -178,7 +184,7 @@ class Partitioner:
 
     def __init__(
         self,
-        stream: BinaryIO,
+        stream: ByteStream,
         fmt: Format,
         *,
         partition_bytes: int,
