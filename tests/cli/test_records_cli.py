@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from inputmend.cli import records
 from tests.cli.helpers import run
 
 JSONL = (
@@ -334,3 +337,27 @@ def test_every_engine_writes_the_same_output(
     assert code == 0, err
     assert other.read_bytes() == local.read_bytes()
     assert "2,000 records" in err and "21 repaired" in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_shows_on_a_terminal_only() -> None:
+    terminal = _Terminal()
+    progress = records.RecordProgress(1000, terminal)
+    progress.show(5, 100)  # too soon after the start: not drawn
+    assert terminal.getvalue() == ""
+    progress.started -= 10.0
+    progress.show(200_000, 500)
+    drawn = terminal.getvalue()
+    bar = r"\r\[#{12}-{12}\]  50% 200,000 records, (19,9\d\d|20,000) records/s +"
+    assert re.fullmatch(bar, drawn)
+    progress.clear()
+    assert terminal.getvalue().endswith("\r" + " " * 79 + "\r")
+    pipe = io.StringIO()
+    quiet = records.RecordProgress(1000, pipe)
+    quiet.started -= 10.0
+    quiet.show(200_000, 500)
+    assert pipe.getvalue() == ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from inputmend.core.budget import Budget
@@ -56,6 +58,21 @@ def test_another_oracle_and_budget() -> None:
     assert statuses(results) == ["valid", "rejected"]
     assert results[1].rejection is Rejection.NO_REPAIR
     assert results[1].reason.startswith("no repair found (") and "budget" in results[1].reason
+
+
+def test_each_record_gets_its_own_time_budget() -> None:
+    def never(text: str) -> None:
+        time.sleep(0.002)
+        raise ValueError("never valid")
+
+    records = ["abcdefghij" * 20, "klmnopqrstu" * 20]
+    started = time.monotonic()
+    results = list(repair_stream(records, CallableOracle(never), budget=Budget(timeout_s=0.2)))
+    assert time.monotonic() - started < 5  # about 0.2 s each, far below the search's cost
+    for result in results:
+        assert result.status is Status.REJECTED and result.rejection is Rejection.NO_REPAIR
+        assert "time budget" in result.reason and "used up" in result.reason
+        assert result.output == result.text
 
 
 def test_csv_header_rows_and_multi_line_fields() -> None:
