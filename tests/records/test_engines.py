@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +19,7 @@ from inputmend.records import engines
 from inputmend.records.model import PartitionResult, RecordResult
 from inputmend.records.process import RecordSettings
 from inputmend.records.split import Partitioner
+from tests.processes import marked, new_mark, survivors
 
 SETTINGS = RecordSettings(timeout_s=None, max_tests=2000)  # deterministic budgets
 
@@ -109,3 +115,31 @@ def test_an_unreachable_scheduler_is_a_clear_error(dask_cluster: Any) -> None:
     job = engines.RecordJob("lines", None, SETTINGS)
     with pytest.raises(engines.EngineError, match="cannot start the dask engine on tcp://127"):
         DaskEngine(job, scheduler="tcp://127.0.0.1:9", workers=1, connect_timeout_s=1)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("engine", ["local", "dask"])
+def test_kill_9_of_the_command_leaves_no_worker(tmp_path: Path, engine: str) -> None:
+    if engine == "dask":
+        pytest.importorskip("distributed", reason="the Dask extra is not installed")
+    source = tmp_path / "slow.jsonl"
+    source.write_bytes(b"".join(line[:-3] + b"\n" for line in _jsonl(400).splitlines()))
+    mark = new_mark()
+    command = [sys.executable, "-m", "inputmend", "repair", str(source), "--jobs", "2"]
+    process = subprocess.Popen(
+        [*command, "--engine", engine, "--partition-bytes", "2000", "-o", str(tmp_path / "out")],
+        env={**os.environ, **mark},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(marked(mark)) < 4 and time.monotonic() < deadline:  # the command, 2 workers
+            time.sleep(0.1)
+        assert process.poll() is None, "the run ended before it could be killed"
+    finally:
+        process.kill()
+        process.wait(10)
+    assert survivors(mark) == []
+    visible = [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")]
+    assert visible == ["slow.jsonl"]  # no output (a SIGKILL may leave a hidden temporary file)

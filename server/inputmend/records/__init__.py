@@ -3,7 +3,7 @@ one record at a time, with memory that does not grow with the input.
 
 Library use::
 
-    from inputmend.records import repair_stream
+    from inputmend.records import Status, repair_stream
 
     for result in repair_stream(open("events.jsonl", encoding="utf-8")):
         if result.status is Status.REPAIRED:

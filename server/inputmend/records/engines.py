@@ -11,6 +11,7 @@ reuses it for every partition of the job.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from inputmend.config.schema import OracleSpec
+from inputmend.oracles.children import die_with_parent
 from inputmend.oracles.factory import build_oracle
 from inputmend.records.model import Format, Partition, PartitionResult
 from inputmend.records.oracles import record_oracle
@@ -106,13 +108,18 @@ class InProcess:
 
 
 class ProcessPool:
-    """``workers`` spawned processes on this machine."""
+    """``workers`` spawned processes on this machine, which die with this one."""
 
     def __init__(self, job: RecordJob, workers: int) -> None:
         self.job = job
         self.workers = workers
         context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        self.pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        )
 
     def submit(self, partition: Partition) -> Pending:
         return self.pool.submit(process_partition, partition, self.job)
