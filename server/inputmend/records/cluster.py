@@ -40,13 +40,19 @@ class DaskEngine:
         try:
             if scheduler is None:
                 # Python validators run in child processes of the workers:
-                # worker processes must not be daemons.
-                with dask.config.set({"distributed.worker.daemon": False}):
+                # worker processes must not be daemons.  The workers' sampling
+                # profiler keeps a call tree per second of work for the last
+                # 1,000 seconds: off, so that their memory does not grow.
+                local = {
+                    "distributed.worker.daemon": False,
+                    "distributed.worker.profile.enabled": False,
+                }
+                with dask.config.set(local):
                     self.cluster = LocalCluster(
                         n_workers=workers,
                         threads_per_worker=1,
                         processes=True,
-                        dashboard_address=":0" if _has_dashboard() else None,
+                        dashboard_address=":0",  # any free port: never a warning
                         silence_logs=logging.ERROR,
                     )
                 self.client = Client(self.cluster)
