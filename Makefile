@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	  { echo "inputmend needs Python >= 3.11 (set PYTHON=...)"; exit 2; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -20,6 +20,7 @@ SCRIPTS = [
     "everyday_damage.py",
     "ddset_compare.py",
     "lsp_latency.py",
+    "records_bench.py",
 ]
 
 

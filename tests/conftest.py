@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,3 +53,20 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip(f"FSynth corpus not found at {CORPUS}")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def dask_cluster() -> Iterator[Any]:
+    """A Dask cluster of two worker processes (record mode's Dask engine)."""
+    distributed = pytest.importorskip(
+        "distributed",
+        reason="the Dask extra is not installed (pip install -e '.[dask]'; make test installs it)",
+    )
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        yield cluster

@@ -19,7 +19,8 @@ ALLOWED = {
     "oracles": {"core", "config", "grammar", "oracles"},
     "algorithms": {"core", "oracles", "grammar"},
     "services": {"core", "config", "oracles", "grammar", "algorithms"},
-    "cli": {"core", "config", "oracles", "grammar", "services", "lsp.app"},
+    "records": {"core", "config", "oracles", "grammar", "services"},
+    "cli": {"core", "config", "oracles", "grammar", "services", "records", "lsp.app"},
     "lsp": {"core", "config", "oracles", "services"},
 }
 PROTOCOL_LIBRARIES = ("lsprotocol", "pygls")

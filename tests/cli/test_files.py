@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
 
 from inputmend.cli.files import (
+    AtomicFile,
     InputError,
     backup_path,
     expand,
@@ -70,6 +73,47 @@ def test_atomic_writes_keep_the_mode_and_leave_nothing_behind(tmp_path: Path) ->
     assert path.read_bytes() == b"new"
     assert path.stat().st_mode & 0o777 == 0o750
     assert [p.name for p in tmp_path.iterdir()] == ["script.sh"]
+
+
+def test_a_file_written_in_pieces_appears_only_when_committed(tmp_path: Path) -> None:
+    path = tmp_path / "out.jsonl"
+    path.write_text("old")
+    target = AtomicFile(path)
+    target.write(b"new ")
+    assert path.read_text() == "old"
+    target.discard()
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+    with AtomicFile(path) as target:
+        target.write(b"new ")
+        target.write(b"text")
+    assert path.read_text() == "new text"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+    with pytest.raises(RuntimeError), AtomicFile(path) as target:
+        target.write(b"half")
+        raise RuntimeError
+    assert path.read_text() == "new text"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+
+
+def test_a_file_written_in_pieces_follows_symlinks_and_keeps_hard_links(tmp_path: Path) -> None:
+    real = tmp_path / "real.jsonl"
+    real.write_text("old")
+    link, other = tmp_path / "link.jsonl", tmp_path / "other.jsonl"
+    link.symlink_to(real)
+    os.link(real, other)
+    with AtomicFile(link) as target:
+        target.write(b"new")
+    assert link.is_symlink() and real.read_text() == "new"
+    assert os.path.samefile(real, other)
+
+
+def test_only_regular_files_are_replaced(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="is a FIFO, not a regular file"):
+        AtomicFile(fifo)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
 
 
 def test_backups_are_never_overwritten(tmp_path: Path) -> None:

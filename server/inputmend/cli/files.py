@@ -4,12 +4,15 @@ The one place where the command line touches the file system:
 
 * reading refuses what is not a regular file (a FIFO would block forever,
   ``/dev/zero`` never ends) and remembers what the file was (size, mtime,
-  hash), so that it is never replaced after someone else changed it;
-* every write is atomic (a temporary file in the same folder, synced, then
-  renamed over the target) and keeps the target's mode and owner; a file
-  with other hard links is rewritten in its own inode (after its backup is
-  safe), so that the links keep seeing it; a symbolic link is followed, so
-  the file it points to is repaired and the link stays;
+  hash), so that it is never replaced after someone else changed it; record
+  mode reads a file as a stream (:class:`StreamedInput`) and hashes it as it goes;
+* every write is atomic (a temporary file in the same folder, written whole
+  or piece by piece (:class:`AtomicFile`), synced, then renamed over the
+  target), refuses to replace anything but a regular file and keeps the
+  target's mode and owner; a file with other hard links is rewritten in its
+  own inode (after its backup is safe), so that the links keep seeing it; a
+  symbolic link is followed, so the file it points to is repaired and the
+  link stays;
 * a file is rewritten in place only with its original kept as a backup that
   never overwrites anything: ``FILE.orig``, else the first free
   ``FILE.orig.N`` (a name taken by anything, a dangling symbolic link too,
@@ -23,10 +26,12 @@ import errno
 import hashlib
 import os
 import re
+import shutil
 import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from inputmend.config.discovery import find_config, load_config
 from inputmend.core.text import (
@@ -90,6 +95,7 @@ _KINDS = (
     (stat.S_ISBLK, "is a block device, not a regular file"),
     (stat.S_ISSOCK, "is a socket, not a regular file"),
 )
+_CHUNK = 1 << 20
 
 
 def _not_regular(mode: int) -> str | None:
@@ -99,8 +105,8 @@ def _not_regular(mode: int) -> str | None:
     return next((why for test, why in _KINDS if test(mode)), "is not a regular file")
 
 
-def _read_regular(file: Path) -> tuple[bytes, os.stat_result]:
-    """The bytes of a regular file; never blocks on a FIFO or reads a device."""
+def _open_regular(file: Path) -> tuple[BinaryIO, os.stat_result]:
+    """A regular file open for reading; never blocks on a FIFO or opens a device."""
     try:
         handle = os.open(file, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
@@ -108,12 +114,24 @@ def _read_regular(file: Path) -> tuple[bytes, os.stat_result]:
             why = _not_regular(os.stat(file).st_mode)
             raise InputError(f"{file}: {why}") from None
         raise
-    with os.fdopen(handle, "rb") as stream:
-        info = os.fstat(handle)
-        why = _not_regular(info.st_mode)
-        if why is not None:
-            raise InputError(f"{file}: {why}")
-        return stream.read(), info
+    stream = os.fdopen(handle, "rb")
+    info = os.fstat(handle)
+    why = _not_regular(info.st_mode)
+    if why is not None:
+        stream.close()
+        raise InputError(f"{file}: {why}")
+    return stream, info
+
+
+def unreadable(file: Path, error: OSError) -> InputError:
+    """The one-line error for a file that cannot be read."""
+    if isinstance(error, FileNotFoundError):
+        return InputError(f"{file}: no such file")
+    if isinstance(error, IsADirectoryError):
+        return InputError(f"{file}: is a directory")
+    if isinstance(error, PermissionError):
+        return InputError(f"{file}: permission denied")
+    return InputError(f"{file}: cannot read ({error.strerror or error})")
 
 
 def read_input(path: str | Path, *, encoding: str = "auto") -> InputFile:
@@ -121,20 +139,45 @@ def read_input(path: str | Path, *, encoding: str = "auto") -> InputFile:
     (``encoding``: ``auto`` or a codec name, see :func:`inputmend.core.text.decode`)."""
     file = Path(path)
     try:
-        data, info = _read_regular(file)
-    except FileNotFoundError:
-        raise InputError(f"{file}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{file}: is a directory") from None
-    except PermissionError:
-        raise InputError(f"{file}: permission denied") from None
+        stream, info = _open_regular(file)
+        with stream:
+            data = stream.read()
     except OSError as error:
-        raise InputError(f"{file}: cannot read ({error.strerror or error})") from None
+        raise unreadable(file, error) from None
     try:
         decoded = decode(data, encoding=encoding)
     except DecodeError as error:
         raise InputError(f"{file}: {error}") from None
     return InputFile(file, decoded.text, decoded.encoding, FileState.of(data, info))
+
+
+class StreamedInput:
+    """A regular file read piece by piece (record mode).  What was read is
+    hashed, so that an in-place write can tell whether the file changed since."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            self._stream, self._info = _open_regular(path)
+        except OSError as error:
+            raise unreadable(path, error) from None
+        self.path = path
+        self.size = self._info.st_size
+        self._hash = hashlib.sha256()
+        self._read = 0
+
+    def read(self, size: int = -1, /) -> bytes:
+        data = self._stream.read(size)
+        self._hash.update(data)
+        self._read += len(data)
+        return data
+
+    @property
+    def state(self) -> FileState:
+        """The file as read so far (all of it once the stream is exhausted)."""
+        return FileState(self._read, self._info.st_mtime_ns, self._hash.hexdigest())
+
+    def close(self) -> None:
+        self._stream.close()
 
 
 def _has_oracle(path: Path) -> bool:
@@ -204,22 +247,19 @@ def _sync_folder(folder: Path) -> None:
         os.close(handle)
 
 
-def _temporary(folder: Path, name: str, data: bytes, like: os.stat_result | None, mode: int) -> str:
-    """A synced temporary file in ``folder`` with ``data``, the owner of
-    ``like`` (where allowed) and ``mode``."""
+def _temporary(folder: Path, name: str) -> tuple[BinaryIO, str]:
+    """A new, empty temporary file in ``folder``, open for writing and reading."""
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            if like is not None:
-                _chown_like(stream.fileno(), like)
-            os.fchmod(stream.fileno(), mode)
-            os.fsync(stream.fileno())
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return temporary
+    return os.fdopen(handle, "w+b"), temporary
+
+
+def _seal(stream: BinaryIO, like: os.stat_result | None, mode: int) -> None:
+    """Flush and sync a new file, with the owner of ``like`` (where allowed) and ``mode``."""
+    stream.flush()
+    if like is not None:
+        _chown_like(stream.fileno(), like)
+    os.fchmod(stream.fileno(), mode)
+    os.fsync(stream.fileno())
 
 
 def _chown_like(handle: int, like: os.stat_result) -> None:
@@ -232,30 +272,87 @@ def _chown_like(handle: int, like: os.stat_result) -> None:
             continue
 
 
-def replace_contents(target: Path, data: bytes) -> None:
-    """Replace ``target`` (a real path, no symbolic link) by ``data``,
-    keeping its mode, owner and hard links; a new file gets the umask's mode."""
-    try:
-        info: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
-        info = None
-    if info is not None and info.st_nlink > 1:
-        # other names share this inode: write into it, so that they all see the repair
-        handle = os.open(target, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.truncate()
-            stream.flush()
-            os.fsync(stream.fileno())
-        return
-    mode = 0o666 & ~_umask() if info is None else stat.S_IMODE(info.st_mode)
-    temporary = _temporary(target.parent, target.name, data, info, mode)
-    try:
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    _sync_folder(target.parent)
+class AtomicFile:
+    """A new version of the file ``path`` names, written piece by piece into a
+    temporary file beside it: :meth:`commit` puts it in place at once,
+    :meth:`discard` (or leaving the ``with`` block by an exception) leaves
+    the file as it was.  A symbolic link is followed (the file it points to
+    gets the new version, the link stays); an existing file keeps its mode,
+    owner and hard links (a file with other names is rewritten in its own
+    inode); a new file gets the umask's mode; anything but a regular file
+    (a FIFO, a device) is refused, never replaced.  Errors name ``path``,
+    never the temporary file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.target = Path(os.path.realpath(path))
+        try:
+            why = _not_regular(os.stat(self.target).st_mode)
+        except OSError:
+            why = None  # a new file, or an error the write reports
+        if why is not None:
+            raise WriteError(f"{path}: {why}; only regular files are written")
+        try:
+            self._stream, self._temporary = _temporary(self.target.parent, self.target.name)
+        except OSError as error:
+            raise cannot_write(path, error) from None
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._stream.write(data)
+        except OSError as error:
+            self.discard()
+            raise cannot_write(self.path, error) from None
+
+    def commit(self) -> None:
+        """Put the new version in place; the temporary file is gone either way."""
+        try:
+            self._replace()
+        except OSError as error:
+            raise cannot_write(self.path, error) from None
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        self._stream.close()
+        Path(self._temporary).unlink(missing_ok=True)
+
+    def _replace(self) -> None:
+        try:
+            info: os.stat_result | None = os.stat(self.target)
+        except FileNotFoundError:
+            info = None
+        if info is not None and info.st_nlink > 1:
+            # other names share this inode: write into it, so that they all see the new version
+            self._stream.flush()
+            self._stream.seek(0)
+            handle = os.open(self.target, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(handle, "wb") as inode:
+                shutil.copyfileobj(self._stream, inode, _CHUNK)
+                inode.truncate()
+                inode.flush()
+                os.fsync(inode.fileno())
+            return
+        mode = 0o666 & ~_umask() if info is None else stat.S_IMODE(info.st_mode)
+        _seal(self._stream, info, mode)
+        self._stream.close()
+        os.replace(self._temporary, self.target)
+        _sync_folder(self.target.parent)
+
+
+def replace_contents(path: Path, data: bytes) -> None:
+    """Replace the file ``path`` names by ``data`` at once (see :class:`AtomicFile`)."""
+    with AtomicFile(path) as new:
+        new.write(data)
 
 
 def backup_path(path: Path) -> Path:
@@ -272,15 +369,49 @@ def backup_path(path: Path) -> Path:
 _NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOSYS, errno.EXDEV, errno.EMLINK}
 
 
-def write_backup(path: Path, data: bytes, like: os.stat_result) -> Path:
-    """Keep ``data`` as the first free backup name of ``path``, atomically:
-    written and synced under a temporary name, then linked to a name that
-    must not exist (so nothing is ever overwritten or written through a
-    symbolic link).  The backup gets the mode (without set-id bits) and owner
-    of ``like``."""
-    mode = stat.S_IMODE(like.st_mode) & 0o777
-    temporary = _temporary(path.parent, path.name, data, like, mode)
+def _verify(
+    path: Path, state: FileState | None, copy: BinaryIO | None = None
+) -> os.stat_result | None:
+    """The file's status if it is still what was read (``state``: size,
+    mtime, content; ``None``: not read from a file), else ``None``; read in
+    pieces (into ``copy`` if given)."""
     try:
+        stream, info = _open_regular(path)
+    except (OSError, InputError):
+        return None
+    digest, size = hashlib.sha256(), 0
+    with stream:
+        while chunk := stream.read(_CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+            if copy is not None:
+                copy.write(chunk)
+    if state is not None and FileState(size, info.st_mtime_ns, digest.hexdigest()) != state:
+        return None
+    return info
+
+
+def _changed(path: Path) -> WriteError:
+    return WriteError(
+        f"{path} changed since it was read: the repair was not written "
+        "(the file keeps its new content)"
+    )
+
+
+def write_backup(path: Path, original: Path, state: FileState | None) -> Path:
+    """Keep a copy of ``original`` as the first free backup name of
+    ``path``, atomically: copied (and checked to be still what was read,
+    ``state``) and synced under a temporary name, then linked to a name that
+    must not exist (so nothing is ever overwritten or written through a
+    symbolic link).  The backup gets the original's mode (without set-id
+    bits) and owner."""
+    stream, temporary = _temporary(path.parent, path.name)
+    try:
+        with stream:
+            like = _verify(original, state, stream)
+            if like is None:
+                raise _changed(path)
+            _seal(stream, like, stat.S_IMODE(like.st_mode) & 0o777)
         while True:
             candidate = backup_path(path)
             try:
@@ -298,49 +429,36 @@ def write_backup(path: Path, data: bytes, like: os.stat_result) -> Path:
         _sync_folder(path.parent)
 
 
-def _as_read(path: Path, source: InputFile) -> bytes:
-    """The file's bytes, when it is still what ``source`` read (size, mtime,
-    content); they are then exactly the original bytes."""
-    if source.state is None:
-        return source.encode()
-    try:
-        data, info = _read_regular(path)
-    except (OSError, InputError):
-        data, info = b"", None
-    if info is None or FileState.of(data, info) != source.state:
-        raise WriteError(
-            f"{source.path} changed since it was read: the repair was not written "
-            "(the file keeps its new content)"
-        )
-    return data
-
-
-def _cannot_write(path: Path, error: OSError) -> WriteError:
+def cannot_write(path: Path, error: OSError) -> WriteError:
+    """The one-line error for a file or folder that cannot be written."""
     return WriteError(f"{path}: cannot write ({error.strerror or type(error).__name__})")
 
 
-def write_in_place(source: InputFile, text: str) -> str:
-    """Rewrite the file with ``text``, keeping the original as a backup; a
-    symbolic link stays, the file it points to is repaired.  Refuses when
-    the file changed since it was read (nothing is lost: the file keeps its
-    new content)."""
-    path = source.path
-    data = source.encode(text)
-    target = Path(os.path.realpath(path))
-    original = _as_read(target, source)
+def replace_in_place(path: Path, new: AtomicFile, state: FileState | None) -> str:
+    """Put ``new`` in place of the file ``path`` names, keeping the original
+    as a backup; a symbolic link stays, the file it points to is replaced.
+    Refuses when the file changed since it was read (``state``); nothing is
+    lost then: the file keeps its new content."""
     try:
-        backup = write_backup(path, original, os.stat(target))
+        backup = write_backup(path, new.target, state)
     except OSError as error:
-        raise _cannot_write(path.with_name(path.name + ".orig"), error) from None
-    try:
-        _as_read(target, source)
-    except WriteError as error:
-        raise WriteError(f"{error}; {backup} has the version that was read") from None
-    try:
-        replace_contents(target, data)
-    except OSError as error:
-        raise _cannot_write(path, error) from None
+        raise cannot_write(path.with_name(path.name + ".orig"), error) from None
+    if _verify(new.target, state) is None:
+        raise WriteError(f"{_changed(path)}; {backup} has the version that was read")
+    new.commit()
     return f"wrote {path} (original kept as {backup})"
+
+
+def write_in_place(source: InputFile, text: str) -> str:
+    """Rewrite the file with ``text``, keeping the original as a backup (see
+    :func:`replace_in_place`)."""
+    data = source.encode(text)
+    new = AtomicFile(source.path)
+    try:
+        new.write(data)
+        return replace_in_place(source.path, new, source.state)
+    finally:
+        new.discard()
 
 
 def write_output(source: InputFile, text: str, target: Path) -> str:
@@ -348,9 +466,5 @@ def write_output(source: InputFile, text: str, target: Path) -> str:
     gets the umask's mode, an existing one keeps its mode, owner and links."""
     if target.exists() and target.resolve() == source.path.resolve():
         raise InputError("-o names the input file; use --in-place to overwrite it")
-    data = source.encode(text)
-    try:
-        replace_contents(Path(os.path.realpath(target)), data)
-    except OSError as error:
-        raise _cannot_write(target, error) from None
+    replace_contents(target, source.encode(text))
     return f"wrote {target}"

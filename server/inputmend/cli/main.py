@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from inputmend import __version__, services
-from inputmend.cli import commands
+from inputmend.cli import commands, records
 from inputmend.config import defaults
 from inputmend.core.text import printable
 from inputmend.oracles.children import never_import_from_cwd
@@ -77,7 +77,10 @@ def _encoding_option(parser: argparse.ArgumentParser) -> None:
 
 def _jobs_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--jobs", type=int, metavar="N", help="files processed in parallel (default: all cores)"
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="files (record mode: partitions) processed in parallel (default: all cores)",
     )
 
 
@@ -101,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="one JSON object per file")
     _encoding_option(check)
     _jobs_option(check)
+    records.add_options(check, repair=False)
 
     repair = subcommands.add_parser("repair", parents=[oracle], help="print ranked repairs")
     repair.add_argument("files", nargs="+", metavar="FILE|FOLDER", help="- reads standard input")
@@ -119,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
         "-o",
         "--output",
         metavar="OUT",
-        help="write the best repair to OUT (-: standard output; the report goes to stderr)",
+        help="write the best repair to OUT (-: standard output; the report goes to stderr; "
+        "record mode: FOLDER/ for one file per partition)",
     )
     out.add_argument(
         "--in-place", action="store_true", help="write the best repair to FILE (keeps FILE.orig)"
@@ -127,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     repair.add_argument("--json", action="store_true", help="one JSON object per file")
     _encoding_option(repair)
     _jobs_option(repair)
+    records.add_options(repair, repair=True)
 
     explain = subcommands.add_parser(
         "explain", parents=[oracle], help="show the failure-inducing parts of a file"
@@ -189,6 +195,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
+        if args.subcommand in ("check", "repair"):
+            fmt = records.record_format(args)
+            if fmt is not None:
+                return records.run(args, fmt)
+            records.refuse_record_options(args)
         return COMMANDS[args.subcommand](args)
     except commands.USER_ERRORS as error:
         print(f"inputmend: error: {printable(str(error))}", file=sys.stderr)

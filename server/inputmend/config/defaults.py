@@ -28,3 +28,10 @@ SERVER_DIAGNOSIS_TIMEOUT_S = 5.0
 """Failure-inducing spans complement the repairs: at most this long."""
 SERVER_QUICK_REPAIR_S = 0.5
 """The quick repairs offered before the final ranked list: at most this long."""
+
+RECORD_TIMEOUT_S = 1.0
+"""Seconds for repairing one record in record mode (``--records``)."""
+MAX_RECORD_BYTES = 1 << 20
+"""Larger records are not judged in record mode: passed through, listed as rejected."""
+PARTITION_BYTES = 1 << 20
+"""Record mode hands the input to its workers in partitions of about this size."""

@@ -1,0 +1,188 @@
+"""Where record mode writes: nowhere (a report), standard output, a file, the
+input itself (keeping a backup), or one file per partition in a folder.
+
+Every file is written beside its target and put in place only when the run
+succeeds, under the rules of every write (:class:`~inputmend.cli.files.AtomicFile`):
+a failed or interrupted run leaves the user's files as they were.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+from inputmend.cli.files import (
+    AtomicFile,
+    InputError,
+    StreamedInput,
+    cannot_write,
+    replace_in_place,
+)
+
+
+class Output(Protocol):
+    """The repaired stream, written partition by partition (``part`` is the
+    partition's index; pieces of one partition come in order)."""
+
+    def write(self, data: bytes, part: int) -> None: ...
+
+    def commit(self, changed: bool) -> str | None:
+        """Put the output in place; what was written, for the user."""
+        ...
+
+    def discard(self) -> None: ...
+
+
+class NoOutput:
+    """A report only."""
+
+    def write(self, data: bytes, part: int) -> None:
+        pass
+
+    def commit(self, changed: bool) -> str | None:
+        return None
+
+    def discard(self) -> None:
+        pass
+
+
+class StandardOutput:
+    """``-o -``: the records on standard output, as they come."""
+
+    def __init__(self, prefix: bytes) -> None:
+        self.stream = sys.stdout.buffer
+        self.stream.write(prefix)
+
+    def write(self, data: bytes, part: int) -> None:
+        self.stream.write(data)
+
+    def commit(self, changed: bool) -> str | None:
+        self.stream.flush()
+        return None
+
+    def discard(self) -> None:
+        self.stream.flush()
+
+
+class FileOutput:
+    """``-o FILE``, or ``--in-place`` of ``source`` (the input is kept as a
+    backup, and not replaced when it changed since it was read; nothing is
+    written when nothing changed)."""
+
+    def __init__(self, target: Path, prefix: bytes, *, source: StreamedInput | None = None) -> None:
+        self.target = target
+        self.source = source
+        self.file = AtomicFile(target)
+        self.file.write(prefix)
+
+    def write(self, data: bytes, part: int) -> None:
+        self.file.write(data)
+
+    def commit(self, changed: bool) -> str | None:
+        if self.source is None:
+            self.file.commit()
+            return f"wrote {self.target}"
+        if not changed:
+            self.file.discard()
+            return f"{self.target} unchanged"
+        try:
+            return replace_in_place(self.target, self.file, self.source.state)
+        finally:
+            self.file.discard()
+
+    def discard(self) -> None:
+        self.file.discard()
+
+
+class PartsOutput:
+    """``-o FOLDER/``: one file per partition, ``part-00000.EXT``, each
+    starting with ``prefix`` (a CSV header).  The parts are written in a
+    hidden folder inside ``FOLDER``, synced, and moved out when the run
+    succeeds; an existing part is never replaced."""
+
+    def __init__(self, folder: Path, suffix: str, prefix: bytes) -> None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if any(folder.glob("part-*")):
+                raise InputError(f"{folder}: already holds part-* files; choose an empty folder")
+            self.staging = Path(tempfile.mkdtemp(dir=folder, prefix=".inputmend-parts-"))
+        except OSError as error:
+            raise cannot_write(folder, error) from None
+        self.folder = folder
+        self.suffix = suffix
+        self.prefix = prefix
+        self.names: list[str] = []
+        self.stream: BinaryIO | None = None
+        self.part = -1
+
+    def write(self, data: bytes, part: int) -> None:
+        try:
+            if self.stream is None or part != self.part:
+                self._close()
+                name = f"part-{part:05d}{self.suffix}"
+                self.names.append(name)
+                self.stream = (self.staging / name).open("wb")
+                self.part = part
+                self.stream.write(self.prefix)
+            self.stream.write(data)
+        except OSError as error:
+            raise cannot_write(self.folder / f"part-{part:05d}{self.suffix}", error) from None
+
+    def _close(self) -> None:
+        if self.stream is not None:
+            self.stream.flush()
+            os.fsync(self.stream.fileno())
+            self.stream.close()
+            self.stream = None
+
+    def commit(self, changed: bool) -> str | None:
+        try:
+            self._close()
+            for name in self.names:
+                if os.path.lexists(self.folder / name):
+                    raise InputError(f"{self.folder / name} appeared during the run; not replaced")
+                os.replace(self.staging / name, self.folder / name)
+            self.staging.rmdir()
+        except OSError as error:
+            raise cannot_write(self.folder, error) from None
+        return f"wrote {len(self.names)} part(s) to {self.folder}"
+
+    def discard(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def open_output(
+    target: str | None,
+    *,
+    source: StreamedInput | None,
+    in_place: bool,
+    suffix: str,
+    prefix: bytes,
+) -> Output:
+    """The output ``-o``/``--in-place`` ask for (``source``: the input file,
+    ``None`` for standard input; ``prefix``: what precedes the records, a
+    byte-order mark and a CSV header)."""
+    if in_place:
+        assert source is not None
+        return FileOutput(source.path, prefix, source=source)
+    if target is None:
+        return NoOutput()
+    if target == "-":
+        return StandardOutput(prefix)
+    path = Path(target)
+    if target.endswith(("/", os.sep)) or path.is_dir():
+        return PartsOutput(path, suffix, prefix)
+    if source is not None and _same_file(path, source.path):
+        raise InputError("-o names the input file; use --in-place to overwrite it")
+    return FileOutput(path, prefix)
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    return path.exists() and other.exists() and os.path.samefile(path, other)

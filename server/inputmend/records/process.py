@@ -1,0 +1,260 @@
+"""Judging and repairing records: one at a time, or a partition at once.
+
+A valid record costs one pre-check (C speed) when the oracle has one, else
+one oracle check.  An invalid record gets its own budget; its best repair
+that does not lose too much of it (:mod:`inputmend.core.loss`) replaces it,
+and when there is none the record stays as it was (or is left out) and is
+reported as rejected, with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inputmend import services
+from inputmend.config import defaults
+from inputmend.core.budget import Budget
+from inputmend.core.loss import LossLimit, data_lost, significant
+from inputmend.oracles.base import Feedback, Oracle
+from inputmend.records.model import (
+    Counts,
+    Format,
+    Partition,
+    PartitionResult,
+    RecordResult,
+    Rejection,
+    Status,
+)
+from inputmend.records.oracles import FastCheck, csv_fields, record_oracle
+from inputmend.records.split import Lines, Partitioner, record_stops
+
+
+@dataclass(frozen=True)
+class RecordSettings:
+    """What to do with each record: check only, or repair within a budget."""
+
+    repair: bool = True
+    algorithm: str = "auto"
+    timeout_s: float | None = defaults.RECORD_TIMEOUT_S
+    max_tests: int | None = None
+    loss: LossLimit = field(default_factory=LossLimit)
+    allow_loss: bool = False
+    drop_rejected: bool = False
+    max_record_bytes: int = defaults.MAX_RECORD_BYTES
+
+
+def decode(content: bytes) -> tuple[str, bool]:
+    """A record's text, and whether its bytes were all valid UTF-8 (bytes
+    that are not become lone surrogates, which every oracle rejects)."""
+    try:
+        return content.decode("utf-8"), True
+    except UnicodeDecodeError:
+        return content.decode("utf-8", "surrogateescape"), False
+
+
+def encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+class RecordProcessor:
+    """Judges the records of one format with one oracle (built once, reused
+    for every record) and repairs the invalid ones."""
+
+    def __init__(
+        self,
+        fmt: Format,
+        oracle: Oracle,
+        fast: FastCheck | None,
+        settings: RecordSettings,
+    ) -> None:
+        self.fmt = fmt
+        self.oracle = oracle
+        self.fast = fast
+        self.settings = settings
+        self.budget = Budget(timeout_s=settings.timeout_s, max_tests=settings.max_tests)
+
+    # ------------------------------------------------------------ one record
+    def blank(self, content: bytes | str) -> bool:
+        """Not a record: an empty line (for JSON Lines, also only blanks)."""
+        if self.fmt == "csv":
+            return not content
+        if isinstance(content, bytes):
+            return not content.strip(b" \t")
+        return not content.strip(" \t")
+
+    def valid(self, text: str) -> bool:
+        """Is this row valid (the CSV join test)?"""
+        return (self.fast is not None and self.fast(text)) or self.oracle.check(text).valid
+
+    def judge(self, text: str, *, line: int, ending: str, size: int) -> RecordResult:
+        """The result for one record of ``size`` bytes (not blank)."""
+        settings = self.settings
+        if size > settings.max_record_bytes:
+            return self.too_large(text, line=line, ending=ending, size=size)
+        if self.fast is not None and self.fast(text):
+            return RecordResult(line, Status.VALID, text, ending, text)
+        feedback = self.oracle.check(text)
+        if feedback.valid:
+            return RecordResult(line, Status.VALID, text, ending, text)
+        if not settings.repair:
+            return RecordResult(line, Status.INVALID, text, ending, text, error=feedback)
+        return self._repair(text, line, ending, feedback)
+
+    def too_large(self, text: str, *, line: int, ending: str, size: int) -> RecordResult:
+        """A record over the size limit: not judged, rejected."""
+        limit = self.settings.max_record_bytes
+        reason = f"{size} bytes, more than the record size limit of {limit}"
+        return self._rejected(text, line, ending, Rejection.TOO_LARGE, reason)
+
+    def _repair(self, text: str, line: int, ending: str, feedback: Feedback) -> RecordResult:
+        settings = self.settings
+        result = services.repair(
+            text, self.oracle, algorithm=settings.algorithm, budget=self.budget
+        )
+        size = significant(text)
+        first_lost: int | None = None
+        for repair in result.repairs:
+            lost = data_lost(text, repair)
+            if settings.allow_loss or settings.loss.allows(lost, size):
+                return RecordResult(
+                    line, Status.REPAIRED, text, ending, repair.text, feedback, repair, lost
+                )
+            if first_lost is None:
+                first_lost = lost
+        if first_lost is not None:
+            reason = (
+                f"only lossy repairs: the best loses {first_lost} of {size} characters "
+                f"(limit {settings.loss.describe()})"
+            )
+            return self._rejected(text, line, ending, Rejection.LOSSY, reason, feedback)
+        stop = result.stats.stop_reason
+        reason = f"no repair found ({stop})" if stop else "no repair found"
+        return self._rejected(text, line, ending, Rejection.NO_REPAIR, reason, feedback)
+
+    def _rejected(
+        self,
+        text: str,
+        line: int,
+        ending: str,
+        why: Rejection,
+        reason: str,
+        feedback: Feedback | None = None,
+    ) -> RecordResult:
+        output = None if self.settings.drop_rejected else text
+        return RecordResult(
+            line, Status.REJECTED, text, ending, output, feedback, rejection=why, reason=reason
+        )
+
+    # ------------------------------------------------------------ partitions
+    def joins(self, data: bytes) -> bool:
+        """The CSV join test on a candidate record's bytes."""
+        text, clean = decode(data)
+        return clean and self.valid(text)
+
+    def partition(self, partition: Partition, *, everything: bool = False) -> PartitionResult:
+        """Judge (and repair) every record of a partition.  Valid records are
+        only counted unless ``everything``; the output keeps their bytes."""
+        lines = Lines.of(partition.data)
+        joins = self.joins if self.fmt == "csv" else None
+        stops, _ = record_stops(
+            lines,
+            self.fmt,
+            final=True,
+            max_bytes=self.settings.max_record_bytes,
+            joins=joins,
+        )
+        contents, endings, fast = lines.contents, lines.endings, self.fast
+        limit = self.settings.max_record_bytes
+        replaced: dict[int, bytes | None] = {}
+        results: list[RecordResult] = []
+        valid = blank = 0
+        first = 0
+        for stop in stops:
+            content = contents[first] if stop == first + 1 else lines.joined(first, stop)
+            start, first = first, stop
+            text, clean = decode(content)
+            quick = clean and not everything and len(content) <= limit
+            if quick and fast is not None and fast(text):
+                valid += 1
+                continue
+            ending = endings[stop - 1].decode("ascii")
+            line = partition.first_line + start
+            if self.blank(content):
+                blank += 1
+                if everything:
+                    results.append(RecordResult(line, Status.BLANK, text, ending, text))
+                continue
+            result = self.judge(text, line=line, ending=ending, size=len(content))
+            if result.status is Status.VALID:
+                valid += 1
+            if result.output is None:
+                replaced[start] = None
+            elif result.output is not text:
+                replaced[start] = encode(result.output)
+            if everything or result.status is not Status.VALID:
+                results.append(result)
+        counts = _count(results, valid=valid, blank=blank)
+        output = partition.data if not replaced else _rebuild(lines, stops, replaced)
+        return PartitionResult(partition.index, output, counts, tuple(results))
+
+
+def _count(results: list[RecordResult], *, valid: int, blank: int) -> Counts:
+    statuses = [result.status for result in results]
+    judged = [s for s in statuses if s is not Status.BLANK and s is not Status.VALID]
+    return Counts(
+        records=valid + len(judged),
+        valid=valid,
+        invalid=statuses.count(Status.INVALID),
+        repaired=statuses.count(Status.REPAIRED),
+        rejected=statuses.count(Status.REJECTED),
+        blank=blank,
+    )
+
+
+def _rebuild(lines: Lines, stops: list[int], replaced: dict[int, bytes | None]) -> bytes:
+    """The partition's bytes with some records replaced (or left out)."""
+    parts: list[bytes] = []
+    first = 0
+    for stop in stops:
+        if first in replaced:
+            content = replaced[first]
+            if content is not None:
+                parts += (content, lines.endings[stop - 1])
+        else:
+            for index in range(first, stop):
+                parts += (lines.contents[index], lines.endings[index])
+        first = stop
+    return b"".join(parts)
+
+
+class HeaderError(ValueError):
+    """The CSV header is not a valid row; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Header:
+    """What precedes the rows of a CSV stream: its bytes (empty lines and
+    the header), the header's text and line, and its number of fields."""
+
+    head: bytes
+    text: str | None
+    line: int
+    columns: int | None
+
+
+def read_header(partitioner: Partitioner, settings: RecordSettings) -> Header:
+    """Take the header off a CSV stream; it must be a valid row of the
+    bundled CSV grammar (the configured oracle judges data rows only)."""
+    oracle, fast = record_oracle("csv", None)
+    checker = RecordProcessor("csv", oracle, fast, settings)
+    try:
+        head, header, line = partitioner.take_header(checker.joins)
+        if header is None:
+            return Header(head, None, line, None)
+        text, _ = decode(header)
+        feedback = oracle.check(text)
+    finally:
+        oracle.close()
+    if not feedback.valid:
+        raise HeaderError(f"line {line}: the CSV header is not a valid row ({feedback.message})")
+    return Header(head, text, line, csv_fields(text))

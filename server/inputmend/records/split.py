@@ -1,0 +1,308 @@
+"""Where records begin and end, and cutting a byte stream into partitions.
+
+JSON Lines: a record is a physical line (``\\n``; a ``\\r`` before it is part
+of the line ending).  CSV: a quoted field may hold line breaks, so a record
+is a physical line unless its quotes do not balance; then it runs on to the
+line where they do, *if* the joined lines are a valid row.  When they are not
+(a lost quote flips the balance for the rest of the file), or the quotes do
+not balance within ``max_bytes``, the record is the one physical line: a lost
+quote damages one row, never the rows after it (:func:`group_rows`).
+
+Every decision looks only at the lines from the record's start onwards, so
+a partition that starts at a record boundary is split exactly as the whole
+stream would be: the local and the Dask engine give the same records.
+
+:class:`Partitioner` reads a binary stream and cuts it into partitions of
+about ``partition_bytes`` that end at record boundaries; only the partitions
+in flight are in memory.  A physical line longer than ``max_record_bytes``
+that does not even fit in the buffer is handed out as :class:`Oversized`, to
+be copied through in pieces.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from inputmend.records.model import Format, Partition
+
+_UTF8_BOM = codecs.BOM_UTF8
+_OTHER_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+class ByteStream(Protocol):
+    """What the partitioner reads: a binary file, standard input's buffer."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+class StreamError(Exception):
+    """The stream cannot be read as records; the message is one line."""
+
+
+def group_rows(
+    quotes: Sequence[int],
+    sizes: Sequence[int],
+    *,
+    final: bool,
+    max_bytes: int,
+    joins: Callable[[int, int], bool],
+) -> tuple[list[int], int]:
+    """Group physical lines into CSV records.
+
+    ``quotes[i]`` is the number of quote characters of line ``i`` and
+    ``sizes[i]`` its size; ``joins(first, stop)`` says whether lines
+    ``first..stop-1`` together are a valid row.  Returns the index after each
+    record's last line, and how many lines were grouped: when not ``final``,
+    the grouping stops before a record that later lines might still close.
+    """
+    stops: list[int] = []
+    first, count = 0, len(quotes)
+    while first < count:
+        stop = first + 1
+        if quotes[first] % 2:
+            closed = _closing_line(quotes, sizes, first, max_bytes)
+            if closed is None and not final:
+                break  # later lines may close the quote
+            if closed is not None and closed > 0 and joins(first, closed):
+                stop = closed
+        stops.append(stop)
+        first = stop
+    return stops, first
+
+
+def _closing_line(
+    quotes: Sequence[int], sizes: Sequence[int], first: int, max_bytes: int
+) -> int | None:
+    """The index after the line that balances the quotes opened on line
+    ``first``; 0 when that would take more than ``max_bytes``; ``None``
+    when the lines run out first."""
+    open_quotes, size = 1, sizes[first]
+    for line in range(first + 1, len(quotes)):
+        size += sizes[line]
+        if size > max_bytes:
+            return 0
+        open_quotes ^= quotes[line] % 2
+        if not open_quotes:
+            return line + 1
+    return None
+
+
+@dataclass(frozen=True)
+class Lines:
+    """The physical lines of a run of bytes: contents without line endings."""
+
+    contents: list[bytes]
+    endings: list[bytes]
+
+    @staticmethod
+    def of(data: bytes) -> Lines:
+        """Split at ``\\n``; a ``\\r`` before it (or at the very end) belongs to
+        the ending.  Nothing after a final line break is a line."""
+        pieces = data.split(b"\n")
+        if not pieces[-1]:
+            pieces.pop()
+            last = len(pieces)
+        else:
+            last = len(pieces) - 1
+        contents: list[bytes] = []
+        endings: list[bytes] = []
+        for index, piece in enumerate(pieces):
+            newline = b"\n" if index < last else b""
+            if piece.endswith(b"\r"):
+                contents.append(piece[:-1])
+                endings.append(b"\r" + newline)
+            else:
+                contents.append(piece)
+                endings.append(newline)
+        return Lines(contents, endings)
+
+    def size(self, count: int) -> int:
+        """Bytes of the first ``count`` lines, with their endings."""
+        return sum(len(self.contents[i]) + len(self.endings[i]) for i in range(count))
+
+    def joined(self, first: int, stop: int) -> bytes:
+        """The content of lines ``first..stop-1`` with the endings between them."""
+        if stop == first + 1:
+            return self.contents[first]
+        parts: list[bytes] = []
+        for index in range(first, stop - 1):
+            parts += (self.contents[index], self.endings[index])
+        parts.append(self.contents[stop - 1])
+        return b"".join(parts)
+
+
+def record_stops(
+    lines: Lines,
+    fmt: Format,
+    *,
+    final: bool,
+    max_bytes: int,
+    joins: Callable[[bytes], bool] | None,
+) -> tuple[list[int], int]:
+    """Records of ``lines`` as the index after each one's last line, and how
+    many lines they cover (see :func:`group_rows`)."""
+    count = len(lines.contents)
+    if fmt == "lines" or joins is None:
+        return list(range(1, count + 1)), count
+    contents, endings = lines.contents, lines.endings
+    quotes = [content.count(b'"') for content in contents]
+    sizes = [len(content) + len(ending) for content, ending in zip(contents, endings, strict=True)]
+    return group_rows(
+        quotes,
+        sizes,
+        final=final,
+        max_bytes=max_bytes,
+        joins=lambda first, stop: joins(lines.joined(first, stop)),
+    )
+
+
+@dataclass
+class Oversized:
+    """A physical line too long to hold: its pieces, to be copied through.
+    Consume ``pieces`` before asking the partitioner for the next item."""
+
+    index: int
+    line: int
+    pieces: Iterator[bytes]
+
+
+class Partitioner:
+    """Cuts a binary stream into partitions that end at record boundaries.
+
+    ``joins`` is the CSV row test of :func:`group_rows` (on a candidate
+    record's bytes); lines mode needs none.  ``bom`` tells whether the
+    stream started with a UTF-8 byte-order mark (set aside, not in any
+    partition).  ``bytes_read`` counts what was read so far."""
+
+    def __init__(
+        self,
+        stream: ByteStream,
+        fmt: Format,
+        *,
+        partition_bytes: int,
+        max_record_bytes: int,
+        joins: Callable[[bytes], bool] | None = None,
+        read_bytes: int = 1 << 20,
+    ) -> None:
+        self.stream = stream
+        self.fmt = fmt
+        self.partition_bytes = partition_bytes
+        self.max_record_bytes = max_record_bytes
+        self.joins = joins
+        self.read_bytes = read_bytes
+        self.bytes_read = 0
+        self.line = 1
+        self._index = 0
+        self._buffer = b""
+        self._eof = False
+        self._fill(4)
+        self.bom = self._buffer.startswith(_UTF8_BOM)
+        if self.bom:
+            self._buffer = self._buffer[len(_UTF8_BOM) :]
+        for mark, name in _OTHER_BOMS:
+            if self._buffer.startswith(mark):
+                raise StreamError(f"the input is {name} text; record mode reads UTF-8")
+
+    def _fill(self, size: int) -> None:
+        while len(self._buffer) < size and not self._eof:
+            chunk = self.stream.read(max(self.read_bytes, size - len(self._buffer)))
+            if not chunk:
+                self._eof = True
+            else:
+                self.bytes_read += len(chunk)
+                self._buffer += chunk
+
+    def take_header(self, is_header: Callable[[bytes], bool]) -> tuple[bytes, bytes | None, int]:
+        """CSV: the bytes up to and including the header (the first record
+        that is not an empty line), the header's content (``None`` for a
+        stream without one) and its line.  ``is_header`` is the join test."""
+        while True:
+            self._fill(len(self._buffer) + self.read_bytes)
+            end = len(self._buffer) if self._eof else self._buffer.rfind(b"\n") + 1
+            lines = Lines.of(self._buffer[:end])
+            contents = lines.contents
+            blank = next((i for i, content in enumerate(contents) if content), len(contents))
+            rest = Lines(contents[blank:], lines.endings[blank:])
+            stops, _ = record_stops(
+                rest, "csv", final=self._eof, max_bytes=self.max_record_bytes, joins=is_header
+            )
+            if stops or self._eof:
+                count = blank + (stops[0] if stops else 0)
+                header = rest.joined(0, stops[0]) if stops else None
+                line = self.line + blank
+                return self._consume(lines.size(count)), header, line
+            if len(self._buffer) > self.max_record_bytes + self.read_bytes:
+                raise StreamError(
+                    f"no CSV header within the first {self.max_record_bytes} bytes "
+                    "(see --max-record-bytes)"
+                )
+
+    def _consume(self, size: int) -> bytes:
+        taken, self._buffer = self._buffer[:size], self._buffer[size:]
+        self.line += taken.count(b"\n")
+        return taken
+
+    def _cut(self) -> int:
+        """Bytes at the start of the buffer that hold whole records, about a
+        partition's worth (0: not one record yet)."""
+        buffer, limit = self._buffer, self.partition_bytes
+        whole = len(buffer) if self._eof else buffer.rfind(b"\n") + 1
+        while True:
+            end = whole
+            if whole > limit:
+                end = buffer.rfind(b"\n", 0, limit) + 1 or buffer.find(b"\n", limit) + 1
+            cut = self._records_in(end)
+            if cut or end >= whole:
+                return cut
+            limit *= 2  # the first record is longer than the window
+
+    def _records_in(self, end: int) -> int:
+        """Bytes of ``buffer[:end]`` (whole lines) that hold whole records."""
+        if self.fmt == "lines" or end == 0:
+            return end
+        lines = Lines.of(self._buffer[:end])
+        final = self._eof and end == len(self._buffer)
+        _, grouped = record_stops(
+            lines, self.fmt, final=final, max_bytes=self.max_record_bytes, joins=self.joins
+        )
+        return end if grouped == len(lines.contents) else lines.size(grouped)
+
+    def __iter__(self) -> Iterator[Partition | Oversized]:
+        while True:
+            self._fill(self.partition_bytes)
+            if not self._buffer:
+                return
+            cut = self._cut()
+            if cut:
+                first_line = self.line
+                data = self._consume(cut)
+                yield Partition(self._index, data, first_line, self._eof and not self._buffer)
+                self._index += 1
+            elif b"\n" not in self._buffer and len(self._buffer) > self.max_record_bytes:
+                item = Oversized(self._index, self.line, self._rest_of_line())
+                self._index += 1
+                yield item
+                for _ in item.pieces:  # what the consumer left
+                    pass
+            else:
+                self._fill(len(self._buffer) + self.read_bytes)
+
+    def _rest_of_line(self) -> Iterator[bytes]:
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                yield self._consume(newline + 1)
+                return
+            if self._buffer:
+                yield self._consume(len(self._buffer))
+            if self._eof:
+                return
+            self._fill(self.read_bytes)

@@ -1,0 +1,102 @@
+"""Judging and repairing the records of a partition."""
+
+from __future__ import annotations
+
+import json
+
+from inputmend.core.loss import LossLimit
+from inputmend.records.model import Counts, Partition, Rejection, Status
+from inputmend.records.oracles import record_oracle
+from inputmend.records.process import RecordProcessor, RecordSettings
+
+VALID = b'{"id": 1, "tags": ["a", "b"], "ok": true}\n'
+
+
+def processor(fmt: str = "lines", columns: int | None = None, **options: object) -> RecordProcessor:
+    oracle, fast = record_oracle(fmt, None, columns=columns)  # type: ignore[arg-type]
+    return RecordProcessor(fmt, oracle, fast, RecordSettings(**options))  # type: ignore[arg-type]
+
+
+def run(data: bytes, **options: object) -> tuple[bytes, Counts, list[object]]:
+    result = processor(**options).partition(Partition(0, data, 10, True))  # type: ignore[arg-type]
+    return result.output, result.counts, list(result.results)
+
+
+def test_valid_records_come_out_byte_for_byte_and_are_only_counted() -> None:
+    data = VALID * 3 + b"  \t\r\n" + VALID.replace(b"\n", b"\r\n") + b'"\xc3\xa9"'
+    output, counts, results = run(data)
+    assert output is data
+    assert counts == Counts(records=5, valid=5, blank=1)
+    assert results == []
+
+
+def test_a_damaged_record_is_repaired_in_place_with_its_line_ending() -> None:
+    data = VALID + b'{"id": 2, "tags": ["a" "b"]}\r\n' + VALID
+    output, counts, results = run(data)
+    assert output == VALID + b'{"id": 2, "tags": ["a", "b"]}\r\n' + VALID
+    assert counts == Counts(records=3, valid=2, repaired=1)
+    (result,) = results
+    assert result.line == 11 and result.status is Status.REPAIRED  # type: ignore[attr-defined]
+    assert result.ending == "\r\n" and result.lost == 0  # type: ignore[attr-defined]
+    assert result.error.error_offset == 23  # type: ignore[attr-defined]
+
+
+def test_a_repair_that_loses_too_much_is_rejected_and_the_record_kept() -> None:
+    data = b'{"a": 1}\n[1]]]]\n'
+    output, counts, results = run(data)
+    assert output == data
+    assert counts.rejected == 1
+    (result,) = results
+    assert result.rejection is Rejection.LOSSY  # type: ignore[attr-defined]
+    assert "of 6 characters (limit 10% or 64 characters)" in result.reason  # type: ignore[attr-defined]
+    output, counts, _ = run(data, allow_loss=True)
+    assert output != data and counts.repaired == 1
+    output, counts, _ = run(data, loss=LossLimit(0.5, 64))
+    assert counts.repaired == 1
+
+
+def test_rejected_records_can_be_left_out() -> None:
+    data = b"[1]]]]\n" + VALID + b"[3]]]]"
+    output, counts, _ = run(data, drop_rejected=True)
+    assert output == VALID
+    assert counts == Counts(records=3, valid=1, rejected=2)
+
+
+def test_a_record_over_the_size_limit_is_not_judged() -> None:
+    big = json.dumps(list(range(100))).encode()
+    output, counts, results = run(big + b"\n[1]\n", max_record_bytes=50)
+    assert output == big + b"\n[1]\n"
+    (result,) = results
+    assert result.rejection is Rejection.TOO_LARGE  # type: ignore[attr-defined]
+    assert counts == Counts(records=2, valid=1, rejected=1)
+
+
+def test_undecodable_bytes_are_damage_even_inside_strings() -> None:
+    data = b'{"name": "caf\xe9"}\n'
+    output, counts, _ = run(data)
+    assert counts.repaired == 1
+    assert output == b'{"name": "caf"}\n'  # the byte is deleted, the rest kept
+
+
+def test_check_mode_reports_and_changes_nothing() -> None:
+    data = VALID + b'{"id": 2,, "x": 1}\n'
+    output, counts, results = run(data, repair=False)
+    assert output is data
+    assert counts == Counts(records=2, valid=1, invalid=1)
+    (result,) = results
+    assert result.status is Status.INVALID and result.error.error_offset == 9  # type: ignore[attr-defined]
+
+
+def test_every_result_when_asked() -> None:
+    result = processor().partition(Partition(0, b"[1]\n\n[2\n", 1, True), everything=True)
+    assert [r.status for r in result.results] == [Status.VALID, Status.BLANK, Status.REPAIRED]
+    assert [r.output for r in result.results] == ["[1]", "", "[2]"]
+
+
+def test_csv_rows_are_judged_against_the_header_count() -> None:
+    data = b'1,Ann,3\n2,"Bob\nSmith",4\n3,Cy\n4,"Dee,5\n5,Eve,6,7\n'
+    result = processor("csv", columns=3).partition(Partition(0, data, 2, True))
+    assert result.output == b'1,Ann,3\n2,"Bob\nSmith",4\n3,Cy,\n4,"Dee",5\n5,Eve,6,7\n'
+    assert result.counts == Counts(records=5, valid=2, repaired=2, rejected=1)
+    assert [r.line for r in result.results] == [5, 6, 7]
+    assert "more fields than the header's 3" in result.results[2].error.message  # type: ignore[union-attr]

@@ -1,0 +1,165 @@
+"""Record boundaries and partitions: the same records however the stream is cut."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from inputmend.records.model import Partition
+from inputmend.records.split import (
+    Lines,
+    Oversized,
+    Partitioner,
+    StreamError,
+    group_rows,
+    record_stops,
+)
+
+
+def test_lines_keep_their_endings_apart() -> None:
+    lines = Lines.of(b'{"a":1}\r\n\n{"b":2}\n{"c"')
+    assert lines.contents == [b'{"a":1}', b"", b'{"b":2}', b'{"c"']
+    assert lines.endings == [b"\r\n", b"\n", b"\n", b""]
+    assert Lines.of(b"x\n").contents == [b"x"]
+    assert Lines.of(b"").contents == []
+    assert Lines.of(b"x\r").endings == [b"\r"]
+    assert Lines.of(b'1,"a\r\nb"\n').joined(0, 2) == b'1,"a\r\nb"'
+
+
+def _rows(text: bytes, *, final: bool = True, valid: bool = True, max_bytes: int = 1 << 20):
+    lines = Lines.of(text)
+    return record_stops(lines, "csv", final=final, max_bytes=max_bytes, joins=lambda data: valid)
+
+
+def test_a_quoted_field_with_line_breaks_is_one_record() -> None:
+    assert _rows(b'1,"a\nb\nc",2\n3,x,y\n') == ([3, 4], 4)
+
+
+def test_a_lost_quote_damages_one_row_not_the_rows_after_it() -> None:
+    # the quotes of line 0 balance only at line 2, and those lines are no row
+    assert _rows(b'1,"a,2\n3,b,4\n5,"c,6\n', valid=False) == ([1, 2, 3], 3)
+    # never balanced: the line alone
+    assert _rows(b'1,"a,2\n3,b,4\n') == ([1, 2], 2)
+
+
+def test_an_unbalanced_line_waits_for_more_lines_unless_final() -> None:
+    assert _rows(b'1,x\n2,"a\n3,b\n', final=False) == ([1], 1)
+    assert _rows(b'1,x\n2,"a\n3,b\n', final=True) == ([1, 2, 3], 3)
+
+
+def test_a_record_never_grows_past_the_size_limit() -> None:
+    text = b'1,"a\n' + b"x" * 50 + b'\n",2\n'
+    assert _rows(text, max_bytes=1000) == ([3], 3)
+    # too long to join: each line alone (the last one waits for lines that may close it)
+    assert _rows(text, max_bytes=20, final=False) == ([1, 2], 2)
+    assert _rows(text, max_bytes=20) == ([1, 2, 3], 3)
+
+
+def test_group_rows_asks_the_join_test_only_for_unbalanced_lines() -> None:
+    asked: list[tuple[int, int]] = []
+
+    def joins(first: int, stop: int) -> bool:
+        asked.append((first, stop))
+        return True
+
+    stops, done = group_rows(
+        [0, 1, 0, 1, 2], [4, 4, 4, 4, 4], final=True, max_bytes=100, joins=joins
+    )
+    assert (stops, done) == ([1, 4, 5], 5)
+    assert asked == [(1, 4)]
+
+
+def _partitions(data: bytes, fmt: str, size: int, max_record: int = 1 << 20) -> list[object]:
+    partitioner = Partitioner(
+        io.BytesIO(data),
+        fmt,  # type: ignore[arg-type]
+        partition_bytes=size,
+        max_record_bytes=max_record,
+        joins=(lambda record: True) if fmt == "csv" else None,
+        read_bytes=7,
+    )
+    items: list[object] = []
+    for item in partitioner:
+        if isinstance(item, Oversized):
+            items.append((item.line, b"".join(item.pieces)))
+        else:
+            items.append(item)
+    return items
+
+
+def _records(partition: Partition, fmt: str) -> list[tuple[int, bytes]]:
+    lines = Lines.of(partition.data)
+    stops, _ = record_stops(
+        lines,
+        fmt,
+        final=True,
+        max_bytes=1 << 20,
+        joins=(lambda record: True),  # type: ignore[arg-type]
+    )
+    first, found = 0, []
+    for stop in stops:
+        found.append((partition.first_line + first, lines.joined(first, stop)))
+        first = stop
+    return found
+
+
+def _random_csv(rng: random.Random) -> bytes:
+    rows = []
+    for number in range(rng.randint(0, 40)):
+        note = rng.choice(["plain", '"two\nlines"', '"three\r\nlines\nhere"', '"q ""x"""', ""])
+        rows.append(f"{number},{note}" + rng.choice(["\n", "\r\n"]))
+    return "".join(rows).encode() + (b"tail,x" if rng.random() < 0.5 else b"")
+
+
+@pytest.mark.parametrize("fmt", ["lines", "csv"])
+def test_partitions_cover_the_stream_and_split_it_as_a_whole(fmt: str) -> None:
+    rng = random.Random(7)
+    for _ in range(60):
+        data = _random_csv(rng)
+        whole = _records(Partition(0, data, 1, True), fmt)
+        for size in (1, 5, 17, 64, 1 << 20):
+            parts = _partitions(data, fmt, size)
+            assert all(isinstance(p, Partition) for p in parts)
+            assert b"".join(p.data for p in parts) == data  # type: ignore[attr-defined]
+            assert [p.index for p in parts] == list(range(len(parts)))  # type: ignore[attr-defined]
+            pieces = [r for p in parts for r in _records(p, fmt)]  # type: ignore[arg-type]
+            assert pieces == whole, (data, size)
+
+
+def test_a_line_too_long_to_hold_is_handed_out_in_pieces() -> None:
+    data = b"short\n" + b"x" * 100 + b"\nafter\n"
+    items = _partitions(data, "lines", size=8, max_record=30)
+    assert isinstance(items[0], Partition) and items[0].data == b"short\n"
+    assert items[1] == (2, b"x" * 100 + b"\n")
+    assert isinstance(items[2], Partition) and items[2].data == b"after\n"
+    assert items[2].first_line == 3 and items[2].index == 2
+
+
+def test_a_utf8_byte_order_mark_is_set_aside_and_utf16_refused() -> None:
+    partitioner = Partitioner(
+        io.BytesIO(b"\xef\xbb\xbf[1]\n"), "lines", partition_bytes=64, max_record_bytes=64
+    )
+    assert partitioner.bom
+    assert [p.data for p in partitioner] == [b"[1]\n"]  # type: ignore[union-attr]
+    with pytest.raises(StreamError, match="UTF-16"):
+        Partitioner(io.BytesIO(b"\xff\xfe[\x00"), "lines", partition_bytes=64, max_record_bytes=64)
+
+
+def test_the_csv_header_is_the_first_record_after_empty_lines() -> None:
+    partitioner = Partitioner(
+        io.BytesIO(b'\n\n"id","a\nb"\r\n1,2\n'), "csv", partition_bytes=64, max_record_bytes=64
+    )
+    head, header, line = partitioner.take_header(lambda record: True)
+    assert head == b'\n\n"id","a\nb"\r\n'
+    assert header == b'"id","a\nb"'
+    assert line == 3
+    parts = list(partitioner)
+    assert parts[0].data == b"1,2\n" and parts[0].first_line == 5  # type: ignore[union-attr]
+
+
+def test_a_stream_without_header_has_none() -> None:
+    partitioner = Partitioner(io.BytesIO(b"\n\n"), "csv", partition_bytes=64, max_record_bytes=64)
+    assert partitioner.take_header(lambda record: True) == (b"\n\n", None, 3)
+    assert list(partitioner) == []
