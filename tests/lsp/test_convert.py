@@ -50,7 +50,9 @@ COMMA = DAVE.index(' "age"')
 def _repairs() -> tuple[Repair, ...]:
     return (
         Repair(DAVE[:COMMA] + "," + DAVE[COMMA:], (Edit(COMMA, 0, ","),), "fsynth", True, 1),
-        Repair("x", (Edit(0, 2), Edit(COMMA, 0, ",")), "ddmax-hybrid", True, 3),
+        Repair(
+            "x", (Edit(0, 2), Edit(COMMA, 0, ",")), "ddmax-hybrid", True, 3, data_lost=1, lossy=True
+        ),
     )
 
 
@@ -83,10 +85,12 @@ def test_repair_actions_carry_data_and_name_the_diagnostic_they_fix() -> None:
         "edits": 1,
         "distance": 1,
         "data_lost": 0,
+        "tokens_kept": 0,
+        "lossy": False,
         "inserted": 1,
     }
     assert second.data is not None and second.data["summary"] == "Apply repair 2 (2 edits)"
-    assert second.data["data_lost"] == 2
+    assert (second.data["data_lost"], second.data["lossy"]) == (1, True)
     error = convert.error_diagnostic(snapshot, UTF16)
     assert best.diagnostics == [error] and error is not None and error.code == "syntax"
     assert remove.diagnostics == convert.span_diagnostics(snapshot, UTF16)

@@ -85,6 +85,9 @@ def repair_record(
                 "text": repair.text,
                 "edits": _edits_json(repair.edits),
                 "distance": repair.distance,
+                "data_lost": repair.data_lost,
+                "tokens_kept": repair.tokens_kept,
+                "lossy": repair.lossy,
                 "algorithm": repair.algorithm,
             }
             for repair in result.repairs

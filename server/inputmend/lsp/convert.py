@@ -218,6 +218,8 @@ def repair_data(snapshot: Snapshot, repair: Repair, rank: int) -> dict[str, Any]
         "edits": len(repair.edits),
         "distance": repair.distance,
         "data_lost": repair.data_lost,
+        "tokens_kept": repair.tokens_kept,
+        "lossy": repair.lossy,
         "inserted": repair.inserted,
     }
 
