@@ -28,6 +28,7 @@ from inputmend.algorithms.fsynth import (
     FSynthOptions,
     fsynth,
 )
+from inputmend.algorithms.hints import guidance, hint_repairs
 from inputmend.algorithms.ranking import rank
 from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import (
@@ -47,11 +48,12 @@ from inputmend.core.model import (
     spans_to_edits,
 )
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import NO_HINTS
 from inputmend.grammar.recovery import recovery_units
 from inputmend.oracles.base import Oracle, Predicate, Verdict
 from inputmend.oracles.grammar import GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.oracles.wrappers import find_part
+from inputmend.oracles.wrappers import GuidedOracle, find_part
 
 
 def _spans(ranges: Ranges) -> tuple[Span, ...]:
@@ -62,6 +64,18 @@ def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
     """The grammar behind an oracle, when there is one (for token-level work)."""
     found = find_part(oracle, IncrementalGrammarOracle) or find_part(oracle, GrammarOracle)
     return found.grammar if found is not None else None
+
+
+def guide_of(oracle: Oracle) -> CompiledGrammar | None:
+    """The grammar that reads the oracle's inputs: its own, or the bundled one
+    its files are named for (hints and ranking; a program still decides)."""
+    guided = find_part(oracle, GuidedOracle)
+    return grammar_of(oracle) or (guided.grammar if guided is not None else None)
+
+
+def _locator(oracle: Oracle, grammar: CompiledGrammar) -> IncrementalGrammarOracle:
+    found = find_part(oracle, IncrementalGrammarOracle)
+    return found if found is not None else IncrementalGrammarOracle(grammar)
 
 
 def gives_prefix_feedback(oracle: Oracle) -> bool:
@@ -149,6 +163,22 @@ def _fsynth_step(text: str, oracle: Oracle, budget: Budget) -> Attempt:
     return list(result.repairs), result.partial, result.stats
 
 
+def _hints_step(text: str, oracle: Oracle, budget: Budget) -> Attempt:
+    """The grammar's hints propose, the oracle decides (FSynth finishes)."""
+    grammar = guide_of(oracle)
+    hints = guidance(grammar).hints
+    if grammar is None or hints is NO_HINTS:
+        return [], None, RunStats(0, 0.0)
+
+    def finish(rest: str, left: Budget) -> tuple[list[Repair], RunStats]:
+        repairs, _, cost = _fsynth_step(rest, oracle, left)
+        return repairs, cost
+
+    locator = _locator(oracle, grammar)
+    found = hint_repairs(text, oracle, hints=hints, locator=locator, budget=budget, finish=finish)
+    return list(found.repairs), None, found.stats
+
+
 @dataclass(frozen=True)
 class RepairAlgorithm:
     """A repair algorithm: its steps, each with the share of the remaining
@@ -164,8 +194,8 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
     for algorithm in (
         RepairAlgorithm(
             "auto",
-            "FSynth, then hybrid ddmax; their repairs ranked together",
-            ((_fsynth_step, 0.6), (_token_step(hybrid=True), 1.0)),
+            "the grammar's hints, FSynth, then hybrid ddmax; their repairs ranked together",
+            ((_hints_step, 0.3), (_fsynth_step, 0.6), (_token_step(hybrid=True), 1.0)),
         ),
         RepairAlgorithm("fsynth", "FSynth: edits at the parse boundary", ((_fsynth_step, 1.0),)),
         RepairAlgorithm(
@@ -243,7 +273,27 @@ def repair(
                 "partial repair (incomplete): the start of the input is repaired up to the "
                 "first point where no repair was found; the rest is unchanged"
             )
-    return RepairResult(False, rank(text, verified, top), stats, tuple(notes), partial=partial)
+    ranked = _ranked(text, oracle, verified, top, notes)
+    return RepairResult(False, ranked, stats, tuple(notes), partial=partial)
+
+
+def _ranked(
+    text: str, oracle: Oracle, repairs: list[Repair], top: int, notes: list[str]
+) -> tuple[Repair, ...]:
+    """The repairs ranked by what they do to the data, read with the grammar
+    that guides the oracle (and its hints) when there is one."""
+    grammar = guide_of(oracle)
+    guide = guidance(grammar)
+    if guide.problem is not None:
+        notes.append(guide.problem)
+    if grammar is None:
+        return rank(text, repairs, top, lexer=guide.lexer)
+    locator = _locator(oracle, grammar)
+
+    def token_start(offset: int) -> int | None:
+        return locator.last_token_start(text[:offset])
+
+    return rank(text, repairs, top, lexer=guide.lexer, token_start=token_start)
 
 
 def _verify(oracle: Oracle, text: str) -> bool:

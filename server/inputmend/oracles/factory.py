@@ -10,13 +10,14 @@ from collections.abc import Callable
 
 from inputmend.config.schema import OracleSpec
 from inputmend.core.text import UTF8, Encoding
+from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.python import PythonOracle
-from inputmend.oracles.wrappers import AllOf
+from inputmend.oracles.wrappers import AllOf, GuidedOracle
 
 Stop = Callable[[], None]
 """A stop hook (:meth:`inputmend.core.budget.Meter.poll`): called now and then
@@ -60,7 +61,9 @@ def build_oracle(
         raise
     if not parts:
         raise OracleConfigError("no oracle configured")
-    return parts[0] if len(parts) == 1 else AllOf(parts)
+    oracle = parts[0] if len(parts) == 1 else AllOf(parts)
+    bundled = registry.for_extension("input" + suffix) if spec.grammar is None and suffix else None
+    return GuidedOracle(oracle, bundled.name) if bundled is not None else oracle
 
 
 def load_grammar(spec: OracleSpec) -> CompiledGrammar:
