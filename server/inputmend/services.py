@@ -11,8 +11,9 @@ are tested against them.
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from inputmend.algorithms.configurations import Ranges
@@ -49,6 +50,7 @@ from inputmend.core.model import (
 )
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS
+from inputmend.grammar.lexer import lex_typed
 from inputmend.grammar.recovery import recovery_units
 from inputmend.oracles.base import Oracle, Predicate, Verdict
 from inputmend.oracles.grammar import GrammarOracle
@@ -76,6 +78,23 @@ def guide_of(oracle: Oracle) -> CompiledGrammar | None:
 def _locator(oracle: Oracle, grammar: CompiledGrammar) -> IncrementalGrammarOracle:
     found = find_part(oracle, IncrementalGrammarOracle)
     return found if found is not None else IncrementalGrammarOracle(grammar)
+
+
+def lexer_of(oracle: Oracle) -> Callable[[str], Sequence[tuple[str | None, int, int]]] | None:
+    """The grammar's error-tolerant lexer (for describing repairs in tokens);
+    None when the oracle has no grammar."""
+    grammar = grammar_of(oracle)
+    return None if grammar is None else functools.partial(lex_typed, grammar)
+
+
+def rank_repairs(
+    text: str, repairs: Iterable[Repair], top: int, *, oracle: Oracle | None = None
+) -> tuple[Repair, ...]:
+    """Repairs of ``text`` ranked together as :func:`repair` ranks them, read
+    with the grammar that guides ``oracle`` and its hints (of equal ones, the
+    one given first stays first)."""
+    grammar = guide_of(oracle) if oracle is not None else None
+    return rank(text, repairs, top, lexer=guidance(grammar).lexer)
 
 
 def gives_prefix_feedback(oracle: Oracle) -> bool:

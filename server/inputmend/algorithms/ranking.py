@@ -20,8 +20,7 @@ Each repair is judged by what it does to the input's data
    data alike, the smallest;
 7. a repair the grammar's hints proposed: first among equals;
 8. how natural the repaired text looks in the file's own style, then fewer
-   inserted characters, then the text itself (an order that does not depend
-   on the order the repairs were found in).
+   inserted characters; of equal repairs the one found first stays first.
 
 The style model: repairs of one input often tie on all of that (a missing
 `)` can go before or after the final newline), and the *input's own style*
@@ -129,7 +128,7 @@ def _clusters(edits: Sequence[Edit]) -> list[list[Edit]]:
     return groups
 
 
-def _key(repair: Repair, judgement: Judgement, style: float) -> tuple[int | str, ...]:
+def _key(repair: Repair, judgement: Judgement, style: float) -> tuple[int, ...]:
     """The ranking key; see the module documentation for the order and why."""
     return (
         repair.lossy,
@@ -145,7 +144,6 @@ def _key(repair: Repair, judgement: Judgement, style: float) -> tuple[int | str,
         repair.algorithm != HINTED,
         math.floor(style),
         repair.inserted,
-        repair.text,  # the same order whatever order the repairs came in
     )
 
 

@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Sequence
 
 from inputmend import __version__, services
 from inputmend.cli import commands
 from inputmend.config import defaults
+from inputmend.core.text import printable
+from inputmend.oracles.children import never_import_from_cwd
+
+
+def seconds(value: str) -> float:
+    """A positive, finite number of seconds (``nan`` and ``inf`` are not)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not math.isfinite(number) or number <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {value!r}")
+    return number
 
 
 def _oracle_options() -> argparse.ArgumentParser:
@@ -33,7 +47,7 @@ def _oracle_options() -> argparse.ArgumentParser:
     )
     group.add_argument(
         "--test-timeout",
-        type=float,
+        type=seconds,
         default=defaults.TEST_TIMEOUT_S,
         metavar="S",
         help=f"seconds per program run (default {defaults.TEST_TIMEOUT_S:g})",
@@ -44,7 +58,7 @@ def _oracle_options() -> argparse.ArgumentParser:
 def _budget_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         metavar="S",
         help=f"time budget (default {defaults.RUN_TIMEOUT_S:g}s)",
     )
@@ -83,13 +97,13 @@ def build_parser() -> argparse.ArgumentParser:
     check = subcommands.add_parser(
         "check", parents=[oracle], help="validate files (exit 0 valid, 1 invalid, 2 error)"
     )
-    check.add_argument("files", nargs="+", metavar="FILE|FOLDER")
+    check.add_argument("files", nargs="+", metavar="FILE|FOLDER", help="- reads standard input")
     check.add_argument("--json", action="store_true", help="one JSON object per file")
     _encoding_option(check)
     _jobs_option(check)
 
     repair = subcommands.add_parser("repair", parents=[oracle], help="print ranked repairs")
-    repair.add_argument("files", nargs="+", metavar="FILE|FOLDER")
+    repair.add_argument("files", nargs="+", metavar="FILE|FOLDER", help="- reads standard input")
     repair.add_argument(
         "--algorithm",
         choices=list(services.REPAIR_ALGORITHMS),
@@ -101,7 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _budget_options(repair)
     out = repair.add_mutually_exclusive_group()
-    out.add_argument("-o", "--output", metavar="OUT", help="write the best repair to OUT")
+    out.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write the best repair to OUT (-: standard output; the report goes to stderr)",
+    )
     out.add_argument(
         "--in-place", action="store_true", help="write the best repair to FILE (keeps FILE.orig)"
     )
@@ -112,11 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
     explain = subcommands.add_parser(
         "explain", parents=[oracle], help="show the failure-inducing parts of a file"
     )
-    explain.add_argument("file", metavar="FILE")
+    explain.add_argument("file", metavar="FILE", help="- reads standard input")
     explainers = {a.name: a.summary for a in services.EXPLAIN_ALGORITHMS.values()}
     explainers["ddset"] = "the abstract failure-inducing input (see the ddset options)"
     explain.add_argument(
-        "--algorithm", choices=list(explainers), default="ddmax", help=_algorithms(explainers)
+        "--algorithm", choices=list(explainers), default="auto", help=_algorithms(explainers)
     )
     explain.add_argument(
         "--unit", choices=("char", "line"), default="char", help="element granularity"
@@ -155,6 +174,14 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+def run() -> int:
+    """The ``inputmend`` command and ``python -m inputmend``: :func:`main`,
+    in a process that imports nothing from its working directory (nor do
+    the processes it starts)."""
+    never_import_from_cwd()
+    return main()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
@@ -164,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.subcommand](args)
     except commands.USER_ERRORS as error:
-        print(f"inputmend: error: {error}", file=sys.stderr)
+        print(f"inputmend: error: {printable(str(error))}", file=sys.stderr)
         return commands.EXIT_USAGE
     except KeyboardInterrupt:
         print("inputmend: interrupted", file=sys.stderr)

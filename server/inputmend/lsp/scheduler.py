@@ -11,6 +11,7 @@ flag is reused only once every job that polls it has ended.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 from collections.abc import Awaitable, Callable, Coroutine
@@ -22,6 +23,8 @@ from inputmend.lsp import jobs
 
 T = TypeVar("T")
 
+WORKERS = max(1, min(2, os.cpu_count() or 2))
+"""Processes of the pool."""
 SLOTS = 256
 """Cancel flags: background tasks that can run at once (one per open document
 being analysed, plus explanations)."""
@@ -60,8 +63,10 @@ class Runner:
         def finished(_: Future[Any]) -> None:
             nonlocal remaining
             remaining -= 1
-            if remaining == 0:
-                loop.call_soon_threadsafe(self.scheduler.free.append, self.slot)
+            if remaining == 0 and not loop.is_closed():
+                # the server may be stopping: then the flag is no one's concern
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self.scheduler.free.append, self.slot)
 
         for future in running:
             future.add_done_callback(finished)
@@ -82,12 +87,19 @@ class Scheduler:
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=max(1, min(2, os.cpu_count() or 2)),
+                max_workers=WORKERS,
                 mp_context=self._context,
                 initializer=jobs.initialize,
-                initargs=(self.flags,),
+                initargs=(self.flags, os.getpid()),
             )
         return self._pool
+
+    def warm_up(self) -> None:
+        """Start the pool's workers now: their start-up (imports) would delay
+        the first job by a second or more."""
+        pool = self.pool()
+        for _ in range(WORKERS):
+            pool.submit(os.getpid)
 
     def runner(self) -> Runner | None:
         """A runner with a cleared flag, or None when all flags are in use."""

@@ -24,11 +24,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inputmend.config import defaults
-from inputmend.core.text import UTF8, EncodeError, Encoding, encode
+from inputmend.core.text import UTF8, EncodeError, Encoding, encode, snippet
 from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
+from inputmend.oracles.children import end_group, program_environment
 
 FILE_PLACEHOLDER = "{file}"
 _OUTPUT_LIMIT = 1 << 20  # bytes of stdout/stderr kept for pattern matching
+MESSAGE_LINES = 2
+"""Lines of a rejecting program's output quoted in its verdict's message."""
+MESSAGE_CHARS = 200
 
 
 def parse_command(command: str | Sequence[str]) -> list[str]:
@@ -83,8 +87,10 @@ class Program:
     ``{file}`` in its arguments; never run through a shell.
 
     Each run has a timeout, after which the program and everything it started
-    (its own session) are killed; output is read from a temporary file, so a
-    flood of output costs disk, not memory, and only its start is kept.
+    (its own session) are killed; whatever it started is also killed when it
+    ends, so nothing outlives the run.  Output is read from a temporary
+    file, so a flood of output costs disk, not memory, and only its start is
+    kept.
     """
 
     def __init__(
@@ -148,6 +154,7 @@ class Program:
                     stdout=output if self.capture else subprocess.DEVNULL,
                     stderr=output if self.capture else subprocess.DEVNULL,
                     cwd=self.cwd,
+                    env=program_environment(),
                     start_new_session=True,
                 )
             except OSError as error:
@@ -160,6 +167,8 @@ class Program:
             except BrokenPipeError:
                 process.wait()
             finally:
+                # the program may be done while what it started is not
+                end_group(process.pid)
                 if process.poll() is None:
                     _kill(process)
             head = ""
@@ -181,12 +190,20 @@ class Program:
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
     """Kill the program and everything it started (its own session)."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+    end_group(process.pid)
+    with contextlib.suppress(OSError):
         process.kill()
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)
+
+
+def _first_words(output: str) -> str:
+    """What a rejecting program said: the first lines of its output (of a
+    Python traceback, the last line, which names the error)."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    if lines and lines[0].startswith("Traceback (most recent call last)"):
+        lines = lines[-1:]
+    return snippet(" / ".join(lines[:MESSAGE_LINES]), MESSAGE_CHARS)
 
 
 class CommandOracle:
@@ -208,7 +225,7 @@ class CommandOracle:
         self.program = Program(
             command,
             timeout_s=timeout_s,
-            capture=self.incomplete_regex is not None,
+            capture=True,
             suffix=suffix,
             cwd=cwd,
             encoding=encoding,
@@ -246,14 +263,12 @@ class CommandOracle:
         if verdict is Verdict.COMPLETE:
             return Feedback(verdict)
         message = f"exit code {run.code}"
-        if self.incomplete_regex is not None:
-            if self.incomplete_regex.search(run.output):
-                verdict = Verdict.INCOMPLETE
-                message += ", output marks the input as incomplete"
-            else:
-                first = next((line for line in run.output.splitlines() if line.strip()), "")
-                if first:
-                    message += f": {first.strip()[:200]}"
+        if self.incomplete_regex is not None and self.incomplete_regex.search(run.output):
+            verdict = Verdict.INCOMPLETE
+            message += ", output marks the input as incomplete"
+        said = _first_words(run.output)
+        if said:
+            message += ": " + said
         offset = len(text) if verdict is Verdict.INCOMPLETE else None
         return Feedback(verdict, offset, message)
 

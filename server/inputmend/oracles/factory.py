@@ -17,6 +17,7 @@ from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.python import PythonOracle
+from inputmend.oracles.watchdog import GuardedGrammar
 from inputmend.oracles.wrappers import AllOf, GuidedOracle
 
 Stop = Callable[[], None]
@@ -26,6 +27,10 @@ by long grammar scans; raises to abort them."""
 
 def _base_dir(spec: OracleSpec) -> str | None:
     return str(spec.base_dir) if spec.base_dir is not None else None
+
+
+def _module_dir(spec: OracleSpec) -> str | None:
+    return str(spec.module_dir) if spec.module_dir is not None else None
 
 
 def build_oracle(
@@ -38,10 +43,18 @@ def build_oracle(
     parts: list[Oracle] = []
     try:
         if spec.grammar is not None:
-            parts.append(IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir, stop=stop))
+            grammar = IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir, stop=stop)
+            # a bundled grammar's terminals are known to be fast; a user's may not be
+            bundled = spec.grammar in registry.bundled()
+            parts.append(grammar if bundled else GuardedGrammar(grammar, spec.test_timeout_s))
         if spec.python is not None:
             parts.append(
-                PythonOracle(spec.python, timeout_s=spec.test_timeout_s, base_dir=_base_dir(spec))
+                PythonOracle(
+                    spec.python,
+                    timeout_s=spec.test_timeout_s,
+                    base_dir=_base_dir(spec),
+                    module_dir=_module_dir(spec),
+                )
             )
         if spec.command is not None:
             parts.append(
@@ -62,8 +75,8 @@ def build_oracle(
     if not parts:
         raise OracleConfigError("no oracle configured")
     oracle = parts[0] if len(parts) == 1 else AllOf(parts)
-    bundled = registry.for_extension("input" + suffix) if spec.grammar is None and suffix else None
-    return GuidedOracle(oracle, bundled.name) if bundled is not None else oracle
+    guide = registry.for_extension("input" + suffix) if spec.grammar is None and suffix else None
+    return GuidedOracle(oracle, guide.name) if guide is not None else oracle
 
 
 def load_grammar(spec: OracleSpec) -> CompiledGrammar:
@@ -100,5 +113,6 @@ def build_predicate(
             message_pattern=fail_pattern,
             timeout_s=spec.test_timeout_s,
             base_dir=_base_dir(spec),
+            module_dir=_module_dir(spec),
         )
     raise OracleConfigError("DDSET needs the program under test: --command or --python")
