@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
+from inputmend.algorithms.completion import CompletionOptions, complete_text
 from inputmend.algorithms.configurations import Ranges
 from inputmend.algorithms.dd import dd_text
 from inputmend.algorithms.ddmax import ddmax_text
@@ -48,7 +50,7 @@ from inputmend.core.model import (
 )
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.recovery import recovery_units
-from inputmend.oracles.base import Oracle, Predicate, Verdict
+from inputmend.oracles.base import Feedback, Oracle, Predicate, Verdict
 from inputmend.oracles.grammar import GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.wrappers import find_part
@@ -88,14 +90,52 @@ def _token_ddmax(
 
 
 # ---------------------------------------------------------------- repairs
+@dataclass(frozen=True)
+class RepairTask:
+    """What a repair strategy is given: the input, the oracle, the oracle's
+    verdict on the input, and the repairs the strategies before it found."""
+
+    text: str
+    oracle: Oracle
+    feedback: Feedback
+    found: tuple[Repair, ...] = ()
+
+
 Attempt = tuple[list[Repair], Repair | None, RunStats]
-"""What one step of a repair found: repairs, a partial repair, its cost."""
-RepairStep = Callable[[str, Oracle, Budget], Attempt]
+"""What one strategy found: repairs, a partial repair, its cost."""
+StrategyRun = Callable[[RepairTask, Budget], Attempt]
 
 
-def _lexical_step(unit: Unit) -> RepairStep:
-    def run(text: str, oracle: Oracle, budget: Budget) -> Attempt:
-        result = ddmax_text(text, oracle, unit=unit, budget=budget)
+def _always(task: RepairTask) -> bool:
+    del task
+    return True
+
+
+def _not_completed(task: RepairTask) -> bool:
+    """An input that is only incomplete and was completed needs no search:
+    at its end (its parse boundary) edits can only insert, and completion
+    already inserted the least that makes it valid."""
+    return task.feedback.verdict is not Verdict.INCOMPLETE or not any(
+        repair.algorithm == COMPLETION_ALGORITHM for repair in task.found
+    )
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One way to find repairs: its weight in the sharing of the budget
+    (see :func:`repair`), and whether it is worth running on a task."""
+
+    name: str
+    weight: float
+    run: StrategyRun
+    wanted: Callable[[RepairTask], bool] = _always
+    needs_prefix_feedback: bool = False
+
+
+def _lexical(unit: Unit) -> StrategyRun:
+    def run(task: RepairTask, budget: Budget) -> Attempt:
+        text = task.text
+        result = ddmax_text(text, task.oracle, unit=unit, budget=budget)
         repair = Repair(
             text=result.text,
             edits=spans_to_edits(_spans(result.removed)),
@@ -108,12 +148,12 @@ def _lexical_step(unit: Unit) -> RepairStep:
     return run
 
 
-def _token_step(*, hybrid: bool) -> RepairStep:
-    def run(text: str, oracle: Oracle, budget: Budget) -> Attempt:
-        grammar = grammar_of(oracle)
+def _tokens(*, hybrid: bool) -> StrategyRun:
+    def run(task: RepairTask, budget: Budget) -> Attempt:
+        grammar = grammar_of(task.oracle)
         if grammar is None:  # no grammar: fall back to characters
-            return _lexical_step("char")(text, oracle, budget)
-        result = _token_ddmax(text, oracle, grammar, budget, hybrid=hybrid)
+            return _lexical("char")(task, budget)
+        result = _token_ddmax(task.text, task.oracle, grammar, budget, hybrid=hybrid)
         if isinstance(result, RunStats):
             return [], None, result
         return [result.to_repair()], None, result.stats
@@ -121,9 +161,9 @@ def _token_step(*, hybrid: bool) -> RepairStep:
     return run
 
 
-def _fsynth_step(text: str, oracle: Oracle, budget: Budget) -> Attempt:
+def _fsynth(task: RepairTask, budget: Budget) -> Attempt:
     options = FSynthOptions()
-    incremental = find_part(oracle, IncrementalGrammarOracle)
+    incremental = find_part(task.oracle, IncrementalGrammarOracle)
     if incremental is not None:
         # Only characters the grammar can accept at the boundary, one per class
         # of characters it treats alike: far fewer oracle runs for the same
@@ -145,18 +185,32 @@ def _fsynth_step(text: str, oracle: Oracle, budget: Budget) -> Attempt:
         options = replace(
             options, reach=lambda text, boundary: 0, reach_alphabet=DELIMITERS, reach_threads=1
         )
-    result = fsynth(text, oracle, budget=budget, options=options)
+    result = fsynth(task.text, task.oracle, budget=budget, options=options)
     return list(result.repairs), result.partial, result.stats
+
+
+def _completion(task: RepairTask, budget: Budget) -> Attempt:
+    incremental = find_part(task.oracle, IncrementalGrammarOracle)
+    if incremental is None:  # no grammar to complete with
+        return [], None, RunStats(0, 0.0)
+    options = CompletionOptions(incremental.completion, incremental.last_token_start)
+    result = complete_text(task.text, task.oracle, options=options, budget=budget)
+    return list(result.repairs), None, result.stats
+
+
+COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
+FSYNTH = Strategy("fsynth", 4, _fsynth, _not_completed, needs_prefix_feedback=True)
+HYBRID = Strategy("ddmax-hybrid", 3, _tokens(hybrid=True), _not_completed)
 
 
 @dataclass(frozen=True)
 class RepairAlgorithm:
-    """A repair algorithm: its steps, each with the share of the remaining
-    budget it may use, run one after another and their repairs merged."""
+    """A repair algorithm: its strategies, run one after another, their
+    repairs merged and ranked together."""
 
     name: str
     summary: str
-    steps: tuple[tuple[RepairStep, float], ...]
+    strategies: tuple[Strategy, ...]
 
 
 REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
@@ -164,25 +218,33 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
     for algorithm in (
         RepairAlgorithm(
             "auto",
-            "FSynth, then hybrid ddmax; their repairs ranked together",
-            ((_fsynth_step, 0.6), (_token_step(hybrid=True), 1.0)),
+            "completion, FSynth, then hybrid ddmax; their repairs ranked together",
+            (COMPLETION, FSYNTH, HYBRID),
         ),
-        RepairAlgorithm("fsynth", "FSynth: edits at the parse boundary", ((_fsynth_step, 1.0),)),
         RepairAlgorithm(
-            "ddmax", "lexical ddmax: delete characters", ((_lexical_step("char"), 1.0),)
+            "completion",
+            "append what a valid prefix lacks (for an incorrect input: complete the part "
+            "before the error, drop the rest)",
+            (COMPLETION,),
+        ),
+        RepairAlgorithm(
+            "fsynth", "FSynth: edits at the parse boundary", (replace(FSYNTH, wanted=_always),)
+        ),
+        RepairAlgorithm(
+            "ddmax", "lexical ddmax: delete characters", (Strategy("ddmax", 1, _lexical("char")),)
         ),
         RepairAlgorithm(
             "ddmax-syntactic",
             "ddmax over the grammar's tokens",
-            ((_token_step(hybrid=False), 1.0),),
+            (Strategy("ddmax-syntactic", 1, _tokens(hybrid=False)),),
         ),
         RepairAlgorithm(
             "ddmax-hybrid",
             "syntactic ddmax, then lexical ddmax inside the removed tokens",
-            ((_token_step(hybrid=True), 1.0),),
+            (replace(HYBRID, wanted=_always),),
         ),
         RepairAlgorithm(
-            "ddmax-lines", "ddmax over whole lines", ((_lexical_step("line"), 1.0),)
+            "ddmax-lines", "ddmax over whole lines", (Strategy("ddmax-lines", 1, _lexical("line")),)
         ),
     )
 }
@@ -198,42 +260,49 @@ def repair(
 ) -> RepairResult:
     """Ranked, verified repairs of ``text`` (none when it is already valid).
 
-    ``auto`` runs FSynth and then hybrid ddmax (syntactic ddmax with a
-    grammar, lexical inside the faulty tokens; lexical ddmax without one),
-    sharing the budget, and merges their repairs.  When no complete repair
-    is found, ``partial`` holds FSynth's best partial result.
+    The strategies of the algorithm run one after another on one budget:
+    each gets its weight's part of what is left when it starts (its weight
+    over the sum of its own and the later strategies' weights), so what one
+    leaves unused goes to the next, and the last gets all that is left.
+    ``auto`` runs completion (an incomplete input that completion finishes
+    needs nothing else), FSynth (skipped when the oracle cannot tell
+    incomplete inputs from incorrect ones), then hybrid ddmax (syntactic
+    ddmax with a grammar, lexical inside the faulty tokens; lexical ddmax
+    without one), and merges their repairs.  When no complete repair is
+    found, ``partial`` holds FSynth's best partial result.  The result is
+    marked as stopped early only when the whole budget ran out.
     """
     chosen = REPAIR_ALGORITHMS.get(algorithm)
     if chosen is None:
         raise ValueError(f"unknown repair algorithm {algorithm!r}")
     started = time.monotonic()
-    if oracle.check(text).valid:
+    feedback = oracle.check(text)
+    if feedback.valid:
         return RepairResult(True, (), RunStats(1, time.monotonic() - started))
-    found: list[Repair] = []
+    task = RepairTask(text, oracle, feedback)
     partial: Repair | None = None
-    stats = RunStats(1, 0.0)
-    spent = RunStats(0, 0.0)
-    steps = chosen.steps
+    tests = 1
     notes: list[str] = []
+    strategies = list(chosen.strategies)
     if algorithm == "auto" and not gives_prefix_feedback(oracle):
-        steps = steps[1:]
+        strategies = [s for s in strategies if not s.needs_prefix_feedback]
         notes.append("FSynth skipped: the oracle does not report incomplete inputs")
-    for step, share in steps:
-        remaining = budget.after(replace(spent, elapsed_s=time.monotonic() - started))
-        remaining = remaining.share(share)
-        if found and algorithm == "auto":
-            # A repair is in hand: alternatives may cost a quarter as much again.
-            remaining = remaining.capped(max(0.02, stats.elapsed_s / 4), max(100, stats.tests // 4))
-        if remaining.used_up:
-            stats = replace(stats, budget_exhausted=True, stop_reason="budget used up")
+    for index, strategy in enumerate(strategies):
+        if not strategy.wanted(task):
+            continue
+        spent = RunStats(tests, time.monotonic() - started)
+        if budget.exhausted_by(spent) is not None:
             break
-        candidates, partial_candidate, cost = step(text, oracle, remaining)
-        spent = replace(spent, tests=spent.tests + cost.tests)
-        stats = stats + cost
-        found.extend(candidates)
+        weights = sum(later.weight for later in strategies[index:])
+        share = budget.after(spent).fair_share(strategy.weight / weights)
+        candidates, partial_candidate, cost = strategy.run(task, share)
+        tests += cost.tests
+        task = replace(task, found=(*task.found, *candidates))
         partial = partial or partial_candidate
-    verified = [r for r in found if r.valid and _verify(oracle, r.text)]
-    stats = replace(stats, elapsed_s=time.monotonic() - started)
+    verified = [r for r in task.found if r.valid and _verify(oracle, r.text)]
+    spent = RunStats(tests, time.monotonic() - started)
+    stopped = budget.exhausted_by(spent)
+    stats = replace(spent, budget_exhausted=stopped is not None, stop_reason=stopped)
     if not text:
         notes.append("the input is empty")
     if not verified:
@@ -317,9 +386,7 @@ class ExplainAlgorithm:
 EXPLAIN_ALGORITHMS: dict[str, ExplainAlgorithm] = {
     algorithm.name: algorithm
     for algorithm in (
-        ExplainAlgorithm(
-            "ddmax", "the spans whose removal makes the input valid", _explain_ddmax
-        ),
+        ExplainAlgorithm("ddmax", "the spans whose removal makes the input valid", _explain_ddmax),
         ExplainAlgorithm(
             "ddmax-syntactic", "ddmax over the grammar's tokens", _explain_tokens(hybrid=False)
         ),
@@ -328,9 +395,7 @@ EXPLAIN_ALGORITHMS: dict[str, ExplainAlgorithm] = {
             "token ddmax, then character ddmax inside the removed tokens",
             _explain_tokens(hybrid=True),
         ),
-        ExplainAlgorithm(
-            "auto", "ddmax-hybrid with a grammar, ddmax otherwise", _explain_auto
-        ),
+        ExplainAlgorithm("auto", "ddmax-hybrid with a grammar, ddmax otherwise", _explain_auto),
         ExplainAlgorithm("ddmin", "a 1-minimal subset that is still rejected", _explain_ddmin),
         ExplainAlgorithm(
             "dd", "a 1-minimal difference between a passing and a failing variant", _explain_dd
