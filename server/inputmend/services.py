@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial as partial_function
 
 from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
 from inputmend.algorithms.completion import CompletionOptions, complete_text
@@ -30,6 +31,8 @@ from inputmend.algorithms.fsynth import (
     FSynthOptions,
     fsynth,
 )
+from inputmend.algorithms.layout import ALGORITHM as LAYOUT_ALGORITHM
+from inputmend.algorithms.layout import brackets_of, layout_agreement, layout_repairs
 from inputmend.algorithms.ranking import rank
 from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import (
@@ -198,7 +201,17 @@ def _completion(task: RepairTask, budget: Budget) -> Attempt:
     return list(result.repairs), None, result.stats
 
 
+def _layout(task: RepairTask, budget: Budget) -> Attempt:
+    grammar = grammar_of(task.oracle)
+    brackets = None if grammar is None else brackets_of(grammar)
+    if brackets is None:  # no nesting brackets to place
+        return [], None, RunStats(0, 0.0)
+    result = layout_repairs(task.text, task.oracle, brackets=brackets, budget=budget)
+    return list(result.repairs), None, result.stats
+
+
 COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
+LAYOUT = Strategy(LAYOUT_ALGORITHM, 1, _layout)
 FSYNTH = Strategy("fsynth", 4, _fsynth, _not_completed, needs_prefix_feedback=True)
 HYBRID = Strategy("ddmax-hybrid", 3, _tokens(hybrid=True), _not_completed)
 
@@ -218,8 +231,8 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
     for algorithm in (
         RepairAlgorithm(
             "auto",
-            "completion, FSynth, then hybrid ddmax; their repairs ranked together",
-            (COMPLETION, FSYNTH, HYBRID),
+            "completion, layout, FSynth, then hybrid ddmax; their repairs ranked together",
+            (COMPLETION, LAYOUT, FSYNTH, HYBRID),
         ),
         RepairAlgorithm(
             "completion",
@@ -312,7 +325,11 @@ def repair(
                 "partial repair (incomplete): the start of the input is repaired up to the "
                 "first point where no repair was found; the rest is unchanged"
             )
-    return RepairResult(False, rank(text, verified, top), stats, tuple(notes), partial=partial)
+    grammar = grammar_of(oracle)
+    brackets = None if grammar is None else brackets_of(grammar)
+    layout = None if brackets is None else partial_function(layout_agreement, brackets=brackets)
+    ranked = rank(text, verified, top, layout=layout)
+    return RepairResult(False, ranked, stats, tuple(notes), partial=partial)
 
 
 def _verify(oracle: Oracle, text: str) -> bool:

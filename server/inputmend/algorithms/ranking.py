@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 
 from inputmend.core.model import Edit, Repair
@@ -96,23 +96,32 @@ def _clusters(edits: Sequence[Edit]) -> list[list[Edit]]:
     return groups
 
 
-def _key(repair: Repair, style: float) -> tuple[int, int, int, int, int]:
+def _key(repair: Repair, style: float, agreement: int) -> tuple[int, int, int, int, int, int]:
     """Fewest edits (edit distance, then separate edits: deleting `**` is one
-    edit, quoting both ends of it two), then least data lost (characters
-    deleted), then the most natural text, then least invented.  Naturalness
-    counts in whole nats, so weak evidence (a tiny file) leaves the order the
-    repairs were found in."""
+    edit, quoting both ends of it two), then brackets where the layout says
+    (``agreement``), then least data lost (characters deleted), then the most
+    natural text, then least invented.  Naturalness counts in whole nats, so
+    weak evidence (a tiny file) leaves the order the repairs were found in."""
     return (
         repair.distance,
         len(repair.edits),
+        -agreement,
         repair.data_lost,
         math.floor(style),
         repair.inserted,
     )
 
 
-def rank(original: str, repairs: Iterable[Repair], top: int) -> tuple[Repair, ...]:
-    """The ``top`` best repairs of ``original``, best first; no duplicates."""
+def rank(
+    original: str,
+    repairs: Iterable[Repair],
+    top: int,
+    *,
+    layout: Callable[[str], int] | None = None,
+) -> tuple[Repair, ...]:
+    """The ``top`` best repairs of ``original``, best first; no duplicates.
+    ``layout`` scores how well a text's nesting agrees with its indentation
+    (:func:`~inputmend.algorithms.layout.layout_agreement`)."""
     unique: dict[str, Repair] = {}
     for repair in repairs:
         unique.setdefault(repair.text, repair)
@@ -120,6 +129,9 @@ def rank(original: str, repairs: Iterable[Repair], top: int) -> tuple[Repair, ..
     if len(candidates) < 2:
         return tuple(candidates[:top])
     model = StyleModel.around(original, (e for r in candidates for e in r.edits))
-    keyed = [(_key(r, model.cost(original, r.text, r.edits)), i) for i, r in enumerate(candidates)]
+    keyed = [
+        (_key(r, model.cost(original, r.text, r.edits), layout(r.text) if layout else 0), i)
+        for i, r in enumerate(candidates)
+    ]
     keyed.sort()
     return tuple(candidates[index] for _, index in keyed[:top])
