@@ -15,14 +15,19 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	@echo "== inputmend check examples/order.json"
-	-@$(BIN)/inputmend check examples/order.json
+	@echo "== inputmend check examples/order.json   (exit status 1: invalid)"
+	@$(BIN)/inputmend check examples/order.json || test $$? -eq 1
 	@echo
-	@echo "== inputmend explain examples/order.json   (ddmax diagnosis)"
+	@echo "== inputmend explain examples/order.json   (failure-inducing part, ddmax)"
 	@$(BIN)/inputmend explain examples/order.json
 	@echo
 	@echo "== inputmend repair examples/order.json --top 3   (ranked repairs, file untouched)"
 	@$(BIN)/inputmend repair examples/order.json --top 3
+	@echo
+	@echo "inputmend is installed in $(VENV): run it as $(BIN)/inputmend, or activate the"
+	@echo "environment first (. $(BIN)/activate) to have inputmend on PATH."
+	@echo "Editors: the server's interpreter is $(abspath $(BIN)/python)"
+	@echo "(VS Code: setting inputmend.server.pythonPath; Neovim: start nvim with the environment active)."
 
 lint: $(STAMP)
 	$(BIN)/ruff check server tests bench

@@ -26,9 +26,9 @@ interface Target {
   document: vscode.TextDocument;
 }
 
-/** The active document, if the server handles it and is running; tells the user otherwise. */
-function target(controller: Controller): Target | undefined {
-  const document = vscode.window.activeTextEditor?.document;
+/** The document (default: the active one), if the server handles it and is running; tells the user otherwise. */
+function target(controller: Controller, given?: vscode.TextDocument): Target | undefined {
+  const document = given ?? vscode.window.activeTextEditor?.document;
   if (document === undefined) {
     void vscode.window.showInformationMessage('inputmend: open a document first.');
     return undefined;
@@ -130,8 +130,17 @@ interface RepairItem extends vscode.QuickPickItem {
   choice: Repair;
 }
 
-export async function chooseRepair(controller: Controller, previews: RepairPreviewProvider): Promise<void> {
-  const found = target(controller);
+/**
+ * Show Repairs: the ranked repairs of the active document (or of `document`,
+ * e.g. the one the suggestion on save is about) in a quick pick with a diff
+ * preview of the highlighted one; accepting one applies it.
+ */
+export async function chooseRepair(
+  controller: Controller,
+  previews: RepairPreviewProvider,
+  given?: vscode.TextDocument,
+): Promise<void> {
+  const found = target(controller, given);
   if (found === undefined) return;
   const { client, document } = found;
   const choices = await fetchRepairs(found);

@@ -1,6 +1,8 @@
 /**
  * The language client's lifecycle: resolve and check the interpreter, start,
- * restart on relevant setting changes, feed the status bar.
+ * restart on relevant setting changes, feed the status bar, say why the
+ * server is not running (and stop saying it once it runs), and hand the
+ * server's suggestion on save its "Show all repairs" quick pick.
  */
 import { execFile } from 'child_process';
 import * as os from 'os';
@@ -9,9 +11,13 @@ import {
   DidChangeConfigurationNotification,
   LanguageClient,
   LanguageClientOptions,
+  MessageActionItem,
+  MessageType,
   Middleware,
   ResponseError,
   ServerOptions,
+  ShowMessageRequest,
+  ShowMessageRequestParams,
   State,
   TextDocumentFilter,
 } from 'vscode-languageclient/node';
@@ -29,10 +35,11 @@ import {
   serverArgs,
   untrustedInterpreterMessage,
 } from './python';
+import { isSaveSuggestion, SAVE_SUGGESTION, suggestedDocument } from './repairs';
 import { documentSelector, FileFilter } from './selector';
 import { needsRestart, oracleGlobs, RestartKey } from './settings';
 import { Severity, StatusModel } from './status';
-import { StatusBar } from './statusBar';
+import { FailureNotice, StatusBar } from './statusBar';
 
 const PYTHON_EXTENSION = 'ms-python.python';
 
@@ -96,6 +103,11 @@ export class Controller implements vscode.Disposable {
   private queue: Promise<void> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
   private pythonListener: vscode.Disposable | undefined;
+  private readonly notice = new FailureNotice();
+  /** Documents saved lately, the last first (whose suggestion on save may come). */
+  private saved: vscode.TextDocument[] = [];
+  /** Shows the ranked repairs of a document in the quick pick (set by the extension). */
+  showRepairs: ((document: vscode.TextDocument) => Promise<void>) | undefined;
 
   /** `neutralDir`: where the probe and the server run (the extension's own folder, never the opened one). */
   constructor(private readonly neutralDir: string) {
@@ -104,6 +116,10 @@ export class Controller implements vscode.Disposable {
     this.disposables.push(
       this.output,
       this.statusBar,
+      this.notice,
+      vscode.workspace.onDidSaveTextDocument((document) => {
+        this.saved = [document, ...this.saved.filter((other) => other !== document)].slice(0, 8);
+      }),
       vscode.window.onDidChangeActiveTextEditor(() => this.statusBar.render()),
       vscode.workspace.onDidCloseTextDocument((document) => {
         this.status.forget(document.uri.toString());
@@ -212,17 +228,38 @@ export class Controller implements vscode.Disposable {
     }
   }
 
-  private fail(message: string, actions: string[] = ['Open Settings', 'Show Log']): void {
+  private fail(message: string, settings = true): void {
     this.status.setServer('failed', message);
     this.statusBar.render();
     this.log(message);
-    void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
-      if (choice === 'Open Settings') {
-        void vscode.commands.executeCommand('workbench.action.openSettings', 'inputmend.server.pythonPath');
-      } else if (choice === 'Show Log') {
-        this.output.show(true);
+    const log = { title: 'Show Log', command: 'inputmend.showServerLog' };
+    const open = { title: 'Open Settings', command: 'workbench.action.openSettings', args: ['inputmend.server.pythonPath'] };
+    this.notice.show(message, settings ? [open, log] : [log]);
+  }
+
+  /**
+   * The server's message requests, shown as vscode-languageclient would; but
+   * "Show all repairs" of the suggestion on save opens the quick pick of Show
+   * Repairs, and the server is answered with nothing (it would show a text
+   * listing otherwise).
+   */
+  private async messageRequest(params: ShowMessageRequestParams): Promise<MessageActionItem | null> {
+    const show: (message: string, ...items: MessageActionItem[]) => Thenable<MessageActionItem | undefined> =
+      params.type === MessageType.Error
+        ? vscode.window.showErrorMessage
+        : params.type === MessageType.Warning
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
+    const choice = await show(params.message, ...(params.actions ?? []));
+    if (choice?.title === SAVE_SUGGESTION.listing && isSaveSuggestion(params) && this.showRepairs !== undefined) {
+      const active = vscode.window.activeTextEditor?.document;
+      const document = suggestedDocument(params.message, active === undefined ? this.saved : [active, ...this.saved]);
+      if (document !== undefined) {
+        void this.showRepairs(document);
+        return null;
       }
-    });
+    }
+    return choice ?? null;
   }
 
   private async restartNow(): Promise<void> {
@@ -268,6 +305,7 @@ export class Controller implements vscode.Disposable {
       connectionOptions: { maxRestartCount: 3 },
     };
     const client = new LanguageClient('inputmend', 'inputmend', serverOptions, clientOptions);
+    client.onRequest(ShowMessageRequest.type, (params) => this.messageRequest(params));
     client.onDidChangeState((event) => {
       // A client being replaced (restart) or stopped is no longer `this.client`.
       if (this.client !== client) return;
@@ -281,11 +319,10 @@ export class Controller implements vscode.Disposable {
       await client.start();
       this.status.setServer('running');
       this.statusBar.render();
+      this.notice.dismiss();
     } catch (error) {
       if (this.client === client) {
-        this.fail(`inputmend: the server did not start (${error instanceof Error ? error.message : String(error)}).`, [
-          'Show Log',
-        ]);
+        this.fail(`inputmend: the server did not start (${error instanceof Error ? error.message : String(error)}).`, false);
       }
     }
   }

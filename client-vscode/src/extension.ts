@@ -11,6 +11,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const current = new Controller(context.extensionUri.fsPath);
   controller = current;
   const previews = new RepairPreviewProvider();
+  current.showRepairs = (document) => chooseRepair(current, previews, document);
   context.subscriptions.push(
     current,
     previews,

@@ -52,10 +52,12 @@ export interface ActionData {
   kind: string;
   rank?: number;
   preferred?: boolean;
+  /** The ranked list is final (quick repairs offered before it may be replaced). */
+  final?: boolean;
   algorithm?: string;
   /** The document version the edits were computed for. */
   version?: number;
-  /** What the edits do, e.g. ``Insert `,` at 1:17``. */
+  /** What the edits do, in words: ``Insert missing `,` after `"0.1.0"` ``. */
   summary?: string;
   edits?: number;
   data_lost?: number;
@@ -73,6 +75,7 @@ export function actionData(action: CodeActionLike): ActionData | undefined {
     kind: candidate.kind,
     rank: number('rank'),
     preferred: candidate.preferred === true,
+    final: candidate.final === true,
     algorithm: text('algorithm'),
     version: number('version'),
     summary: text('summary'),
@@ -251,4 +254,31 @@ export function previewPath(documentPath: string, rank: number, key: string): { 
 export function diffTitle(fileName: string, choice: RepairChoice): string {
   const name = fileName.split(/[\\/]/).pop() ?? fileName;
   return `${name} ↔ repair ${choice.rank}: ${choice.label}`;
+}
+
+/** The buttons of the server's suggestion on save (`lsp/commands.py`). */
+export const SAVE_SUGGESTION = { apply: 'Apply repair', listing: 'Show all repairs' } as const;
+
+/** The parts of a `window/showMessageRequest` used here. */
+export interface MessageRequest {
+  message: string;
+  actions?: { title: string }[] | null;
+}
+
+/** Whether a message request is the server's suggestion on save (its two buttons). */
+export function isSaveSuggestion(request: MessageRequest): boolean {
+  const titles = (request.actions ?? []).map((action) => action.title);
+  return titles.length === 2 && titles[0] === SAVE_SUGGESTION.apply && titles[1] === SAVE_SUGGESTION.listing;
+}
+
+/**
+ * The document a suggestion on save is about: its message starts with the
+ * document's file name (`person.json is invalid. …`). `candidates` in order of
+ * preference (the active document, then the ones saved last).
+ */
+export function suggestedDocument<D extends { fileName: string }>(message: string, candidates: readonly D[]): D | undefined {
+  return candidates.find((candidate) => {
+    const name = candidate.fileName.split(/[\\/]/).pop() ?? candidate.fileName;
+    return message.startsWith(`${name} is invalid.`);
+  });
 }

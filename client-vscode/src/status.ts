@@ -45,8 +45,8 @@ export interface StatusView {
   command?: string;
 }
 
-/** Diagnostic codes that mean "this document is invalid". */
-export const INVALID_CODES = new Set(['syntax', 'incomplete', 'failure-inducing', 'validator']);
+/** Diagnostic codes that mean "this document is invalid" (each is a problem to fix, at error severity). */
+export const INVALID_CODES = new Set(['syntax', 'incomplete', 'validator', 'another-problem']);
 /** Notes that deserve attention although the document may be valid. */
 export const WARNING_CODES = new Set(['configuration', 'untrusted-validator', 'validator-error', 'background']);
 
@@ -168,15 +168,18 @@ export class StatusModel {
       };
     }
     const diagnostics = this.diagnostics.get(active.uri);
-    const errors = (diagnostics ?? []).filter((d) => INVALID_CODES.has(d.code ?? '') || d.severity === 'error');
+    // Problems to fix; failure-inducing regions (information) only point at them.
+    const errors = (diagnostics ?? []).filter((d) => INVALID_CODES.has(d.code ?? '') && d.severity === 'error');
     const running = this.progressFor(active.fileName);
     if (running !== undefined) {
       const percent = running.percentage !== undefined ? ` ${Math.round(running.percentage)}%` : '';
       const what = running.message ?? 'analysing';
       const state = errors.length > 0 ? `invalid (${plural(errors.length, 'problem')}), ` : '';
+      // The document's state stays in view while its repairs are computed.
+      const known = errors.length > 0 ? `invalid (${errors.length}) · ` : '';
       return {
         visible: true,
-        text: `$(sync~spin) inputmend: ${what}${percent}`,
+        text: `$(sync~spin) inputmend: ${known}${what}${percent}`,
         tooltip: `${running.title}: ${state}${what}${percent}`,
         tone: 'busy',
         command: errors.length > 0 ? COMMANDS.chooseRepair : COMMANDS.log,

@@ -39,3 +39,52 @@ export class StatusBar implements vscode.Disposable {
     this.item.dispose();
   }
 }
+
+/** A command a failure notice links to. */
+export interface NoticeLink {
+  title: string;
+  command: string;
+  args?: unknown[];
+}
+
+/** A `command:` link in a notification's message. */
+export function commandLink(link: NoticeLink): string {
+  const query = link.args === undefined ? '' : `?${encodeURIComponent(JSON.stringify(link.args))}`;
+  return `[${link.title}](command:${link.command}${query})`;
+}
+
+/**
+ * The notification that says why the server is not running. It is a
+ * progress notification, the one kind an extension can close: a restart that
+ * succeeds closes it, so no stale "not installed" stays on screen. Its
+ * actions are links in the message; Cancel dismisses it.
+ */
+export class FailureNotice implements vscode.Disposable {
+  private close: (() => void) | undefined;
+
+  show(message: string, links: readonly NoticeLink[]): void {
+    this.dismiss();
+    let close!: () => void;
+    const closed = new Promise<void>((resolve) => (close = resolve));
+    this.close = close;
+    const text = [message, ...links.map(commandLink)].join(' ');
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, cancellable: true },
+      (progress, token) => {
+        // A full bar: nothing is in progress, the notice just waits to be closed.
+        progress.report({ message: text, increment: 100 });
+        token.onCancellationRequested(() => close());
+        return closed;
+      },
+    );
+  }
+
+  dismiss(): void {
+    this.close?.();
+    this.close = undefined;
+  }
+
+  dispose(): void {
+    this.dismiss();
+  }
+}

@@ -23,15 +23,17 @@ async function until(condition: () => boolean, what: string, ms = 15_000): Promi
   }
 }
 
+/** Activates, waits for the notice that says why the server is not running, and returns its message. */
 async function activateWith(pythonPath: string): Promise<string> {
-  state.errors.length = 0;
+  state.notices.length = 0;
   state.settings.set('inputmend.server.pythonPath', { defaultValue: '', globalValue: pythonPath });
   const context = { subscriptions: [] as { dispose(): unknown }[], extensionUri: { fsPath: scratch } };
   await extension.activate(context as never);
-  await until(() => state.errors.length > 0, 'an error message');
+  await until(() => state.notices.some((notice) => notice.message !== ''), 'a failure notice');
+  const message = state.notices[0]?.message ?? '';
   await extension.deactivate();
   for (const disposable of context.subscriptions) disposable.dispose();
-  return state.errors[0] ?? '';
+  return message.replace(/ \[.*$/, ''); // without the links after the message
 }
 
 describe('activation (mocked vscode)', () => {
@@ -60,6 +62,7 @@ describe('activation (mocked vscode)', () => {
       { mode: 0o755 },
     );
     const message = await activateWith(fake);
+    assert.equal(state.notices[0]?.closed, true, 'closed when the extension is deactivated');
     assert.equal(message, `inputmend is not installed for ${fake} (from the setting inputmend.server.pythonPath): run "${fake} -m pip install inputmend", or set inputmend.server.pythonPath to an interpreter that has it.`);
   });
 

@@ -189,7 +189,8 @@ test('the real server: diagnostics, ranked repairs, applyRepair, progress', { ti
     assert.equal(best.rank, 1);
     assert.equal(best.version, 1, 'edits are versioned');
     assert.match(best.algorithm ?? '', /^(fsynth|ddmax[\w-]*)$/);
-    assert.equal(best.action.title, `${best.label} (${best.algorithm ?? ''})`, 'titles as before');
+    assert.equal(best.action.title, best.label, 'the title is the summary');
+    assert.equal(best.label, 'Insert missing `,` after `"Dave"`', 'in words, without the algorithm');
     assert.deepEqual(JSON.parse(best.repairedText), { name: 'Dave', age: 42 });
     assert.equal(
       choices.filter((choice) => choice.preferred).length,

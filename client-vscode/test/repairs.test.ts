@@ -8,10 +8,12 @@ import {
   diffTitle,
   editsFor,
   explainOffered,
+  isSaveSuggestion,
   lineStarts,
   offsetAt,
   previewPath,
   repairChoices,
+  suggestedDocument,
   summarise,
   TextEdit,
 } from '../src/repairs';
@@ -121,7 +123,7 @@ describe('text edits', () => {
 describe('ranked repairs', () => {
   test('what a repair is comes from data, never from the title', () => {
     const second = actions[1] as CodeActionLike;
-    assert.deepEqual(actionData(second), second.data, 'data is read as sent');
+    assert.deepEqual(actionData(second), { ...(second.data as object), final: false }, 'data is read as sent');
     assert.equal(actionData({ title: 'Insert `,` at 1:18 (fsynth)' }), undefined);
     assert.equal(actionData({ title: 'x', data: { rank: 1 } }), undefined, 'data without a kind');
     const retitled = { ...actions[0], title: 'Something else entirely' } as CodeActionLike;
@@ -193,5 +195,24 @@ describe('ranked repairs', () => {
     const choice = repairChoices(corrupt, uri, actions)[0];
     assert.ok(choice);
     assert.equal(diffTitle('/w/data/person.json', choice), 'person.json ↔ repair 1: Insert `,` at 1:17');
+  });
+
+  test('data says whether the ranked list is final', () => {
+    assert.equal(actionData({ title: 'x', data: { kind: 'repair', final: true } })?.final, true);
+    assert.equal(actionData({ title: 'x', data: { kind: 'repair' } })?.final, false);
+  });
+
+  test("the server's suggestion on save, and the document it is about", () => {
+    const suggestion = {
+      message: 'person.json is invalid. Best repair: Insert missing `,` after `"Dave"`.',
+      actions: [{ title: 'Apply repair' }, { title: 'Show all repairs' }],
+    };
+    assert.equal(isSaveSuggestion(suggestion), true);
+    assert.equal(isSaveSuggestion({ message: 'x', actions: [{ title: 'Show all repairs' }] }), false);
+    assert.equal(isSaveSuggestion({ message: 'x', actions: null }), false);
+    const documents = [{ fileName: '/w/order.json' }, { fileName: '/w/a/person.json' }, { fileName: '/w/b/person.json' }];
+    assert.equal(suggestedDocument(suggestion.message, documents), documents[1], 'the first candidate with the name');
+    assert.equal(suggestedDocument(suggestion.message, documents.slice(0, 1)), undefined);
+    assert.equal(suggestedDocument('other.json is invalid.', [{ fileName: 'C:\\w\\other.json' }])?.fileName, 'C:\\w\\other.json');
   });
 });

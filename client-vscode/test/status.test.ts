@@ -50,7 +50,13 @@ describe('status bar state machine', () => {
     const model = running();
     model.setDiagnostics(person.uri, [
       diagnostic('syntax', 'error', "unexpected '\"age\"'"),
-      diagnostic('failure-inducing'),
+      diagnostic('failure-inducing', 'info'),
+    ]);
+    assert.equal(model.view(person).text, '$(error) inputmend: invalid (1)', 'a failure-inducing region is no problem of its own');
+    model.setDiagnostics(person.uri, [
+      diagnostic('syntax', 'error', "unexpected '\"age\"'"),
+      diagnostic('another-problem', 'error'),
+      diagnostic('failure-inducing', 'info'),
     ]);
     const view = model.view(person);
     assert.equal(view.text, '$(error) inputmend: invalid (2)');
@@ -65,11 +71,11 @@ describe('status bar state machine', () => {
     model.onProgress('t1', { kind: 'begin', title: 'inputmend: person.json', message: 'finding failure-inducing spans' });
     let view = model.view(person);
     assert.equal(view.tone, 'busy');
-    assert.equal(view.text, '$(sync~spin) inputmend: finding failure-inducing spans');
+    assert.equal(view.text, '$(sync~spin) inputmend: invalid (1) · finding failure-inducing spans');
     assert.match(view.tooltip, /invalid \(1 problem\)/);
     model.onProgress('t1', { kind: 'report', message: 'computing repairs', percentage: 42.4 });
     view = model.view(person);
-    assert.equal(view.text, '$(sync~spin) inputmend: computing repairs 42%');
+    assert.equal(view.text, '$(sync~spin) inputmend: invalid (1) · computing repairs 42%');
     assert.equal(model.busy('/elsewhere/person.json'), true, 'progress titles carry only the file name');
     model.onProgress('t1', { kind: 'end' });
     view = model.view(person);

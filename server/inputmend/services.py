@@ -11,8 +11,9 @@ are tested against them.
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial as partial_function
 
@@ -52,6 +53,7 @@ from inputmend.core.model import (
     spans_to_edits,
 )
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.lexer import lex_typed
 from inputmend.grammar.recovery import recovery_units
 from inputmend.oracles.base import Feedback, Oracle, Predicate, Verdict
 from inputmend.oracles.grammar import GrammarOracle
@@ -67,6 +69,19 @@ def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
     """The grammar behind an oracle, when there is one (for token-level work)."""
     found = find_part(oracle, IncrementalGrammarOracle) or find_part(oracle, GrammarOracle)
     return found.grammar if found is not None else None
+
+
+def lexer_of(oracle: Oracle) -> Callable[[str], Sequence[tuple[str | None, int, int]]] | None:
+    """The grammar's error-tolerant lexer (for describing repairs in tokens);
+    None when the oracle has no grammar."""
+    grammar = grammar_of(oracle)
+    return None if grammar is None else functools.partial(lex_typed, grammar)
+
+
+def rank_repairs(text: str, repairs: Iterable[Repair], top: int) -> tuple[Repair, ...]:
+    """Repairs of ``text`` ranked together as :func:`repair` ranks them (of
+    equal ones, the one given first stays first)."""
+    return rank(text, repairs, top)
 
 
 def gives_prefix_feedback(oracle: Oracle) -> bool:

@@ -52,7 +52,7 @@ def test_repair_prints_ranked_diffs_and_leaves_the_file_alone(
 ) -> None:
     code, out, _ = run(capsys, "repair", str(apple))
     assert code == 0
-    assert "Repair 1 (fsynth, distance 2): delete `**` at 1:29" in out
+    assert "Repair 1 (fsynth, distance 2, at 1:29): Remove `**` before `3.45`" in out
     assert '+{ "item": "Apple", "price": 3.45 }' in out
     assert apple.read_text() == APPLE
 
@@ -110,8 +110,10 @@ def test_explain_ddmax_spans(capsys: pytest.CaptureFixture[str], apple: Path) ->
     data = json.loads(out)
     assert data["spans"] == [{"start": 28, "end": 30, "text": "**", "line": 1, "column": 29}]
     code, out, _ = run(capsys, "explain", str(apple))
-    assert "ddmax: 1 failure-inducing span(s), 2 character(s)" in out
+    assert "ddmax-hybrid: 1 failure-inducing span(s), 2 character(s)" in out
     assert f"{apple}:1:29: `**`" in out
+    code, out, _ = run(capsys, "explain", "--algorithm", "ddmax", str(apple))
+    assert "ddmax: 1 failure-inducing span(s), 2 character(s)" in out
 
 
 @pytest.mark.parametrize(("algorithm", "spans"), [("ddmin", ["{"]), ("dd", ["*"])])
@@ -361,3 +363,158 @@ def test_explain_ddset_needs_a_failing_program(
     assert code == 2 and "does not fail" in err
     code, _, err = run(capsys, "explain", "--algorithm", "ddset", str(path))
     assert code == 2 and "--command or --python" in err
+
+
+# ------------------------------------------------------- as a new user meets it
+def test_check_quotes_what_the_validator_said(
+    capsys: pytest.CaptureFixture[str], apple: Path
+) -> None:
+    script = "import sys; print('bad price at 1:29', file=sys.stderr); sys.exit(3)"
+    code, out, _ = run(capsys, "check", "--command", f'{sys.executable} -c "{script}"', str(apple))
+    assert code == 1 and out.strip().endswith("error: exit code 3: bad price at 1:29")
+    loads = f'{sys.executable} -c "import json,sys; json.loads(sys.stdin.read())"'
+    code, out, _ = run(capsys, "check", "--command", loads, str(apple))
+    assert "JSONDecodeError: Expecting value" in out, "a traceback's last line names the error"
+
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+JQ_MESSAGES = (  # jq 1.6 and 1.7 on truncated input
+    "parse error: Unfinished JSON term at EOF at line 2, column 0",
+    "jq: error (at <stdin>:1): Unfinished string at EOF at line 1, column 8",
+    "parse error: Unfinished abandoned text at EOF at line 1, column 4",
+)
+
+
+def test_the_readmes_jq_pattern_covers_jqs_messages_at_eof() -> None:
+    import re
+
+    patterns = re.findall(r'--incomplete-pattern "([^"]+)"', README)
+    assert patterns and all(re.search(p, m) for p in patterns for m in JQ_MESSAGES)
+    assert not any(re.search(p, "parse error: Expected separator between values") for p in patterns)
+
+
+def test_explain_points_at_a_trailing_comma(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "t.json"
+    path.write_text('{"a": [1, 2],\n "b": {"c": 3,\n  "d": 4,\n },\n "e": 5}\n')
+    code, out, _ = run(capsys, "explain", "--json", str(path))
+    assert code == 0
+    assert [span["text"] for span in json.loads(out)["spans"]] == [","]
+    assert json.loads(out)["spans"][0]["line"] == 3
+
+
+def _inputmend(
+    *args: str, stdin: bytes = b"", cwd: Path | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "inputmend", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def test_standard_input_and_output() -> None:
+    data = APPLE.encode()
+    checked = _inputmend("check", "--grammar", "json", "-", stdin=data)
+    assert checked.returncode == 1
+    assert checked.stdout.decode().startswith("<stdin>:1:29: error: unexpected `*`")
+    repaired = _inputmend("repair", "--grammar", "json", "-", "-o", "-", stdin=data)
+    assert repaired.returncode == 0
+    assert repaired.stdout == b'{ "item": "Apple", "price": 3.45 }', "only the repair on stdout"
+    assert "Remove `**` before `3.45`" in repaired.stderr.decode()
+    bom = _inputmend("repair", "--grammar", "json", "-", "-o", "-", stdin=b'\xef\xbb\xbf{"a" 1}')
+    assert bom.stdout.startswith(b"\xef\xbb\xbf") and json.loads(bom.stdout[3:]) == {"a": 1}
+    explained = _inputmend("explain", "--grammar", "json", "-", stdin=data)
+    assert "<stdin>:1:29: `**`" in explained.stdout.decode()
+    alone = _inputmend("check", "--grammar", "json", "-", "other.json", stdin=data)
+    assert alone.returncode == 2 and b"standard input" in alone.stderr
+    in_place = _inputmend("repair", "--grammar", "json", "-", "--in-place", stdin=data)
+    assert in_place.returncode == 2 and b"--in-place" in in_place.stderr
+    unknown = _inputmend("check", "-", stdin=data)
+    assert unknown.returncode == 2 and b"--grammar" in unknown.stderr
+
+
+def test_json_repairs_carry_their_titles(capsys: pytest.CaptureFixture[str], apple: Path) -> None:
+    code, out, _ = run(capsys, "repair", "--json", str(apple))
+    data = json.loads(out)
+    assert code == 0 and data["repairs"][0]["summary"] == "Remove `**` before `3.45`"
+    assert isinstance(data["total_s"], float) and data["total_s"] >= data["elapsed_s"]
+    texts = [r["text"] for r in data["repairs"]]
+    assert '{ "item": "Apple", "price": 3.45 }' in texts
+    assert '{ "item": "Apple", "price":  3.45 }' not in texts, "the same but for a space"
+
+
+def test_diffs_show_only_the_lines_around_the_edits(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    lines = [f'  "k{i}": {i},' for i in range(50_000)]
+    middle = len(lines) // 2
+    lines[middle] = lines[middle].replace(",", "")  # a missing comma
+    path = tmp_path / "big.json"
+    path.write_text("{\n" + "\n".join(lines) + '\n  "end": 0\n}\n')
+    code, out, _ = run(capsys, "repair", "--top", "1", str(path))
+    assert code == 0
+    hunk = out[out.index("@@") :].splitlines()
+    changed = middle + 2  # the line that lost its comma (line 1 is the `{`)
+    # the comma goes at its end or before the next line's key: 3 lines of context
+    assert hunk[0] in (
+        f"@@ -{changed - 3},7 +{changed - 3},7 @@",
+        f"@@ -{changed - 2},7 +{changed - 2},7 @@",
+    )
+    assert len([line for line in hunk if line[:1] in ("-", "+")]) == 2
+    assert len(out.splitlines()) < 20 and "total time" in out
+
+
+def test_a_long_line_is_cut_around_the_change(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    items = [f'{{"k": {i}, "v": "{"x" * 20}"}}' for i in range(20_000)]
+    items[10_000] = items[10_000].replace(", ", " ", 1)
+    path = tmp_path / "one-line.json"
+    path.write_text("[" + ",".join(items) + "]")
+    code, out, _ = run(capsys, "repair", "--top", "1", str(path))
+    assert code == 0
+    changed = [
+        line
+        for line in out.splitlines()
+        if line.startswith(("-", "+")) and not line.startswith(("---", "+++"))
+    ]
+    assert len(changed) == 2 and all(len(line) <= 170 for line in changed)
+    assert '{"k": 10000 "v"' in changed[0] and '{"k": 10000, "v"' in changed[1]
+
+
+def test_the_readmes_ddset_example_runs_as_written() -> None:
+    import re
+    import shlex
+
+    block = re.search(r"### DDSET.*?```sh\n(.*?)```", README, re.S)
+    assert block is not None
+    command = block.group(1).replace("\\\n", " ").strip()
+    argv = shlex.split(command)
+    assert argv[0] == ".venv/bin/inputmend"
+    done = _inputmend(*argv[1:], cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert "((<expr>))" in done.stdout.decode()
+
+
+def test_make_demo_runs_clean_and_says_how_to_run_the_command() -> None:
+    import shutil
+
+    root = Path(__file__).resolve().parents[2]
+    if shutil.which("make") is None or not (root / ".venv" / "bin" / "inputmend").exists():
+        pytest.skip("needs make and the checkout's .venv (make demo or make test creates it)")
+    done = subprocess.run(
+        ["make", "-o", ".venv/.installed", "demo"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "Error" not in output and "ignored" not in output
+    assert "run it as .venv/bin/inputmend" in output
+    assert f"interpreter is {root / '.venv' / 'bin' / 'python'}" in output

@@ -1,29 +1,157 @@
-"""Words for edits: the same for the command line and the language server."""
+"""Words for repairs: the same for the command line and the language server."""
 
 from __future__ import annotations
 
-from inputmend.core.model import Edit
-from inputmend.core.render import describe_edit, describe_edits, repair_summary
-from inputmend.core.text import LineIndex
+import pytest
 
-TEXT = '{ "item": "Apple",\n  "price": **3.45 }'
-INDEX = LineIndex(TEXT)
-STARS = TEXT.index("**")
+from inputmend.core.model import Edit, Repair, apply_edits
+from inputmend.core.render import (
+    describe_repair,
+    distinct,
+    human_where,
+    plain_lexer,
+    same_for_reader,
+)
+from inputmend.oracles.grammar import GrammarOracle
+from inputmend.services import lexer_of
 
-
-def test_each_kind_of_edit() -> None:
-    assert describe_edit(INDEX, Edit(STARS, 2)) == "delete `**` at 2:12"
-    assert describe_edit(INDEX, Edit(STARS, 0, "x")) == "insert `x` at 2:12"
-    assert describe_edit(INDEX, Edit(STARS, 2, "0")) == "replace `**` with `0` at 2:12"
-    assert describe_edit(INDEX, Edit(len(TEXT), 0, "\n")) == "insert `\\n` at 2:20"
-
-
-def test_long_scripts_are_cut_short() -> None:
-    edits = [Edit(offset, 1) for offset in range(5)]
-    described = describe_edits(INDEX, edits)
-    assert described.count("delete") == 3 and described.endswith("and 2 more edits")
+PACKAGE = '{\n  "name": "inputmend",\n  "version": "0.1.0"\n  "private": true\n}\n'
+AFTER_VERSION = PACKAGE.index('"0.1.0"') + len('"0.1.0"')
+JSON_LEXER = lexer_of(GrammarOracle("json"))
 
 
-def test_repair_titles() -> None:
-    assert repair_summary(INDEX, [Edit(STARS, 2)], 1) == "Delete `**` at 2:12"
-    assert repair_summary(INDEX, [Edit(0, 1), Edit(STARS, 2)], 3) == "Apply repair 3 (2 edits)"
+@pytest.fixture(params=["plain", "grammar"])
+def lexer(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    return plain_lexer if request.param == "plain" else JSON_LEXER
+
+
+def test_a_missing_delimiter_is_named_with_the_token_before_it(lexer) -> None:  # type: ignore[no-untyped-def]
+    expected = 'Insert missing `,` after `"0.1.0"`'
+    assert describe_repair(PACKAGE, [Edit(AFTER_VERSION, 0, ",")], lexer=lexer) == expected
+    # before the next token, or instead of the line break: the same words
+    before_private = PACKAGE.index('"private"')
+    assert describe_repair(PACKAGE, [Edit(before_private, 0, ",")], lexer=lexer) == expected
+    assert describe_repair(PACKAGE, [Edit(AFTER_VERSION, 1, ",")], lexer=lexer) == expected
+
+
+def test_completing_a_truncated_text_closes_what_is_open(lexer) -> None:  # type: ignore[no-untyped-def]
+    text = '{"a": ["x'
+    close = describe_repair(text, [Edit(len(text), 0, '"]}')], lexer=lexer)
+    assert close == "Close the string and the 2 open brackets"
+    numbers = '{"a": [1, 2\n'
+    assert describe_repair(numbers, [Edit(11, 0, "]}")], lexer=lexer) == (
+        "Close the 2 open brackets"
+    )
+    assert describe_repair("[1", [Edit(2, 0, "]")], lexer=lexer) == "Close the open bracket"
+    assert describe_repair('{"a": tr', [Edit(8, 0, "ue}")], lexer=lexer) == "Append `ue}`"
+
+
+def test_trailing_and_doubled_delimiters(lexer) -> None:  # type: ignore[no-untyped-def]
+    trailing = '{"a": [1, 2,\n]}'
+    comma = trailing.index(",\n")
+    assert describe_repair(trailing, [Edit(comma, 1)], lexer=lexer) == "Remove trailing `,`"
+    doubled = "[1, 2,, 3]"
+    assert describe_repair(doubled, [Edit(6, 1)], lexer=lexer) == "Remove extra `,` after `2`"
+    assert describe_repair(doubled, [Edit(5, 1)], lexer=lexer) == "Remove extra `,` after `2`"
+    # replacing it by a space is removing it
+    assert describe_repair(doubled, [Edit(6, 1, " ")], lexer=lexer) == (
+        "Remove extra `,` after `2`"
+    )
+
+
+def test_deletions_and_replacements_are_placed_by_their_neighbours(lexer) -> None:  # type: ignore[no-untyped-def]
+    text = '{"price": **3.45}'
+    stars = text.index("**")
+    assert describe_repair(text, [Edit(stars, 2)], lexer=lexer) == "Remove `**` before `3.45`"
+    assert describe_repair(text, [Edit(stars, 2, "-")], lexer=lexer) == (
+        "Replace `**` with `-` before `3.45`"
+    )
+    junk = '{"a": 1 xyz, "b": 2}'
+    assert describe_repair(junk, [Edit(7, 4)], lexer=lexer) == "Remove `xyz` after `1`"
+
+
+def test_inserted_layout_is_named(lexer) -> None:  # type: ignore[no-untyped-def]
+    assert describe_repair("1 + ((2))", [Edit(8, 0, " ")], lexer=lexer) == (
+        "Insert a space after `)`"
+    )
+    assert (
+        describe_repair("[1]", [Edit(2, 0, "\n")], lexer=lexer) == "Insert a line break after `1`"
+    )
+
+
+def test_a_lost_quote_and_quoting_a_word(lexer) -> None:  # type: ignore[no-untyped-def]
+    text = '{"test": "node --test,\n "lint": "x"}'
+    end = text.index(",\n")
+    assert describe_repair(text, [Edit(end, 0, '"')], lexer=lexer) == (
+        'Insert missing `"` after `"node --test`'
+    )
+    bare = "{a: 1}"
+    assert describe_repair(bare, [Edit(1, 0, '"'), Edit(2, 0, '"')], lexer=lexer) == (
+        "Put `a` in quotes"
+    )
+
+
+def test_several_edits_are_counted_after_the_first_two() -> None:
+    text = "[1 2 3 4 5]"
+    edits = [Edit(offset, 0, ",") for offset in (2, 4, 6, 8)]
+    assert describe_repair(text, edits) == (
+        "Insert missing `,` after `1`, insert missing `,` after `2` and 2 more edits"
+    )
+
+
+def test_positions_only_where_no_token_helps() -> None:
+    assert describe_repair("", [Edit(0, 0, "{}")]) == "Append `{}`"
+    # a lexer that sees only layout (comments, say) leaves the position
+    text = "# a\n# b"
+    nothing = lambda window: []  # noqa: E731
+    where = human_where(text)
+    assert describe_repair(text, [Edit(4, 0, "x")], lexer=nothing, where=where) == (
+        "Insert `x` at 2:1"
+    )
+    # in the caller's columns: the language server passes the editor's
+    assert describe_repair(text, [Edit(4, 0, "x")], lexer=nothing, where=lambda o: f"@{o}") == (
+        "Insert `x` at @4"
+    )
+
+
+def _repair(text: str, *edits: Edit) -> Repair:
+    repaired = apply_edits(text, edits)
+    return Repair(repaired, edits, "test", True, 1)
+
+
+def test_repairs_a_reader_cannot_tell_apart_are_one(lexer) -> None:  # type: ignore[no-untyped-def]
+    first = _repair(PACKAGE, Edit(AFTER_VERSION, 0, ","))
+    same = [
+        _repair(PACKAGE, Edit(AFTER_VERSION + 1, 0, ",")),
+        _repair(PACKAGE, Edit(AFTER_VERSION, 1, ",")),
+        _repair(PACKAGE, Edit(PACKAGE.index('"private"'), 0, ",")),
+    ]
+    other = _repair(PACKAGE, Edit(AFTER_VERSION - 7, 7, '"x"'), Edit(AFTER_VERSION, 0, ","))
+    assert distinct(PACKAGE, [first, *same, other], lexer) == [first, other]
+
+
+def test_layout_inside_a_token_is_not_layout(lexer) -> None:  # type: ignore[no-untyped-def]
+    def same(original: str, a: Edit, b: Edit) -> bool:
+        return same_for_reader(original, _repair(original, a), _repair(original, b), lexer)
+
+    assert same('{"a" 1}', Edit(4, 0, ":"), Edit(5, 0, " : "))
+    # `["a b" ]` and `["ab" x]`: the space inside the string is data
+    assert not same('["a b" x]', Edit(7, 1), Edit(3, 1))
+    assert not same("[1 2 3]", Edit(2, 0, ","), Edit(2, 1))  # `[1, 2 3]` and `[12 3]`
+    assert not same("[1 x]", Edit(3, 1, "2"), Edit(3, 1, "3"))
+
+
+def test_only_the_lines_around_an_edit_are_read() -> None:
+    lines = [f'  "k{i}": {i},' for i in range(100_000)]
+    text = "{\n" + "\n".join(lines) + '\n  "end": 1\n  "x": 2\n}\n'
+    end = text.index('"end": 1') + len('"end": 1')
+    read: list[int] = []
+
+    def counting(window: str):  # type: ignore[no-untyped-def]
+        read.append(len(window))
+        return plain_lexer(window)
+
+    assert describe_repair(text, [Edit(end, 0, ",")], lexer=counting) == (
+        "Insert missing `,` after `1`"
+    )
+    assert max(read) < 200

@@ -150,3 +150,23 @@ def edits_of(action: types.CodeAction) -> list[types.TextEdit]:
         return [e for e in change.edits if isinstance(e, types.TextEdit)]
     assert action.edit.changes
     return list(next(iter(action.edit.changes.values())))
+
+
+async def code_actions(client: LanguageClient, uri: str) -> list[types.CodeAction]:
+    """The quick fixes offered for the whole document now."""
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+            context=types.CodeActionContext(diagnostics=list(client.diagnostics.get(uri, []))),
+        )
+    )
+    return [a for a in result or [] if isinstance(a, types.CodeAction)]
+
+
+async def analysed(client: LanguageClient, uri: str) -> None:
+    """Wait until the background analysis of the document's version is over."""
+    done = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams("inputmend.awaitAnalysis", [uri])
+    )
+    assert done is True

@@ -68,34 +68,56 @@ def test_repair_actions_carry_data_and_name_the_diagnostic_they_fix() -> None:
         DAVE,
         fast=Feedback(Verdict.INCORRECT, COMMA + 1, "unexpected"),
         repairs=_repairs(),
-        spans=(Span(COMMA, COMMA + 6),),
+        final=True,
+        analysed=True,
+        spans=(Span(COMMA + 1, COMMA + 6),),
     )
     best, second, remove = convert.repair_actions(snapshot, UTF16, document_changes=True)
-    assert best.title == "Insert `,` at 1:17 (fsynth)"
+    assert best.title == 'Insert missing `,` after `"Dave"`'
     assert best.is_preferred and not second.is_preferred
     assert best.data == {
         "kind": "repair",
         "rank": 1,
         "preferred": True,
+        "final": True,
         "algorithm": "fsynth",
         "version": 7,
-        "summary": "Insert `,` at 1:17",
+        "summary": 'Insert missing `,` after `"Dave"`',
         "edits": 1,
         "distance": 1,
         "data_lost": 0,
         "inserted": 1,
     }
-    assert second.data is not None and second.data["summary"] == "Apply repair 2 (2 edits)"
-    assert second.data["data_lost"] == 2
+    assert second.data is not None and second.data["data_lost"] == 2
+    assert second.title == 'Remove `{` before `"name"` and insert missing `,` after `"Dave"`'
     error = convert.error_diagnostic(snapshot, UTF16)
     assert best.diagnostics == [error] and error is not None and error.code == "syntax"
-    assert remove.diagnostics == convert.span_diagnostics(snapshot, UTF16)
     assert remove.data is not None and remove.data["kind"] == "remove-spans"
-    assert remove.title == "Remove all failure-inducing spans (ddmax)"
+    assert remove.title == 'Remove `"age"` after `"Dave"`'
+    assert all("(" not in action.title for action in (best, second, remove)), "no algorithm names"
     edit = best.edit
     assert edit is not None and edit.document_changes is not None
     change = edit.document_changes[0]
     assert isinstance(change, types.TextDocumentEdit) and change.text_document.version == 7
+
+
+def test_only_the_final_list_marks_a_fix_preferred() -> None:
+    fast = Feedback(Verdict.INCORRECT, COMMA + 1, "unexpected")
+    quick = _snapshot(DAVE, fast=fast, repairs=_repairs())
+    first = convert.repair_actions(quick, UTF16, document_changes=True)[0]
+    assert not first.is_preferred and first.data is not None
+    assert first.data["preferred"] is False and first.data["final"] is False
+
+
+def test_titles_use_the_editors_columns_where_they_need_a_position() -> None:
+    text = "\U0001f600 \n"
+    snapshot = _snapshot(text, fast=Feedback(Verdict.INCORRECT, 0), repairs=())
+    edits = [Edit(3, 0, "x")]
+    assert convert.title(snapshot, edits, UTF16) == "Append `x`"
+    index = LineIndex(text)
+    assert convert.editor_where(index, UTF16)(1) == "1:3"  # the emoji is two UTF-16 units
+    assert convert.editor_where(index, UTF32)(1) == "1:2"
+    assert convert.editor_where(index, UTF8)(1) == "1:5"
 
 
 def test_without_versioned_changes_edits_go_by_uri() -> None:
@@ -122,12 +144,90 @@ def test_a_validator_objection_offers_ddset() -> None:
 
 
 def test_notes_and_results_all_become_diagnostics() -> None:
+    text = "[1,\n]"
     snapshot = _snapshot(
-        "[1,]",
-        fast=Feedback(Verdict.INCORRECT, 3, "unexpected"),
+        text,
+        fast=Feedback(Verdict.INCORRECT, 4, "unexpected"),
         validator_error="could not start",
         spans=(Span(2, 3),),
+        repairs=(Repair("[1\n]", (Edit(2, 1),), "fsynth", True, 1),),
+        final=True,
+        analysed=True,
         background_note="too large",
     )
-    codes = [str(d.code) for d in convert.diagnostics(snapshot, UTF16)]
+    found = convert.diagnostics(snapshot, UTF16)
+    codes = [str(d.code) for d in found]
     assert codes == ["validator-error", "syntax", "failure-inducing", "background"]
+    span = found[2]
+    assert span.severity is types.DiagnosticSeverity.Information
+    assert span.message == "failure-inducing: without `,` the document is valid"
+    assert span.data is not None and span.data["algorithm"] == "ddmax"
+
+
+PACKAGE = '{\n  "name": "inputmend",\n  "version": "0.1.0"\n  "private": true\n}\n'
+VERSION = PACKAGE.index(': "0.1.0"')
+PRIVATE = PACKAGE.index('"private"')
+
+
+def _package(**results: object) -> Snapshot:
+    fast = Feedback(Verdict.INCORRECT, PRIVATE, "unexpected")
+    comma = PACKAGE.index('\n  "private')
+    fix = Repair(PACKAGE[:comma] + "," + PACKAGE[comma:], (Edit(comma, 0, ","),), "fsynth", True, 1)
+    spans = (Span(VERSION, VERSION + 1), Span(VERSION + 2, VERSION + 9), Span(PRIVATE, PRIVATE + 9))
+    defaults = {"fast": fast, "repairs": (fix,), "final": True, "analysed": True, "spans": spans}
+    return _snapshot(PACKAGE, **{**defaults, **results})
+
+
+def test_one_missing_comma_is_one_error() -> None:
+    """ddmax's spans (delete `: "0.1.0"` and `"private"`) describe a worse fix
+    than the one offered: they are not shown."""
+    found = convert.diagnostics(_package(), UTF16)
+    assert [(str(d.code), d.severity) for d in found] == [
+        ("syntax", types.DiagnosticSeverity.Error)
+    ]
+
+
+def test_spans_wait_for_the_end_of_the_analysis_and_stay_a_handful() -> None:
+    deleting = Repair("x", (Edit(VERSION, 9), Edit(PRIVATE, 9)), "ddmax-hybrid", True, 18)
+    shown = _package(repairs=(deleting,))
+    [region] = convert.span_regions(shown)  # separated by layout only: one region
+    assert [(s.start, s.end) for s in region] == [(s.start, s.end) for s in shown.spans]
+    assert [d.code for d in convert.diagnostics(shown, UTF16)].count("failure-inducing") == 1
+    assert convert.span_regions(_package(repairs=(deleting,), analysed=False)) == []
+    scattered = tuple(Span(i, i + 1) for i in range(1, 40, 8))
+    many = _package(repairs=None, final=False, spans=scattered)
+    assert len(scattered) > convert.HANDFUL and convert.span_regions(many) == []
+
+
+def test_spans_that_are_the_error_itself_are_not_repeated() -> None:
+    text = '{"p": **3}'
+    snapshot = _snapshot(
+        text,
+        fast=Feedback(Verdict.INCORRECT, 6, "unexpected"),
+        spans=(Span(6, 8),),
+        repairs=(Repair('{"p": 3}', (Edit(6, 2),), "fsynth", True, 2),),
+        final=True,
+        analysed=True,
+    )
+    assert convert.span_regions(snapshot) == []
+
+
+def test_a_second_place_the_preferred_fix_changes_is_a_second_error() -> None:
+    text = "[1,\n 2\n 3,\n 4,\n 5,\n 6\n 7]"
+    first, second = text.index("2") + 1, text.index("6") + 1
+    edits = (Edit(first, 0, ","), Edit(second, 0, ","))
+    fix = Repair("r", edits, "fsynth", True, 2)
+    snapshot = _snapshot(
+        text,
+        fast=Feedback(Verdict.INCORRECT, text.index("3"), "unexpected"),
+        repairs=(fix,),
+        final=True,
+        analysed=True,
+    )
+    found = convert.diagnostics(snapshot, UTF16)
+    assert [str(d.code) for d in found] == ["syntax", "another-problem"]
+    assert found[1].message == (
+        "another problem: insert missing `,` after `6` (part of the preferred fix)"
+    )
+    best = convert.repair_actions(snapshot, UTF16, document_changes=True)[0]
+    assert [str(d.code) for d in best.diagnostics or []] == ["syntax", "another-problem"]

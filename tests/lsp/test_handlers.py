@@ -35,7 +35,7 @@ def _open(server: InputmendServer, tmp_path: Path, text: str = DAVE) -> str:
     snapshot = server.session.open(uri, tmp_path / "dave.json", 1, text)
     fast = Feedback(Verdict.INCORRECT, COMMA + 1, "unexpected `\"`")
     repair = Repair(DAVE[:COMMA] + "," + DAVE[COMMA:], (Edit(COMMA, 0, ","),), "fsynth", True, 1)
-    server.session.update(snapshot, fast=fast, repairs=(repair,), analysed=True)
+    server.session.update(snapshot, fast=fast, repairs=(repair,), final=True, analysed=True)
     return uri
 
 
@@ -53,7 +53,7 @@ def test_code_actions_of_an_analysed_document(server: InputmendServer, tmp_path:
     [action] = result
     assert isinstance(action, types.CodeAction)
     assert action.data is not None and action.data["rank"] == 1 and action.data["preferred"]
-    assert action.title == "Insert `,` at 1:17 (fsynth)"
+    assert action.title == 'Insert missing `,` after `"Dave"`'
     unknown = types.CodeActionParams(
         types.TextDocumentIdentifier("file:///nowhere.json"),
         _range(),
@@ -68,7 +68,9 @@ def test_hover_at_the_error_only(server: InputmendServer, tmp_path: Path) -> Non
         server, types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 17))
     )
     assert at_error is not None and isinstance(at_error.contents, types.MarkupContent)
-    assert "Best repair: Insert `,` at 1:17 (fsynth)" in at_error.contents.value
+    assert 'Best repair: Insert missing `,` after `"Dave"` (found by fsynth)' in (
+        at_error.contents.value
+    )
     elsewhere = actions.hover(
         server, types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 2))
     )

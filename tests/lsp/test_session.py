@@ -53,6 +53,19 @@ def test_a_new_configuration_is_a_new_revision_of_the_same_text() -> None:
     assert session.update(old, analysed=True) is None
 
 
+def test_settings_that_change_nothing_keep_the_results() -> None:
+    """VS Code answers workspace/configuration with what it sent at start:
+    the analysis must not start over (and publish again)."""
+    session = _session()
+    analysed = session.update(session.open(URI, PATH, 1, "[1,]"), analysed=True)
+    session.settings = merge(session.settings, {"onSave": "off", "debounceMs": 50})
+    assert session.reconfigure(URI) is None
+    assert session.get(URI) is analysed
+    session.settings = merge(session.settings, {"top": 2})
+    again = session.reconfigure(URI)
+    assert again is not None and not again.analysed
+
+
 def test_unknown_and_closed_documents() -> None:
     session = _session()
     assert session.change(URI, 2, "x") is None and session.reconfigure(URI) is None

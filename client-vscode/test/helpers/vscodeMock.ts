@@ -23,6 +23,14 @@ export interface MockStatusBarItem {
   dispose(): void;
 }
 
+/** A progress notification: its title, the last message reported, whether it closed. */
+export interface MockNotice {
+  title: string;
+  message: string;
+  closed: boolean;
+  cancel(): void;
+}
+
 export interface MockState {
   /** `inputmend.<key>` -> inspect() result. */
   settings: Map<string, Inspected>;
@@ -34,6 +42,7 @@ export interface MockState {
   output: string[];
   commands: Map<string, Listener>;
   statusItems: MockStatusBarItem[];
+  notices: MockNotice[];
 }
 
 const noopDisposable: Disposable = { dispose: () => undefined };
@@ -132,8 +141,29 @@ export function createVscodeMock(state: MockState): object {
       showWarningMessage: message(state.warnings),
       showInformationMessage: message(state.infos),
       onDidChangeActiveTextEditor: event(),
-      withProgress: async (_options: unknown, task: (progress: unknown, token: unknown) => Promise<unknown>) =>
-        task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: event() }),
+      withProgress: async (
+        options: { title?: string },
+        task: (progress: unknown, token: unknown) => Promise<unknown>,
+      ): Promise<unknown> => {
+        const cancelled = new EventEmitter<void>();
+        const notice: MockNotice = {
+          title: options.title ?? '',
+          message: '',
+          closed: false,
+          cancel: () => cancelled.fire(),
+        };
+        state.notices.push(notice);
+        const progress = {
+          report: (value: { message?: string }) => {
+            if (value.message !== undefined) notice.message = value.message;
+          },
+        };
+        try {
+          return await task(progress, { isCancellationRequested: false, onCancellationRequested: cancelled.event });
+        } finally {
+          notice.closed = true;
+        }
+      },
     }),
     workspace: withFallback({
       get isTrusted() {
@@ -147,6 +177,7 @@ export function createVscodeMock(state: MockState): object {
       onDidGrantWorkspaceTrust: event(),
       onDidChangeWorkspaceFolders: event(),
       onDidCloseTextDocument: event(),
+      onDidSaveTextDocument: event(),
       onDidOpenTextDocument: event(),
       onDidChangeTextDocument: event(),
       registerTextDocumentContentProvider: () => noopDisposable,
@@ -175,6 +206,7 @@ export function newState(): MockState {
     output: [],
     commands: new Map(),
     statusItems: [],
+    notices: [],
   };
 }
 

@@ -3,7 +3,9 @@ the output (:mod:`~inputmend.cli.render`) and the writes (:mod:`~inputmend.cli.f
 
 ``check_one`` and ``repair_one`` are the per-file jobs of a batch: top-level
 functions that never raise, so that they can run in worker processes and one
-bad file never stops the others.
+bad file never stops the others.  ``-`` names standard input (alone, and run
+in this process); ``-o -`` writes the best repair to standard output and the
+report to standard error.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -28,12 +31,18 @@ from inputmend.cli.files import (
 from inputmend.config.discovery import FileSettings, settings_for
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
-from inputmend.core.text import DecodeError, encoding_name, looks_binary
+from inputmend.core.render import distinct
+from inputmend.core.text import DecodeError, decode, encoding_name, looks_binary
 from inputmend.grammar import registry
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+STDIN = "-"
+"""The file name that means standard input (and, for ``-o``, standard output)."""
+STDIN_NAME = "<stdin>"
+CANDIDATES = 2
+"""Repairs asked of the search per repair shown: equivalent ones are merged."""
 
 
 class UsageError(Exception):
@@ -70,10 +79,25 @@ def _check_encoding(args: argparse.Namespace) -> None:
             raise UsageError(f"--encoding: {error}") from None
 
 
+def _read(path: str, encoding: str) -> InputFile:
+    """The file, or standard input for ``-``."""
+    if path != STDIN:
+        return read_input(path, encoding=encoding)
+    try:
+        decoded = decode(sys.stdin.buffer.read(), encoding=encoding)
+    except DecodeError as error:
+        raise InputError(f"{STDIN_NAME}: {error}") from None
+    return InputFile(Path(STDIN), decoded.text, decoded.encoding)
+
+
+def _display_name(path: str) -> str:
+    return STDIN_NAME if path == STDIN else path
+
+
 def _load(path: str, args: argparse.Namespace) -> tuple[InputFile, FileSettings, Oracle]:
-    source = read_input(path, encoding=args.encoding)
+    source = _read(path, args.encoding)
     if looks_binary(source.text):
-        raise InputError(f"{path}: looks like binary data, not a text format")
+        raise InputError(f"{_display_name(path)}: looks like binary data, not a text format")
     settings = _settings(path, args)
     oracle = build_oracle(settings.spec, suffix=Path(path).suffix, encoding=source.encoding)
     return source, settings, oracle
@@ -97,6 +121,12 @@ def _jobs(args: argparse.Namespace) -> int:
 
 def _files(args: argparse.Namespace) -> list[str]:
     _check_encoding(args)
+    if STDIN in args.files:
+        if len(args.files) > 1:
+            raise UsageError("- (standard input) cannot be combined with other files")
+        if getattr(args, "in_place", False):
+            raise UsageError("--in-place cannot rewrite standard input; use -o OUT or -o -")
+        return [STDIN]
     explicit = any(x is not None for x in (args.grammar, args.command, args.python))
     files = expand(args.files, every_file=explicit)
     if not files:
@@ -125,7 +155,7 @@ def check_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
         feedback = oracle.check(source.text)
     finally:
         oracle.close()
-    return render.check_record(source, path, feedback)
+    return render.check_record(source, _display_name(path), feedback)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -158,27 +188,40 @@ def cmd_check(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------- repair
 def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
     """Repair one file (writing only when asked); never raises."""
+    started = time.monotonic()
     try:
         source, settings, oracle = _load(path, args)
         budget = _budget(args, settings)
     except USER_ERRORS as error:
-        return render.problem(path, error)
+        return render.problem(_display_name(path), error)
     try:
         initial = oracle.check(source.text)
         result = services.repair(
-            source.text, oracle, algorithm=args.algorithm, budget=budget, top=args.top
+            source.text,
+            oracle,
+            algorithm=args.algorithm,
+            budget=budget,
+            top=CANDIDATES * args.top,
         )
+        lexer = services.lexer_of(oracle)
     finally:
         oracle.close()
+    repairs = distinct(source.text, result.repairs, lexer)[: args.top]
     written = None
     try:
-        if result.repairs and args.in_place:
-            written = write_in_place(source, result.repairs[0].text)
-        elif result.repairs and args.output:
-            written = write_output(source, result.repairs[0].text, Path(args.output))
+        if repairs and args.in_place:
+            written = write_in_place(source, repairs[0].text)
+        elif repairs and args.output == STDIN:
+            sys.stdout.buffer.write(source.encode(repairs[0].text))
+            sys.stdout.flush()
+        elif repairs and args.output:
+            written = write_output(source, repairs[0].text, Path(args.output))
     except (OSError, InputError) as error:
-        return render.problem(path, error)
-    return render.repair_record(path, source, initial, result, written)
+        return render.problem(_display_name(path), error)
+    name = _display_name(path)
+    record = render.repair_record(name, source, initial, result, repairs, written, lexer)
+    record["total_s"] = round(time.monotonic() - started, 6)
+    return record
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
@@ -188,6 +231,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
     if args.output and len(files) > 1:
         raise UsageError("-o takes one input file; use --in-place for several")
     detailed = len(files) == 1
+    # with -o -, standard output carries the repaired text only
+    report = sys.stderr if args.output == STDIN else sys.stdout
     progress = batch.ProgressBar(len(files), "repairing")
     outcome: dict[str, list[str]] = {"repaired": [], "valid": [], "failed": [], "problem": []}
     reasons: dict[str, str] = {}
@@ -208,11 +253,11 @@ def cmd_repair(args: argparse.Namespace) -> int:
             if record["budget_exhausted"]:
                 reasons[path] += f" ({record['_stop']})"
         if args.json:
-            render.print_json(render.public(record))
+            render.print_json(render.public(record), stream=report)
         else:
             if not detailed:
                 print(f"\n== {path}")
-            render.print_repair(record, detailed=detailed)
+            render.print_repair(record, detailed=detailed, stream=report)
     progress.clear()
     if not detailed:
         summary = (
@@ -231,7 +276,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- explain
 def cmd_ddset(args: argparse.Namespace) -> int:
-    source = read_input(args.file, encoding=args.encoding)
+    source = _read(args.file, args.encoding)
     if args.instances < 0 or args.verify < 0:
         raise UsageError("--instances and --verify must not be negative")
     settings = _settings(args.file, args)
@@ -265,10 +310,11 @@ def cmd_ddset(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     finally:
         predicate.close()
+    name = _display_name(args.file)
     if args.json:
-        render.print_json(render.abstraction_json(args.file, result, args.seed))
+        render.print_json(render.abstraction_json(name, result, args.seed))
     else:
-        render.print_abstraction(args.file, result, args.seed)
+        render.print_abstraction(name, result, args.seed)
     return EXIT_OK
 
 
@@ -290,10 +336,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
             )
     finally:
         oracle.close()
+    name = _display_name(args.file)
     if args.json:
-        render.print_json(render.explain_json(args.file, source, initial, diagnosis))
+        render.print_json(render.explain_json(name, source, initial, diagnosis))
     else:
-        render.print_explanation(args.file, source, initial, diagnosis)
+        render.print_explanation(name, source, initial, diagnosis)
     return EXIT_OK
 
 

@@ -83,13 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
     check = subcommands.add_parser(
         "check", parents=[oracle], help="validate files (exit 0 valid, 1 invalid, 2 error)"
     )
-    check.add_argument("files", nargs="+", metavar="FILE|FOLDER")
+    check.add_argument("files", nargs="+", metavar="FILE|FOLDER", help="- reads standard input")
     check.add_argument("--json", action="store_true", help="one JSON object per file")
     _encoding_option(check)
     _jobs_option(check)
 
     repair = subcommands.add_parser("repair", parents=[oracle], help="print ranked repairs")
-    repair.add_argument("files", nargs="+", metavar="FILE|FOLDER")
+    repair.add_argument("files", nargs="+", metavar="FILE|FOLDER", help="- reads standard input")
     repair.add_argument(
         "--algorithm",
         choices=list(services.REPAIR_ALGORITHMS),
@@ -101,7 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _budget_options(repair)
     out = repair.add_mutually_exclusive_group()
-    out.add_argument("-o", "--output", metavar="OUT", help="write the best repair to OUT")
+    out.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write the best repair to OUT (-: standard output; the report goes to stderr)",
+    )
     out.add_argument(
         "--in-place", action="store_true", help="write the best repair to FILE (keeps FILE.orig)"
     )
@@ -112,11 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
     explain = subcommands.add_parser(
         "explain", parents=[oracle], help="show the failure-inducing parts of a file"
     )
-    explain.add_argument("file", metavar="FILE")
+    explain.add_argument("file", metavar="FILE", help="- reads standard input")
     explainers = {a.name: a.summary for a in services.EXPLAIN_ALGORITHMS.values()}
     explainers["ddset"] = "the abstract failure-inducing input (see the ddset options)"
     explain.add_argument(
-        "--algorithm", choices=list(explainers), default="ddmax", help=_algorithms(explainers)
+        "--algorithm", choices=list(explainers), default="auto", help=_algorithms(explainers)
     )
     explain.add_argument(
         "--unit", choices=("char", "line"), default="char", help="element granularity"

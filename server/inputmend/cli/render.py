@@ -1,25 +1,34 @@
 """What the command line prints: error lines, JSON records, repairs with
-unified diffs, failure-inducing spans and DDSET patterns.
+bounded unified diffs, failure-inducing spans and DDSET patterns.
 
 A per-file job returns a *record*: the JSON object ``--json`` prints, plus
-private keys (starting with ``_``) that only the text output needs.
+private keys (starting with ``_``) that only the text output needs.  The
+diffs are built in the job from the edits (hunks around them, long lines
+cut around the change), so a repair of a 5 MB file prints as fast as one of
+a small file and the time reported includes building them.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import re
 import sys
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
 
 from inputmend.cli.files import InputFile
-from inputmend.core.model import Abstraction, Diagnosis, Edit, RepairResult
-from inputmend.core.render import describe_edits
+from inputmend.core.model import Abstraction, Diagnosis, Edit, Repair, RepairResult, apply_edits
+from inputmend.core.render import Lexer, describe_repair
 from inputmend.core.text import LineIndex, snippet
 from inputmend.oracles.base import Feedback
 
 SPANS_SHOWN = 50
+CONTEXT_LINES = 3
+"""Unchanged lines shown around each change of a diff."""
+LINE_SHOWN = 160
+"""Characters of a long line a diff shows (around the change)."""
+_HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 
 
 def error_line(name: str, text: str, feedback: Feedback) -> str:
@@ -39,8 +48,8 @@ def error_json(text: str, feedback: Feedback) -> dict[str, Any] | None:
     return result
 
 
-def print_json(data: dict[str, Any]) -> None:
-    print(json.dumps(data, ensure_ascii=True))
+def print_json(data: dict[str, Any], stream: TextIO | None = None) -> None:
+    print(json.dumps(data, ensure_ascii=True), file=stream or sys.stdout)
 
 
 def public(record: dict[str, Any]) -> dict[str, Any]:
@@ -57,10 +66,6 @@ def _edits_json(edits: Iterable[Edit]) -> list[dict[str, Any]]:
     return [edit.to_json() for edit in edits]
 
 
-def _edits_of(data: list[dict[str, Any]]) -> list[Edit]:
-    return [Edit(e["offset"], e["delete"], e["insert"]) for e in data]
-
-
 def check_record(source: InputFile, name: str, feedback: Feedback) -> dict[str, Any]:
     return {
         "file": name,
@@ -72,13 +77,24 @@ def check_record(source: InputFile, name: str, feedback: Feedback) -> dict[str, 
 
 
 def repair_record(
-    name: str, source: InputFile, initial: Feedback, result: RepairResult, written: str | None
+    name: str,
+    source: InputFile,
+    initial: Feedback,
+    result: RepairResult,
+    repairs: Sequence[Repair],
+    written: str | None,
+    lexer: Lexer | None,
 ) -> dict[str, Any]:
+    """The record of a repaired file; ``repairs`` are the ones to show (the
+    result's, equivalent ones merged), each with its title and diff."""
     partial = result.partial
+    text = source.text
+    index = LineIndex(text)
+    where = index.human
     return {
         "file": name,
         "valid": result.input_valid,
-        "error": error_json(source.text, initial),
+        "error": error_json(text, initial),
         "encoding": source.encoding.to_json(),
         "repairs": [
             {
@@ -86,8 +102,11 @@ def repair_record(
                 "edits": _edits_json(repair.edits),
                 "distance": repair.distance,
                 "algorithm": repair.algorithm,
+                "summary": describe_repair(
+                    text, repair.edits, lexer=lexer, where=where, repaired=repair.text
+                ),
             }
-            for repair in result.repairs
+            for repair in repairs
         ],
         "tests": result.stats.tests,
         "elapsed_s": round(result.stats.elapsed_s, 6),
@@ -97,54 +116,115 @@ def repair_record(
         "partial": None
         if partial is None
         else {"text": partial.text, "edits": _edits_json(partial.edits), "complete": False},
-        "_text": source.text,
-        "_line": error_line(name, source.text, initial),
+        "_line": error_line(name, text, initial),
         "_stop": result.stats.stop_reason,
+        "_where": [where(r.edits[0].offset) if r.edits else "" for r in repairs],
+        "_diffs": [
+            bounded_diff(name, index, r.edits, f"repair {rank}")
+            for rank, r in enumerate(repairs, 1)
+        ],
+        "_partial": None
+        if partial is None
+        else (
+            describe_repair(text, partial.edits, lexer=lexer, where=where),
+            bounded_diff(name, index, partial.edits, "partial repair"),
+        ),
     }
 
 
-def diff(name: str, before: str, after: str, label: str) -> str:
-    """A unified diff that marks a missing final newline as ``diff`` does."""
-    lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=name,
-        tofile=f"{name} ({label})",
-    )
-    return "".join(
-        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
-    )
+def _hunks(index: LineIndex, edits: Sequence[Edit]) -> list[tuple[int, int, list[Edit]]]:
+    """Line ranges (first, last) of the original with the edits in them and
+    more than the context lines around them (difflib, run on each range,
+    decides the hunks inside it), overlapping ranges merged."""
+    last_line = len(index.starts) - 1
+    margin = CONTEXT_LINES + 1
+    hunks: list[tuple[int, int, list[Edit]]] = []
+    for edit in sorted(edits, key=lambda e: (e.offset, e.delete)):
+        first, last = index.position(edit.offset)[0], index.position(edit.end)[0]
+        low, high = max(0, first - margin), min(last_line, last + margin)
+        if hunks and low <= hunks[-1][1] + 1:
+            previous = hunks.pop()
+            hunks.append((previous[0], max(previous[1], high), [*previous[2], edit]))
+        else:
+            hunks.append((low, high, [edit]))
+    return hunks
 
 
-def print_repair(record: dict[str, Any], *, detailed: bool) -> None:
+def _cut(line: str, focus: int) -> str:
+    """A long line cut to :data:`LINE_SHOWN` characters around ``focus``."""
+    body = line.rstrip("\r\n")
+    ending = line[len(body) :]
+    if len(body) <= LINE_SHOWN:
+        return line
+    start = max(0, min(focus - LINE_SHOWN // 2, len(body) - LINE_SHOWN))
+    cut = body[start : start + LINE_SHOWN]
+    return ("…" if start else "") + cut + ("…" if start + LINE_SHOWN < len(body) else "") + ending
+
+
+def bounded_diff(name: str, index: LineIndex, edits: Sequence[Edit], label: str) -> str:
+    """A unified diff of the text of ``index`` and that text with ``edits``
+    applied, built from the edits: only the lines around them are compared,
+    and lines longer than :data:`LINE_SHOWN` are cut around the change.  A
+    missing final newline is marked as ``diff`` does."""
+    before = index.text
+    out = [f"--- {name}\n", f"+++ {name} ({label})\n"]
+    shift = 0  # lines the earlier hunks added
+    for low, high, hunk_edits in _hunks(index, edits):
+        start, end = index.starts[low], index.line_span(high)[1]
+        old = before[start:end]
+        new = apply_edits(old, [Edit(e.offset - start, e.delete, e.insert) for e in hunk_edits])
+        old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
+        focus = hunk_edits[0].offset - index.starts[index.position(hunk_edits[0].offset)[0]]
+        for line in list(difflib.unified_diff(old_lines, new_lines, n=CONTEXT_LINES))[2:]:
+            header = _HUNK.match(line)
+            if header is not None:
+                old_start = int(header[1]) + low
+                new_start = int(header[3]) + low + shift
+                line = f"@@ -{old_start}{header[2] or ''} +{new_start}{header[4] or ''} @@\n"
+            else:
+                line = line[0] + _cut(line[1:], focus)
+            out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+        shift += len(new_lines) - len(old_lines)
+    return "".join(out)
+
+
+def print_repair(
+    record: dict[str, Any], *, detailed: bool, stream: TextIO | None = None
+) -> None:
     """The diagnosis and the ranked repairs (all when ``detailed``, else the best)."""
-    path, text = record["file"], record["_text"]
+    stream = stream or sys.stdout
+    path = record["file"]
     if record["valid"]:
-        print(f"{path}: valid; nothing to repair")
+        print(f"{path}: valid; nothing to repair", file=stream)
         return
-    print(record["_line"])
+    print(record["_line"], file=stream)
     repairs = record["repairs"]
     budget_note = f" (stopped early: {record['_stop']})" if record["budget_exhausted"] else ""
     print(
         f"{len(repairs)} repair(s) from {record['tests']} oracle runs "
-        f"in {record['elapsed_s']:.2f}s{budget_note}"
+        f"in {record['elapsed_s']:.2f}s{budget_note}",
+        file=stream,
     )
     for note in record["notes"]:
-        print(f"note: {note}")
-    index = LineIndex(text)
-    for rank, repair in enumerate(repairs if detailed else repairs[:1], 1):
+        print(f"note: {note}", file=stream)
+    shown = repairs if detailed else repairs[:1]
+    for rank, (repair, where, diff) in enumerate(
+        zip(shown, record["_where"], record["_diffs"], strict=False), 1
+    ):
         print(
-            f"\nRepair {rank} ({repair['algorithm']}, distance {repair['distance']}): "
-            f"{describe_edits(index, _edits_of(repair['edits']))}"
+            f"\nRepair {rank} ({repair['algorithm']}, distance {repair['distance']}, at {where}): "
+            f"{repair['summary']}",
+            file=stream,
         )
-        sys.stdout.write(diff(path, text, repair["text"], f"repair {rank}"))
-    partial = record["partial"]
+        stream.write(diff)
+    partial = record["_partial"]
     if not repairs and partial is not None and detailed:
-        described = describe_edits(index, _edits_of(partial["edits"]))
-        print(f"\nPartial repair (incomplete, not valid): {described}")
-        sys.stdout.write(diff(path, text, partial["text"], "partial repair"))
+        print(f"\nPartial repair (incomplete, not valid): {partial[0]}", file=stream)
+        stream.write(partial[1])
     if record["written"]:
-        print(f"\n{record['written']}")
+        print(f"\n{record['written']}", file=stream)
+    if "total_s" in record:
+        print(f"total time {record['total_s']:.2f}s", file=stream)
 
 
 def explain_json(

@@ -26,3 +26,5 @@ SERVER_MAX_BACKGROUND_CHARS = 2_000_000
 """Larger documents get only the fast grammar check."""
 SERVER_DIAGNOSIS_TIMEOUT_S = 5.0
 """Failure-inducing spans complement the repairs: at most this long."""
+SERVER_QUICK_REPAIR_S = 0.5
+"""The quick repairs offered before the final ranked list: at most this long."""

@@ -1,40 +1,338 @@
-"""Words for edits, shared by the command line and the language server.
+"""Words for repairs, shared by the command line and the language server.
 
-``insert `,` at 1:17``, ``delete `**` at 1:29``, ``replace `x` with `y` at 2:3``:
-positions are 1-based ``line:column`` in characters, text is shown by
-:func:`~inputmend.core.text.snippet`.
+A repair is described by what it changes in the reader's terms, from the
+tokens around each edit: ``Insert missing `,` after `"0.1.0"```, ``Remove
+trailing `,` ``, ``Close the string and the 2 open brackets``.  Tokens come
+from a *lexer* the caller passes: the grammar's error-tolerant lexer when the
+document has a grammar, else :func:`plain_lexer` (words, quoted strings,
+punctuation).  Only a few lines around each edit are lexed, so describing a
+repair of a 5 MB file costs no more than of a small one.  Positions, where a
+description needs one, are written by the caller's ``where`` (the editor's
+columns in the language server, 1-based characters on the command line).
+
+:func:`distinct` groups repairs a reader cannot tell apart (the same tokens
+after the repair: ``"a": 3.45`` and ``"a":  3.45``) so each is offered once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
-from inputmend.core.model import Edit
+from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.text import LineIndex, snippet
 
+Lexeme = tuple[str | None, int, int]
+"""A token of a text: its kind (``None``: a character no token matches), start, end."""
+Lexer = Callable[[str], Sequence[Lexeme]]
+"""Tokens of a text, layout (whitespace, comments) left out."""
+Where = Callable[[int], str]
+"""An offset of the original text as ``line:column`` for the reader."""
 
-def describe_edit(index: LineIndex, edit: Edit) -> str:
-    """What one edit of ``index.text`` does, in lower case."""
-    where = index.human(edit.offset)
-    removed = snippet(index.text[edit.offset : edit.end])
-    if edit.delete and edit.insert:
-        return f"replace `{removed}` with `{snippet(edit.insert)}` at {where}"
-    if edit.delete:
-        return f"delete `{removed}` at {where}"
-    return f"insert `{snippet(edit.insert)}` at {where}"
+CONTEXT_CHARS = 400
+"""How far from an edit (at most) the lexer starts and stops reading."""
+SHOWN_EDITS = 2
+"""Edits named in a description; the others are counted."""
+CONTEXT_SHOWN = 24
+"""Characters of a neighbouring token shown in a description."""
+
+_CLOSERS = frozenset(")]}")
+_QUOTES = frozenset("\"'`")
+_SEPARATORS = frozenset(",;")
+_PLAIN = re.compile(r"""[\w.+-]+|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\S""")
 
 
-def describe_edits(index: LineIndex, edits: Sequence[Edit], *, shown: int = 3) -> str:
-    """The first ``shown`` edits, then how many more there are."""
-    parts = [describe_edit(index, edit) for edit in edits[:shown]]
-    if len(edits) > shown:
-        parts.append(f"and {len(edits) - shown} more edits")
-    return "; ".join(parts)
+def plain_lexer(text: str) -> list[Lexeme]:
+    """Tokens without a grammar: words and numbers, quoted strings on one line,
+    and every other visible character on its own."""
+    return [("plain", match.start(), match.end()) for match in _PLAIN.finditer(text)]
 
 
-def repair_summary(index: LineIndex, edits: Sequence[Edit], rank: int) -> str:
-    """A title for a repair: its edit when it has one, else its rank and size."""
-    if len(edits) == 1:
-        description = describe_edit(index, edits[0])
-        return description[0].upper() + description[1:]
-    return f"Apply repair {rank} ({len(edits)} edits)"
+def human_where(text: str) -> Where:
+    """Positions as 1-based ``line:column`` in characters (the command line's);
+    the lines are found only when a position is asked for."""
+    found: list[LineIndex] = []
+
+    def where(offset: int) -> str:
+        if not found:
+            found.append(LineIndex(text))
+        return found[0].human(offset)
+
+    return where
+
+
+# ------------------------------------------------------------------ tokens
+@dataclass(frozen=True)
+class _Tokens:
+    """The tokens of one stretch of a text (offsets of the whole text)."""
+
+    text: str
+    tokens: tuple[Lexeme, ...]
+
+    @classmethod
+    def around(cls, text: str, start: int, end: int, lexer: Lexer) -> _Tokens:
+        """Lex from the start of the line before ``start`` to the end of the
+        line after ``end`` (at most :data:`CONTEXT_CHARS` away): a line start
+        is where most formats start a token."""
+        low = max(0, start - CONTEXT_CHARS)
+        high = min(len(text), end + CONTEXT_CHARS)
+        first = text.rfind("\n", low, max(low, text.rfind("\n", low, start)))
+        window_start = first + 1 if first >= 0 else low
+        after = text.find("\n", end, high)
+        last = text.find("\n", after + 1, high) if after >= 0 else -1
+        window_end = last if last >= 0 else high
+        found = lexer(text[window_start:window_end])
+        shifted = tuple((kind, s + window_start, e + window_start) for kind, s, e in found)
+        return cls(text, shifted)
+
+    def word(self, token: Lexeme) -> str:
+        return self.text[token[1] : token[2]]
+
+    def words(self) -> list[tuple[str | None, str]]:
+        return [(token[0], self.word(token)) for token in self.tokens]
+
+    def before(self, offset: int) -> Lexeme | None:
+        """The last token that ends at or before ``offset``."""
+        found = [t for t in self.tokens if t[2] <= offset]
+        return found[-1] if found else None
+
+    def after(self, offset: int) -> Lexeme | None:
+        """The first token that starts at or after ``offset``."""
+        return next((t for t in self.tokens if t[1] >= offset), None)
+
+    def across(self, offset: int) -> Lexeme | None:
+        """The token that starts before ``offset`` and ends after it."""
+        return next((t for t in self.tokens if t[1] < offset < t[2]), None)
+
+
+def _quoted(text: str) -> str:
+    return f"`{snippet(text, CONTEXT_SHOWN)}`"
+
+
+def _is_word(word: str) -> bool:
+    """A value or name rather than punctuation."""
+    return any(char.isalnum() or char in _QUOTES for char in word)
+
+
+def _is_string(word: str) -> bool:
+    return len(word) >= 2 and word[0] in _QUOTES and word[-1] == word[0]
+
+
+def _layout(text: str) -> str:
+    if text == " ":
+        return "a space"
+    if text in ("\n", "\r\n"):
+        return "a line break"
+    return _quoted(text)
+
+
+def _open_brackets(count: int) -> str:
+    return "the open bracket" if count == 1 else f"the {count} open brackets"
+
+
+# ------------------------------------------------------------ descriptions
+@dataclass(frozen=True)
+class _Edit:
+    """One edit with where it lands in the repaired text."""
+
+    edit: Edit
+    at: int  # offset of the inserted text in the repaired text
+
+
+def _placed(edits: Sequence[Edit]) -> list[_Edit]:
+    placed, shift = [], 0
+    for edit in sorted(edits, key=lambda e: (e.offset, e.delete)):
+        placed.append(_Edit(edit, edit.offset + shift))
+        shift += len(edit.insert) - edit.delete
+    return placed
+
+
+class _Describer:
+    """Describes the edits of one repair, with the tokens of the text before
+    and after it."""
+
+    def __init__(self, original: str, repaired: str, lexer: Lexer, where: Where) -> None:
+        self.original, self.repaired = original, repaired
+        self.lexer, self.where = lexer, where
+
+    def near(self, tokens: _Tokens, start: int, end: int) -> str:
+        """Where an edit of the original is, by its neighbours: ``before `y` ``
+        when it is glued to the next word only (``**`` in ``**3.45``), else
+        ``after `x` ``."""
+        previous, following = tokens.before(start), tokens.after(end)
+        glued = (
+            following is not None
+            and following[1] == end
+            and _is_word(tokens.word(following))
+            and (previous is None or previous[2] < start)
+        )
+        if following is not None and (previous is None or glued):
+            return f"before {_quoted(tokens.word(following))}"
+        if previous is not None:
+            return f"after {_quoted(tokens.word(previous))}"
+        return f"at {self.where(start)}"
+
+    def closing(self, placed: _Edit) -> str | None:
+        """``close the string and the 2 open brackets``: an insertion at the end
+        of the text (up to layout) that only ends a string and closes brackets."""
+        edit = placed.edit
+        end = placed.at + len(edit.insert)
+        tokens = _Tokens.around(self.repaired, placed.at, end, self.lexer)
+        parts, rest = [], placed.at
+        crossing = tokens.across(placed.at)  # a token that began before the insertion
+        if crossing is not None:
+            if not _is_string(tokens.word(crossing)):
+                return None
+            parts.append("the string")
+            rest = crossing[2]
+        closers = "".join(self.repaired[rest:end].split())
+        if closers:
+            if not set(closers) <= _CLOSERS:
+                return None
+            parts.append(_open_brackets(len(closers)))
+        return "close " + " and ".join(parts) if parts else None
+
+    def insertion(self, placed: _Edit) -> str:
+        edit = placed.edit
+        inserted = edit.insert.strip()
+        if not inserted:  # layout only
+            tokens = _Tokens.around(self.repaired, placed.at, placed.at, self.lexer)
+            return f"insert {_layout(edit.insert)} {self.near(tokens, placed.at, placed.at)}"
+        at_end = not self.original[edit.offset :].strip()
+        if at_end:
+            return self.closing(placed) or f"append {_quoted(inserted)}"
+        end = placed.at + len(edit.insert)
+        tokens = _Tokens.around(self.repaired, placed.at, end, self.lexer)
+        missing = "missing " if len(inserted) <= 2 and not inserted.isalnum() else ""
+        crossing = tokens.across(placed.at)
+        if crossing is not None:  # it completes a token that starts before it (a quote)
+            started = self.repaired[crossing[1] : placed.at]
+            return f"insert {missing}{_quoted(inserted)} after {_quoted(started)}"
+        previous = tokens.before(placed.at)
+        if previous is not None:
+            return f"insert {missing}{_quoted(inserted)} after {_quoted(tokens.word(previous))}"
+        return f"insert {missing}{_quoted(inserted)} {self.near(tokens, placed.at, end)}"
+
+    def _removed(self, edit: Edit) -> tuple[_Tokens, str]:
+        """The tokens of the original around an edit, and what it removes."""
+        tokens = _Tokens.around(self.original, edit.offset, edit.end, self.lexer)
+        return tokens, self.original[edit.offset : edit.end]
+
+    def deletion(self, placed: _Edit) -> str:
+        edit = placed.edit
+        tokens, removed = self._removed(edit)
+        shown = removed.strip() or removed
+        if shown in _SEPARATORS:
+            following = tokens.after(edit.end)
+            if following is not None and tokens.word(following) in _CLOSERS:
+                return f"remove trailing {_quoted(shown)}"
+            neighbours = (following, tokens.before(edit.offset))
+            if any(t is not None and tokens.word(t) == shown for t in neighbours):
+                kept = [t for t in tokens.tokens if t[2] <= edit.offset and tokens.word(t) != shown]
+                where = f"after {_quoted(tokens.word(kept[-1]))}" if kept else "at the start"
+                return f"remove extra {_quoted(shown)} {where}"
+        return f"remove {_quoted(shown)} {self.near(tokens, edit.offset, edit.end)}"
+
+    def replacement(self, placed: _Edit) -> str:
+        edit = placed.edit
+        tokens, removed = self._removed(edit)
+        where = self.near(tokens, edit.offset, edit.end)
+        return f"replace {_quoted(removed)} with {_quoted(edit.insert)} {where}"
+
+    def quoting(self, first: _Edit, second: _Edit) -> str | None:
+        """Two inserted quotes that make one string: ``put `a` in quotes``."""
+        a, b = first.edit, second.edit
+        if a.delete or b.delete or a.insert != b.insert or a.insert not in _QUOTES:
+            return None
+        tokens = _Tokens.around(self.repaired, first.at, second.at + 1, self.lexer)
+        crossing = tokens.across(first.at + 1)
+        if crossing is None or (crossing[1], crossing[2]) != (first.at, second.at + 1):
+            return None
+        return f"put {_quoted(self.original[a.offset : b.offset])} in quotes"
+
+    def describe(self, placed: _Edit) -> str:
+        """One edit; replacing layout by something, or something by layout,
+        reads as inserting or removing that something."""
+        edit = placed.edit
+        if edit.delete and edit.insert.strip():
+            if self.original[edit.offset : edit.end].strip():
+                return self.replacement(placed)
+            return self.insertion(placed)
+        if edit.delete:
+            return self.deletion(placed)
+        return self.insertion(placed)
+
+    def phrases(self, edits: Sequence[Edit]) -> list[str]:
+        placed = _placed(edits)
+        phrases: list[str] = []
+        index = 0
+        while index < len(placed):
+            pair = self.quoting(*placed[index : index + 2]) if index + 1 < len(placed) else None
+            if pair is not None:
+                phrases.append(pair)
+                index += 2
+            else:
+                phrases.append(self.describe(placed[index]))
+                index += 1
+        return phrases
+
+
+def describe_repair(
+    original: str,
+    edits: Sequence[Edit],
+    *,
+    lexer: Lexer | None = None,
+    where: Where | None = None,
+    repaired: str | None = None,
+) -> str:
+    """What a repair changes, as a title: ``Insert missing `,` after `2` ``.
+
+    ``lexer`` gives the tokens (default :func:`plain_lexer`), ``where`` writes
+    positions (default 1-based characters), ``repaired`` is the repaired text
+    when the caller has it."""
+    if not edits:
+        return "No change"
+    text = repaired if repaired is not None else apply_edits(original, edits)
+    describer = _Describer(original, text, lexer or plain_lexer, where or human_where(original))
+    phrases = describer.phrases(edits)
+    shown = phrases[:SHOWN_EDITS]
+    if len(phrases) > SHOWN_EDITS:
+        more = len(phrases) - SHOWN_EDITS
+        shown.append(f"{more} more edit{'s' if more > 1 else ''}")
+    sentence = ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
+    return sentence[0].upper() + sentence[1:]
+
+
+# -------------------------------------------------------------- equivalence
+def same_for_reader(original: str, first: Repair, second: Repair, lexer: Lexer | None) -> bool:
+    """Do two repairs of ``original`` leave the same tokens (so their texts
+    differ at most in layout)?
+
+    Outside their edits both texts are the original, so only the stretch
+    their edits cover is lexed, from the line before it to the line after it."""
+    if first.text == second.text:
+        return True
+    edits = (*first.edits, *second.edits)
+    if not edits:
+        return False
+    start = min(edit.offset for edit in edits)
+    unchanged_tail = len(original) - max(edit.end for edit in edits)
+    lex = lexer or plain_lexer
+    tokens = [
+        _Tokens.around(repair.text, start, len(repair.text) - unchanged_tail, lex).words()
+        for repair in (first, second)
+    ]
+    return tokens[0] == tokens[1]
+
+
+def distinct(
+    original: str, repairs: Iterable[Repair], lexer: Lexer | None = None
+) -> list[Repair]:
+    """The repairs in order, each that a reader cannot tell from an earlier one
+    (same tokens after the repair) left out."""
+    kept: list[Repair] = []
+    for repair in repairs:
+        if not any(same_for_reader(original, repair, other, lexer) for other in kept):
+            kept.append(repair)
+    return kept

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from inputmend.core.render import repair_summary
 from inputmend.lsp import convert
 from inputmend.lsp.server import InputmendServer
 
@@ -36,7 +35,9 @@ def hover(ls: InputmendServer, params: types.HoverParams) -> types.Hover | None:
     near_boundary = (
         fast is not None and fast.error_offset is not None and abs(fast.error_offset - offset) <= 1
     )
-    in_span = any(span.contains(offset) for span in snapshot.spans)
+    in_span = any(
+        span.contains(offset) for region in convert.span_regions(snapshot) for span in region
+    )
     if not (near_boundary or in_span or snapshot.explanation):
         return None
     parts = []
@@ -44,8 +45,9 @@ def hover(ls: InputmendServer, params: types.HoverParams) -> types.Hover | None:
         parts.append(f"**inputmend**: {fast.message}")
     if snapshot.repairs:
         best = snapshot.repairs[0]
-        summary = repair_summary(snapshot.index, best.edits, 1)
-        parts.append(f"Best repair: {summary} ({best.algorithm})")
+        summary = convert.title(snapshot, best.edits, ls.encoding)
+        which = "Best repair" if snapshot.final else "Repair found so far"
+        parts.append(f"{which}: {summary} (found by {best.algorithm})")
     if snapshot.explanation:
         parts.append(f"Failure pattern (DDSET): `{snapshot.explanation}`")
     return types.Hover(contents=types.MarkupContent(types.MarkupKind.Markdown, "\n\n".join(parts)))

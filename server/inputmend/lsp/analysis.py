@@ -5,12 +5,24 @@ For every change:
 1. *fast path*, at once, in this process: the incremental grammar oracle
    re-checks the text (work proportional to the edit) and the boundary
    diagnostic is published with the document version;
-2. *background*, debounced per document, in the process pool: the external
-   validator (when configured and allowed), then the ranked repairs and the
-   failure-inducing spans (ddmax) side by side, each published as it
-   arrives.  Results go into the session only while their snapshot is
-   current (:meth:`~inputmend.lsp.session.Session.update`); a new edit
-   cancels the running jobs (:mod:`~inputmend.lsp.scheduler`).
+2. *background*, debounced per document:
+
+   * *quick repairs*, in a thread of this process with the document's
+     grammar (:data:`QUICK_REPAIR_ALGORITHM`, at most
+     :data:`~inputmend.config.defaults.SERVER_QUICK_REPAIR_S`): offered as
+     quick fixes at once, none of them preferred;
+   * in the process pool: the external validator (when configured and
+     allowed), then the ranked repairs and the failure-inducing spans (ddmax)
+     side by side.
+
+   Their results are recorded once the whole analysis is over, as one
+   *final* snapshot, published once.  The final ranked list keeps the quick
+   stage's top repair first unless the ranking puts another strictly before
+   it (:func:`final_ranking`), so the fix a user saw offered first stays
+   first, and only the final list marks a fix preferred.  Results go into the
+   session only while their snapshot is current
+   (:meth:`~inputmend.lsp.session.Session.update`); a new edit cancels the
+   running jobs (:mod:`~inputmend.lsp.scheduler`).
 
 DDSET runs on demand (:meth:`Analyser.explain`).
 """
@@ -19,14 +31,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from inputmend import services
 from inputmend.config import defaults
 from inputmend.config.schema import OracleSpec
-from inputmend.core.model import Abstraction
-from inputmend.lsp import jobs
+from inputmend.core.budget import Budget
+from inputmend.core.model import Abstraction, Repair, Span
+from inputmend.core.render import distinct
+from inputmend.lsp import convert, jobs
 from inputmend.lsp.scheduler import Runner, Scheduler
 from inputmend.lsp.session import Session, Snapshot
 from inputmend.oracles.base import Feedback, Verdict
@@ -35,6 +50,35 @@ log = logging.getLogger(__name__)
 
 FAST_IN_LOOP_CHARS = 1_000_000
 """Above this, even the fast check leaves the event loop (for a thread)."""
+CANDIDATES = 2
+"""Repairs asked of a search per repair offered: equivalent ones are merged."""
+QUICK_REPAIR_ALGORITHM = "fsynth"
+"""The repairs offered before the final ranked list: the cheapest search,
+with the grammar alone (no validator runs)."""
+
+
+def final_ranking(
+    text: str,
+    quick: Sequence[Repair],
+    found: Sequence[Repair],
+    top: int,
+    *,
+    quick_verified: bool,
+) -> Sequence[Repair]:
+    """The final ranked list: the background search's repairs, with the quick
+    stage's top repair kept first unless the ranking's own key puts another
+    strictly before it (the ranking keeps the first of equals first).
+
+    ``quick_verified``: the quick repairs are valid for the whole oracle
+    (there is no validator besides the grammar); otherwise the quick top
+    counts only when the background search verified it too."""
+    if not quick or (not quick_verified and all(r.text != quick[0].text for r in found)):
+        return found[:top]
+    if not found:
+        return quick[:top]
+    if quick[0].text == found[0].text:
+        return found[:top]
+    return services.rank_repairs(text, (quick[0], *found), top)
 
 
 class ProgressReporter(Protocol):
@@ -122,11 +166,12 @@ class Analyser:
         self.session.close(uri)
 
     def reconfigure_all(self) -> None:
-        """Settings or a configuration file changed: decide every oracle again."""
+        """Settings or a configuration file changed: decide every oracle
+        again, and analyse again the documents whose results would change."""
         for uri in list(self.session.snapshots):
-            self.scheduler.cancel(uri)
             snapshot = self.session.reconfigure(uri)
             if snapshot is not None:
+                self.scheduler.cancel(uri)
                 self.fast_check_now(snapshot)
                 self.schedule(snapshot)
 
@@ -148,21 +193,17 @@ class Analyser:
             timeout_s=timeout_s,
             max_tests=settings.max_tests,
             repair_algorithm=settings.repair_algorithm,
-            top=settings.top,
+            top=CANDIDATES * settings.top,
         )
 
-    async def _begin(self, snapshot: Snapshot, message: str, begun: bool) -> bool:
-        if begun:
-            self.progress.report(snapshot.uri, message)
-        else:
-            title = f"inputmend: {label(snapshot.document.path, self.session.root)}"
-            await self.progress.begin(snapshot.uri, title, message)
-        return True
+    async def _begin(self, snapshot: Snapshot, message: str) -> None:
+        title = f"inputmend: {label(snapshot.document.path, self.session.root)}"
+        await self.progress.begin(snapshot.uri, title, message)
 
     async def _analyse(self, uri: str, runner: Runner) -> None:
-        """Validator, then failure-inducing spans and repairs (in parallel) for
-        the document's current snapshot; each result is published as soon as
-        it is there, and the snapshot is marked analysed at the end."""
+        """Quick repairs (offered at once), then the validator, then the
+        failure-inducing spans and the final repairs (in parallel) of the
+        document's current snapshot, recorded together at the end."""
         snapshot = self.session.get(uri)
         if snapshot is None or snapshot.spec is None:
             return
@@ -175,29 +216,37 @@ class Analyser:
             )
             self._apply(snapshot, background_note=note, analysed=True)
             return
+        if not (snapshot.invalid or snapshot.has_validator):
+            self._apply(snapshot, analysed=True)
+            return
+        # At once (before the progress round trip), and not cancelled with this
+        # task: it stops by its budget once the snapshot is stale, and holds
+        # the document's oracle until then.
+        quick = asyncio.ensure_future(self._quick_repairs(snapshot))
         begun = False
         try:
-            if snapshot.has_validator:
-                begun = await self._begin(snapshot, "running the validator", begun)
-                job = self._job(snapshot, spec, settings.timeout_s)
-                try:
-                    verdict = await runner(jobs.validate, job)
-                    current = self._apply(snapshot, validator=verdict)
-                except jobs.JobError as error:
-                    current = self._apply(snapshot, validator_error=str(error))
-                if current is None:
-                    return
-                snapshot = current
-            if snapshot.invalid:
-                phases = []
-                if settings.repairs:
-                    phases.append(self._repairs(snapshot, spec, runner))
-                if settings.diagnose:
-                    phases.append(self._diagnosis(snapshot, spec, runner))
-                if phases:
-                    begun = await self._begin(snapshot, "computing repairs", begun)
-                    await asyncio.gather(*phases)
-            self._apply(snapshot, analysed=True)
+            await self._begin(snapshot, "computing repairs")
+            begun = True
+            results = await self._background(snapshot, spec, runner)
+            quick_repairs = await quick
+            if results is not None:
+                found = results.pop("repairs", None)
+                if found is not None or quick_repairs:
+                    verified = not snapshot.has_validator
+                    results["repairs"] = await self.scheduler.in_thread(
+                        lambda: self._offered(
+                            snapshot,
+                            final_ranking(
+                                snapshot.text,
+                                quick_repairs,
+                                found or (),
+                                len(found or ()) + 1,
+                                quick_verified=verified,
+                            ),
+                        )
+                    )
+                    results["final"] = True
+                self._apply(snapshot, analysed=True, **results)
         except asyncio.CancelledError:
             raise
         except Exception as error:
@@ -207,30 +256,106 @@ class Analyser:
             if begun:
                 self.progress.end(uri)
 
-    async def _repairs(self, snapshot: Snapshot, spec: OracleSpec, runner: Runner) -> None:
+    async def _background(
+        self, snapshot: Snapshot, spec: OracleSpec, runner: Runner
+    ) -> dict[str, Any] | None:
+        """The pool's results for ``snapshot``; None when it went stale."""
+        settings = self.session.settings
+        results: dict[str, Any] = {}
+        if snapshot.has_validator:
+            self.progress.report(snapshot.uri, "running the validator")
+            try:
+                results["validator"] = await runner(
+                    jobs.validate, self._job(snapshot, spec, settings.timeout_s)
+                )
+            except jobs.JobError as error:
+                results["validator_error"] = str(error)
+            # shown at once: repairs and spans with a validator can take long
+            current = self._apply(snapshot, **results)
+            if current is None:
+                return None
+            snapshot = current
+        if not snapshot.invalid:
+            return results
+        self.progress.report(snapshot.uri, "computing repairs")
+        phases = []
+        if settings.repairs:
+            phases.append(self._repairs(snapshot, spec, runner))
+        if settings.diagnose:
+            phases.append(self._diagnosis(snapshot, spec, runner))
+        notes = []
+        for found in await asyncio.gather(*phases):
+            note = found.pop("background_note", None)
+            if note:
+                notes.append(note)
+            results.update(found)
+        if notes:
+            results["background_note"] = "; ".join(notes)
+        return results
+
+    async def _quick_repairs(self, snapshot: Snapshot) -> tuple[Repair, ...]:
+        """Repairs with the grammar alone and a short budget, in a thread; they
+        are offered at once (not preferred) until the final list replaces them."""
+        oracle, fast = snapshot.setup.fast_oracle, snapshot.fast
+        settings = self.session.settings
+        if oracle is None or fast is None or fast.valid or not settings.repairs:
+            return ()
+        budget = Budget(
+            timeout_s=min(settings.timeout_s, defaults.SERVER_QUICK_REPAIR_S),
+            max_tests=settings.max_tests,
+            cancelled=lambda: not self.session.is_current(snapshot),
+        )
+        lock = self._checking.setdefault(snapshot.uri, asyncio.Lock())
+        async with lock:  # the document's grammar oracle serves one caller at a time
+            if not self.session.is_current(snapshot):
+                return ()
+            try:
+                result = await self.scheduler.in_thread(
+                    lambda: services.repair(
+                        snapshot.text,
+                        oracle,
+                        algorithm=QUICK_REPAIR_ALGORITHM,
+                        budget=budget,
+                        top=CANDIDATES * settings.top,
+                    )
+                )
+            except Exception:
+                log.exception("quick repairs failed")
+                return ()
+        if result.repairs:
+            offered = self._offered(snapshot, result.repairs)
+            self._apply(snapshot, repairs=offered, final=False)
+        return result.repairs
+
+    def _offered(self, snapshot: Snapshot, repairs: Sequence[Repair]) -> tuple[Repair, ...]:
+        """The first ``top`` repairs a user can tell apart (equivalent ones,
+        with the same tokens after the repair, are one quick fix)."""
+        offered = distinct(snapshot.text, repairs, convert.text_lexer(snapshot))
+        return tuple(offered[: self.session.settings.top])
+
+    async def _repairs(
+        self, snapshot: Snapshot, spec: OracleSpec, runner: Runner
+    ) -> dict[str, Any]:
         job = self._job(snapshot, spec, self.session.settings.timeout_s)
         try:
             result = await runner(jobs.repair, job)
         except jobs.JobError as error:
-            self._apply(snapshot, background_note=f"repair failed: {error}")
-            return
+            return {"background_note": f"repair failed: {error}"}
         stopped = result.stats.stop_reason
         if stopped and not result.repairs:
-            self._apply(
-                snapshot, repairs=result.repairs, background_note=f"no repair found ({stopped})"
-            )
-        else:
-            self._apply(snapshot, repairs=result.repairs)
+            return {"repairs": result.repairs, "background_note": f"no repair found ({stopped})"}
+        return {"repairs": result.repairs}
 
-    async def _diagnosis(self, snapshot: Snapshot, spec: OracleSpec, runner: Runner) -> None:
+    async def _diagnosis(
+        self, snapshot: Snapshot, spec: OracleSpec, runner: Runner
+    ) -> dict[str, tuple[Span, ...] | str]:
         # failure-inducing spans are a complement to the repairs: a shorter budget
         timeout = min(self.session.settings.timeout_s, defaults.SERVER_DIAGNOSIS_TIMEOUT_S)
         try:
             diagnosis = await runner(jobs.diagnose, self._job(snapshot, spec, timeout))
         except jobs.JobError as error:
-            self._apply(snapshot, background_note=f"diagnosis failed: {error}")
-            return
-        self._apply(snapshot, spans=diagnosis.spans)
+            return {"background_note": f"diagnosis failed: {error}"}
+        return {"spans": diagnosis.spans}
 
     # ----------------------------------------------------------------- DDSET
     async def explain(self, snapshot: Snapshot) -> Abstraction:
@@ -242,7 +367,7 @@ class Analyser:
         job = self._job(snapshot, spec, self.session.settings.timeout_s)
 
         async def work(runner: Runner) -> Abstraction:
-            await self._begin(snapshot, "explaining the failure (DDSET)", False)
+            await self._begin(snapshot, "explaining the failure (DDSET)")
             try:
                 return await runner(jobs.explain, job)
             finally:

@@ -15,7 +15,6 @@ from typing import Any
 
 from lsprotocol import types
 
-from inputmend.core.render import repair_summary
 from inputmend.lsp import convert, show
 from inputmend.lsp.jobs import JobError
 from inputmend.lsp.server import InputmendServer
@@ -90,6 +89,12 @@ COMMANDS: dict[str, Callable[..., Awaitable[Any]]] = {
 }
 
 
+APPLY_LABEL, LISTING_LABEL = "Apply repair", "Show all repairs"
+"""The buttons of the suggestion on save.  A client that shows repairs itself
+(the VS Code extension's quick pick) answers "Show all repairs" by doing so,
+and answers the request with nothing."""
+
+
 async def suggest_on_save(ls: InputmendServer, snapshot: Snapshot) -> None:
     """When a saved document is invalid: offer the best repair, or all of them."""
     if not snapshot.invalid:
@@ -98,12 +103,8 @@ async def suggest_on_save(ls: InputmendServer, snapshot: Snapshot) -> None:
     analysed = await ls.analyser.wait_for_analysis(snapshot.uri, wait)
     if analysed is None or analysed.version != snapshot.version or not analysed.repairs:
         return
-    best = analysed.repairs[0]
-    title = repair_summary(analysed.index, best.edits, 1)
-    apply, listing = (
-        types.MessageActionItem("Apply repair"),
-        types.MessageActionItem("Show all repairs"),
-    )
+    title = convert.title(analysed, analysed.repairs[0].edits, ls.encoding)
+    apply, listing = types.MessageActionItem(APPLY_LABEL), types.MessageActionItem(LISTING_LABEL)
     message = f"{analysed.document.path.name} is invalid. Best repair: {title}."
     try:
         choice = await ls.window_show_message_request_async(

@@ -2,10 +2,13 @@
 
 Offsets are character offsets of the document text; LSP positions count
 columns in the client's position encoding (UTF-16 unless the client chose
-otherwise).  Code actions carry what a client needs in ``data`` (rank,
-algorithm, whether preferred, the version the edits are for, a summary of
-the edits and how much data they lose), so no client has to read titles;
-each action names the diagnostics it fixes.
+otherwise).  Titles say what a repair changes in the user's words
+(:mod:`inputmend.core.render`, with the document's grammar tokens); code
+actions carry what a client needs in ``data`` (rank, algorithm, whether
+preferred, the version the edits are for, the title and how much data the
+edits lose), so no client has to read titles; each action names the
+diagnostics it fixes.  Only the final ranked list of a version marks a fix
+preferred.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from typing import Any
 
 from lsprotocol import types
 
-from inputmend.core.model import Edit, Repair, Span
-from inputmend.core.render import repair_summary
+from inputmend import services
+from inputmend.core.model import Edit, Repair, Span, apply_edits, spans_to_edits
+from inputmend.core.render import Lexer, Where, describe_repair, distinct
 from inputmend.core.text import LineIndex, snippet
 from inputmend.lsp.session import Snapshot
 from inputmend.oracles.base import Feedback, Verdict
@@ -27,6 +31,10 @@ SHOW_REPAIRS = "inputmend.showRepairs"
 EXPLAIN = "inputmend.explainFailure"
 AWAIT_ANALYSIS = "inputmend.awaitAnalysis"
 EXPLAIN_TITLE = "Explain failure (DDSET)"
+HANDFUL = 3
+"""At most this many failure-inducing regions are shown (more say nothing
+about where to look), and the preferred fix's further places are marked only
+up to this many."""
 
 
 # -------------------------------------------------------------- positions
@@ -49,6 +57,17 @@ def span_range(index: LineIndex, span: Span, encoding: str | None) -> types.Rang
     return types.Range(position(index, span.start, encoding), position(index, span.end, encoding))
 
 
+def editor_where(index: LineIndex, encoding: str | None) -> Where:
+    """Positions for titles and messages: ``line:column``, 1-based, with the
+    editor's columns (the client's position encoding)."""
+
+    def where(offset: int) -> str:
+        at = position(index, offset, encoding)
+        return f"{at.line + 1}:{at.character + 1}"
+
+    return where
+
+
 def offset_of(index: LineIndex, where: types.Position, encoding: str | None) -> int:
     """A client position back to a character offset."""
     start, end = index.line_span(where.line)
@@ -62,41 +81,47 @@ def offset_of(index: LineIndex, where: types.Position, encoding: str | None) -> 
 
 # ------------------------------------------------------------ diagnostics
 def _diagnostic(
-    index: LineIndex, span: Span, code: str, message: str, encoding: str | None, version: int
+    index: LineIndex,
+    span: Span,
+    code: str,
+    message: str,
+    encoding: str | None,
+    version: int,
+    severity: types.DiagnosticSeverity = types.DiagnosticSeverity.Error,
+    **data: Any,
 ) -> types.Diagnostic:
     return types.Diagnostic(
         range=span_range(index, span, encoding),
         message=message,
-        severity=types.DiagnosticSeverity.Error,
+        severity=severity,
         source=SOURCE,
         code=code,
         # Neovim 0.7 sends diagnostics back in code-action requests with byte
         # columns; the canonical character range travels in ``data``.
-        data={"kind": code, "start": span.start, "end": span.end, "version": version},
+        data={"kind": code, "start": span.start, "end": span.end, "version": version, **data},
     )
+
+
+def boundary_span(text: str, feedback: Feedback) -> Span:
+    """Where the grammar stopped accepting the text (the last character when
+    it just ends too early: a zero-width range at the end is hard to see)."""
+    size = len(text)
+    offset = feedback.error_offset if feedback.error_offset is not None else size
+    incomplete = feedback.verdict is Verdict.INCOMPLETE
+    end = offset if incomplete else min(offset + 1, size)
+    if end == offset and offset > 0 and incomplete:
+        offset -= 1
+    return Span(offset, max(end, offset))
 
 
 def boundary_diagnostic(
     index: LineIndex, feedback: Feedback, encoding: str | None, version: int
 ) -> types.Diagnostic:
     """The fast-path diagnostic: where the grammar stopped accepting the text."""
-    size = len(index.text)
-    offset = feedback.error_offset if feedback.error_offset is not None else size
-    incomplete = feedback.verdict is Verdict.INCOMPLETE
-    end = offset if incomplete else min(offset + 1, size)
-    if end == offset and offset > 0 and incomplete:
-        offset -= 1  # mark the last character: a zero-width range at the end is hard to see
-    code = "incomplete" if incomplete else "syntax"
+    code = "incomplete" if feedback.verdict is Verdict.INCOMPLETE else "syntax"
     message = feedback.message or f"{feedback.verdict.value} input"
-    return _diagnostic(index, Span(offset, max(end, offset)), code, message, encoding, version)
-
-
-def span_diagnostic(
-    index: LineIndex, span: Span, encoding: str | None, version: int
-) -> types.Diagnostic:
-    text = snippet(index.text[span.start : span.end])
-    message = f"failure-inducing input `{text}`: without it the document is valid (ddmax)"
-    return _diagnostic(index, span, "failure-inducing", message, encoding, version)
+    span = boundary_span(index.text, feedback)
+    return _diagnostic(index, span, code, message, encoding, version)
 
 
 def validator_diagnostic(
@@ -154,18 +179,139 @@ def error_diagnostic(snapshot: Snapshot, encoding: str | None) -> types.Diagnost
     return None
 
 
+def error_location(snapshot: Snapshot) -> Span | None:
+    """Where the document's error is known to be (not a placeholder range)."""
+    if snapshot.fast is not None and not snapshot.fast.valid:
+        return boundary_span(snapshot.text, snapshot.fast)
+    if validator_rejects(snapshot):
+        assert snapshot.validator is not None
+        offset = snapshot.validator.error_offset
+        return None if offset is None else Span(offset, min(offset + 1, len(snapshot.text)))
+    return None
+
+
+def _touch(a: Span, b: Span) -> bool:
+    return a.start <= b.end and b.start <= a.end
+
+
+def span_regions(snapshot: Snapshot) -> list[list[Span]]:
+    """The failure-inducing spans worth showing, merged into regions (spans
+    with only layout between them); all of them or none.
+
+    They are shown once the analysis is over, when there are at most
+    :data:`HANDFUL` regions (more say nothing about where to look), when each
+    marks something the preferred repair removes (otherwise they describe a
+    worse fix than the one offered, such as deleting a value where a comma is
+    missing), and when they are not just the error's own place."""
+    if not snapshot.analysed or not snapshot.spans:
+        return []
+    text = snapshot.text
+    regions: list[list[Span]] = []
+    for span in sorted(snapshot.spans, key=lambda s: s.start):
+        if regions and not text[regions[-1][-1].end : span.start].strip():
+            regions[-1].append(span)
+        else:
+            regions.append([span])
+    if len(regions) > HANDFUL:
+        return []
+    if snapshot.final and snapshot.repairs:
+        removed = [Span(e.offset, e.end) for e in snapshot.repairs[0].edits if e.delete]
+        if not all(any(_touch(s, d) for d in removed) for r in regions for s in r):
+            return []
+    error = error_location(snapshot)
+    if error is not None and all(
+        error.start - 1 <= r[0].start and r[-1].end <= error.end + 1 for r in regions
+    ):
+        return []
+    return regions
+
+
 def span_diagnostics(snapshot: Snapshot, encoding: str | None) -> list[types.Diagnostic]:
-    return [span_diagnostic(snapshot.index, s, encoding, snapshot.version) for s in snapshot.spans]
+    """Failure-inducing regions, at information severity, each with a message
+    true of it: removing every marked part together makes the document valid."""
+    regions = span_regions(snapshot)
+    found = []
+    for region in regions:
+        texts = [f"`{snippet(snapshot.text[s.start : s.end], 30)}`" for s in region]
+        parts = " and ".join(texts) if len(texts) <= 3 else f"the {len(texts)} marked parts"
+        others = len(regions) - 1
+        if others:
+            places = "place" if others == 1 else "places"
+            message = (
+                f"failure-inducing: without {parts} here and what is marked at {others} "
+                f"other {places}, the document is valid"
+            )
+        else:
+            message = f"failure-inducing: without {parts} the document is valid"
+        found.append(
+            _diagnostic(
+                snapshot.index,
+                Span(region[0].start, region[-1].end),
+                "failure-inducing",
+                message,
+                encoding,
+                snapshot.version,
+                types.DiagnosticSeverity.Information,
+                algorithm="ddmax",
+                parts=[[s.start, s.end] for s in region],
+            )
+        )
+    return found
+
+
+def _edit_groups(index: LineIndex, edits: Sequence[Edit]) -> list[list[Edit]]:
+    """Edits on the same or neighbouring lines, in order."""
+    groups: list[list[Edit]] = []
+    for edit in sorted(edits, key=lambda e: e.offset):
+        line = index.position(edit.offset)[0]
+        if groups and line - index.position(groups[-1][-1].end)[0] <= 1:
+            groups[-1].append(edit)
+        else:
+            groups.append([edit])
+    return groups
+
+
+def further_problems(snapshot: Snapshot, encoding: str | None) -> list[types.Diagnostic]:
+    """An error at each other place the preferred repair changes: the error
+    diagnostic stands for the place nearest to it, and a document with two
+    missing commas has two problems to fix."""
+    error = error_location(snapshot)
+    if error is None or not (snapshot.final and snapshot.repairs):
+        return []
+    index, text = snapshot.index, snapshot.text
+    groups = _edit_groups(index, snapshot.repairs[0].edits)
+    if not 2 <= len(groups) <= HANDFUL + 1:
+        return []
+
+    def distance(group: list[Edit]) -> int:
+        return max(0, group[0].offset - error.end, error.start - group[-1].end)
+
+    nearest = min(groups, key=distance)
+    lexer, where = text_lexer(snapshot), editor_where(index, encoding)
+    found = []
+    for group in groups:
+        if group is nearest:
+            continue
+        phrase = describe_repair(text, group, lexer=lexer, where=where)
+        message = f"another problem: {phrase[0].lower()}{phrase[1:]} (part of the preferred fix)"
+        start = min(group[0].offset, len(text))
+        span = Span(start, min(max(group[-1].end, start + 1), len(text)))
+        found.append(
+            _diagnostic(index, span, "another-problem", message, encoding, snapshot.version)
+        )
+    return found
 
 
 def diagnostics(snapshot: Snapshot, encoding: str | None) -> list[types.Diagnostic]:
-    """Everything known about a snapshot, as diagnostics."""
+    """Everything known about a snapshot, as diagnostics: notes, one error per
+    problem, and the failure-inducing regions worth showing."""
     found = [note_diagnostic(note.code, note.message) for note in snapshot.setup.notes]
     if snapshot.validator_error is not None:
         found.append(note_diagnostic("validator-error", snapshot.validator_error))
     error = error_diagnostic(snapshot, encoding)
     if error is not None:
         found.append(error)
+    found.extend(further_problems(snapshot, encoding))
     found.extend(span_diagnostics(snapshot, encoding))
     if snapshot.background_note:
         found.append(note_diagnostic("background", snapshot.background_note))
@@ -173,6 +319,18 @@ def diagnostics(snapshot: Snapshot, encoding: str | None) -> list[types.Diagnost
 
 
 # ---------------------------------------------------------------- actions
+def text_lexer(snapshot: Snapshot) -> Lexer | None:
+    """The document grammar's lexer, for titles in its tokens (None: words)."""
+    oracle = snapshot.setup.fast_oracle
+    return services.lexer_of(oracle) if oracle is not None else None
+
+
+def title(snapshot: Snapshot, edits: Sequence[Edit], encoding: str | None) -> str:
+    """What the edits change, in the user's words and the editor's columns."""
+    where = editor_where(snapshot.index, encoding)
+    return describe_repair(snapshot.text, edits, lexer=text_lexer(snapshot), where=where)
+
+
 def text_edits(
     index: LineIndex, edits: Iterable[Edit], encoding: str | None
 ) -> list[types.TextEdit]:
@@ -206,15 +364,21 @@ def repair_edit(
     return workspace_edit(snapshot.uri, snapshot.version, changes, document_changes)
 
 
-def repair_data(snapshot: Snapshot, repair: Repair, rank: int) -> dict[str, Any]:
+def preferred(snapshot: Snapshot, rank: int) -> bool:
+    """Only the first of the final ranked list: quick repairs may be replaced."""
+    return rank == 1 and snapshot.final
+
+
+def repair_data(snapshot: Snapshot, repair: Repair, rank: int, summary: str) -> dict[str, Any]:
     """What a client needs to know about a repair action, without its title."""
     return {
         "kind": "repair",
         "rank": rank,
-        "preferred": rank == 1,
+        "preferred": preferred(snapshot, rank),
+        "final": snapshot.final,
         "algorithm": repair.algorithm,
         "version": snapshot.version,
-        "summary": repair_summary(snapshot.index, repair.edits, rank),
+        "summary": summary,
         "edits": len(repair.edits),
         "distance": repair.distance,
         "data_lost": repair.data_lost,
@@ -225,42 +389,47 @@ def repair_data(snapshot: Snapshot, repair: Repair, rank: int) -> dict[str, Any]
 def repair_actions(
     snapshot: Snapshot, encoding: str | None, document_changes: bool
 ) -> list[types.CodeAction]:
-    """The ranked repairs (best first, preferred), then removing every
-    failure-inducing span."""
+    """The ranked repairs (best first; preferred once the list is final), then
+    removing every failure-inducing span when that is not one of them."""
     error = error_diagnostic(snapshot, encoding)
     fixes = [error] if error is not None else []
+    repairs = snapshot.repairs or ()
     actions = []
-    for rank, repair in enumerate(snapshot.repairs or (), 1):
-        data = repair_data(snapshot, repair, rank)
+    for rank, repair in enumerate(repairs, 1):
+        summary = title(snapshot, repair.edits, encoding)
+        linked = fixes + further_problems(snapshot, encoding) if rank == 1 else fixes
         actions.append(
             types.CodeAction(
-                title=f"{data['summary']} ({repair.algorithm})",
+                title=summary,
                 kind=types.CodeActionKind.QuickFix,
-                diagnostics=fixes,
+                diagnostics=linked,
                 edit=repair_edit(snapshot, repair.edits, encoding, document_changes),
-                is_preferred=rank == 1,
-                data=data,
+                is_preferred=preferred(snapshot, rank),
+                data=repair_data(snapshot, repair, rank, summary),
             )
         )
-    if snapshot.spans:
-        deletions = [Edit(span.start, span.end - span.start) for span in snapshot.spans]
-        summary = "Remove all failure-inducing spans"
-        actions.append(
-            types.CodeAction(
-                title=f"{summary} (ddmax)",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=span_diagnostics(snapshot, encoding),
-                edit=repair_edit(snapshot, deletions, encoding, document_changes),
-                data={
-                    "kind": "remove-spans",
-                    "algorithm": "ddmax",
-                    "version": snapshot.version,
-                    "summary": summary,
-                    "edits": len(deletions),
-                    "data_lost": sum(edit.delete for edit in deletions),
-                },
+    if snapshot.analysed and snapshot.spans:
+        deletions = spans_to_edits(snapshot.spans)
+        removal = Repair(apply_edits(snapshot.text, deletions), deletions, "ddmax", True, 0)
+        lexer = text_lexer(snapshot)
+        if distinct(snapshot.text, (*repairs, removal), lexer)[-1] is removal:
+            summary = title(snapshot, deletions, encoding)
+            actions.append(
+                types.CodeAction(
+                    title=summary,
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=fixes + span_diagnostics(snapshot, encoding),
+                    edit=repair_edit(snapshot, deletions, encoding, document_changes),
+                    data={
+                        "kind": "remove-spans",
+                        "algorithm": "ddmax",
+                        "version": snapshot.version,
+                        "summary": summary,
+                        "edits": len(deletions),
+                        "data_lost": sum(edit.delete for edit in deletions),
+                    },
+                )
             )
-        )
     return actions
 
 

@@ -32,7 +32,9 @@ def initialize(ls: InputmendServer, params: types.InitializeParams) -> None:
 
 
 async def initialized(ls: InputmendServer, params: types.InitializedParams) -> None:
-    """Ask for the settings (not every client answers; Neovim 0.7 does not)."""
+    """Start the workers, and ask for the settings (not every client answers;
+    Neovim 0.7 does not)."""
+    ls.scheduler.warm_up()
     workspace = ls.client_capabilities.workspace
     if workspace is None or not workspace.configuration:
         return

@@ -22,6 +22,8 @@ from inputmend.lsp import jobs
 
 T = TypeVar("T")
 
+WORKERS = max(1, min(2, os.cpu_count() or 2))
+"""Processes of the pool."""
 SLOTS = 256
 """Cancel flags: background tasks that can run at once (one per open document
 being analysed, plus explanations)."""
@@ -82,12 +84,19 @@ class Scheduler:
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=max(1, min(2, os.cpu_count() or 2)),
+                max_workers=WORKERS,
                 mp_context=self._context,
                 initializer=jobs.initialize,
                 initargs=(self.flags,),
             )
         return self._pool
+
+    def warm_up(self) -> None:
+        """Start the pool's workers now: their start-up (imports) would delay
+        the first job by a second or more."""
+        pool = self.pool()
+        for _ in range(WORKERS):
+            pool.submit(os.getpid)
 
     def runner(self) -> Runner | None:
         """A runner with a cleared flag, or None when all flags are in use."""

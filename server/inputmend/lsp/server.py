@@ -32,6 +32,7 @@ class InputmendServer(LanguageServer):
         self.analyser = Analyser(
             self.session, self.scheduler, self.publish, WorkDoneProgress(self)
         )
+        self._published: dict[str, tuple[int, list[types.Diagnostic]]] = {}
 
     @property
     def encoding(self) -> str | None:
@@ -50,12 +51,18 @@ class InputmendServer(LanguageServer):
         return bool(edit is not None and edit.document_changes)
 
     def publish(self, snapshot: Snapshot) -> None:
-        """Publish everything known about a snapshot."""
+        """Publish everything known about a snapshot, unless exactly that was
+        published for its revision already (each set once per version)."""
         try:
             diagnostics = convert.diagnostics(snapshot, self.encoding)
         except Exception:
             log.exception("building diagnostics failed")
             diagnostics = []
+        if self._published.get(snapshot.uri) == (snapshot.revision, diagnostics):
+            return
+        for closed in [uri for uri in self._published if uri not in self.session.snapshots]:
+            del self._published[closed]
+        self._published[snapshot.uri] = (snapshot.revision, diagnostics)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=snapshot.uri, diagnostics=diagnostics, version=snapshot.version

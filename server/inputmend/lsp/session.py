@@ -42,17 +42,36 @@ class Note:
 @dataclass(frozen=True)
 class OracleSetup:
     """How one document is judged: the whole oracle's spec (grammar and
-    validators), the in-process grammar oracle for the fast check, and notes
-    on what was left out."""
+    validators), the in-process grammar oracle for the fast check, notes on
+    what was left out, and the settings it was decided with."""
 
     spec: OracleSpec | None = None
     fast_oracle: Oracle | None = None
     notes: tuple[Note, ...] = ()
+    settings: ServerSettings = field(default_factory=ServerSettings)
+
+    def same_analysis(self, other: OracleSetup) -> bool:
+        """Would ``other`` compute the same results? (Settings that only say
+        when or whether to run, such as the debounce, do not count.)"""
+
+        def computing(settings: ServerSettings) -> ServerSettings:
+            return replace(settings, on_save="suggest", debounce_ms=1)
+
+        return (
+            self.spec == other.spec
+            and self.notes == other.notes
+            and computing(self.settings) == computing(other.settings)
+        )
 
 
 def oracle_setup(path: Path, settings: ServerSettings, root: Path | None) -> OracleSetup:
     """Decide a document's oracle from the client's settings, the workspace's
     ``.inputmend.toml`` (its validators only when trusted) and the extension."""
+    decided = _decide(path, settings, root)
+    return replace(decided, settings=settings)
+
+
+def _decide(path: Path, settings: ServerSettings, root: Path | None) -> OracleSetup:
     notes: list[Note] = []
     try:
         spec = settings.oracle_for(path, root)
@@ -106,6 +125,7 @@ class Snapshot:
     validator_error: str | None = None
     spans: tuple[Span, ...] = ()
     repairs: tuple[Repair, ...] | None = None  # None: not computed (yet)
+    final: bool = False  # ``repairs`` is the final ranked list (else quick ones)
     background_note: str | None = None
     explanation: str | None = None
     analysed: bool = False  # the background analysis of this revision is over
@@ -177,11 +197,15 @@ class Session:
         return self._fresh(Version(uri, current.document.path, version, text), current.setup)
 
     def reconfigure(self, uri: str) -> Snapshot | None:
-        """The document's oracle decided again (settings or configuration files changed)."""
+        """The document's oracle decided again (settings or configuration
+        files changed): a new revision, or None when nothing it computes
+        would change (its results stay)."""
         current = self.snapshots.get(uri)
         if current is None:
             return None
         setup = oracle_setup(current.document.path, self.settings, self.root)
+        if setup.same_analysis(current.setup):
+            return None
         return self._fresh(current.document, setup)
 
     def close(self, uri: str) -> Snapshot | None:

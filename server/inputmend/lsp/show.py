@@ -13,8 +13,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from inputmend.core.model import Abstraction
-from inputmend.core.render import repair_summary
 from inputmend.core.text import snippet
+from inputmend.lsp import convert
 from inputmend.lsp.session import Snapshot
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ def repairs_listing(snapshot: Snapshot) -> str:
     index, name = snapshot.index, snapshot.document.path.name
     lines = [f"Ranked repairs of {name} (version {snapshot.version})", ""]
     for rank, repair in enumerate(snapshot.repairs or (), 1):
-        title = repair_summary(index, repair.edits, rank)
+        title = convert.title(snapshot, repair.edits, None)
         lines.append(f"{rank}. {title} — {repair.algorithm}, distance {repair.distance}")
         for edit in repair.edits:
             removed = snippet(snapshot.text[edit.offset : edit.end])

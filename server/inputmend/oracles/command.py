@@ -24,11 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inputmend.config import defaults
-from inputmend.core.text import UTF8, EncodeError, Encoding, encode
+from inputmend.core.text import UTF8, EncodeError, Encoding, encode, snippet
 from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
 
 FILE_PLACEHOLDER = "{file}"
 _OUTPUT_LIMIT = 1 << 20  # bytes of stdout/stderr kept for pattern matching
+MESSAGE_LINES = 2
+"""Lines of a rejecting program's output quoted in its verdict's message."""
+MESSAGE_CHARS = 200
 
 
 def parse_command(command: str | Sequence[str]) -> list[str]:
@@ -189,6 +192,15 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=5)
 
 
+def _first_words(output: str) -> str:
+    """What a rejecting program said: the first lines of its output (of a
+    Python traceback, the last line, which names the error)."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    if lines and lines[0].startswith("Traceback (most recent call last)"):
+        lines = lines[-1:]
+    return snippet(" / ".join(lines[:MESSAGE_LINES]), MESSAGE_CHARS)
+
+
 class CommandOracle:
     """Judges inputs by running a program."""
 
@@ -208,7 +220,7 @@ class CommandOracle:
         self.program = Program(
             command,
             timeout_s=timeout_s,
-            capture=self.incomplete_regex is not None,
+            capture=True,
             suffix=suffix,
             cwd=cwd,
             encoding=encoding,
@@ -246,14 +258,12 @@ class CommandOracle:
         if verdict is Verdict.COMPLETE:
             return Feedback(verdict)
         message = f"exit code {run.code}"
-        if self.incomplete_regex is not None:
-            if self.incomplete_regex.search(run.output):
-                verdict = Verdict.INCOMPLETE
-                message += ", output marks the input as incomplete"
-            else:
-                first = next((line for line in run.output.splitlines() if line.strip()), "")
-                if first:
-                    message += f": {first.strip()[:200]}"
+        if self.incomplete_regex is not None and self.incomplete_regex.search(run.output):
+            verdict = Verdict.INCOMPLETE
+            message += ", output marks the input as incomplete"
+        said = _first_words(run.output)
+        if said:
+            message += ": " + said
         offset = len(text) if verdict is Verdict.INCOMPLETE else None
         return Feedback(verdict, offset, message)
 

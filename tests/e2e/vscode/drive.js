@@ -13,8 +13,10 @@
 //   timeoutMs        time allowed for one check
 //
 // The checks run in order, on documents of their own; the first failure stops
-// the run (the state after it is unknown) with a screenshot. Titles of quick
-// fixes are not asserted: a repair counts when the document becomes valid.
+// the run (the state after it is unknown) with a screenshot. Which repair is
+// best is the ranking's business: a repair counts when the document becomes
+// valid. What the user reads is checked: quick fix titles in words, without
+// algorithm names or duplicates, and one Problems entry for one missing comma.
 'use strict';
 
 const fs = require('fs');
@@ -121,6 +123,63 @@ async function goTo(position) {
   await input.waitFor({ state: 'hidden' });
 }
 
+/** The titles of the quick fix widget (Ctrl+. at the cursor), once `ready(titles)` holds. */
+async function quickFixTitles(ready, what) {
+  const actions = page.locator('.action-widget .monaco-list-row.action');
+  // The repairs are computed in the background: ask again until they are there.
+  return until(async () => {
+    await page.keyboard.press('Control+.');
+    // Before the repairs are ranked VS Code may say "No code actions available" instead.
+    await page.locator('.action-widget').waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+    await sleep(300);
+    const found = (await actions.allInnerTexts()).map((t) => t.trim());
+    if (ready(found)) return found;
+    await page.keyboard.press('Escape');
+    await sleep(500);
+    return undefined;
+  }, what);
+}
+
+/** Titles say what changes, in words: no algorithm name, no duplicate. */
+function checkTitles(titles) {
+  const named = titles.filter((t) => /\b(fsynth|ddmax[\w-]*|ddset)\b/i.test(t) && !/DDSET/.test(t));
+  if (named.length > 0) throw new Error(`algorithm names in quick fix titles: ${named.join(' | ')}`);
+  if (new Set(titles).size !== titles.length) throw new Error(`duplicate quick fixes: ${titles.join(' | ')}`);
+}
+
+/** Rows of the Problems view that are markers of inputmend (not file rows). */
+async function problemRows() {
+  const rows = page.locator('.markers-panel .monaco-list-row', { hasText: 'inputmend' });
+  return (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
+/**
+ * The ranked repairs in the quick pick with the diff preview of the highlighted
+ * one: waits for both, returns the rows' texts, and applies the highlighted
+ * repair with Enter (the preview closes).
+ */
+async function pickWithPreview(shot) {
+  const rows = page.locator('.quick-input-widget .monaco-list-row');
+  await until(async () => (await rows.count()) > 0, 'the ranked repairs in a quick pick');
+  await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: config.timeoutMs });
+  const titles = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+  await screenshot(shot);
+  await page.keyboard.press('Enter');
+  await until(async () => (await page.locator('.monaco-diff-editor').count()) === 0, 'the preview to close');
+  return titles;
+}
+
+/** Opens a valid document, types `typed` at its end and saves it: the suggestion on save. */
+async function saveBroken(name, typed) {
+  await openFile(name);
+  await waitStatus(/^inputmend: valid$/);
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(typed);
+  await waitStatus(/^inputmend: invalid/);
+  await page.keyboard.press('Control+S');
+  return waitToast(/Show all repairs/);
+}
+
 /** Waits for a notification matching `pattern`: its element and its text. */
 async function waitToast(pattern) {
   const item = page.locator('.notifications-toasts .notification-list-item', { hasText: pattern }).first();
@@ -205,23 +264,14 @@ const checks = [
   ],
   [
     'quick-fix-list',
-    'Ctrl+. on the error lists the ranked repairs',
+    'Ctrl+. on the error lists the ranked repairs, titled in words',
     async () => {
       await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
       await goTo('1:18');
-      const actions = page.locator('.action-widget .monaco-list-row.action');
-      // The repairs are computed in the background: ask again until they are there.
-      const titles = await until(async () => {
-        await page.keyboard.press('Control+.');
-        // Before the repairs are ranked VS Code may say "No code actions available" instead.
-        await page.locator('.action-widget').waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
-        await sleep(300);
-        const found = await actions.allInnerTexts();
-        if (found.length >= 2) return found;
-        await page.keyboard.press('Escape');
-        await sleep(500);
-        return undefined;
-      }, 'at least two quick fixes');
+      const wanted = 'Insert missing `,` after `"Dave"`';
+      const titles = await quickFixTitles((found) => found.includes(wanted), `the quick fix "${wanted}"`);
+      checkTitles(titles);
+      if (titles[0] !== wanted) throw new Error(`the first quick fix is not "${wanted}": ${titles.join(' | ')}`);
       return titles.join(' | ');
     },
   ],
@@ -256,15 +306,22 @@ const checks = [
     'on-save',
     'saving an invalid document offers the best repair; "Apply repair" applies it',
     async () => {
-      await openFile('save.json');
-      await waitStatus(/^inputmend: valid$/);
-      await page.keyboard.press('Control+End');
-      await page.keyboard.type('x');
-      await waitStatus(/^inputmend: invalid/);
-      await page.keyboard.press('Control+S');
-      const offer = await waitToast(/Apply repair/);
+      const offer = await saveBroken('save.json', 'x');
       await offer.item.locator('.monaco-button', { hasText: 'Apply repair' }).click();
       return expectRepaired(offer.text);
+    },
+  ],
+  [
+    'on-save-show-all',
+    'saving an invalid document: "Show all repairs" opens the quick pick with previews, not a text file',
+    async () => {
+      await clearNotifications();
+      const offer = await saveBroken('listing.json', ',');
+      await offer.item.locator('.monaco-button', { hasText: 'Show all repairs' }).click();
+      const titles = await pickWithPreview('on-save-show-all-preview');
+      const listings = await page.locator('.tab', { hasText: '.repairs.txt' }).count();
+      if (listings > 0) throw new Error('a text listing was opened');
+      return expectRepaired(`${offer.text} -> ${titles.join(' | ')}`);
     },
   ],
   [
@@ -274,14 +331,7 @@ const checks = [
       await clearNotifications();
       await openInvalid('choose.json');
       await runCommand('inputmend: Show Repairs');
-      const rows = page.locator('.quick-input-widget .monaco-list-row');
-      await until(async () => (await rows.count()) > 0, 'the ranked repairs in a quick pick');
-      await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: config.timeoutMs });
-      const titles = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
-      await screenshot('show-repairs-preview');
-      await page.keyboard.press('Enter');
-      await until(async () => (await page.locator('.monaco-diff-editor').count()) === 0, 'the preview to close');
-      return expectRepaired(titles.join(' | '));
+      return expectRepaired((await pickWithPreview('show-repairs-preview')).join(' | '));
     },
   ],
   [
@@ -291,6 +341,33 @@ const checks = [
       await openInvalid('repair.json');
       await runCommand('inputmend: Repair Document');
       return expectRepaired();
+    },
+  ],
+  [
+    'one-problem',
+    'one missing comma: one Problems entry, one quick fix inserting it, before and after the analysis',
+    async () => {
+      await clearNotifications();
+      await openFile('package.json');
+      await waitStatus(/^inputmend: invalid \(1\)$/);
+      await goTo('3:21');
+      const wanted = 'Insert missing `,` after `"0.1.0"`';
+      const titles = await quickFixTitles((found) => found.includes(wanted), `the quick fix "${wanted}"`);
+      await page.keyboard.press('Escape');
+      checkTitles(titles);
+      if (titles.filter((t) => t.startsWith('Insert')).length !== 1) throw new Error(`the comma is offered more than once: ${titles.join(' | ')}`);
+      // once the analysis is over (not busy), nothing more is published for it
+      await waitStatus(/^inputmend: invalid \(1\)$/);
+      await sleep(2000);
+      await runCommand('Problems: Focus on Problems View');
+      const rows = await until(async () => {
+        const found = await problemRows();
+        return found.length > 0 ? found : undefined;
+      }, 'the Problems entry');
+      await screenshot('one-problem-panel');
+      await runCommand('View: Hide Panel');
+      if (rows.length !== 1) throw new Error(`${rows.length} Problems entries: ${rows.join(' | ')}`);
+      return `${rows[0]}; quick fixes: ${titles.join(' | ')}`;
     },
   ],
   [
@@ -325,10 +402,13 @@ const checks = [
       fs.writeFileSync(config.machineSettings, JSON.stringify({ 'inputmend.server.pythonPath': missing }));
       await waitStatus(/^inputmend: not running$/);
       const { text: message } = await waitToast(/cannot run the Python interpreter/);
+      await screenshot('status-states-notice');
       if (!message.includes(missing)) throw new Error(`the error does not name the interpreter: ${message}`);
       fs.writeFileSync(config.machineSettings, '{}');
       await waitStatus(/^inputmend: valid$/);
-      return `${message}; seen: ${result.statusTexts.join(' | ')}`;
+      const stale = page.locator('.notifications-toasts .notification-list-item', { hasText: /cannot run the Python interpreter/ });
+      await until(async () => (await stale.count()) === 0, 'the failure notification to close after the restart');
+      return `${message}; closed after the restart; seen: ${result.statusTexts.join(' | ')}`;
     },
   ],
   [
