@@ -15,7 +15,6 @@ import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial as partial_function
 
 from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
 from inputmend.algorithms.completion import CompletionOptions, complete_text
@@ -43,6 +42,7 @@ from inputmend.algorithms.syntactic import (
 )
 from inputmend.config import defaults
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
+from inputmend.core.loss import DEFAULT_LIMIT, LossLimit, is_lossy
 from inputmend.core.model import (
     Abstraction,
     Diagnosis,
@@ -78,10 +78,23 @@ def lexer_of(oracle: Oracle) -> Callable[[str], Sequence[tuple[str | None, int, 
     return None if grammar is None else functools.partial(lex_typed, grammar)
 
 
-def rank_repairs(text: str, repairs: Iterable[Repair], top: int) -> tuple[Repair, ...]:
-    """Repairs of ``text`` ranked together as :func:`repair` ranks them (of
-    equal ones, the one given first stays first)."""
-    return rank(text, repairs, top)
+def rank_repairs(
+    text: str,
+    repairs: Iterable[Repair],
+    top: int,
+    *,
+    oracle: Oracle | None = None,
+    max_loss: LossLimit = DEFAULT_LIMIT,
+) -> tuple[Repair, ...]:
+    """Repairs of ``text`` ranked together as :func:`repair` ranks them for
+    ``oracle`` (of equal ones, the one given first stays first), each marked
+    lossy when it loses more than ``max_loss`` allows."""
+    grammar = None if oracle is None else grammar_of(oracle)
+    brackets = None if grammar is None else brackets_of(grammar)
+    layout = None if brackets is None else functools.partial(layout_agreement, brackets=brackets)
+    ranked = rank(text, repairs, top, layout=layout)
+    marked = ((r, is_lossy(text, r, max_loss)) for r in ranked)
+    return tuple(r if r.lossy == lossy else replace(r, lossy=lossy) for r, lossy in marked)
 
 
 def gives_prefix_feedback(oracle: Oracle) -> bool:
@@ -285,8 +298,10 @@ def repair(
     algorithm: str = "auto",
     budget: Budget = UNLIMITED,
     top: int = defaults.TOP_REPAIRS,
+    max_loss: LossLimit = DEFAULT_LIMIT,
 ) -> RepairResult:
-    """Ranked, verified repairs of ``text`` (none when it is already valid).
+    """Ranked, verified repairs of ``text`` (none when it is already valid),
+    each marked lossy when it loses more of ``text`` than ``max_loss`` allows.
 
     The strategies of the algorithm run one after another on one budget:
     each gets its weight's part of what is left when it starts (its weight
@@ -340,10 +355,7 @@ def repair(
                 "partial repair (incomplete): the start of the input is repaired up to the "
                 "first point where no repair was found; the rest is unchanged"
             )
-    grammar = grammar_of(oracle)
-    brackets = None if grammar is None else brackets_of(grammar)
-    layout = None if brackets is None else partial_function(layout_agreement, brackets=brackets)
-    ranked = rank(text, verified, top, layout=layout)
+    ranked = rank_repairs(text, verified, top, oracle=oracle, max_loss=max_loss)
     return RepairResult(False, ranked, stats, tuple(notes), partial=partial)
 
 

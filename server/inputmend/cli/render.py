@@ -102,6 +102,7 @@ def repair_record(
                 "edits": _edits_json(repair.edits),
                 "distance": repair.distance,
                 "algorithm": repair.algorithm,
+                "lossy": repair.lossy,
                 "summary": describe_repair(
                     text, repair.edits, lexer=lexer, where=where, repaired=repair.text
                 ),
@@ -188,9 +189,7 @@ def bounded_diff(name: str, index: LineIndex, edits: Sequence[Edit], label: str)
     return "".join(out)
 
 
-def print_repair(
-    record: dict[str, Any], *, detailed: bool, stream: TextIO | None = None
-) -> None:
+def print_repair(record: dict[str, Any], *, detailed: bool, stream: TextIO | None = None) -> None:
     """The diagnosis and the ranked repairs (all when ``detailed``, else the best)."""
     stream = stream or sys.stdout
     path = record["file"]
@@ -211,9 +210,10 @@ def print_repair(
     for rank, (repair, where, diff) in enumerate(
         zip(shown, record["_where"], record["_diffs"], strict=False), 1
     ):
+        lossy = ", lossy" if repair["lossy"] else ""
         print(
-            f"\nRepair {rank} ({repair['algorithm']}, distance {repair['distance']}, at {where}): "
-            f"{repair['summary']}",
+            f"\nRepair {rank} ({repair['algorithm']}, distance {repair['distance']}{lossy}, "
+            f"at {where}): {repair['summary']}",
             file=stream,
         )
         stream.write(diff)

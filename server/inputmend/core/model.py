@@ -53,6 +53,7 @@ class Repair:
     valid: bool
     distance: int
     note: str = ""
+    lossy: bool = False  # it loses more of the input than the loss limit allows (core.loss)
 
     @property
     def data_lost(self) -> int:
