@@ -129,12 +129,14 @@ def _may_hide(source: str, texts: set[str]) -> bool:
 
 @dataclass(frozen=True)
 class Line:
-    """A line with content: where its content starts and ends, its
-    indentation's width and the bracket depth of its content (brackets open
-    before it, one less when it starts with a closer)."""
+    """A line with content: where its content starts and ends (before
+    trailing blanks) and where its line break is, its indentation's width
+    and the bracket depth of its content (brackets open before it, one less
+    when it starts with a closer)."""
 
     content: int
     end: int
+    newline: int
     indent: int
     depth: int
 
@@ -190,13 +192,13 @@ def layout_of(text: str, brackets: Brackets) -> Layout:
             end = newline
             while end > content and text[end - 1] in " \t":
                 end -= 1
-            lines.append(Line(content, end, indent, depth - leads))
+            lines.append(Line(content, end, newline, indent, depth - leads))
         start = _next_line(text, newline)
     while index < len(found):
         depth += 1 if found[index][1] in openers else -1
         index += 1
     # the end of the text closes everything: a last line at no depth or indentation
-    lines.append(Line(size, size, 0, depth))
+    lines.append(Line(size, size, size, 0, depth))
     return Layout(tuple(lines), tuple(found))
 
 
@@ -268,9 +270,10 @@ def _breaks(lines: tuple[Line, ...]) -> list[int]:
 def layout_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
     """Single bracket edits where the nesting stops agreeing with the layout
     (:func:`_breaks`): insert a closer or an opener at the end of the line
-    before or the start of the line, an opener at the start of the line
-    before, or delete a bracket of the line before or a closer the line
-    starts with."""
+    before (after its last character, or after its trailing blanks, where a
+    lost `` {`` leaves a blank) or at the start of the line, an opener at the
+    start of the line before, or delete a bracket of the line before or a
+    closer the line starts with."""
     layout = layout_of(text, brackets)
     lines = layout.lines
     closers, openers = brackets.closers[::-1], brackets.openers[::-1]  # shortest first
@@ -284,7 +287,11 @@ def layout_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
         ]
         edits = [
             *(Edit(at, 0, closer) for closer in closers for at in (before.end, line.content)),
-            *(Edit(at, 0, opener) for opener in openers for at in (before.end, before.content)),
+            *(
+                Edit(at, 0, opener)
+                for opener in openers
+                for at in dict.fromkeys((before.end, before.newline, before.content))
+            ),
             *(Edit(at, 0, opener) for opener in openers for at in (line.content,)),
             *(
                 Edit(offset, len(b), "")
