@@ -34,6 +34,8 @@ from inputmend.algorithms.fsynth import (
 from inputmend.algorithms.layout import ALGORITHM as LAYOUT_ALGORITHM
 from inputmend.algorithms.layout import brackets_of, layout_agreement, layout_repairs
 from inputmend.algorithms.ranking import rank
+from inputmend.algorithms.redecode import ALGORITHM as REDECODE_ALGORITHM
+from inputmend.algorithms.redecode import redecode
 from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import (
     TokenMaximized,
@@ -238,6 +240,12 @@ def _layout(task: RepairTask, budget: Budget) -> Attempt:
     return list(result.repairs), None, result.stats
 
 
+def _redecode(task: RepairTask, budget: Budget) -> Attempt:
+    result = redecode(task.text, task.oracle, budget=budget)
+    return list(result.repairs), None, result.stats
+
+
+REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
 COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
 LAYOUT = Strategy(LAYOUT_ALGORITHM, 1, _layout)
 FSYNTH = Strategy("fsynth", 4, _fsynth, _not_completed, needs_prefix_feedback=True)
@@ -259,8 +267,9 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
     for algorithm in (
         RepairAlgorithm(
             "auto",
-            "completion, layout, FSynth, then hybrid ddmax; their repairs ranked together",
-            (COMPLETION, LAYOUT, FSYNTH, HYBRID),
+            "re-reading undecodable bytes, completion, layout, FSynth, then hybrid ddmax; "
+            "their repairs ranked together",
+            (REDECODE, COMPLETION, LAYOUT, FSYNTH, HYBRID),
         ),
         RepairAlgorithm(
             "completion",

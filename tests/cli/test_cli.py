@@ -561,3 +561,16 @@ def test_a_batch_counts_lossy_files_as_not_repaired(
     again.write_text("[1, 2, **3, 4, 5, 6, 7, 8, 9, 10]\n")
     code, out, _ = run(capsys, "repair", "--json", str(again))
     assert json.loads(out)["repairs"][0]["lossy"] is True  # 2 of 24 is more than 1%
+
+
+def test_undecodable_bytes_are_reread_and_shown_as_bytes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "people.json"
+    path.write_bytes(b'{"name": "Ren\xe9e"}\n')
+    code, out, _ = run(capsys, "repair", "--encoding", "utf-8", str(path))
+    assert code == 0
+    assert '-{"name": "Ren\\xe9e"}' in out and '+{"name": "Renée"}' in out  # the diff
+    assert "Replace `\\xe9` with `é`" in out and "\\udce9" not in out
+    run(capsys, "repair", "--encoding", "utf-8", "--in-place", str(path))
+    assert path.read_bytes() == '{"name": "Renée"}\n'.encode()

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 
+from inputmend.algorithms.redecode import reread
 from inputmend.core.model import Edit, Repair
 
 ORDER = 3
@@ -96,17 +97,20 @@ def _clusters(edits: Sequence[Edit]) -> list[list[Edit]]:
     return groups
 
 
-def _key(repair: Repair, style: float, agreement: int) -> tuple[int, int, int, int, int, int]:
+def _key(
+    repair: Repair, style: float, agreement: int, lost: int
+) -> tuple[int, int, int, int, int, int]:
     """Fewest edits (edit distance, then separate edits: deleting `**` is one
     edit, quoting both ends of it two), then brackets where the layout says
-    (``agreement``), then least data lost (characters deleted), then the most
-    natural text, then least invented.  Naturalness counts in whole nats, so
-    weak evidence (a tiny file) leaves the order the repairs were found in."""
+    (``agreement``), then least data lost (characters deleted, less the
+    undecodable bytes re-read as text), then the most natural text, then
+    least invented.  Naturalness counts in whole nats, so weak evidence (a
+    tiny file) leaves the order the repairs were found in."""
     return (
         repair.distance,
         len(repair.edits),
         -agreement,
-        repair.data_lost,
+        lost,
         math.floor(style),
         repair.inserted,
     )
@@ -130,7 +134,15 @@ def rank(
         return tuple(candidates[:top])
     model = StyleModel.around(original, (e for r in candidates for e in r.edits))
     keyed = [
-        (_key(r, model.cost(original, r.text, r.edits), layout(r.text) if layout else 0), i)
+        (
+            _key(
+                r,
+                model.cost(original, r.text, r.edits),
+                layout(r.text) if layout else 0,
+                r.data_lost - sum(reread(original, edit) for edit in r.edits),
+            ),
+            i,
+        )
         for i, r in enumerate(candidates)
     ]
     keyed.sort()

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from inputmend.cli.files import InputFile
 from inputmend.core.model import Abstraction, Diagnosis, Edit, Repair, RepairResult, apply_edits
 from inputmend.core.render import Lexer, describe_repair
-from inputmend.core.text import LineIndex, snippet
+from inputmend.core.text import LineIndex, escape_undecodable, snippet
 from inputmend.oracles.base import Feedback
 
 SPANS_SHOWN = 50
@@ -184,6 +184,7 @@ def bounded_diff(name: str, index: LineIndex, edits: Sequence[Edit], label: str)
                 line = f"@@ -{old_start}{header[2] or ''} +{new_start}{header[4] or ''} @@\n"
             else:
                 line = line[0] + _cut(line[1:], focus)
+            line = escape_undecodable(line)  # an undecodable byte shows as \xe9
             out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
         shift += len(new_lines) - len(old_lines)
     return "".join(out)
