@@ -60,10 +60,14 @@ def test_fillers_choose_what_is_invented() -> None:
     oracle = IncrementalGrammarOracle(grammar)
     scan = oracle.scan('{"a":')
     assert scan.end is not None
-    assert Completer(grammar, fillers={"value": "null"}).complete('{"a":', scan.end) == "null}"
-    assert Completer(grammar, fillers={"NUMBER": "7"}).complete('{"a":', scan.end) == "7}"
-    ignored = Completer(grammar, fillers={"NUMBER": "x"})  # not a number: not used
+    assert Completer(grammar, filler="null").complete('{"a":', scan.end) == "null}"
+    assert Completer(grammar, filler="7").complete('{"a":', scan.end) == "7}"
+    ignored = Completer(grammar, filler="x")  # not a token of the grammar: not used
     assert ignored.complete('{"a":', scan.end) == "0}"
+    nulls = Completer(grammar, filler="null")
+    assert nulls.fillers == {"NULL": "null", "value": "null", "start": "null"}
+    listed = oracle.scan("[1,").end
+    assert listed is not None and nulls.complete("[1,", listed) == "null]"
 
 
 def test_words_are_kept_apart() -> None:

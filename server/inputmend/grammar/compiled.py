@@ -80,8 +80,8 @@ class CompiledGrammar:
             )
         )
         self._starters: dict[str, frozenset[str]] = {}
-        # what completion invents for a rule or terminal (from the grammar's hints)
-        self.fillers: dict[str, str] = {}
+        # the value completion invents where one is missing (the hints' filler)
+        self.filler: str | None = None
 
     @classmethod
     def load(cls, name_or_path: str, *, base_dir: Path | None = None) -> CompiledGrammar:
@@ -112,7 +112,7 @@ class CompiledGrammar:
         from inputmend.grammar.completion import Completer, CompletionError
 
         try:
-            return Completer(self, fillers=self.fillers)
+            return Completer(self, filler=self.filler)
         except CompletionError:
             return None
 

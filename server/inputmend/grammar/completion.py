@@ -76,14 +76,15 @@ class CompletionError(ValueError):
 
 class Completer:
     """Shortest completions of valid prefixes for one grammar (see the module
-    documentation).  ``fillers`` maps a rule or terminal name to the text to
-    invent for it (checked to be a token of a terminal; a rule's filler is
-    trusted, and every completion is checked by the oracle anyway)."""
+    documentation).  ``filler`` is the value to invent where one is missing
+    (a grammar's hints say ``null`` for JSON; default: the shortest text):
+    it stands for every terminal it is a token of and every rule that
+    derives such a terminal alone (JSON's ``value`` and ``start``)."""
 
-    def __init__(self, grammar: CompiledGrammar, *, fillers: Mapping[str, str] | None = None):
+    def __init__(self, grammar: CompiledGrammar, *, filler: str | None = None):
         self.grammar = grammar
         self.tables = grammar.tables
-        self.fillers = dict(fillers or {})
+        self.fillers = _fillers(grammar, filler)
         self._automata: dict[str, RegexAutomaton | None] = {}
         self.separator = next(
             (" " for name in grammar.ignored if grammar.patterns[name].fullmatch(" ") is not None),
@@ -110,7 +111,7 @@ class Completer:
     def _terminal_text(self, name: str) -> str | None:
         terminal = self.grammar.terminals[name]
         filler = self.fillers.get(name)
-        if filler is not None and terminal.pattern.fullmatch(filler) is not None:
+        if filler is not None:
             return filler
         if terminal.literal is not None:
             return terminal.literal
@@ -362,6 +363,26 @@ class Completer:
             if rest is not None and (best is None or len(extension) + len(rest) < len(best)):
                 best = extension + rest
         return best
+
+
+def _fillers(grammar: CompiledGrammar, filler: str | None) -> dict[str, str]:
+    """The symbols ``filler`` stands for: the terminals it is a token of,
+    and the rules that derive one of those alone, through rules of one symbol."""
+    if not filler:
+        return {}
+    found = {
+        name: filler
+        for name, terminal in grammar.terminals.items()
+        if terminal.pattern.fullmatch(filler) is not None
+    }
+    grown = bool(found)
+    while grown:
+        grown = False
+        for rule in grammar.rules:
+            if len(rule.expansion) == 1 and rule.expansion[0] in found and rule.origin not in found:
+                found[rule.origin] = filler
+                grown = True
+    return found
 
 
 def _wordy(char: str) -> bool:
