@@ -27,6 +27,7 @@ inside strings and comments is skipped.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -267,24 +268,37 @@ def _breaks(lines: tuple[Line, ...]) -> list[int]:
     return list(found)
 
 
+def _surplus(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The brackets of a line that may be one too many: one written twice
+    (the second of two alike, ``[[``, ``}}``, blanks between them allowed),
+    and the first and the last bracket of the line."""
+    chosen = dict.fromkeys([found[0], found[-1]] if found else [])
+    for (start, first), (offset, second) in itertools.pairwise(found):
+        if first == second and not text[start + len(first) : offset].strip():
+            chosen[(offset, second)] = None
+    return list(chosen)
+
+
 def layout_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
     """Single bracket edits where the nesting stops agreeing with the layout
     (:func:`_breaks`): insert a closer or an opener at the end of the line
     before (after its last character, or after its trailing blanks, where a
     lost `` {`` leaves a blank) or at the start of the line, an opener at the
-    start of the line before, or delete a bracket of the line before or a
-    closer the line starts with."""
+    start of the line before; or delete a bracket of the line before or of
+    the closers the line starts with that may be one too many (:func:`_surplus`)."""
     layout = layout_of(text, brackets)
     lines = layout.lines
     closers, openers = brackets.closers[::-1], brackets.openers[::-1]  # shortest first
     seen: set[Edit] = set()
     for k in _breaks(lines):
         before, line = lines[k - 1], lines[k]
-        leading = [
-            (offset, b)
-            for offset, b in layout.brackets_in(line.content, line.end)
-            if b in closers and not text[line.content : offset].strip(" \t" + "".join(closers))
-        ]
+        leading = []
+        for offset, bracket in layout.brackets_in(line.content, line.end):
+            if bracket not in closers or text[line.content : offset].strip(
+                " \t" + "".join(closers)
+            ):
+                break
+            leading.append((offset, bracket))
         edits = [
             *(Edit(at, 0, closer) for closer in closers for at in (before.end, line.content)),
             *(
@@ -294,10 +308,12 @@ def layout_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
             ),
             *(Edit(at, 0, opener) for opener in openers for at in (line.content,)),
             *(
-                Edit(offset, len(b), "")
-                for offset, b in layout.brackets_in(before.content, before.end)
+                Edit(offset, len(bracket), "")
+                for offset, bracket in _surplus(
+                    text, layout.brackets_in(before.content, before.end)
+                )
             ),
-            *(Edit(offset, len(b), "") for offset, b in leading),
+            *(Edit(offset, len(bracket), "") for offset, bracket in _surplus(text, leading)),
         ]
         for edit in edits:
             if edit not in seen:
