@@ -247,7 +247,13 @@ def _redecode(task: RepairTask, budget: Budget) -> Attempt:
 
 REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
 COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
-LAYOUT = Strategy(LAYOUT_ALGORITHM, 1, _layout)
+def _layout_may_help(task: RepairTask) -> bool:
+    """Layout can move the closers completion appended to an incomplete
+    input only where there are lines to follow."""
+    return _not_completed(task) or "\n" in task.text.strip()
+
+
+LAYOUT = Strategy(LAYOUT_ALGORITHM, 1, _layout, _layout_may_help)
 FSYNTH = Strategy("fsynth", 4, _fsynth, _not_completed, needs_prefix_feedback=True)
 HYBRID = Strategy("ddmax-hybrid", 3, _tokens(hybrid=True), _not_completed)
 
