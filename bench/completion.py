@@ -28,28 +28,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from documents import json_document  # noqa: E402
-from inputmend import services  # noqa: E402
-from inputmend.grammar.compiled import CompiledGrammar  # noqa: E402
-from inputmend.oracles.incremental import IncrementalGrammarOracle  # noqa: E402
+from documents import json_document
+from inputmend import services
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 DEPTHS = (1, 10, 100, 1_000, 10_000)
 
 
 def nested_document(depth: int, size: int) -> str:
     """Objects and arrays nested ``depth`` levels deep, about ``size``
-    characters, the padding spread over the levels."""
+    characters: the text each level holds is as long as it takes."""
     if depth == 1:
         return json_document(size)
-    per_level = max(0, size // depth - 16)
+    room = max(6, size // depth - 1)  # characters a level opens with
     opening, closing = [], []
     for level in range(depth):
-        note = ("n" * per_level)[: max(0, per_level - 8)]
         if level % 2:
-            opening.append(f'["{note}", ' if note else "[")
+            opening.append("[" + "1, " * ((room - 1) // 3))
             closing.append("]")
         else:
-            opening.append(f'{{"a": "{note}", "b": ' if note else '{"b": ')
+            opening.append('{"' + "k" * (room - 5) + '": ')
             closing.append("}")
     return "".join(opening) + "null" + "".join(reversed(closing)) + "\n"
 

@@ -236,7 +236,10 @@ def _layout(task: RepairTask, budget: Budget) -> Attempt:
     brackets = None if grammar is None else brackets_of(grammar)
     if brackets is None:  # no nesting brackets to place
         return [], None, RunStats(0, 0.0)
-    result = layout_repairs(task.text, task.oracle, brackets=brackets, budget=budget)
+    incomplete = task.feedback.verdict is Verdict.INCOMPLETE
+    result = layout_repairs(
+        task.text, task.oracle, brackets=brackets, incomplete=incomplete, budget=budget
+    )
     return list(result.repairs), None, result.stats
 
 

@@ -155,62 +155,53 @@ class Layout:
         return list(self.brackets[low:high])
 
 
+_LINE = re.compile(r"([ \t]*)([^\r\n]*?)[ \t]*(\r\n|\r|\n|\Z)")
+
+
 def layout_of(text: str, brackets: Brackets) -> Layout:
     """The lines of ``text`` (lines that start inside a string or comment
     and blank lines left out; the end of the text as a last, empty line at
     indentation 0, where the depth should be 0 again) and its brackets."""
     found: list[tuple[int, str]] = []
-    hidden: list[tuple[int, int]] = []  # spans of tokens that run over a line break
+    hidden: list[int] = []  # starts and ends of tokens that run over a line break
     for match in brackets.pattern.finditer(text):
         kind = match.lastgroup
-        if kind == "o" or kind == "c":
+        if kind == "s":
+            if "\n" in match.group() or "\r" in match.group():
+                hidden += (match.start(), match.end())
+        else:
             found.append((match.start(), match.group()))
-        elif kind == "s" and ("\n" in match.group() or "\r" in match.group()):
-            hidden.append((match.start(), match.end()))
     openers, closers = set(brackets.openers), set(brackets.closers)
+    offsets = [offset for offset, _ in found]
+    depths = [0, *itertools.accumulate(1 if b in openers else -1 for _, b in found)]
     lines: list[Line] = []
-    depth = 0
-    index = 0
-    hide = 0
-    start = 0
     size = len(text)
-    while start < size:
-        newline = _line_end(text, start)
-        content = start
-        indent = 0
-        while content < newline and text[content] in " \t":
-            indent = (indent // TAB + 1) * TAB if text[content] == "\t" else indent + 1
-            content += 1
-        while hide < len(hidden) and hidden[hide][1] <= start:
-            hide += 1
-        inside = hide < len(hidden) and hidden[hide][0] < start
-        while index < len(found) and found[index][0] < content:
-            depth += 1 if found[index][1] in openers else -1
-            index += 1
-        if content < newline and not inside:
-            # a line that starts with a closer is indented as the line of its opener
-            leads = index < len(found) and found[index][0] == content and found[index][1] in closers
-            end = newline
-            while end > content and text[end - 1] in " \t":
-                end -= 1
-            lines.append(Line(content, end, newline, indent, depth - leads))
-        start = _next_line(text, newline)
-    while index < len(found):
-        depth += 1 if found[index][1] in openers else -1
-        index += 1
+    for line in _LINE.finditer(text):
+        content, end = line.start(2), line.end(2)
+        if content == end or bisect.bisect_left(hidden, line.start()) % 2:
+            if line.end() >= size:
+                break
+            continue  # blank, or it starts inside a string or comment
+        index = bisect.bisect_left(offsets, content)
+        # a line that starts with a closer is indented as the line of its opener
+        leads = index < len(found) and offsets[index] == content and found[index][1] in closers
+        indent = _width(line.group(1))
+        lines.append(Line(content, end, line.start(3), indent, depths[index] - leads))
+        if line.end() >= size:
+            break
     # the end of the text closes everything: a last line at no depth or indentation
-    lines.append(Line(size, size, size, 0, depth))
+    lines.append(Line(size, size, size, 0, depths[-1]))
     return Layout(tuple(lines), tuple(found))
 
 
-def _line_end(text: str, start: int) -> int:
-    """The offset of the line break that ends the line at ``start`` (or the end)."""
-    ends = [i for i in (text.find("\n", start), text.find("\r", start)) if i >= 0]
-    return min(ends) if ends else len(text)
-
-
-def _next_line(text: str, newline: int) -> int:
-    return newline + 2 if text.startswith("\r\n", newline) else newline + 1
+def _width(indentation: str) -> int:
+    """The width of an indentation (a tab goes to the next multiple of :data:`TAB`)."""
+    if "\t" not in indentation:
+        return len(indentation)
+    width = 0
+    for char in indentation:
+        width = (width // TAB + 1) * TAB if char == "\t" else width + 1
+    return width
 
 
 def _offsets(lines: tuple[Line, ...]) -> list[int]:
@@ -279,16 +270,19 @@ def _surplus(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return list(chosen)
 
 
-def layout_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
+def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iterator[Edit]:
     """Single bracket edits where the nesting stops agreeing with the layout
     (:func:`_breaks`): insert a closer or an opener at the end of the line
     before (after its last character, or after its trailing blanks, where a
     lost `` {`` leaves a blank) or at the start of the line, an opener at the
     start of the line before; or delete a bracket of the line before or of
-    the closers the line starts with that may be one too many (:func:`_surplus`)."""
+    the closers the line starts with that may be one too many (:func:`_surplus`).
+    Without ``openers``, no opener is inserted (a valid prefix that lacks its
+    end cannot be made valid by opening more)."""
     layout = layout_of(text, brackets)
     lines = layout.lines
-    closers, openers = brackets.closers[::-1], brackets.openers[::-1]  # shortest first
+    closers = brackets.closers[::-1]  # shortest first
+    inserted = brackets.openers[::-1] if openers else ()
     seen: set[Edit] = set()
     for k in _breaks(lines):
         before, line = lines[k - 1], lines[k]
@@ -303,10 +297,10 @@ def layout_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
             *(Edit(at, 0, closer) for closer in closers for at in (before.end, line.content)),
             *(
                 Edit(at, 0, opener)
-                for opener in openers
+                for opener in inserted
                 for at in dict.fromkeys((before.end, before.newline, before.content))
             ),
-            *(Edit(at, 0, opener) for opener in openers for at in (line.content,)),
+            *(Edit(at, 0, opener) for opener in inserted for at in (line.content,)),
             *(
                 Edit(offset, len(bracket), "")
                 for offset, bracket in _surplus(
@@ -330,14 +324,20 @@ class LayoutResult:
 
 
 def layout_repairs(
-    text: str, oracle: Oracle, *, brackets: Brackets, budget: Budget = UNLIMITED
+    text: str,
+    oracle: Oracle,
+    *,
+    brackets: Brackets,
+    incomplete: bool = False,
+    budget: Budget = UNLIMITED,
 ) -> LayoutResult:
     """Repairs of ``text`` by one bracket edit where its layout says the
-    nesting went wrong (see :func:`layout_edits`), each checked by the oracle."""
+    nesting went wrong (see :func:`layout_edits`), each checked by the
+    oracle; ``incomplete``: the text is a valid prefix that lacks its end."""
     checked, meter = metered(oracle, budget)
     repairs: list[Repair] = []
     try:
-        for edit in layout_edits(text, brackets):
+        for edit in layout_edits(text, brackets, openers=not incomplete):
             candidate = apply_edits(text, (edit,))
             if checked.check(candidate).valid:
                 repairs.append(

@@ -55,7 +55,7 @@ class Exit:
     cost: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Down:
     """A way to leave a level: reductions on the level, then an exit that
     pops below it (``pop`` >= 2) or accepts (``origin`` is :data:`ROOT`);
@@ -92,7 +92,9 @@ class Completer:
         )
         self.texts, self.costs = self._cheapest_texts()
         self.exits = self._state_exits()
-        self._downs: dict[tuple[int, int], list[_Down]] = {}
+        # the ways to leave a level, by (state below, state) as one number
+        self._downs: dict[int, list[_Down]] = {}
+        self._width = max(self.tables.actions) + 2
 
     # -- what things cost ------------------------------------------------------
 
@@ -227,7 +229,7 @@ class Completer:
         """The ways to leave a level whose state is ``state`` on ``below``
         (-1: the bottom of the stack): exits that pop one entry stay on the
         level (a small Dijkstra), the others leave it."""
-        key = (below, state)
+        key = below * self._width + state
         found = self._downs.get(key)
         if found is not None:
             return found
@@ -265,55 +267,66 @@ class Completer:
 
         A shortest path over the nodes (level, state): each way to leave a
         node lands strictly lower, so the nodes are settled level by level,
-        from the top.  Most nodes have one way to leave them; those are
-        followed without the bookkeeping of alternatives."""
+        from the top.  Most nodes have one way to leave them: from the top,
+        such a chain is followed first without any bookkeeping."""
         states: list[int] = []
         current: StackNode | None = node
         while current is not None:
             states.append(current.state)
             current = current.parent
         states.reverse()
-        top = len(states) - 1
-        gotos, cache = self.tables.gotos, self._downs
+        gotos, cache, width = self.tables.gotos, self._downs, self._width
+        pieces: list[str] = []
+        level, state = len(states) - 1, states[-1]
+        while True:  # the forced chain from the top
+            below = states[level - 1] if level else -1
+            downs = cache.get(below * width + state)
+            if downs is None:
+                downs = self._level(below, state)
+            if len(downs) != 1:
+                break
+            down = downs[0]
+            landing = level - down.pop
+            if down.origin == ROOT:
+                return self.join([*pieces, down.text], before) if landing == 0 else None
+            target = gotos[states[landing]].get(down.origin) if landing >= 0 else None
+            if target is None:
+                return None
+            pieces.append(down.text)
+            level, state = landing + 1, target
+        rest = self._search(states, level, state)
+        return None if rest is None else self.join([*pieces, *rest], before)
+
+    def _search(self, states: list[int], top: int, start: int) -> list[str] | None:
+        """The texts of the cheapest way from node (``top``, ``start``) of the
+        stack ``states`` to acceptance, when several ways lead on."""
+        gotos = self.tables.gotos
         # nodes still to leave, by level: state -> (cost, how it was reached)
-        pending: dict[int, dict[int, tuple[int, _Back | None]]] = {top: {states[top]: (0, None)}}
+        pending: dict[int, dict[int, tuple[int, _Back | None]]] = {top: {start: (0, None)}}
         backs: dict[tuple[int, int], _Back | None] = {}
         accepted: tuple[int, _Back] | None = None
         while pending:
-            level = max(pending) if len(pending) > 1 else next(iter(pending))
+            level = max(pending)
             nodes = pending.pop(level)
-            alone = len(nodes) == 1  # no other node left to settle: chains may be followed
+            below = states[level - 1] if level else -1
             for state, (cost, back) in nodes.items():
                 backs[(level, state)] = back
-                while True:
-                    below = states[level - 1] if level else -1
-                    downs = cache.get((below, state)) or self._level(below, state)
-                    follow: tuple[int, int, int] | None = None
-                    for down in downs:
-                        total = cost + down.cost
-                        if accepted is not None and total >= accepted[0]:
-                            break
-                        landing = level - down.pop
-                        if down.origin == ROOT:
-                            if landing == 0:
-                                accepted = (total, (level, state, down))
-                            continue
-                        target = gotos[states[landing]].get(down.origin) if landing >= 0 else None
-                        if target is None:
-                            continue
-                        if alone and len(downs) == 1 and not pending:  # the only way on
-                            backs[(landing + 1, target)] = (level, state, down)
-                            follow = (landing + 1, target, total)
-                            break
-                        targets = pending.get(landing + 1)
-                        if targets is None:
-                            targets = pending[landing + 1] = {}
-                        known = targets.get(target)
-                        if known is None or total < known[0]:
-                            targets[target] = (total, (level, state, down))
-                    if follow is None:
+                for down in self._level(below, state):
+                    total = cost + down.cost
+                    if accepted is not None and total >= accepted[0]:
                         break
-                    level, state, cost = follow
+                    landing = level - down.pop
+                    if down.origin == ROOT:
+                        if landing == 0:
+                            accepted = (total, (level, state, down))
+                        continue
+                    target = gotos[states[landing]].get(down.origin) if landing >= 0 else None
+                    if target is None:
+                        continue
+                    targets = pending.setdefault(landing + 1, {})
+                    known = targets.get(target)
+                    if known is None or total < known[0]:
+                        targets[target] = (total, (level, state, down))
         if accepted is None:
             return None
         pieces: list[str] = []
@@ -323,7 +336,7 @@ class Completer:
             pieces.append(down.text)
             step = backs[(level, state)]
         pieces.reverse()
-        return self.join(pieces, before)
+        return pieces
 
     # -- completing a text -----------------------------------------------------
 
