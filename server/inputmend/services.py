@@ -32,7 +32,12 @@ from inputmend.algorithms.fsynth import (
     fsynth,
 )
 from inputmend.algorithms.layout import ALGORITHM as LAYOUT_ALGORITHM
-from inputmend.algorithms.layout import brackets_of, layout_agreement, layout_repairs
+from inputmend.algorithms.layout import (
+    Brackets,
+    brackets_of,
+    layout_agreement,
+    layout_repairs,
+)
 from inputmend.algorithms.ranking import rank
 from inputmend.algorithms.redecode import ALGORITHM as REDECODE_ALGORITHM
 from inputmend.algorithms.redecode import redecode
@@ -91,8 +96,23 @@ def rank_repairs(
     """Repairs of ``text`` ranked together as :func:`repair` ranks them for
     ``oracle`` (of equal ones, the one given first stays first), each marked
     lossy when it loses more than ``max_loss`` allows."""
-    grammar = None if oracle is None else grammar_of(oracle)
-    brackets = None if grammar is None else brackets_of(grammar)
+    brackets = None if oracle is None else brackets_for(oracle)
+    return _rank(text, repairs, top, brackets, max_loss)
+
+
+def brackets_for(oracle: Oracle) -> Brackets | None:
+    """The nesting brackets of the oracle's grammar (None without one)."""
+    grammar = grammar_of(oracle)
+    return None if grammar is None else brackets_of(grammar)
+
+
+def _rank(
+    text: str,
+    repairs: Iterable[Repair],
+    top: int,
+    brackets: Brackets | None,
+    max_loss: LossLimit,
+) -> tuple[Repair, ...]:
     layout = None if brackets is None else functools.partial(layout_agreement, brackets=brackets)
     ranked = rank(text, repairs, top, layout=layout)
     marked = ((r, is_lossy(text, r, max_loss)) for r in ranked)
@@ -131,6 +151,7 @@ class RepairTask:
     text: str
     oracle: Oracle
     feedback: Feedback
+    brackets: Brackets | None = None  # the grammar's nesting brackets
     found: tuple[Repair, ...] = ()
 
 
@@ -232,8 +253,7 @@ def _completion(task: RepairTask, budget: Budget) -> Attempt:
 
 
 def _layout(task: RepairTask, budget: Budget) -> Attempt:
-    grammar = grammar_of(task.oracle)
-    brackets = None if grammar is None else brackets_of(grammar)
+    brackets = task.brackets
     if brackets is None:  # no nesting brackets to place
         return [], None, RunStats(0, 0.0)
     incomplete = task.feedback.verdict is Verdict.INCOMPLETE
@@ -340,7 +360,7 @@ def repair(
     feedback = oracle.check(text)
     if feedback.valid:
         return RepairResult(True, (), RunStats(1, time.monotonic() - started))
-    task = RepairTask(text, oracle, feedback)
+    task = RepairTask(text, oracle, feedback, brackets_for(oracle))
     partial: Repair | None = None
     tests = 1
     notes: list[str] = []
@@ -373,7 +393,7 @@ def repair(
                 "partial repair (incomplete): the start of the input is repaired up to the "
                 "first point where no repair was found; the rest is unchanged"
             )
-    ranked = rank_repairs(text, verified, top, oracle=oracle, max_loss=max_loss)
+    ranked = _rank(text, verified, top, task.brackets, max_loss)
     return RepairResult(False, ranked, stats, tuple(notes), partial=partial)
 
 

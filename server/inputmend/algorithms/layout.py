@@ -7,8 +7,8 @@ the parse boundary then put the bracket in the wrong place.  But people
 indent to show nesting: lines at the same indentation sit at the same
 depth.  So:
 
-* :func:`layout_agreement` scores a text by how many of its lines sit at the
-  bracket depth that lines of their indentation mostly have (a tie-breaker
+* :func:`layout_agreement` scores a text by its lines that do not sit at
+  the bracket depth their indentation suggests (0 when none; a tie-breaker
   for the ranking: of two repairs that differ in where a bracket goes, the
   one whose nesting matches the layout);
 * :func:`layout_repairs` finds the lines where the depth stops agreeing
