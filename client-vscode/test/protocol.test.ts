@@ -163,7 +163,12 @@ test('the real server: diagnostics, ranked repairs, applyRepair, progress', { ti
     const syntax = first.diagnostics.find((d) => d.code === 'syntax');
     assert.equal(syntax?.source, 'inputmend');
     const active = { uri, fileName: file, handled: true };
-    assert.match(status.view(active).text, /invalid/);
+    // What a syntax diagnostic alone shows (the background work's progress may
+    // already have begun: the server reads messages as they come, in batches).
+    const diagnosed = new StatusModel();
+    diagnosed.setServer('running');
+    diagnosed.setDiagnostics(uri, first.diagnostics.map(summary));
+    assert.match(diagnosed.view(active).text, /invalid/);
 
     // The workspace/configuration answer is asked for section `inputmend`.
     await until(() => (configurationRequests.length > 0 ? true : undefined), 'workspace/configuration', 10_000);

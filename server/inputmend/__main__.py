@@ -3,6 +3,6 @@
 import sys
 
 if __name__ == "__main__":
-    from inputmend.cli import main
+    from inputmend.cli import run
 
-    sys.exit(main())
+    sys.exit(run())

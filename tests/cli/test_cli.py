@@ -10,14 +10,9 @@ from pathlib import Path
 import pytest
 
 from inputmend.cli import main
+from tests.cli.helpers import run
 
 APPLE = '{ "item": "Apple", "price": **3.45 }'  # Fig. 1 of the ddmax paper
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
@@ -153,7 +148,6 @@ def test_empty_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         (["check", "--command", "cat", "--incomplete-pattern", "(", "{f}"], "bad incomplete"),
         (["check", "--python", "nosuchmodule_xyz:f", "{f}"], "cannot import"),
         (["check", "{e}"], "no files to process"),
-        (["repair", "--timeout", "0", "{f}"], "--timeout must be positive"),
         (["check", "{u}"], "no oracle for this file"),
     ],
 )
@@ -207,8 +201,9 @@ def test_budget_is_reported(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
 
 
 def test_config_file_maps_globs_to_oracles(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # a project, its configuration at the top
     (tmp_path / ".inputmend.toml").write_text(
         '[defaults]\ntimeout = 5\n\n[[oracle]]\nfiles = ["data/*.txt"]\npython = "json:loads"\n'
     )
@@ -365,6 +360,39 @@ def test_explain_ddset_needs_a_failing_program(
     assert code == 2 and "does not fail" in err
     code, _, err = run(capsys, "explain", "--algorithm", "ddset", str(path))
     assert code == 2 and "--command or --python" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--test-timeout", "nan"),
+        ("--test-timeout", "inf"),
+        ("--timeout", "nan"),
+        ("--timeout", "inf"),
+        ("--test-timeout", "-1"),
+        ("--timeout", "0"),
+    ],
+)
+def test_timeouts_that_are_not_positive_finite_numbers_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], apple: Path, option: str, value: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["repair", option, value, str(apple)])
+    assert stopped.value.code == 2
+    assert "positive number of seconds" in capsys.readouterr().err
+
+
+def test_messages_escape_control_characters(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    named = tmp_path / "x\x1b[2Jy.json"
+    named.write_text('{"a": \x00\x1b[31m}')
+    code, out, _ = run(capsys, "check", str(named))
+    assert code == 1
+    assert "x\\x1b[2Jy.json:1:7: error: unexpected `\\x00`" in out
+    assert "\x00" not in out and "\x1b" not in out
+    code, _, err = run(capsys, "check", str(tmp_path / "gone\x07.json"))
+    assert code == 2 and "gone\\x07.json: no such file" in err and "\x07" not in err
 
 
 # ------------------------------------------------------- as a new user meets it
@@ -534,7 +562,8 @@ def test_a_lossy_repair_is_shown_but_not_written(
     code, out, _ = run(capsys, "repair", "--json", "-o", str(out_path), str(path))
     data = json.loads(out)
     assert data["repairs"] and data["repairs"][0]["lossy"] is True
-    assert data["written"] is None and not out_path.exists() and code == 1
+    assert data["written"] == "nothing written: the best repair is lossy"
+    assert not out_path.exists() and code == 1
     assert any("not repaired (lossy)" in note and "--allow-loss" in note for note in data["notes"])
     code, out, _ = run(capsys, "repair", "--allow-loss", "-o", str(out_path), str(path))
     assert code == 0 and out_path.read_text().rstrip() == "{ a = 1; }"

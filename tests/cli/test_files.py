@@ -11,7 +11,7 @@ from inputmend.cli.files import (
     backup_path,
     expand,
     read_input,
-    write_atomically,
+    replace_contents,
     write_in_place,
     write_output,
 )
@@ -66,7 +66,7 @@ def test_atomic_writes_keep_the_mode_and_leave_nothing_behind(tmp_path: Path) ->
     path = tmp_path / "script.sh"
     path.write_text("old")
     path.chmod(0o750)
-    write_atomically(path, b"new")
+    replace_contents(path, b"new")
     assert path.read_bytes() == b"new"
     assert path.stat().st_mode & 0o777 == 0o750
     assert [p.name for p in tmp_path.iterdir()] == ["script.sh"]

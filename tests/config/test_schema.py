@@ -120,3 +120,11 @@ def test_spec_helpers() -> None:
     assert spec.grammar_only() == OracleSpec(grammar="json")
     assert not spec.grammar_only().has_validator
     assert OracleSpec().empty
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -1.0])
+def test_timeouts_must_be_finite(value: float) -> None:
+    """TOML has nan and inf, and Python's json reads NaN and Infinity."""
+    with pytest.raises(OracleConfigError, match="must be a positive number"):
+        Reader("toml", strict=True).fields({"test-timeout": value}, LIMIT_FIELDS, "here")
+    assert Reader("client", strict=False).fields({"testTimeout": value}, LIMIT_FIELDS, "x") == {}

@@ -22,6 +22,7 @@ from inputmend.core.text import (
     first_undecodable,
     looks_binary,
     looks_legacy,
+    printable,
     reread_undecodable,
     snippet,
 )
@@ -246,3 +247,9 @@ def test_snippets_are_short_and_printable() -> None:
     assert snippet("x" * 100, 10) == "x" * 9 + "…"
     assert snippet(decode(b"\xff").text) == "\\xff"
     assert snippet("é\ud800") == "é\\ud800"
+
+
+def test_printable_escapes_control_characters_and_undecodable_bytes() -> None:
+    assert printable("a\x00b\x1b[2J\r\n\t\x7f\x85\u2028\udcffé✓\ud800") == (
+        "a\\x00b\\x1b[2J\\r\\n\\t\\x7f\\x85\\u2028\\xffé✓\\ud800"
+    )

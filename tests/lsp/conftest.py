@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -74,9 +75,14 @@ async def session(
     init_options: Any = None,
     configuration: dict[str, Any] | None = None,
     root: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[tuple[LanguageClient, Recorder]]:
     recorder = Recorder()
-    config = ClientServerConfig(server_command=SERVER, client_factory=_client_factory(recorder))
+    config = ClientServerConfig(
+        server_command=SERVER,
+        client_factory=_client_factory(recorder),
+        server_env=None if env is None else {**os.environ, **env},
+    )
     client = await config.start()
     assert isinstance(client, LanguageClient)
     if configuration is not None:

@@ -33,8 +33,12 @@ def test_columns_in_the_clients_encoding(encoding: str | None, column: int) -> N
 
 
 def test_positions_back_to_offsets_clamp_to_the_line() -> None:
+    # "If the character value is greater than the line length it defaults back
+    # to the line length": before the line break, never inside a CRLF.
     index = LineIndex("ab\r\ncd")
-    assert convert.offset_of(index, types.Position(0, 99), UTF16) == 4
+    assert convert.offset_of(index, types.Position(0, 99), UTF16) == 2
+    assert convert.offset_of(index, types.Position(0, 3), UTF16) == 2
+    assert convert.offset_of(index, types.Position(1, 99), UTF16) == 6
     assert convert.offset_of(index, types.Position(5, 0), UTF16) == 6
 
 

@@ -98,16 +98,16 @@ def test_workspace_validators_need_trust(tmp_path: Path) -> None:
         '[[oracle]]\nfiles = "*.expr"\ngrammar = "expr"\ncommand = "true"\ntest-timeout = 20\n'
     )
     path = tmp_path / "a.expr"
-    untrusted = oracle_setup(path, ServerSettings(), tmp_path)
+    untrusted = oracle_setup(path, ServerSettings(), (tmp_path,))
     assert untrusted.spec is not None and not untrusted.spec.has_validator
     assert [note.code for note in untrusted.notes] == ["untrusted-validator"]
-    trusted = oracle_setup(path, ServerSettings(trust_workspace_commands=True), tmp_path)
+    trusted = oracle_setup(path, ServerSettings(trust_workspace_commands=True), (tmp_path,))
     assert trusted.spec is not None and trusted.spec.command == "true" and not trusted.notes
     assert trusted.spec.test_timeout_s == ServerSettings().test_timeout_s, "capped by the setting"
 
 
 def test_setup_problems_become_notes(tmp_path: Path) -> None:
-    assert oracle_setup(tmp_path / "x.unknown", ServerSettings(), tmp_path).notes == ()
+    assert oracle_setup(tmp_path / "x.unknown", ServerSettings(), (tmp_path,)).notes == ()
     (tmp_path / ".inputmend.toml").write_text("[oops")
-    broken = oracle_setup(tmp_path / "x.json", ServerSettings(), tmp_path)
+    broken = oracle_setup(tmp_path / "x.json", ServerSettings(), (tmp_path,))
     assert broken.spec is None and [n.code for n in broken.notes] == ["configuration"]

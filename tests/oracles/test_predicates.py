@@ -159,7 +159,7 @@ def test_python_predicate_message_pattern(validator: Path) -> None:
         "validator:check",
         original="((1))",
         message_pattern="doubled",
-        base_dir=str(validator.parent),
+        module_dir=str(validator.parent),
     )
     try:
         assert predicate("((n))") is Outcome.UNRESOLVED

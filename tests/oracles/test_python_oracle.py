@@ -92,7 +92,7 @@ def validators(tmp_path: Path) -> Path:
 def test_module_function_in_a_child_process(
     validators: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    oracle = PythonOracle("myvalidators:strict", base_dir=str(validators))
+    oracle = PythonOracle("myvalidators:strict", module_dir=str(validators))
     try:
         assert oracle.check("[1]").verdict is Verdict.COMPLETE
         assert oracle.check("[1,").verdict is Verdict.INCOMPLETE
@@ -112,7 +112,7 @@ def test_a_file_path_spec(validators: Path) -> None:
 
 
 def test_a_hanging_validator_times_out_and_the_oracle_recovers(validators: Path) -> None:
-    oracle = PythonOracle("myvalidators:hangs", base_dir=str(validators), timeout_s=0.5)
+    oracle = PythonOracle("myvalidators:hangs", module_dir=str(validators), timeout_s=0.5)
     try:
         started = time.monotonic()
         feedback = oracle.check("hang")
@@ -124,7 +124,7 @@ def test_a_hanging_validator_times_out_and_the_oracle_recovers(validators: Path)
 
 
 def test_a_crashing_validator_is_a_verdict_and_the_oracle_recovers(validators: Path) -> None:
-    oracle = PythonOracle("myvalidators:dies", base_dir=str(validators))
+    oracle = PythonOracle("myvalidators:dies", module_dir=str(validators))
     try:
         feedback = oracle.check("die")
         assert feedback.verdict is Verdict.INCORRECT and "crashed" in feedback.message

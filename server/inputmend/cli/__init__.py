@@ -3,6 +3,6 @@ dispatches to :mod:`~inputmend.cli.commands`, which print through
 :mod:`~inputmend.cli.render`, touch files only through
 :mod:`~inputmend.cli.files` and run many files with :mod:`~inputmend.cli.batch`."""
 
-from inputmend.cli.main import main
+from inputmend.cli.main import main, run
 
-__all__ = ["main"]
+__all__ = ["main", "run"]

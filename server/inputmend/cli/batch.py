@@ -8,10 +8,13 @@ one bad file never stops the others.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TextIO
+
+from inputmend.oracles.children import die_with_parent
 
 Job = Callable[[str, Any], dict[str, Any]]
 
@@ -56,7 +59,12 @@ def run(
             yield result
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(files)), mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=min(jobs, len(files)),
+        mp_context=context,
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         futures = {pool.submit(job, name, options): name for name in files}
         try:
             for future in as_completed(futures):

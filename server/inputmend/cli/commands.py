@@ -30,13 +30,15 @@ from inputmend.cli.files import (
 )
 from inputmend.config.discovery import FileSettings, settings_for
 from inputmend.config.schema import OracleSpec
+from inputmend.config.trust import command_line_roots
 from inputmend.core.budget import Budget
 from inputmend.core.loss import LossLimit, data_lost, significant
 from inputmend.core.render import distinct
-from inputmend.core.text import DecodeError, decode, encoding_name, looks_binary
+from inputmend.core.text import DecodeError, decode, encoding_name, looks_binary, printable
 from inputmend.grammar import registry
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
+from inputmend.oracles.watchdog import Overrun, cpu_limit, overrun_message, run_limit
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 STDIN = "-"
@@ -67,9 +69,17 @@ def _flags(args: argparse.Namespace) -> OracleSpec:
 
 
 def _settings(path: str, args: argparse.Namespace) -> FileSettings:
-    if args.test_timeout <= 0:
-        raise UsageError("--test-timeout must be positive")
-    return settings_for(Path(path), _flags(args))
+    """The file's settings; a configuration file that would run programs is
+    obeyed only by the rule of :mod:`inputmend.config.trust`."""
+    names = args.files if hasattr(args, "files") else [args.file]
+    return settings_for(Path(path), _flags(args), trusted_in=command_line_roots(names))
+
+
+def _warn(warning: str | None, shown: set[str]) -> None:
+    """Print a warning on stderr, once."""
+    if warning and warning not in shown:
+        shown.add(warning)
+        print(f"inputmend: warning: {printable(warning)}", file=sys.stderr)
 
 
 def _check_encoding(args: argparse.Namespace) -> None:
@@ -107,8 +117,6 @@ def _load(path: str, args: argparse.Namespace) -> tuple[InputFile, FileSettings,
 def _budget(args: argparse.Namespace, settings: FileSettings) -> Budget:
     timeout = args.timeout if args.timeout is not None else settings.limits.timeout_s
     max_tests = args.max_tests if args.max_tests is not None else settings.limits.max_tests
-    if timeout is not None and timeout <= 0:
-        raise UsageError("--timeout must be positive")
     if max_tests is not None and max_tests <= 0:
         raise UsageError("--max-tests must be positive")
     return Budget(timeout_s=timeout, max_tests=max_tests)
@@ -150,7 +158,7 @@ def _report_problem(record: dict[str, Any], args: argparse.Namespace) -> bool:
     """Say that a file could not be processed; whether it was such a record."""
     if "problem" not in record:
         return False
-    print(f"inputmend: error: {record['problem']}", file=sys.stderr)
+    print(f"inputmend: error: {printable(record['problem'])}", file=sys.stderr)
     if args.json:
         render.print_json(render.public(record))
     return True
@@ -160,22 +168,27 @@ def _report_problem(record: dict[str, Any], args: argparse.Namespace) -> bool:
 def check_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
     """Check one file; never raises."""
     try:
-        source, _, oracle = _load(path, args)
+        source, settings, oracle = _load(path, args)
     except USER_ERRORS as error:
         return render.problem(path, error)
     try:
         feedback = oracle.check(source.text)
     finally:
         oracle.close()
-    return render.check_record(source, _display_name(path), feedback)
+    return {
+        **render.check_record(source, _display_name(path), feedback),
+        "_warning": settings.warning,
+    }
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     files = _files(args)
     progress = batch.ProgressBar(len(files), "checking")
     counts = {"valid": 0, "invalid": 0, "problem": 0}
+    warned: set[str] = set()
     for record in batch.run(check_one, files, args, jobs=_jobs(args), progress=progress):
         progress.clear()
+        _warn(record.get("_warning"), warned)
         if _report_problem(record, args):
             counts["problem"] += 1
             continue
@@ -183,7 +196,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.json:
             render.print_json(render.public(record))
         elif record["valid"]:
-            print(f"{record['file']}: valid")
+            print(f"{printable(record['file'])}: valid")
         else:
             print(record["_line"])
     progress.clear()
@@ -207,17 +220,22 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
         limit, allow_loss = _loss(args, settings)
     except USER_ERRORS as error:
         return render.problem(_display_name(path), error)
+    seconds = run_limit(budget.timeout_s, settings.spec.test_timeout_s)
     try:
-        initial = oracle.check(source.text)
-        result = services.repair(
-            source.text,
-            oracle,
-            algorithm=args.algorithm,
-            budget=budget,
-            top=CANDIDATES * args.top,
-            max_loss=limit,
-        )
-        lexer = services.lexer_of(oracle)
+        with cpu_limit(seconds):
+            initial = oracle.check(source.text)
+            result = services.repair(
+                source.text,
+                oracle,
+                algorithm=args.algorithm,
+                budget=budget,
+                top=CANDIDATES * args.top,
+                max_loss=limit,
+            )
+            lexer = services.lexer_of(oracle)
+    except Overrun:
+        message = f"{path}: {overrun_message(seconds or 0)}"
+        return render.problem(_display_name(path), UsageError(message))
     finally:
         oracle.close()
     repairs = distinct(source.text, result.repairs, lexer)[: args.top]
@@ -225,12 +243,22 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
     best = repairs[0] if repairs and (allow_loss or not repairs[0].lossy) else None
     written = None
     try:
-        if best is not None and args.in_place:
+        if best is None:
+            if args.in_place or args.output not in (None, STDIN):
+                why = (
+                    "the file is already valid"
+                    if result.input_valid
+                    else "the best repair is lossy"
+                    if repairs
+                    else "no repair was found"
+                )
+                written = f"nothing written: {why}"
+        elif args.in_place:
             written = write_in_place(source, best.text)
-        elif best is not None and args.output == STDIN:
+        elif args.output == STDIN:
             sys.stdout.buffer.write(source.encode(best.text))
             sys.stdout.flush()
-        elif best is not None and args.output:
+        elif args.output:
             written = write_output(source, best.text, Path(args.output))
     except (OSError, InputError) as error:
         return render.problem(_display_name(path), error)
@@ -245,7 +273,7 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
         )
         record["_lossy"] = True
     record["total_s"] = round(time.monotonic() - started, 6)
-    return record
+    return {**record, "_warning": settings.warning}
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
@@ -266,8 +294,10 @@ def cmd_repair(args: argparse.Namespace) -> int:
         "problem": [],
     }
     reasons: dict[str, str] = {}
+    warned: set[str] = set()
     for record in batch.run(repair_one, files, args, jobs=_jobs(args), progress=progress):
         progress.clear()
+        _warn(record.get("_warning"), warned)
         path = record["file"]
         if _report_problem(record, args):
             outcome["problem"].append(path)
@@ -314,6 +344,7 @@ def cmd_ddset(args: argparse.Namespace) -> int:
     if args.instances < 0 or args.verify < 0:
         raise UsageError("--instances and --verify must not be negative")
     settings = _settings(args.file, args)
+    _warn(settings.warning, set())
     spec = settings.spec
     if spec.grammar is None:
         info = registry.for_extension(args.file)
@@ -357,17 +388,19 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if args.algorithm == "ddset":
         return cmd_ddset(args)
     source, settings, oracle = _load(args.file, args)
+    _warn(settings.warning, set())
+    budget = _budget(args, settings)
+    seconds = run_limit(budget.timeout_s, settings.spec.test_timeout_s)
     try:
-        initial = oracle.check(source.text)
-        diagnosis = None
-        if not initial.valid:
-            diagnosis = services.explain(
-                source.text,
-                oracle,
-                algorithm=args.algorithm,
-                budget=_budget(args, settings),
-                unit=args.unit,
-            )
+        with cpu_limit(seconds):
+            initial = oracle.check(source.text)
+            diagnosis = None
+            if not initial.valid:
+                diagnosis = services.explain(
+                    source.text, oracle, algorithm=args.algorithm, budget=budget, unit=args.unit
+                )
+    except Overrun:
+        raise UsageError(f"{args.file}: {overrun_message(seconds or 0)}") from None
     finally:
         oracle.close()
     name = _display_name(args.file)
@@ -389,5 +422,4 @@ def cmd_grammars(args: argparse.Namespace) -> int:
 def cmd_lsp(args: argparse.Namespace) -> int:
     from inputmend.lsp.app import serve
 
-    serve(tcp_port=args.tcp)
-    return EXIT_OK
+    return serve(tcp_port=args.tcp)

@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Sequence
 
 from inputmend import __version__, services
 from inputmend.cli import commands
 from inputmend.config import defaults
+from inputmend.core.text import printable
+from inputmend.oracles.children import never_import_from_cwd
+
+
+def seconds(value: str) -> float:
+    """A positive, finite number of seconds (``nan`` and ``inf`` are not)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not math.isfinite(number) or number <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {value!r}")
+    return number
 
 
 def _oracle_options() -> argparse.ArgumentParser:
@@ -33,7 +47,7 @@ def _oracle_options() -> argparse.ArgumentParser:
     )
     group.add_argument(
         "--test-timeout",
-        type=float,
+        type=seconds,
         default=defaults.TEST_TIMEOUT_S,
         metavar="S",
         help=f"seconds per program run (default {defaults.TEST_TIMEOUT_S:g})",
@@ -44,7 +58,7 @@ def _oracle_options() -> argparse.ArgumentParser:
 def _budget_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         metavar="S",
         help=f"time budget (default {defaults.RUN_TIMEOUT_S:g}s)",
     )
@@ -169,6 +183,14 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+def run() -> int:
+    """The ``inputmend`` command and ``python -m inputmend``: :func:`main`,
+    in a process that imports nothing from its working directory (nor do
+    the processes it starts)."""
+    never_import_from_cwd()
+    return main()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
@@ -178,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.subcommand](args)
     except commands.USER_ERRORS as error:
-        print(f"inputmend: error: {error}", file=sys.stderr)
+        print(f"inputmend: error: {printable(str(error))}", file=sys.stderr)
         return commands.EXIT_USAGE
     except KeyboardInterrupt:
         print("inputmend: interrupted", file=sys.stderr)

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from inputmend.cli.files import InputFile
 from inputmend.core.model import Abstraction, Diagnosis, Edit, Repair, RepairResult, apply_edits
 from inputmend.core.render import Lexer, describe_repair
-from inputmend.core.text import LineIndex, escape_undecodable, snippet
+from inputmend.core.text import LineIndex, escape_undecodable, printable, snippet
 from inputmend.oracles.base import Feedback
 
 SPANS_SHOWN = 50
@@ -35,7 +35,7 @@ def error_line(name: str, text: str, feedback: Feedback) -> str:
     """``FILE:LINE:COLUMN: error: MESSAGE`` (without a position when unknown)."""
     offset = feedback.error_offset
     prefix = f"{name}:{LineIndex(text).human(offset)}:" if offset is not None else f"{name}:"
-    return f"{prefix} error: {feedback.message or feedback.verdict.value + ' input'}"
+    return printable(f"{prefix} error: {feedback.message or feedback.verdict.value + ' input'}")
 
 
 def error_json(text: str, feedback: Feedback) -> dict[str, Any] | None:
@@ -196,6 +196,8 @@ def print_repair(record: dict[str, Any], *, detailed: bool, stream: TextIO | Non
     path = record["file"]
     if record["valid"]:
         print(f"{path}: valid; nothing to repair", file=stream)
+        if record["written"]:
+            print(record["written"], file=stream)
         return
     print(record["_line"], file=stream)
     repairs = record["repairs"]

@@ -21,6 +21,7 @@ from inputmend.config.schema import (
     Rule,
     RunLimits,
 )
+from inputmend.config.trust import distrust
 from inputmend.grammar import registry
 from inputmend.oracles.base import OracleConfigError
 
@@ -35,6 +36,11 @@ class ConfigFile:
 
     def spec_for(self, file: Path) -> OracleSpec | None:
         return spec_for(self.rules, file, self.path.parent)
+
+    @property
+    def has_validators(self) -> bool:
+        """Does it name a command or a Python function (code to run)?"""
+        return any(rule.spec.has_validator for rule in self.rules)
 
 
 def spec_for(rules: Iterable[Rule], file: Path, root: Path | None) -> OracleSpec | None:
@@ -117,6 +123,8 @@ def load_config(path: Path) -> ConfigFile:
         test_timeout_s=test_timeout,
         source=lambda place: place,
     )
+    # a configuration file's validators may import modules from its own folder
+    rules = tuple(replace(r, spec=replace(r.spec, module_dir=path.parent)) for r in rules)
     return ConfigFile(path, rules, RunLimits(**limits))
 
 
@@ -137,24 +145,36 @@ class FileSettings:
     spec: OracleSpec
     limits: RunLimits
     config: Path | None
+    warning: str | None = None  # a configuration file was ignored, and why
 
 
-def settings_for(file: Path, flags: OracleSpec | None = None) -> FileSettings:
-    """Decide the oracle and limits for one file."""
+def settings_for(
+    file: Path, flags: OracleSpec | None = None, *, trusted_in: Iterable[Path] | None = None
+) -> FileSettings:
+    """Decide the oracle and limits for one file.  With ``trusted_in``, a
+    configuration file that names validators is obeyed only by the rule of
+    :mod:`~inputmend.config.trust` (folders ``trusted_in``), and otherwise
+    ignored with a warning."""
     config_path = find_config(file)
     config = load_config(config_path) if config_path is not None else None
+    warning = None
+    if config is not None and trusted_in is not None and config.has_validators:
+        why = distrust(config.path, trusted_in)
+        if why is not None:
+            warning = f"ignored {config.path}: it names commands or Python validators, and {why}"
+            config = None
     limits = config.limits if config is not None else RunLimits()
     if flags is not None and not flags.empty:
-        return FileSettings(flags, limits, config_path)
+        return FileSettings(flags, limits, config_path, warning)
     spec = config.spec_for(file) if config is not None else None
     if spec is None:
         info = registry.for_extension(file)
         if info is None:
             raise NoOracleError(
                 f"{file}: no oracle for this file; pass --grammar, --command or --python, "
-                f"or map it in {defaults.CONFIG_NAME}"
+                f"or map it in {defaults.CONFIG_NAME}" + (f" ({warning})" if warning else "")
             )
         spec = OracleSpec(grammar=info.name, source=f"extension {file.suffix}")
         if flags is not None:
             spec = replace(spec, test_timeout_s=flags.test_timeout_s)
-    return FileSettings(spec, limits, config_path)
+    return FileSettings(spec, limits, config_path, warning)

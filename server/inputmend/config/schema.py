@@ -11,6 +11,7 @@ read the same :class:`Field` lists; a field has one key in TOML
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,7 +40,8 @@ class OracleSpec:
     incomplete_exit: int | None = defaults.INCOMPLETE_EXIT
     incomplete_pattern: str | None = None
     test_timeout_s: float = defaults.TEST_TIMEOUT_S
-    base_dir: Path | None = None
+    base_dir: Path | None = None  # relative paths (grammar, file.py, commands) start here
+    module_dir: Path | None = None  # `module:function` may also come from here
     source: str = "command line"
 
     @property
@@ -77,7 +79,10 @@ class Rule:
 
 # ------------------------------------------------------------------ values
 def positive_number(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+    """A positive, finite number (TOML and JSON as Python reads it have nan and inf)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("must be a positive number")
+    if not math.isfinite(value) or value <= 0:
         raise ValueError("must be a positive number")
     return float(value)
 

@@ -360,24 +360,34 @@ class LineIndex:
         return f"{line + 1}:{column + 1}"
 
 
-def _escape_surrogate(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED_ESCAPES.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` on one line, safe for a terminal or an editor: control
+    characters (NUL, escape sequences, line breaks), undecodable bytes
+    (``\\xff``) and lone surrogates are written as backslash escapes."""
+    return _UNPRINTABLE.sub(_escape, text)
 
 
 def escape_undecodable(text: str) -> str:
     """``text`` with each undecodable byte shown as ``\\xe9`` (never as a
-    surrogate escape, which a terminal cannot show)."""
-    return UNDECODABLE.sub(_escape_surrogate, text)
+    surrogate escape, which a terminal cannot show), line breaks kept."""
+    return UNDECODABLE.sub(_escape, text)
 
 
 def snippet(text: str, limit: int = 40) -> str:
-    """A short, printable rendering of a piece of text for messages
-    (an undecodable byte shows as ``\\xff``)."""
-    shown = text if len(text) <= limit else text[: limit - 1] + "…"
-    return (
-        escape_undecodable(shown)
-        .replace("\r", "\\r")
-        .replace("\n", "\\n")
-        .replace("\t", "\\t")
-    )
+    """A short, printable rendering of a piece of text for messages."""
+    return printable(text if len(text) <= limit else text[: limit - 1] + "…")

@@ -46,6 +46,7 @@ from inputmend.lsp import convert, jobs
 from inputmend.lsp.scheduler import Runner, Scheduler
 from inputmend.lsp.session import Session, Snapshot
 from inputmend.oracles.base import Feedback, Oracle, Verdict
+from inputmend.oracles.watchdog import GuardedGrammar
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +151,10 @@ class Analyser:
         async with lock:
             if not self.session.is_current(snapshot):
                 return
-            if len(snapshot.text) <= FAST_IN_LOOP_CHARS:
+            # a user grammar's time limit only works in the main thread (a
+            # thread stuck in a regex could not be stopped and would hold the GIL)
+            guarded = isinstance(snapshot.setup.fast_oracle, GuardedGrammar)
+            if len(snapshot.text) <= FAST_IN_LOOP_CHARS or guarded:
                 feedback = self._fast_feedback(snapshot)
             else:
                 feedback = await self.scheduler.in_thread(lambda: self._fast_feedback(snapshot))
@@ -202,9 +206,11 @@ class Analyser:
             max_loss=settings.max_loss,
         )
 
-    async def _begin(self, snapshot: Snapshot, message: str) -> None:
+    async def _begin(self, snapshot: Snapshot, key: str, message: str) -> None:
+        """Begin the progress ``key`` of one background task: one per task,
+        so that a task that ends late never ends another's."""
         title = f"inputmend: {label(snapshot.document.path, self.session.root)}"
-        await self.progress.begin(snapshot.uri, title, message)
+        await self.progress.begin(key, title, message)
 
     async def _analyse(self, uri: str, runner: Runner) -> None:
         """Quick repairs (offered at once), then the validator, then the
@@ -229,11 +235,11 @@ class Analyser:
         # task: it stops by its budget once the snapshot is stale, and holds
         # the document's oracle until then.
         quick = asyncio.ensure_future(self._quick_repairs(snapshot))
-        begun = False
+        begun, key = False, f"{uri}#{runner.slot}"
         try:
-            await self._begin(snapshot, "computing repairs")
+            await self._begin(snapshot, key, "computing repairs")
             begun = True
-            results = await self._background(snapshot, spec, runner)
+            results = await self._background(snapshot, spec, runner, key)
             quick_repairs = await quick
             if results is not None:
                 found = results.pop("repairs", None)
@@ -262,16 +268,17 @@ class Analyser:
             self._apply(snapshot, background_note=f"analysis failed: {error}", analysed=True)
         finally:
             if begun:
-                self.progress.end(uri)
+                self.progress.end(key)
 
     async def _background(
-        self, snapshot: Snapshot, spec: OracleSpec, runner: Runner
+        self, snapshot: Snapshot, spec: OracleSpec, runner: Runner, key: str
     ) -> dict[str, Any] | None:
-        """The pool's results for ``snapshot``; None when it went stale."""
+        """The pool's results for ``snapshot`` (progress ``key``); None when it
+        went stale."""
         settings = self.session.settings
         results: dict[str, Any] = {}
         if snapshot.has_validator:
-            self.progress.report(snapshot.uri, "running the validator")
+            self.progress.report(key, "running the validator")
             try:
                 results["validator"] = await runner(
                     jobs.validate, self._job(snapshot, spec, settings.timeout_s)
@@ -285,7 +292,7 @@ class Analyser:
             snapshot = current
         if not snapshot.invalid:
             return results
-        self.progress.report(snapshot.uri, "computing repairs")
+        self.progress.report(key, "computing repairs")
         phases = []
         if settings.repairs:
             phases.append(self._repairs(snapshot, spec, runner))
@@ -307,6 +314,10 @@ class Analyser:
         oracle, fast = snapshot.setup.fast_oracle, snapshot.fast
         settings = self.session.settings
         if oracle is None or fast is None or fast.valid or not settings.repairs:
+            return ()
+        if isinstance(oracle, GuardedGrammar):
+            # a user grammar: a thread stuck in one of its regexes could not be
+            # stopped (and would hold the GIL); the pool's repairs come soon after
             return ()
         budget = Budget(
             timeout_s=min(settings.timeout_s, defaults.SERVER_QUICK_REPAIR_S),
@@ -376,11 +387,12 @@ class Analyser:
         job = self._job(snapshot, spec, self.session.settings.timeout_s)
 
         async def work(runner: Runner) -> Abstraction:
-            await self._begin(snapshot, "explaining the failure (DDSET)")
+            key = f"{snapshot.uri}#{runner.slot}"
+            await self._begin(snapshot, key, "explaining the failure (DDSET)")
             try:
                 return await runner(jobs.explain, job)
             finally:
-                self.progress.end(snapshot.uri)
+                self.progress.end(key)
 
         return await self.scheduler.run(work)
 

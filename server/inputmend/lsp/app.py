@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
@@ -16,6 +18,7 @@ FEATURES: tuple[tuple[str, Callable[..., Any], Any], ...] = (
     (types.INITIALIZE, lifecycle.initialize, None),
     (types.INITIALIZED, lifecycle.initialized, None),
     (types.WORKSPACE_DID_CHANGE_CONFIGURATION, lifecycle.did_change_configuration, None),
+    (types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, lifecycle.did_change_workspace_folders, None),
     (types.SHUTDOWN, lifecycle.shutdown, None),
     (types.TEXT_DOCUMENT_DID_OPEN, sync.did_open, None),
     (types.TEXT_DOCUMENT_DID_CHANGE, sync.did_change, None),
@@ -35,11 +38,14 @@ def create_server() -> InputmendServer:
     return server
 
 
-def serve(*, tcp_port: int | None = None) -> None:
-    """Run the server on stdio (or TCP for debugging); logs go to stderr only."""
+def serve(*, tcp_port: int | None = None) -> int:
+    """Run the server on stdio (or TCP for debugging) until ``exit``; logs go
+    to stderr only.  The exit status: 0 after ``shutdown``, else 1."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    # a neutral working directory: the workers start there, and nothing
+    # resolves a path against it (settings' relative paths start at the workspace)
+    os.chdir(Path(Path.cwd().anchor))
     server = create_server()
     if tcp_port is not None:
-        server.start_tcp("127.0.0.1", tcp_port)
-    else:
-        server.start_io()
+        return server.serve_tcp("127.0.0.1", tcp_port)
+    return server.serve_stdio()

@@ -69,13 +69,17 @@ def editor_where(index: LineIndex, encoding: str | None) -> Where:
 
 
 def offset_of(index: LineIndex, where: types.Position, encoding: str | None) -> int:
-    """A client position back to a character offset."""
+    """A client position back to a character offset; a column past the end of
+    its line is the end of the line (before its line break), as the
+    specification says."""
     start, end = index.line_span(where.line)
+    line = index.text[start:end]
+    end = start + len(line.rstrip("\r\n")) if where.line < len(index.starts) else end
     units = 0
-    for column, char in enumerate(index.text[start:end]):
+    for offset in range(start, end):
         if units >= where.character:
-            return start + column
-        units += column_units(char, encoding)
+            return offset
+        units += column_units(index.text[offset], encoding)
     return end
 
 

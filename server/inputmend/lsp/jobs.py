@@ -17,8 +17,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +28,9 @@ from inputmend.core.budget import Budget, Meter
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Diagnosis, RepairResult
 from inputmend.oracles.base import Feedback, Oracle
+from inputmend.oracles.children import die_with_parent
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
+from inputmend.oracles.watchdog import Overrun, cpu_limit, overrun_message, run_limit
 
 _FLAGS: Any = None  # the shared cancel flags, set by the pool initializer
 
@@ -55,22 +55,16 @@ _STOP = _JobStop()
 _ORACLES: dict[tuple[OracleSpec, str], Oracle] = {}  # this process's oracles, by spec
 
 
-def initialize(flags: Any) -> None:
-    """Pool initializer: protect the LSP channel, remember the cancel flags,
-    and exit when the server is gone (killed servers must not leave workers)."""
+def initialize(flags: Any, server: int) -> None:
+    """Pool initializer: die with the server (a killed server must not leave
+    workers behind, even one killed while this worker was starting),
+    protect the LSP channel, remember the cancel flags."""
+    die_with_parent(server)
     with contextlib.suppress(OSError):
         os.dup2(2, 1)
     sys.stdout = sys.stderr
     global _FLAGS
     _FLAGS = flags
-    parent = os.getppid()
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-
-
-def _exit_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(1.0)
-    os._exit(0)
 
 
 @dataclass(frozen=True)
@@ -102,13 +96,20 @@ class Job:
 def _running(job: Job) -> Iterator[Oracle]:
     """The job's oracle, with the stop hook on the job's budget; any failure
     becomes a :class:`JobError`."""
+    key = (job.spec, job.suffix)
+    seconds = run_limit(job.timeout_s, job.spec.test_timeout_s)
     try:
-        key = (job.spec, job.suffix)
         oracle = _ORACLES.get(key)
         if oracle is None:
             oracle = _ORACLES[key] = build_oracle(job.spec, suffix=job.suffix, stop=_STOP)
         _STOP.meter = Meter(job.budget)
-        yield oracle
+        with cpu_limit(seconds):
+            yield oracle
+    except Overrun:
+        stuck = _ORACLES.pop(key, None)  # abandoned mid-scan: not to be reused
+        if stuck is not None:
+            stuck.close()
+        raise JobError(overrun_message(seconds or 0)) from None
     except JobError:
         raise
     except ValueError as error:  # bad configuration, or the input does not fail (DDSET)

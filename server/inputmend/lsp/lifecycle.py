@@ -29,6 +29,19 @@ def initialize(ls: InputmendServer, params: types.InitializeParams) -> None:
         params.workspace_folders[0].uri if params.workspace_folders else None
     )
     session.root = fs_path(root) if root else None
+    folders = [fs_path(folder.uri) for folder in params.workspace_folders or ()]
+    session.folders = tuple(folders or ([session.root] if session.root else []))
+
+
+def did_change_workspace_folders(
+    ls: InputmendServer, params: types.DidChangeWorkspaceFoldersParams
+) -> None:
+    """Trust follows the open folders: decide every document's oracle again."""
+    removed = {fs_path(folder.uri) for folder in params.event.removed}
+    added = [fs_path(folder.uri) for folder in params.event.added]
+    kept = [folder for folder in ls.session.folders if folder not in removed]
+    ls.session.folders = tuple(dict.fromkeys([*kept, *added]))
+    ls.analyser.reconfigure_all()
 
 
 async def initialized(ls: InputmendServer, params: types.InitializedParams) -> None:

@@ -34,6 +34,9 @@ class WorkDoneProgress:
             raise
         except Exception:  # noqa: BLE001 - progress is a courtesy, never a failure
             return
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():  # wait_for may swallow a cancel (< 3.12)
+            raise asyncio.CancelledError
         self.tokens[key] = token
         self.server.work_done_progress.begin(
             token, types.WorkDoneProgressBegin(title=title, message=message, cancellable=False)

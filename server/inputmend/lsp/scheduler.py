@@ -11,6 +11,7 @@ flag is reused only once every job that polls it has ended.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 from collections.abc import Awaitable, Callable, Coroutine
@@ -62,8 +63,10 @@ class Runner:
         def finished(_: Future[Any]) -> None:
             nonlocal remaining
             remaining -= 1
-            if remaining == 0:
-                loop.call_soon_threadsafe(self.scheduler.free.append, self.slot)
+            if remaining == 0 and not loop.is_closed():
+                # the server may be stopping: then the flag is no one's concern
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self.scheduler.free.append, self.slot)
 
         for future in running:
             future.add_done_callback(finished)
@@ -87,7 +90,7 @@ class Scheduler:
                 max_workers=WORKERS,
                 mp_context=self._context,
                 initializer=jobs.initialize,
-                initargs=(self.flags,),
+                initargs=(self.flags, os.getpid()),
             )
         return self._pool
 

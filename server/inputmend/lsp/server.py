@@ -9,30 +9,76 @@ by :func:`inputmend.lsp.app.create_server`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from inputmend import __version__
 from inputmend.lsp import convert
 from inputmend.lsp.analysis import Analyser
 from inputmend.lsp.progress import WorkDoneProgress
+from inputmend.lsp.protocol import InputmendProtocol, stdin_reader
 from inputmend.lsp.scheduler import Scheduler
 from inputmend.lsp.session import Session, Snapshot
+from inputmend.lsp.show import GeneratedFiles
 
 log = logging.getLogger(__name__)
 
 
 class InputmendServer(LanguageServer):
+    protocol: InputmendProtocol
+
     def __init__(self) -> None:
-        super().__init__("inputmend", __version__)
+        super().__init__("inputmend", __version__, protocol_cls=InputmendProtocol)
         self.session = Session()
+        self.generated = GeneratedFiles()
         self.scheduler = Scheduler()
         self.analyser = Analyser(
             self.session, self.scheduler, self.publish, WorkDoneProgress(self)
         )
         self._published: dict[str, tuple[int, list[types.Diagnostic]]] = {}
+
+    def serve_stdio(self) -> int:
+        """Serve on stdin and stdout until ``exit``; the exit status."""
+
+        async def run() -> int:
+            self.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+            return await self.protocol.serve(stdin_reader(sys.stdin.fileno()))
+
+        try:
+            return asyncio.run(run())
+        finally:
+            self.close()
+
+    def serve_tcp(self, host: str, port: int) -> int:
+        """Serve one client on a TCP port (for debugging); the exit status."""
+
+        async def run() -> int:
+            done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+            async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+                self.protocol.set_writer(writer)
+                status = await self.protocol.serve(lambda: reader.read(1 << 16))
+                if not done.done():
+                    done.set_result(status)
+
+            async with await asyncio.start_server(connected, host, port):
+                return await done
+
+        try:
+            return asyncio.run(run())
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the background work and remove the generated documents;
+        called once the server stops serving."""
+        self.scheduler.shutdown()
+        self.generated.remove()
 
     @property
     def encoding(self) -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -22,6 +22,7 @@ from typing import Any
 from inputmend.config.defaults import CONFIG_NAME
 from inputmend.config.discovery import settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
+from inputmend.config.trust import distrust, grammar_inside, is_inside
 from inputmend.core.model import Repair, Span
 from inputmend.core.text import LineIndex
 from inputmend.lsp.settings import ServerSettings
@@ -64,31 +65,66 @@ class OracleSetup:
         )
 
 
-def oracle_setup(path: Path, settings: ServerSettings, root: Path | None) -> OracleSetup:
-    """Decide a document's oracle from the client's settings, the workspace's
-    ``.inputmend.toml`` (its validators only when trusted) and the extension."""
-    decided = _decide(path, settings, root)
+def workspace_of(path: Path, folders: Sequence[Path]) -> Path | None:
+    """The open workspace folder that holds ``path`` (the innermost), if any."""
+    holding = [folder for folder in folders if is_inside(path, folder)]
+    return max(holding, key=lambda folder: len(folder.parts), default=None)
+
+
+def _grammar_outside(spec: OracleSpec, config: Path, folders: Sequence[Path]) -> str | None:
+    """Why a configuration file's grammar may not be read, if it may not."""
+    allowed = workspace_of(config, folders) or config.parent
+    if grammar_inside(spec, allowed):
+        return None
+    return f"{config}: the grammar {spec.grammar} lies outside {allowed}; it was not read"
+
+
+def _validator_distrust(
+    config: Path, settings: ServerSettings, folders: Sequence[Path]
+) -> str | None:
+    """Why the validators of a workspace configuration file must not run."""
+    if not settings.trust_workspace_commands:
+        return (
+            f"external commands from {CONFIG_NAME} run only when the user setting "
+            "inputmend.trustWorkspaceCommands is true"
+        )
+    if workspace_of(config, folders) is None:
+        return f"{config} is outside the open workspace folders"
+    why = distrust(config, folders)
+    return None if why is None else f"{config} is not trusted: {why}"
+
+
+def oracle_setup(path: Path, settings: ServerSettings, folders: Sequence[Path]) -> OracleSetup:
+    """Decide a document's oracle from the client's settings (relative paths
+    start at the workspace folder holding the document), the workspace's
+    ``.inputmend.toml`` (its validators only when trusted, its grammar only
+    from inside the workspace) and the extension."""
+    decided = _decide(path, settings, folders)
     return replace(decided, settings=settings)
 
 
-def _decide(path: Path, settings: ServerSettings, root: Path | None) -> OracleSetup:
+def _decide(path: Path, settings: ServerSettings, folders: Sequence[Path]) -> OracleSetup:
     notes: list[Note] = []
     try:
-        spec = settings.oracle_for(path, root)
+        spec = settings.oracle_for(path, workspace_of(path, folders))
         if spec is None:
-            spec = settings_for(path).spec
-            if spec.has_validator and not settings.trust_workspace_commands:
-                notes.append(
-                    Note(
-                        "untrusted-validator",
-                        f"the validator from {spec.source} was not run: external commands "
-                        f"from {CONFIG_NAME} run only when the user setting "
-                        "inputmend.trustWorkspaceCommands is true",
+            found = settings_for(path)
+            spec = found.spec
+            if found.config is not None:
+                outside = _grammar_outside(spec, found.config, folders)
+                if outside is not None:
+                    return OracleSetup(notes=(Note("configuration", outside),))
+                why = _validator_distrust(found.config, settings, folders)
+                if spec.has_validator and why is not None:
+                    notes.append(
+                        Note(
+                            "untrusted-validator",
+                            f"the validator from {spec.source} was not run: {why}",
+                        )
                     )
-                )
-                spec = spec.grammar_only()
-                if spec.grammar is None:
-                    return OracleSetup(notes=tuple(notes))
+                    spec = spec.grammar_only()
+                    if spec.grammar is None:
+                        return OracleSetup(notes=tuple(notes))
         spec = replace(spec, test_timeout_s=min(spec.test_timeout_s, settings.test_timeout_s))
         fast = build_oracle(spec.grammar_only()) if spec.grammar is not None else None
         return OracleSetup(spec, fast, tuple(notes))
@@ -163,10 +199,12 @@ class Snapshot:
 
 @dataclass
 class Session:
-    """The open documents (their current snapshots), the settings, the workspace root."""
+    """The open documents (their current snapshots), the settings, the
+    workspace root and the open workspace folders."""
 
     settings: ServerSettings = field(default_factory=ServerSettings)
     root: Path | None = None
+    folders: tuple[Path, ...] = ()
     snapshots: dict[str, Snapshot] = field(default_factory=dict)
     _revisions: int = 0
     _swapped: asyncio.Event | None = None
@@ -186,7 +224,7 @@ class Session:
         return self._store(Snapshot(document, setup, self._revisions))
 
     def open(self, uri: str, path: Path, version: int, text: str) -> Snapshot:
-        setup = oracle_setup(path, self.settings, self.root)
+        setup = oracle_setup(path, self.settings, self.folders)
         return self._fresh(Version(uri, path, version, text), setup)
 
     def change(self, uri: str, version: int, text: str) -> Snapshot | None:
@@ -203,7 +241,7 @@ class Session:
         current = self.snapshots.get(uri)
         if current is None:
             return None
-        setup = oracle_setup(current.document.path, self.settings, self.root)
+        setup = oracle_setup(current.document.path, self.settings, self.folders)
         if setup.same_analysis(current.setup):
             return None
         return self._fresh(current.document, setup)

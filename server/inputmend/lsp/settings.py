@@ -56,9 +56,15 @@ class ServerSettings:
     debounce_ms: int = defaults.SERVER_DEBOUNCE_MS
     max_background_chars: int = defaults.SERVER_MAX_BACKGROUND_CHARS
 
-    def oracle_for(self, path: Path, root: Path | None) -> OracleSpec | None:
-        """The client-configured oracle for a file, if a glob matches."""
-        return spec_for(self.oracles, path, root)
+    def oracle_for(self, path: Path, workspace: Path | None) -> OracleSpec | None:
+        """The client-configured oracle for a file, if a glob matches; globs
+        and relative paths (grammar, ``file.py``, commands) start at the
+        workspace folder holding the file.  Python modules are never
+        imported from it: ``json:loads`` is the installed ``json``."""
+        spec = spec_for(self.oracles, path, workspace)
+        if spec is None or workspace is None or spec.base_dir is not None:
+            return spec
+        return replace(spec, base_dir=workspace)
 
 
 SERVER_FIELDS = (

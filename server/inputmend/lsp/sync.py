@@ -1,22 +1,53 @@
 """Handlers for text synchronization: open, change, save, close.
 
-The document's text comes from pygls's workspace, which applies the client's
-incremental changes; :func:`synced_text` is the one place that reads it.
+The server keeps each document's text itself and applies the client's
+changes with the project's line index (:class:`~inputmend.core.text.LineIndex`),
+which breaks lines only at ``\\n``, ``\\r\\n`` and ``\\r``, as clients do.
+pygls's own copy splits lines with ``str.splitlines``, which also breaks at
+U+2028, U+2029, NEL, ``\\v``, ``\\f`` and ``\\x1c``-``\\x1e``: an edit after
+such a character would land in the wrong place, and a quick fix computed on
+that text would corrupt the user's file.  :func:`synced_text` is the one
+place where the text is synced.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lsprotocol import types
 
 from inputmend.config.defaults import CONFIG_NAME
+from inputmend.core.text import LineIndex
 from inputmend.lsp import commands
+from inputmend.lsp.convert import offset_of
 from inputmend.lsp.lifecycle import fs_path
 from inputmend.lsp.server import InputmendServer
 
 
-def synced_text(ls: InputmendServer, uri: str) -> str:
-    """The document's text after the client's changes."""
-    return ls.workspace.get_text_document(uri).source
+def apply_changes(
+    text: str, changes: Sequence[types.TextDocumentContentChangeEvent], encoding: str | None
+) -> str:
+    """``text`` after the client's content changes, applied in order; a
+    change without a range replaces the whole text."""
+    for change in changes:
+        if isinstance(change, types.TextDocumentContentChangeWholeDocument):
+            text = change.text
+            continue
+        index = LineIndex(text)
+        start = offset_of(index, change.range.start, encoding)
+        end = max(start, offset_of(index, change.range.end, encoding))
+        text = text[:start] + change.text + text[end:]
+    return text
+
+
+def synced_text(
+    ls: InputmendServer, uri: str, changes: Sequence[types.TextDocumentContentChangeEvent]
+) -> str | None:
+    """The document's text after the client's changes; None when it is not open."""
+    snapshot = ls.session.get(uri)
+    if snapshot is None:
+        return None
+    return apply_changes(snapshot.text, changes, ls.encoding)
 
 
 async def did_open(ls: InputmendServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -28,7 +59,10 @@ async def did_open(ls: InputmendServer, params: types.DidOpenTextDocumentParams)
 
 async def did_change(ls: InputmendServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
-    snapshot = ls.analyser.changed(uri, params.text_document.version, synced_text(ls, uri))
+    text = synced_text(ls, uri, params.content_changes)
+    if text is None:
+        return
+    snapshot = ls.analyser.changed(uri, params.text_document.version, text)
     if snapshot is None:
         return
     await ls.analyser.fast_check(snapshot)

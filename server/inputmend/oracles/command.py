@@ -26,6 +26,7 @@ from pathlib import Path
 from inputmend.config import defaults
 from inputmend.core.text import UTF8, EncodeError, Encoding, encode, snippet
 from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
+from inputmend.oracles.children import end_group, program_environment
 
 FILE_PLACEHOLDER = "{file}"
 _OUTPUT_LIMIT = 1 << 20  # bytes of stdout/stderr kept for pattern matching
@@ -86,8 +87,10 @@ class Program:
     ``{file}`` in its arguments; never run through a shell.
 
     Each run has a timeout, after which the program and everything it started
-    (its own session) are killed; output is read from a temporary file, so a
-    flood of output costs disk, not memory, and only its start is kept.
+    (its own session) are killed; whatever it started is also killed when it
+    ends, so nothing outlives the run.  Output is read from a temporary
+    file, so a flood of output costs disk, not memory, and only its start is
+    kept.
     """
 
     def __init__(
@@ -151,6 +154,7 @@ class Program:
                     stdout=output if self.capture else subprocess.DEVNULL,
                     stderr=output if self.capture else subprocess.DEVNULL,
                     cwd=self.cwd,
+                    env=program_environment(),
                     start_new_session=True,
                 )
             except OSError as error:
@@ -163,6 +167,8 @@ class Program:
             except BrokenPipeError:
                 process.wait()
             finally:
+                # the program may be done while what it started is not
+                end_group(process.pid)
                 if process.poll() is None:
                     _kill(process)
             head = ""
@@ -184,9 +190,8 @@ class Program:
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
     """Kill the program and everything it started (its own session)."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+    end_group(process.pid)
+    with contextlib.suppress(OSError):
         process.kill()
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)

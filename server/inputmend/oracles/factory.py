@@ -10,12 +10,14 @@ from collections.abc import Callable
 
 from inputmend.config.schema import OracleSpec
 from inputmend.core.text import UTF8, Encoding
+from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.python import PythonOracle
+from inputmend.oracles.watchdog import GuardedGrammar
 from inputmend.oracles.wrappers import AllOf
 
 Stop = Callable[[], None]
@@ -25,6 +27,10 @@ by long grammar scans; raises to abort them."""
 
 def _base_dir(spec: OracleSpec) -> str | None:
     return str(spec.base_dir) if spec.base_dir is not None else None
+
+
+def _module_dir(spec: OracleSpec) -> str | None:
+    return str(spec.module_dir) if spec.module_dir is not None else None
 
 
 def build_oracle(
@@ -37,10 +43,18 @@ def build_oracle(
     parts: list[Oracle] = []
     try:
         if spec.grammar is not None:
-            parts.append(IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir, stop=stop))
+            grammar = IncrementalGrammarOracle(spec.grammar, base_dir=spec.base_dir, stop=stop)
+            # a bundled grammar's terminals are known to be fast; a user's may not be
+            bundled = spec.grammar in registry.bundled()
+            parts.append(grammar if bundled else GuardedGrammar(grammar, spec.test_timeout_s))
         if spec.python is not None:
             parts.append(
-                PythonOracle(spec.python, timeout_s=spec.test_timeout_s, base_dir=_base_dir(spec))
+                PythonOracle(
+                    spec.python,
+                    timeout_s=spec.test_timeout_s,
+                    base_dir=_base_dir(spec),
+                    module_dir=_module_dir(spec),
+                )
             )
         if spec.command is not None:
             parts.append(
@@ -97,5 +111,6 @@ def build_predicate(
             message_pattern=fail_pattern,
             timeout_s=spec.test_timeout_s,
             base_dir=_base_dir(spec),
+            module_dir=_module_dir(spec),
         )
     raise OracleConfigError("DDSET needs the program under test: --command or --python")

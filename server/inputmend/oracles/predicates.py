@@ -242,6 +242,7 @@ class PythonPredicate(_Calibrated):
         message_pattern: str | None = None,
         timeout_s: float = defaults.TEST_TIMEOUT_S,
         base_dir: str | None = None,
+        module_dir: str | None = None,
     ) -> None:
         self.spec = spec
         self.timeout_s = timeout_s
@@ -251,6 +252,7 @@ class PythonPredicate(_Calibrated):
             spec,
             answer=outcome_answer,
             base_dir=base_dir,
+            module_dir=module_dir,
             timeout_s=timeout_s,
             what="python predicate",
         )

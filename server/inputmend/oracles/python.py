@@ -30,7 +30,14 @@ from typing import Any
 import regex
 
 from inputmend.config import defaults
+from inputmend.core.text import printable
 from inputmend.oracles.base import COMPLETE, Feedback, OracleConfigError, Verdict
+from inputmend.oracles.children import (
+    become_subreaper,
+    die_with_parent,
+    end_descendants,
+    end_group,
+)
 
 Validator = Callable[[str], object]
 
@@ -127,20 +134,20 @@ def judge(validator: Validator, text: str) -> Feedback:
     except (KeyboardInterrupt, GeneratorExit):
         raise
     except BaseException as error:  # noqa: BLE001 - any failure of the validator is a verdict
-        return classify_exception(error, text)
+        feedback = classify_exception(error, text)
+        return Feedback(feedback.verdict, feedback.error_offset, printable(feedback.message))
     return COMPLETE
 
 
 def load_validator(spec: str, *, base_dir: str | None = None) -> Validator:
-    """Load ``module:function`` or ``file.py:function``."""
+    """Load ``module:function`` (from the modules on ``sys.path``) or
+    ``file.py:function`` (a path, relative to ``base_dir``)."""
     module_name, sep, function_name = spec.rpartition(":")
     if not sep or not module_name or not function_name:
         raise OracleConfigError(f"python oracle must be MODULE:FUNCTION, got {spec!r}")
     try:
         if module_name.endswith(".py"):
-            path = Path(module_name)
-            if not path.is_absolute() and base_dir is not None:
-                path = Path(base_dir) / path
+            path = validator_file(module_name, base_dir)
             module_spec = importlib.util.spec_from_file_location(path.stem, path)
             if module_spec is None or module_spec.loader is None or not path.is_file():
                 raise OracleConfigError(f"python oracle file not found: {path}")
@@ -158,6 +165,33 @@ def load_validator(spec: str, *, base_dir: str | None = None) -> Validator:
     if not callable(validator):
         raise OracleConfigError(f"{module_name!r} has no callable {function_name!r}")
     return validator  # type: ignore[no-any-return]
+
+
+def validator_file(name: str, base_dir: str | None) -> Path:
+    """The file of a ``file.py:function`` validator."""
+    path = Path(name)
+    if not path.is_absolute() and base_dir is not None:
+        path = Path(base_dir) / path
+    return path
+
+
+def import_path(spec: str, *, base_dir: str | None, module_dir: str | None) -> list[str]:
+    """``sys.path`` for a validator's process: the installed environment
+    without the working directory (``''`` or its path: a ``json.py`` there
+    must not shadow the real one), then, *after* it, the validator file's own
+    folder (for the modules next to it) or ``module_dir`` (a trusted
+    configuration file's folder), which can add modules but never replace one."""
+    here = os.getcwd()
+    path = [entry for entry in sys.path if entry not in ("", ".", here)]
+    module_name = spec.rpartition(":")[0]
+    extra = (
+        str(validator_file(module_name, base_dir).resolve().parent)
+        if module_name.endswith(".py")
+        else module_dir
+    )
+    if extra is not None and extra not in path:
+        path.append(extra)
+    return path
 
 
 class CallableOracle:
@@ -180,24 +214,42 @@ class CallableOracle:
 Answer = Callable[[Validator, str], object]
 
 
-def _serve(spec: str, base_dir: str, connection: Connection, answer: Answer) -> None:
-    """Child process: load the function, then answer texts until the pipe closes."""
+def _serve(
+    spec: str,
+    base_dir: str,
+    search: list[str],
+    parent: int,
+    connection: Connection,
+    answer: Answer,
+) -> None:
+    """Child process: load the function, then answer texts until the pipe
+    closes.  The process dies with its parent, leads its own process group
+    (so that closing the oracle ends everything the validator started), and
+    ends whatever the validator started after every call."""
+    die_with_parent(parent)
+    os.setpgid(0, 0)
+    become_subreaper()
     os.dup2(2, 1)  # a stray print must never reach our stdout (the LSP channel)
     sys.stdout = sys.stderr
-    if base_dir not in sys.path:
-        sys.path.insert(0, base_dir)
+    sys.path[:] = search
     try:
         validator = load_validator(spec, base_dir=base_dir)
     except OracleConfigError as error:
         connection.send(("error", str(error)))
         return
+    finally:
+        end_descendants()
     connection.send(("ready", ""))
     while True:
         try:
             text = connection.recv()
         except (EOFError, OSError):
             return
-        connection.send(answer(validator, text))
+        try:
+            reply = answer(validator, text)
+        finally:
+            end_descendants()
+        connection.send(reply)
 
 
 def feedback_answer(validator: Validator, text: str) -> tuple[str, int | None, str]:
@@ -224,12 +276,14 @@ class ChildFunction:
         base_dir: str | None,
         timeout_s: float,
         what: str,
+        module_dir: str | None = None,
     ) -> None:
         if timeout_s <= 0:
             raise OracleConfigError("the test timeout must be positive")
         self.spec = spec
         self.answer = answer
         self.base_dir = os.path.abspath(base_dir or os.getcwd())
+        self.search = import_path(spec, base_dir=self.base_dir, module_dir=module_dir)
         self.timeout_s = timeout_s
         self.what = what
         self._context = multiprocessing.get_context("spawn")
@@ -240,11 +294,15 @@ class ChildFunction:
     def _start(self) -> None:
         parent, child = self._context.Pipe()
         process = self._context.Process(
-            target=_serve, args=(self.spec, self.base_dir, child, self.answer), daemon=True
+            target=_serve,
+            args=(self.spec, self.base_dir, self.search, os.getpid(), child, self.answer),
+            daemon=True,
         )
         process.start()
         child.close()
         if not parent.poll(max(30.0, self.timeout_s)):
+            if process.pid is not None:
+                end_group(process.pid)
             process.kill()
             raise OracleConfigError(f"{self.what} {self.spec!r} did not load within 30s")
         try:
@@ -281,8 +339,7 @@ class ChildFunction:
             self._connection.close()
             self._connection = None
         if getattr(self, "_process", None) is not None:
-            if self._process.is_alive():
-                self._process.kill()
+            end_group(self._process.pid)  # the validator's process and all it started
             self._process.join(5)
             self._process = None
 
@@ -300,6 +357,7 @@ class PythonOracle:
         *,
         timeout_s: float = defaults.TEST_TIMEOUT_S,
         base_dir: str | None = None,
+        module_dir: str | None = None,
     ) -> None:
         self.spec = spec
         self.timeout_s = timeout_s
@@ -307,6 +365,7 @@ class PythonOracle:
             spec,
             answer=feedback_answer,
             base_dir=base_dir,
+            module_dir=module_dir,
             timeout_s=timeout_s,
             what="python oracle",
         )

@@ -1,0 +1,76 @@
+"""Whose configuration files may run programs.
+
+A ``.inputmend.toml`` that names a ``command`` or ``python`` validator makes
+inputmend run code.  Such a file is obeyed only if it is owned by the user
+running inputmend (or by root) and lies inside one of the folders the user
+pointed inputmend at (for the command line: the working directory and the
+files and folders named on it; for the language server: the open workspace
+folders), or is the user's own ``~/.inputmend.toml``.  Otherwise it is
+ignored with a warning: the rule git adopted for repositories owned by
+someone else.  The language server obeys it only when, in addition, the
+user setting ``trustWorkspaceCommands`` is true.
+
+Grammar paths in a configuration file that the language server reads must
+stay inside the workspace folder that holds the file (inside the file's own
+folder when it is in none): a grammar's error message quotes the file, and
+``grammar = "/etc/shadow"`` must not put a secret into a diagnostic.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from inputmend.config import defaults
+from inputmend.config.schema import OracleSpec
+from inputmend.grammar import registry
+
+
+def is_inside(path: Path, folder: Path) -> bool:
+    """Is ``path`` (symbolic links resolved) ``folder`` or inside it?"""
+    return path.resolve().is_relative_to(folder.resolve())
+
+
+def home_config() -> Path | None:
+    """The user's own configuration file, ``~/.inputmend.toml``."""
+    try:
+        return Path.home() / defaults.CONFIG_NAME
+    except RuntimeError:  # no home folder
+        return None
+
+
+def distrust(config: Path, roots: Iterable[Path]) -> str | None:
+    """Why the validators of ``config`` must not run; None when they may."""
+    try:
+        owner = config.stat().st_uid
+    except OSError as error:
+        return f"it cannot be read ({error.strerror})"
+    if owner not in (os.getuid(), 0):
+        return f"it is owned by another user (uid {owner})"
+    own = home_config()
+    if own is not None and own.exists() and config.resolve() == own.resolve():
+        return None
+    if any(is_inside(config, root) for root in roots):
+        return None
+    return "it lies outside the folders being checked"
+
+
+def grammar_inside(spec: OracleSpec, folder: Path) -> bool:
+    """Is the spec's grammar bundled, or a file inside ``folder``?"""
+    if spec.grammar is None or spec.grammar in registry.bundled():
+        return True
+    grammar = Path(spec.grammar).expanduser()
+    if not grammar.is_absolute() and spec.base_dir is not None:
+        grammar = spec.base_dir / grammar
+    return is_inside(grammar, folder)
+
+
+def command_line_roots(names: Iterable[str]) -> list[Path]:
+    """The folders a command line points at: the working directory, the
+    folders it names and the folders of the files it names."""
+    roots = [Path.cwd()]
+    for name in names:
+        path = Path(name)
+        roots.append(path if path.is_dir() else path.parent)
+    return roots

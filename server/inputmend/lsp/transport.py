@@ -1,0 +1,72 @@
+"""The LSP base protocol's framing: ``Content-Length`` headers and bodies.
+
+pygls reads exactly ``Content-Length`` bytes and trusts them: one wrong
+length leaves every later message misaligned, and the server deaf for good.
+:class:`Framer` resynchronises instead.  A JSON body never contains a raw
+line break inside a string, and never the word ``Content-Length`` outside
+one, so ``Content-Length: N<CR><LF>`` inside what should be a body proves
+that the declared length was wrong: the bytes before it are reported as a
+broken message and reading goes on from that header.  Bytes between
+messages that are not headers are skipped up to the next header.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_HEADERS_END = b"\r\n\r\n"
+_LENGTH = re.compile(rb"Content-Length:[ \t]*(\d+)[ \t]*\r\n", re.IGNORECASE)
+_LONGEST_HEADER = 80  # bytes a Content-Length header line can take, for searches
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One message body, or why the bytes in its place are not one."""
+
+    body: bytes | None
+    problem: str | None = None
+
+
+class Framer:
+    """Cuts a byte stream into message bodies; feed it bytes as they arrive."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+        self._length: int | None = None  # of the body being read, once its headers are in
+        self._searched = 0  # bytes of the body already searched for a header
+
+    def feed(self, data: bytes) -> list[Frame]:
+        """The frames completed by ``data``."""
+        self._buffer += data
+        frames: list[Frame] = []
+        while (frame := self._next()) is not None:
+            frames.append(frame)
+        return frames
+
+    def _next(self) -> Frame | None:
+        """The next frame, or None while more bytes are needed."""
+        while self._length is None:
+            end = self._buffer.find(_HEADERS_END)
+            if end < 0:
+                return None
+            block = bytes(self._buffer[: end + 2])
+            del self._buffer[: end + 4]
+            lengths = list(_LENGTH.finditer(block))
+            if not lengths:
+                return Frame(None, "a message without a Content-Length header")
+            self._length, self._searched = int(lengths[-1][1]), 0
+        length = self._length
+        start = max(0, self._searched - _LONGEST_HEADER)
+        header = _LENGTH.search(self._buffer, start, length + _LONGEST_HEADER)
+        if header is not None and header.start() < length:
+            del self._buffer[: header.start()]
+            self._length = None
+            return Frame(None, "a message shorter than its Content-Length")
+        if len(self._buffer) < length:
+            self._searched = len(self._buffer)
+            return None
+        body = bytes(self._buffer[:length])
+        del self._buffer[:length]
+        self._length = None
+        return Frame(body)

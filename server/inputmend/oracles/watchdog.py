@@ -1,0 +1,171 @@
+"""CPU-time limits for work that cannot poll a budget.
+
+A user's grammar terminal whose regular expression backtracks
+catastrophically (``/(a+)+b/`` on a long run of ``a``) spends minutes inside
+one call of Python's ``re``, where no budget is ever asked.  :func:`cpu_limit`
+arms a profiling interval timer (``SIGPROF``, the CPU time of the process);
+past the deadline its handler raises :class:`Overrun` in the main thread,
+and Python's ``re`` checks for signals while it backtracks, so even such a
+match is interrupted.  Limits nest (a run's limit around each check's); in a
+thread other than the main one, or without ``setitimer``, a block runs
+without a limit.
+
+:class:`GuardedGrammar` runs a user grammar's checks under the test timeout:
+an overrun makes the check INCORRECT with a message that names the
+terminal, and the grammar is not used again by that oracle (each further
+check would cost the timeout again).
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.oracles.base import Feedback, Verdict
+
+
+@dataclass(eq=False)
+class Limit:
+    """One armed limit: the CPU time (``time.process_time``) it ends at."""
+
+    seconds: float
+    deadline: float
+
+
+class Overrun(Exception):
+    """A block used more CPU time than its :class:`Limit` allows."""
+
+    def __init__(self, limit: Limit) -> None:
+        super().__init__(f"more than {limit.seconds:g}s of CPU time")
+        self.limit = limit
+
+
+class _Timer:
+    """The process's one profiling timer, shared by the nested limits."""
+
+    def __init__(self) -> None:
+        self.limits: list[Limit] = []
+        self.installed = False
+
+    def arm(self) -> None:
+        if not self.limits:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            return
+        remaining = min(limit.deadline for limit in self.limits) - time.process_time()
+        signal.setitimer(signal.ITIMER_PROF, max(remaining, 0.001))
+
+    def fired(self, signum: int, frame: Any) -> None:
+        del signum, frame
+        now = time.process_time()
+        expired = [limit for limit in self.limits if limit.deadline <= now]
+        if expired:
+            raise Overrun(min(expired, key=lambda limit: limit.deadline))
+        self.arm()  # early (the timer's granularity): wait for the rest
+
+
+_TIMER = _Timer()  # per process, as the signal and the timer are
+
+
+def _usable() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def cpu_limit(seconds: float | None) -> Iterator[Limit | None]:
+    """Raise :class:`Overrun` (carrying the yielded limit) in the block once it
+    has used ``seconds`` of CPU time; yields None where no limit is set
+    (``seconds`` is None, or no timer can be had here)."""
+    if seconds is None or not _usable():
+        yield None
+        return
+    if not _TIMER.installed:
+        signal.signal(signal.SIGPROF, _TIMER.fired)
+        _TIMER.installed = True
+    limit = Limit(seconds, time.process_time() + seconds)
+    _TIMER.limits.append(limit)
+    _TIMER.arm()
+    try:
+        yield limit
+    finally:
+        _TIMER.limits.remove(limit)
+        _TIMER.arm()
+
+
+def run_limit(timeout_s: float | None, test_timeout_s: float) -> float | None:
+    """The CPU time a whole run (repair, explanation) may take: its budget,
+    plus one test timeout for the check that was running when the budget
+    ran out.  Beyond that a run is stuck where it cannot poll its budget."""
+    return None if timeout_s is None else timeout_s + test_timeout_s
+
+
+def overrun_message(seconds: float) -> str:
+    return (
+        f"stopped after {seconds:g}s of CPU time, past the time budget: a grammar "
+        "terminal may backtrack catastrophically on this text"
+    )
+
+
+def slow_terminal(grammar: CompiledGrammar, text: str, seconds: float) -> str | None:
+    """The terminal whose regular expression cannot get through ``text``
+    within its share of ``seconds`` of CPU time, if one cannot."""
+    share = seconds / max(1, len(grammar.terminals))
+    for name, terminal in grammar.terminals.items():
+        try:
+            pattern = re.compile(terminal.source)
+        except re.error:
+            continue
+        try:
+            with cpu_limit(share) as limit:
+                for _ in pattern.finditer(text):
+                    pass
+        except Overrun as overrun:
+            if overrun.limit is not limit:
+                raise
+            return name
+    return None
+
+
+class GuardedGrammar:
+    """A user grammar's oracle whose checks stop after ``timeout_s`` of CPU
+    time.  It wraps the grammar oracle (``inner``, which algorithms reach
+    for the grammar's own services)."""
+
+    def __init__(self, inner: Any, timeout_s: float) -> None:
+        self.inner = inner
+        self.timeout_s = timeout_s
+        self.broken: Feedback | None = None  # set once a check overran
+
+    def check(self, text: str) -> Feedback:
+        if self.broken is not None:
+            return self.broken
+        try:
+            with cpu_limit(self.timeout_s) as limit:
+                return self.inner.check(text)  # type: ignore[no-any-return]
+        except Overrun as overrun:
+            if overrun.limit is not limit:
+                raise
+        self.inner.close()  # the scan was abandoned half-way: keep nothing of it
+        grammar: CompiledGrammar = self.inner.grammar
+        name = slow_terminal(grammar, text, self.timeout_s)
+        which = f"terminal {name} of the grammar" if name else "a terminal of the grammar"
+        self.broken = Feedback(
+            Verdict.INCORRECT,
+            None,
+            f"the {which} {grammar.info.path.name} took more than {self.timeout_s:g}s "
+            "to match: its regular expression backtracks catastrophically on this text; "
+            "fix the grammar (inputmend stops using it here)",
+        )
+        return self.broken
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()}, {self.timeout_s:g}s per check"
+
+    def close(self) -> None:
+        self.inner.close()

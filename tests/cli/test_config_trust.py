@@ -1,0 +1,101 @@
+"""Whom the command line obeys: configuration files that run programs only
+when they are the user's and lie where the user pointed; Python validators
+never imported from the working directory."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import run
+
+ROOT = os.geteuid() == 0
+
+
+def _config(folder: Path, mark: Path) -> Path:
+    """A configuration whose validator leaves ``mark`` when it runs (and rejects)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = f"open({str(mark)!r}, 'w').close(); raise SystemExit(3)"
+    config = folder / ".inputmend.toml"
+    config.write_text(
+        f'[[oracle]]\nfiles = "*.json"\ncommand = ["{sys.executable}", "-c", "{script}"]\n'
+    )
+    return config
+
+
+def _valid(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "a.json"
+    path.write_text("[1]")
+    return path
+
+
+def test_a_configuration_above_the_checked_folders_is_ignored_with_a_warning(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mark = tmp_path / "ran"
+    config = _config(tmp_path / "shared", mark)
+    data = _valid(tmp_path / "shared" / "mine")
+    monkeypatch.chdir(_valid(tmp_path / "elsewhere").parent)
+    code, out, err = run(capsys, "check", str(data))
+    assert code == 0 and "valid" in out, "judged by the bundled JSON grammar"
+    assert f"warning: ignored {config}" in err and "outside the folders being checked" in err
+    assert not mark.exists()
+
+
+def test_a_configuration_in_the_checked_folder_is_obeyed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mark = tmp_path / "ran"
+    _config(tmp_path / "project", mark)
+    data = _valid(tmp_path / "project")
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "check", str(data))[0] == 1 and mark.exists()
+
+
+def test_the_users_own_configuration_is_obeyed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mark, home = tmp_path / "ran", tmp_path / "home"
+    _config(home, mark)
+    monkeypatch.setenv("HOME", str(home))
+    data = _valid(home / "deep" / "down")
+    monkeypatch.chdir(_valid(tmp_path / "elsewhere").parent)
+    assert run(capsys, "check", str(data))[0] == 1 and mark.exists()
+
+
+@pytest.mark.skipif(not ROOT, reason="changing owners needs root")
+def test_a_configuration_owned_by_someone_else_is_ignored(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mark = tmp_path / "ran"
+    config = _config(tmp_path, mark)
+    os.chown(config, 65534, 65534)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "check", str(_valid(tmp_path)))
+    assert code == 0 and "owned by another user (uid 65534)" in err
+    assert not mark.exists()
+
+
+def test_python_validators_are_never_imported_from_the_working_directory(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mark = tmp_path / "ran"
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("plistlib", "localcheck"):
+        (project / f"{name}.py").write_text(
+            f"open({str(mark)!r}, 'w').close()\ndef loads(text): pass\ncheck = loads\n"
+        )
+    monkeypatch.chdir(project)
+    data = _valid(project)
+    code = run(capsys, "check", "--python", "plistlib:loads", str(data))[0]
+    assert code == 1, "the real plistlib rejects the text"
+    code, _, err = run(capsys, "check", "--python", "localcheck:check", str(data))
+    assert code == 2 and "cannot import 'localcheck'" in err
+    assert not mark.exists()
+    assert run(capsys, "check", "--python", "./localcheck.py:check", str(data))[0] == 0
+    assert mark.exists(), "a file named as a path is the user's explicit choice"

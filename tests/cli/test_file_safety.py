@@ -1,0 +1,182 @@
+"""Nothing lost, nothing exposed: backups, concurrent changes, symbolic and
+hard links, modes and owners, special files, what folders give."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from inputmend.cli.files import InputError, expand, read_input, write_in_place
+from tests.cli.helpers import run
+
+BROKEN, REPAIRED = '{"item": "Apple", "price": **3.45}', '{"item": "Apple", "price": 3.45}'
+ROOT = os.geteuid() == 0
+OTHER_UID = 65534  # nobody
+
+
+@pytest.fixture
+def broken(tmp_path: Path) -> Path:
+    path = tmp_path / "data.json"
+    path.write_text(BROKEN)
+    return path
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    previous = os.umask(0o022)
+    yield
+    os.umask(previous)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.lstat().st_mode)
+
+
+# ----------------------------------------------------------------- backups
+def test_the_backup_keeps_the_originals_mode(broken: Path, umask_022: None) -> None:
+    broken.chmod(0o600)
+    write_in_place(read_input(broken), REPAIRED)
+    assert _mode(broken.with_name("data.json.orig")) == 0o600
+    assert _mode(broken) == 0o600 and broken.read_text() == REPAIRED
+
+
+@pytest.mark.skipif(not ROOT, reason="changing owners needs root")
+def test_the_backup_and_the_repair_keep_the_owner(broken: Path) -> None:
+    os.chown(broken, OTHER_UID, OTHER_UID)
+    write_in_place(read_input(broken), REPAIRED)
+    for path in (broken, broken.with_name("data.json.orig")):
+        assert (path.stat().st_uid, path.stat().st_gid) == (OTHER_UID, OTHER_UID)
+
+
+@pytest.mark.parametrize("points_to", ["victim", "missing"])
+def test_a_backup_name_taken_by_a_symlink_is_never_written_through(
+    broken: Path, tmp_path: Path, points_to: str
+) -> None:
+    victim = tmp_path / points_to
+    if points_to == "victim":
+        victim.write_text("secret")
+        victim.chmod(0o600)
+    broken.with_name("data.json.orig").symlink_to(victim)
+    message = write_in_place(read_input(broken), REPAIRED)
+    assert message.endswith("data.json.orig.1)")
+    assert broken.with_name("data.json.orig.1").read_text() == BROKEN
+    if points_to == "victim":
+        assert victim.read_text() == "secret"
+    else:
+        assert not victim.exists()
+
+
+# -------------------------------------------------------- concurrent change
+@pytest.mark.parametrize("how", ["content", "same size and time"])
+def test_a_file_changed_since_it_was_read_is_not_replaced(broken: Path, how: str) -> None:
+    source = read_input(broken)
+    before = broken.stat()
+    broken.write_text("[9, 9,]" if how == "same size and time" else "[1, 2, 3, 4,]")
+    if how == "same size and time":
+        os.utime(broken, ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises(InputError, match="changed since it was read"):
+        write_in_place(source, REPAIRED)
+    assert broken.read_text() != REPAIRED, "the concurrent save is kept"
+
+
+# ------------------------------------------------------------------- links
+def test_in_place_on_a_symlink_repairs_its_target_and_keeps_the_link(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    real = tmp_path / "real" / "data.json"
+    real.parent.mkdir()
+    real.write_text(BROKEN)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    code, out, _ = run(capsys, "repair", "--in-place", str(link))
+    assert code == 0, out
+    assert link.is_symlink() and link.resolve() == real
+    assert real.read_text() == REPAIRED
+    assert link.with_name("link.json.orig").read_text() == BROKEN
+
+
+def test_in_place_keeps_hard_links(broken: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other-name.json"
+    os.link(broken, other)
+    write_in_place(read_input(broken), REPAIRED)
+    assert other.read_text() == REPAIRED and os.path.samefile(broken, other)
+    assert broken.with_name("data.json.orig").read_text() == BROKEN
+
+
+# ------------------------------------------------------------------ output
+def test_output_files_get_the_umasks_mode(
+    capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path, umask_022: None
+) -> None:
+    target = tmp_path / "out.json"
+    assert run(capsys, "repair", "-o", str(target), str(broken))[0] == 0
+    assert target.read_text() == REPAIRED and _mode(target) == 0o644
+
+
+def test_write_errors_name_the_users_file_not_a_temporary_one(
+    capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "no-such-folder" / "out.json"
+    code, _, err = run(capsys, "repair", "-o", str(target), str(broken))
+    assert code == 2
+    assert str(target) in err and ".tmp" not in err and "tmp" not in err.replace(str(tmp_path), "")
+
+
+def test_repairing_a_valid_file_to_an_output_says_nothing_was_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    valid = tmp_path / "valid.json"
+    valid.write_text(REPAIRED)
+    target = tmp_path / "out.json"
+    code, out, _ = run(capsys, "repair", str(valid), "-o", str(target))
+    assert code == 0 and "nothing written: the file is already valid" in out
+    assert not target.exists()
+
+
+# ----------------------------------------------------------- special files
+def _check_in_a_child(path: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``inputmend check`` in a child process: a hang must fail the test, not stall it."""
+    return subprocess.run(
+        [sys.executable, "-m", "inputmend", "check", "--grammar", "json", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    result = _check_in_a_child(fifo)
+    assert result.returncode == 2 and "is a FIFO" in result.stderr
+
+
+def test_a_character_device_is_refused_not_read_forever() -> None:
+    result = _check_in_a_child(Path("/dev/zero"))
+    assert result.returncode == 2 and "is a character device" in result.stderr
+
+
+def test_a_socket_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind(str(path))
+        result = _check_in_a_child(path)
+    finally:
+        server.close()
+    assert result.returncode == 2 and "is a socket" in result.stderr
+
+
+def test_folders_skip_only_real_backups(tmp_path: Path) -> None:
+    names = ["data.json", "data.original.json", "a.json.orig", "a.json.orig.3", "b.origin.json"]
+    for name in names:
+        (tmp_path / name).write_text("[]")
+    os.mkfifo(tmp_path / "pipe.json")
+    found = [Path(p).name for p in expand([str(tmp_path)], every_file=False)]
+    assert found == ["b.origin.json", "data.json", "data.original.json"]

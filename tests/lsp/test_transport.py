@@ -1,0 +1,32 @@
+"""Framing of the base protocol: bodies put back together, and
+resynchronisation after a wrong Content-Length."""
+
+from __future__ import annotations
+
+from inputmend.lsp.transport import Frame, Framer
+from tests.lsp.raw import frame
+
+
+def test_frames_split_anywhere_are_put_back_together() -> None:
+    stream = frame({"a": 1}) + frame({"b": 2})
+    framer = Framer()
+    bodies = [f.body for i in range(len(stream)) for f in framer.feed(stream[i : i + 1])]
+    assert bodies == [b'{"a": 1}', b'{"b": 2}']
+
+
+def test_a_content_length_too_large_is_caught_at_the_next_header() -> None:
+    stream = b'Content-Length: 500\r\n\r\n{"a": 1}' + frame({"b": 2})
+    frames = Framer().feed(stream)
+    assert frames[0].body is None and frames[0].problem is not None
+    assert frames[1:] == [Frame(b'{"b": 2}')]
+
+
+def test_a_content_length_too_small_skips_to_the_next_header() -> None:
+    stream = b'Content-Length: 4\r\n\r\n{"a": 1}' + frame({"b": 2})
+    frames = Framer().feed(stream)
+    assert frames == [Frame(b'{"a"'), Frame(b'{"b": 2}')]
+
+
+def test_headers_without_a_length_are_a_broken_frame() -> None:
+    frames = Framer().feed(b"X-Nothing: 1\r\n\r\n" + frame({"b": 2}))
+    assert frames[0].body is None and frames[1] == Frame(b'{"b": 2}')

@@ -1,0 +1,83 @@
+"""A grammar terminal that backtracks catastrophically cannot hang a check:
+CPU-time limits interrupt even a regular expression match."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from inputmend.config.schema import OracleSpec
+from inputmend.oracles.base import Verdict
+from inputmend.oracles.factory import build_oracle
+from inputmend.oracles.watchdog import GuardedGrammar, Overrun, cpu_limit
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs setitimer")
+
+SLOW_GRAMMAR = 'start: WORD (" " WORD)*\nWORD: /(a+)+b/\n'
+STUCK = "a" * 40 + "!"  # minutes of backtracking for /(a+)+b/
+
+
+@pytest.fixture
+def slow(tmp_path: Path) -> Path:
+    path = tmp_path / "slow.lark"
+    path.write_text(SLOW_GRAMMAR)
+    return path
+
+
+def _spin() -> None:
+    re.match(r"(a+)+b", STUCK)
+
+
+def test_a_limit_interrupts_a_regular_expression() -> None:
+    started = time.monotonic()
+    with pytest.raises(Overrun), cpu_limit(0.3):
+        _spin()
+    assert time.monotonic() - started < 5
+
+
+def test_limits_nest_and_each_raises_for_itself() -> None:
+    with cpu_limit(60) as outer:
+        with pytest.raises(Overrun) as inner_overrun, cpu_limit(0.2) as inner:
+            _spin()
+        assert inner_overrun.value.limit is inner and inner is not outer
+        assert sum(range(1000)) == 499500, "the outer limit is still armed and quiet"
+    with pytest.raises(Overrun) as outer_overrun, cpu_limit(0.2) as outer, cpu_limit(60):
+        _spin()
+    assert outer_overrun.value.limit is outer
+
+
+def test_no_limit_means_no_timer() -> None:
+    with cpu_limit(None) as limit:
+        assert limit is None
+
+
+def test_a_guarded_grammar_names_the_slow_terminal_and_stops_using_it(slow: Path) -> None:
+    oracle = build_oracle(OracleSpec(grammar=str(slow), test_timeout_s=0.5))
+    assert isinstance(oracle, GuardedGrammar)
+    assert oracle.check("ab aab").valid
+    feedback = oracle.check(STUCK)
+    assert feedback.verdict is Verdict.INCORRECT
+    assert "terminal WORD" in feedback.message and "backtracks" in feedback.message
+    started = time.monotonic()
+    assert oracle.check("ab").verdict is Verdict.INCORRECT, "not used again"
+    assert time.monotonic() - started < 0.1
+
+
+@pytest.mark.parametrize("subcommand", [["check"], ["repair", "--timeout", "3"]])
+def test_the_command_line_does_not_hang(slow: Path, tmp_path: Path, subcommand: list[str]) -> None:
+    data = tmp_path / "data.txt"
+    data.write_text(STUCK)
+    options = ["--grammar", str(slow), "--test-timeout", "1", str(data)]
+    result = subprocess.run(
+        [sys.executable, "-m", "inputmend", *subcommand, *options],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stderr
+    assert "terminal WORD of the grammar slow.lark" in result.stdout
