@@ -31,6 +31,7 @@ whole token of a terminal the parser accepts there (or an ignored one).
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -133,10 +134,11 @@ class Completer:
         nonterminals = {rule.origin for rule in rules}
         waiting: dict[str, list[int]] = {}
         missing = []
-        heap: list[tuple[int, int, str, int]] = []  # cost, tie, origin, rule (-1: filler)
+        heap: list[tuple[int, int, str, int]] = []  # cost, order, origin, rule (-1: filler)
+        order = itertools.count()
         for name, filler in self.fillers.items():
             if name in nonterminals:
-                heap.append((len(filler) * _CHAR + 1, len(heap), name, -1))
+                heap.append((len(filler) * _CHAR + 1, next(order), name, -1))
         for number, rule in enumerate(rules):
             pending = [s for s in rule.expansion if s in nonterminals]
             missing.append(len(pending))
@@ -146,7 +148,7 @@ class Completer:
                 continue  # a filler replaces the rules of its symbol
             if not pending and all(s in costs for s in rule.expansion):
                 cost = sum(costs[s] for s in rule.expansion)
-                heap.append((cost, len(heap), rule.origin, number))
+                heap.append((cost, next(order), rule.origin, number))
         heapq.heapify(heap)
         chosen: dict[str, int] = {}
         while heap:
@@ -163,7 +165,7 @@ class Completer:
                     and all(s in costs for s in expansion)
                 ):
                     total = sum(costs[s] for s in expansion)
-                    heapq.heappush(heap, (total, len(heap) + 1, rules[user].origin, user))
+                    heapq.heappush(heap, (total, next(order), rules[user].origin, user))
         for origin in chosen:
             texts[origin] = self._derive(origin, chosen, texts)
         return texts, costs
@@ -358,7 +360,7 @@ class Completer:
         """Finish ``text[start:]`` as one token on ``stack``, then the stack."""
         piece = text[start:]
         if not piece:
-            return self.ending(stack, text)
+            return self.ending(stack, text[-1:])
         best: str | None = None
         tables = self.tables
         for name in sorted(tables.acceptable(stack) | self.grammar.ignored):
@@ -368,11 +370,12 @@ class Completer:
             extension = automaton.completion(piece)
             if extension is None:
                 continue
+            last = extension[-1:] or piece[-1:]  # what the rest of the ending follows
             if name in self.grammar.ignored:
-                rest = self.ending(stack, text + extension)
+                rest = self.ending(stack, last)
             else:
                 shifted = tables.shift(stack, name)
-                rest = None if shifted is None else self.ending(shifted, text + extension)
+                rest = None if shifted is None else self.ending(shifted, last)
             if rest is not None and (best is None or len(extension) + len(rest) < len(best)):
                 best = extension + rest
         return best
