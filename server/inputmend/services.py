@@ -268,14 +268,14 @@ def _redecode(task: RepairTask, budget: Budget) -> Attempt:
     return list(result.repairs), None, result.stats
 
 
-REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
-COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
 def _layout_may_help(task: RepairTask) -> bool:
     """Layout can move the closers completion appended to an incomplete
     input only where there are lines to follow."""
     return _not_completed(task) or "\n" in task.text.strip()
 
 
+REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
+COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
 LAYOUT = Strategy(LAYOUT_ALGORITHM, 1, _layout, _layout_may_help)
 FSYNTH = Strategy("fsynth", 4, _fsynth, _not_completed, needs_prefix_feedback=True)
 HYBRID = Strategy("ddmax-hybrid", 3, _tokens(hybrid=True), _not_completed)
@@ -345,11 +345,12 @@ def repair(
     each gets its weight's part of what is left when it starts (its weight
     over the sum of its own and the later strategies' weights), so what one
     leaves unused goes to the next, and the last gets all that is left.
-    ``auto`` runs completion (an incomplete input that completion finishes
-    needs nothing else), FSynth (skipped when the oracle cannot tell
+    ``auto`` runs the re-reading of undecodable bytes, completion, the
+    layout-guided bracket edits, FSynth (skipped when the oracle cannot tell
     incomplete inputs from incorrect ones), then hybrid ddmax (syntactic
     ddmax with a grammar, lexical inside the faulty tokens; lexical ddmax
-    without one), and merges their repairs.  When no complete repair is
+    without one), and merges their repairs; an incomplete input that
+    completion finishes gets no search (FSynth, ddmax) after it.  When no complete repair is
     found, ``partial`` holds FSynth's best partial result.  The result is
     marked as stopped early only when the whole budget ran out.
     """
