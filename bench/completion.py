@@ -23,17 +23,17 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from documents import json_document
+from incremental_oracle import timed
 from inputmend import services
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
-DEPTHS = (1, 10, 100, 1_000, 10_000)
+DEPTHS = (1, 10, 100, 1_000, 10_000)  # 1: documents.json_document, records nested 5 deep
 
 
 def nested_document(depth: int, size: int) -> str:
@@ -51,32 +51,6 @@ def nested_document(depth: int, size: int) -> str:
             opening.append('{"' + "k" * (room - 5) + '": ')
             closing.append("}")
     return "".join(opening) + "null" + "".join(reversed(closing)) + "\n"
-
-
-def depth_of(text: str) -> int:
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            escaped = not escaped and char == "\\"
-            in_string = escaped or char != '"'
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
-def best_of(repeat: int, function: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def ms(seconds: float) -> str:
@@ -114,13 +88,14 @@ def main() -> None:
             scans.append(time.perf_counter() - scan_started)
             end = scan.end
             assert end is not None, "a prefix of a valid document is a valid prefix"
-            steps.append(best_of(3, lambda cut=cut, end=end: completer.complete(cut, end)))
+            steps.append(timed(lambda cut=cut, end=end: completer.complete(cut, end), repeat=3))
             fresh = IncrementalGrammarOracle(grammar)
             repair_started = time.perf_counter()
             result = services.repair(cut, fresh)
             repairs.append(time.perf_counter() - repair_started)
             appended += bool(result.repairs) and result.repairs[0].text.startswith(cut)
-        name = f"{len(text) / 1000:,.0f} KB, depth {depth_of(text):,}"
+        shape = "records, depth 5" if depth == 1 else f"depth {depth:,}"
+        name = f"{len(text) / 1000:,.0f} KB, {shape}"
         print(
             f"| {name} | {options.cuts} "
             f"| {ms(statistics.median(scans))} / {ms(max(scans))} "
