@@ -271,32 +271,38 @@ class Completer:
         node lands strictly lower, so the nodes are settled level by level,
         from the top.  Most nodes have one way to leave them: from the top,
         such a chain is followed first without any bookkeeping."""
+        gotos, cache, width = self.tables.gotos, self._downs, self._width
+        pieces: list[str] = []
+        # the chain goes down the stack: ``base`` is the entry of the real
+        # stack below the top, ``state`` the state on top of it
+        base, state = node.parent, node.state
+        while True:
+            downs = cache.get((base.state if base is not None else -1) * width + state)
+            if downs is None:
+                downs = self._level(base.state if base is not None else -1, state)
+            if len(downs) != 1:
+                break
+            down = downs[0]
+            landing = base  # where popping the top and ``pop - 1`` entries under it lands
+            for _ in range(down.pop - 1):
+                landing = landing.parent if landing is not None else None
+            if down.origin == ROOT:  # accepted when nothing but the bottom is left
+                bottom = base is None if down.pop == 0 else landing and landing.parent is None
+                return self.join([*pieces, down.text], before) if bottom else None
+            if landing is None:
+                return None
+            target = gotos[landing.state].get(down.origin)
+            if target is None:
+                return None
+            pieces.append(down.text)
+            base, state = landing, target
         states: list[int] = []
-        current: StackNode | None = node
+        current = base
         while current is not None:
             states.append(current.state)
             current = current.parent
         states.reverse()
-        gotos, cache, width = self.tables.gotos, self._downs, self._width
-        pieces: list[str] = []
-        level, state = len(states) - 1, states[-1]
-        while True:  # the forced chain from the top
-            below = states[level - 1] if level else -1
-            downs = cache.get(below * width + state)
-            if downs is None:
-                downs = self._level(below, state)
-            if len(downs) != 1:
-                break
-            down = downs[0]
-            landing = level - down.pop
-            if down.origin == ROOT:
-                return self.join([*pieces, down.text], before) if landing == 0 else None
-            target = gotos[states[landing]].get(down.origin) if landing >= 0 else None
-            if target is None:
-                return None
-            pieces.append(down.text)
-            level, state = landing + 1, target
-        rest = self._search(states, level, state)
+        rest = self._search(states, len(states), state)
         return None if rest is None else self.join([*pieces, *rest], before)
 
     def _search(self, states: list[int], top: int, start: int) -> list[str] | None:
