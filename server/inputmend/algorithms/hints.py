@@ -64,10 +64,14 @@ class Guidance:
     problem: str | None = None  # why the grammar's hints file is not used
 
 
+NO_GUIDANCE = Guidance(NO_HINTS, GenericLexer())
+"""Without a grammar: no hints, the generic lexer."""
+
+
 def guidance(grammar: CompiledGrammar | None) -> Guidance:
     """The guidance of a grammar (``None``: no grammar)."""
     if grammar is None:
-        return Guidance(NO_HINTS, GenericLexer())
+        return NO_GUIDANCE
     try:
         hints = hints_beside(grammar.info.path)
     except HintsError as error:

@@ -54,6 +54,14 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``tokens_kept``
     Input tokens near the edits (see :data:`LOOKAROUND`) that the repair keeps
     with their kind and canonical value.
+``junk_lost``
+    Characters no terminal reads, other than letters and digits, deleted
+    (``@@@``): not data for the ranking, but the loss rule counts them, so that
+    deleting a long run of anything is never done unasked.
+``swallowed``
+    Non-whitespace characters of the changed data tokens that now read as
+    part of another token (``3, 4`` inside ``"**3, 4"``): their values are
+    gone though their characters are not, so the loss rule counts them.
 
 The judgement looks at the input only around the edits: on the lines they
 touch and the line before, at most :data:`LOOKAROUND` characters away, and as
@@ -69,7 +77,8 @@ from dataclasses import dataclass
 
 import Levenshtein
 
-from inputmend.core.model import Edit, Repair, edits_between
+from inputmend.core.loss import significant
+from inputmend.core.model import Edit, Repair, apply_edits, edits_between
 from inputmend.grammar.tolerant import Lexeme, Role, TolerantLexer
 
 LOOKAROUND = 512
@@ -95,6 +104,21 @@ class Judgement:
     misshapen: int = 0
     removed: int = 0
     tokens_kept: int = 0
+    junk_lost: int = 0
+    swallowed: int = 0
+
+    @property
+    def harmless(self) -> bool:
+        """Keeps the data and its structure: no token changed, nothing lost,
+        invented or moved into a value, every record its shape."""
+        return not (
+            self.changed
+            or self.data_lost
+            or self.structure_lost
+            or self.invented
+            or self.absorbed
+            or self.misshapen
+        )
 
 
 class _EditMap:
@@ -285,12 +309,18 @@ class Judge:
             edits = list(edits_between(original, repair.text))
         if not edits:
             return Judgement()
+        repaired = repair.text
+        counts = [0] * 11
+        if any(edit.delete > 4 * LOOKAROUND for edit in edits):
+            edits, counts[1] = self._unread_deletions(edits)
+            if not edits:
+                return Judgement(*counts)
+            repaired = apply_edits(original, edits)
         mapping = _EditMap(edits)
         deleted, inserted = _changes(original, edits, mapping)
-        counts = [0] * 9
-        windows = self._windows(repair.text, edits, mapping)
+        windows = self._windows(repaired, edits, mapping)
         for window in windows:
-            found = _Assessment(self, window, repair.text, mapping, deleted, inserted).judgement()
+            found = _Assessment(self, window, repaired, mapping, deleted, inserted).judgement()
             counts = [a + b for a, b in zip(counts, found, strict=True)]
         # text around the data that no edit touches is left as it is: foreign
         # syntax kept, which its hint says to remove
@@ -301,6 +331,26 @@ class Judge:
             and not any(w.start < end and start < w.end for w in windows)
         )
         return Judgement(*counts)
+
+    def _unread_deletions(self, edits: Sequence[Edit]) -> tuple[list[Edit], int]:
+        """The edits to read, and the data the long deletions lose: a long
+        deletion (a dropped tail, more than 4 :data:`LOOKAROUND`) is not read
+        but counted as data lost whole (its non-whitespace characters outside
+        the wrappers), so that judging costs the same for any length."""
+        judged: list[Edit] = []
+        lost = 0
+        for edit in edits:
+            if edit.delete <= 4 * LOOKAROUND:
+                judged.append(edit)
+                continue
+            low, high = edit.offset, edit.end
+            text = self.original
+            lost += significant(text[low:high]) - sum(
+                significant(text[max(s, low) : min(e, high)])
+                for s, e in self.wrappers
+                if s < high and e > low
+            )
+        return judged, lost
 
     def header_fields(self) -> int | None:
         """The number of fields of the input's first record (``fields`` hints)."""
@@ -353,7 +403,7 @@ class _Assessment:
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
 
     def judgement(self) -> tuple[int, ...]:
-        changed = removed = 0
+        changed = removed = swallowed = 0
         misread = _glued_to_junk(self.before)
         for position, token in enumerate(self.before):
             if token.role is Role.JUNK:
@@ -365,9 +415,15 @@ class _Assessment:
                     self.covers.add(id(cover))
                 if token.foreign is not None and not token.value.strip():
                     removed += self._removed(token)
-            elif self.survivors[position] and not misread[position]:
-                changed += self._changed(position, cover)
-        data_lost, structure_lost = self._lost()
+            elif (
+                self.survivors[position]
+                and not misread[position]
+                and self._changed(position, cover)
+            ):
+                changed += 1
+                if token.role is Role.DATA and token.foreign is None and not token.partial:
+                    swallowed += significant(token.value)
+        data_lost, structure_lost, junk_lost = self._lost()
         invented, unfilled = self._invented()
         return (
             changed,
@@ -379,6 +435,8 @@ class _Assessment:
             self._misshapen(),
             removed,
             len(self.kept),
+            junk_lost,
+            swallowed,
         )
 
     # -- tokens -------------------------------------------------------------
@@ -479,11 +537,12 @@ class _Assessment:
 
     # -- characters ---------------------------------------------------------
 
-    def _lost(self) -> tuple[int, int]:
+    def _lost(self) -> tuple[int, int, int]:
         """Data characters deleted or overwritten; punctuation tokens deleted
-        or overwritten that were not duplicates or a hint's fix."""
+        or overwritten that were not duplicates or a hint's fix; characters
+        no terminal reads, other than letters and digits, deleted."""
         original, tokens, starts = self.original, self.before, self.before_starts
-        lost = 0
+        lost = junk = 0
         punctuation: set[int] = set()
         for offset in self.deleted:
             char = original[offset]
@@ -493,6 +552,7 @@ class _Assessment:
             token = tokens[index] if index >= 0 and offset < tokens[index].end else None
             if token is None or token.role is Role.JUNK:
                 lost += char.isalnum()
+                junk += not char.isalnum()
             elif index in self.kept:
                 continue
             elif token.role is Role.STRUCTURE and token.foreign is None:
@@ -503,7 +563,7 @@ class _Assessment:
                 continue
             else:
                 lost += 1
-        return lost, sum(1 for index in punctuation if not self._stray(index))
+        return lost, sum(1 for index in punctuation if not self._stray(index)), junk
 
     def _stray(self, position: int) -> bool:
         """Is a punctuation token a duplicate of its neighbour, or what a fix removes?"""

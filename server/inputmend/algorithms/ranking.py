@@ -10,16 +10,19 @@ Each repair is judged by what it does to the input's data
 3. input tokens changed (swallowed into a string or comment, another kind,
    merged, foreign syntax left as it is): wrapping a document in one string
    keeps every character and loses every token;
-4. data characters lost, then punctuation lost (a stray copy and a hint's
-   fix are free), then values invented, then values invented other than the
-   grammar's filler: keeping beats deleting, deleting a stray comma beats
-   making up a value, and completing ``d=0<`` beats cutting its ``<``;
+4. data characters lost (undecodable bytes re-read as text are kept), then
+   punctuation lost (a stray copy and a hint's fix are free), then values
+   invented, then values invented other than the grammar's filler: keeping
+   beats deleting, deleting a stray comma beats making up a value, and
+   completing ``d=0<`` beats cutting its ``<``;
 5. blanks an inserted delimiter moves into a value (``"yarn "}``);
 6. edit distance, less what was deleted with foreign syntax (a comment with
    its line), then the number of separate edits: among repairs that treat the
    data alike, the smallest;
-7. a repair the grammar's hints proposed: first among equals;
-8. how natural the repaired text looks in the file's own style, then fewer
+7. brackets where the indentation says they belong
+   (:func:`~inputmend.algorithms.layout.layout_agreement`);
+8. a repair the grammar's hints proposed: first among equals;
+9. how natural the repaired text looks in the file's own style, then fewer
    inserted characters; of equal repairs the one found first stays first.
 
 The style model: repairs of one input often tie on all of that (a missing
@@ -36,23 +39,19 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
+from inputmend.algorithms.hints import ALGORITHM as HINTED
 from inputmend.algorithms.judgement import Judge, Judgement, TokenStart
-from inputmend.core.loss import LossLimit, significant
+from inputmend.algorithms.redecode import reread
+from inputmend.core.loss import DEFAULT_LIMIT, LossLimit, significant
 from inputmend.core.model import Edit, Repair
 from inputmend.grammar.tolerant import GenericLexer, TolerantLexer
 
 ORDER = 3
 """Characters per n-gram: two of context, one predicted."""
-
-HINTED = "hints"
-"""The algorithm of repairs the grammar's hints propose: first among equals."""
-
-DEFAULT_LIMIT = LossLimit()
-"""The loss limit of issue #11: 10% of the input's non-whitespace characters, or 64."""
 
 _SAMPLE = 1 << 16
 """Characters of the input the model is counted over (around the edits)."""
@@ -128,8 +127,9 @@ def _clusters(edits: Sequence[Edit]) -> list[list[Edit]]:
     return groups
 
 
-def _key(repair: Repair, judgement: Judgement, style: float) -> tuple[int, ...]:
-    """The ranking key; see the module documentation for the order and why."""
+def _key(repair: Repair, judgement: Judgement) -> tuple[int, ...]:
+    """The ranking key up to the tie-breakers (:func:`_tie_key`); see the
+    module documentation for the order and why."""
     return (
         repair.lossy,
         judgement.misshapen,
@@ -141,10 +141,26 @@ def _key(repair: Repair, judgement: Judgement, style: float) -> tuple[int, ...]:
         judgement.absorbed,
         max(0, repair.distance - judgement.removed),
         len(repair.edits),
-        repair.algorithm != HINTED,
-        math.floor(style),
-        repair.inserted,
     )
+
+
+def _tie_key(repair: Repair, style: float, agreement: int) -> tuple[int, ...]:
+    """What decides between repairs equal by :func:`_key`."""
+    return (-agreement, repair.algorithm != HINTED, math.floor(style), repair.inserted)
+
+
+def keeps_the_data(
+    original: str,
+    repairs: Iterable[Repair],
+    *,
+    lexer: TolerantLexer | None = None,
+    token_start: TokenStart | None = None,
+) -> bool:
+    """Does one of ``repairs`` do no harm to the data (see
+    :attr:`~inputmend.algorithms.judgement.Judgement.harmless`)?  Then a
+    search can only find a shorter repair, never one that keeps more."""
+    judge = Judge(original, lexer if lexer is not None else GenericLexer(), token_start=token_start)
+    return any(judge(repair).harmless for repair in repairs)
 
 
 def rank(
@@ -154,6 +170,7 @@ def rank(
     *,
     lexer: TolerantLexer | None = None,
     token_start: TokenStart | None = None,
+    layout: Callable[[str], int] | None = None,
     limit: LossLimit = DEFAULT_LIMIT,
 ) -> tuple[Repair, ...]:
     """The ``top`` best repairs of ``original``, best first, no duplicates,
@@ -161,7 +178,9 @@ def rank(
     ``lossy`` under ``limit``).  ``lexer`` reads the input's tokens (the
     grammar's, with its hints); without one, words, numbers, quoted strings
     and punctuation.  ``token_start`` says where tokens start (see
-    :class:`~inputmend.algorithms.judgement.Judge`)."""
+    :class:`~inputmend.algorithms.judgement.Judge`); ``layout`` scores how
+    well a text's nesting agrees with its indentation
+    (:func:`~inputmend.algorithms.layout.layout_agreement`)."""
     unique: dict[str, Repair] = {}
     for repair in repairs:
         unique.setdefault(repair.text, repair)
@@ -172,22 +191,31 @@ def rank(
     judged: list[tuple[Repair, Judgement]] = []
     for repair in unique.values():
         judgement = judge(repair)
-        lossy = not limit.allows(judgement.data_lost, available)
-        judged.append(
-            (
-                replace(
-                    repair,
-                    data_lost=judgement.data_lost,
-                    tokens_kept=judgement.tokens_kept,
-                    lossy=lossy,
-                ),
-                judgement,
-            )
+        # undecodable bytes re-read as text are kept, not lost
+        lost = max(0, judgement.data_lost - sum(reread(original, e) for e in repair.edits))
+        judgement = replace(judgement, data_lost=lost)
+        lost += judgement.junk_lost + judgement.swallowed
+        marked = replace(
+            repair,
+            data_lost=lost,
+            tokens_kept=judgement.tokens_kept,
+            lossy=not limit.allows(lost, available),
         )
-    model = StyleModel.around(original, (e for r, _ in judged for e in r.edits))
+        judged.append((marked, judgement))
+    heads = [_key(r, j) for r, j in judged]
+    equals = Counter(heads)
+    tied = [r for r, head in zip(judged, heads, strict=True) if equals[head] > 1]
+    # the tie-breakers read whole texts: only for repairs that need them
+    model = StyleModel.around(original, (e for r, _ in tied for e in r.edits)) if tied else None
     keyed = [
-        (_key(r, j, model.cost(original, r.text, r.edits) if len(judged) > 1 else 0.0), i)
-        for i, (r, j) in enumerate(judged)
+        (
+            head,
+            _tie_key(r, model.cost(original, r.text, r.edits), layout(r.text) if layout else 0)
+            if model is not None and equals[head] > 1
+            else (),
+            i,
+        )
+        for i, ((r, _), head) in enumerate(zip(judged, heads, strict=True))
     ]
     keyed.sort()
-    return tuple(judged[index][0] for _, index in keyed[:top])
+    return tuple(judged[index][0] for _, _, index in keyed[:top])

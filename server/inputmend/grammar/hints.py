@@ -69,6 +69,7 @@ from typing import Any, Literal
 
 import regex
 
+from inputmend.grammar.regex import first_chars
 from inputmend.oracles.base import OracleConfigError
 
 Role = Literal["data", "structure", "layout"]
@@ -91,6 +92,11 @@ class Rewrite:
     replace: str = ""
     escape: tuple[tuple[str, str], ...] = ()
     kind: Literal["comment", "token", "fix"] = "token"
+
+    @functools.cached_property
+    def first_chars(self) -> frozenset[str] | None:
+        """The characters a match can start with (None: any, or not known)."""
+        return first_chars(self.pattern.pattern)
 
     @functools.cached_property
     def _escaper(self) -> Any:

@@ -28,7 +28,6 @@ import regex
 
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS, Hints, Rewrite
-from inputmend.grammar.regex import first_chars
 
 
 class Role(enum.Enum):
@@ -73,7 +72,7 @@ class _ForeignTokens:
     """The lexing side of a grammar's hints: foreign tokens by first character."""
 
     def __init__(self, hints: Hints) -> None:
-        starts = [(rewrite, first_chars(rewrite.pattern.pattern)) for rewrite in hints.tokens]
+        starts = [(rewrite, rewrite.first_chars) for rewrite in hints.tokens]
         chars = set().union(*(found for _, found in starts if found is not None))
         self.any_start = [rewrite for rewrite, found in starts if found is None]
         self.by_char = {  # in the order of the hints file

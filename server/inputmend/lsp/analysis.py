@@ -39,6 +39,7 @@ from inputmend import services
 from inputmend.config import defaults
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
+from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Repair, Span
 from inputmend.core.render import distinct
 from inputmend.lsp import convert, jobs
@@ -53,9 +54,10 @@ FAST_IN_LOOP_CHARS = 1_000_000
 """Above this, even the fast check leaves the event loop (for a thread)."""
 CANDIDATES = 2
 """Repairs asked of a search per repair offered: equivalent ones are merged."""
-QUICK_REPAIR_ALGORITHM = "fsynth"
-"""The repairs offered before the final ranked list: the cheapest search,
-with the grammar alone (no validator runs)."""
+QUICK_REPAIR_ALGORITHM = "auto"
+"""The repairs offered before the final ranked list: the command line's
+search with the grammar alone (no validator runs) and a short budget, so
+that its top repair is the final one whenever the search is quick."""
 
 
 def final_ranking(
@@ -66,22 +68,23 @@ def final_ranking(
     *,
     quick_verified: bool,
     oracle: Oracle | None = None,
+    max_loss: LossLimit = DEFAULT_LIMIT,
 ) -> Sequence[Repair]:
-    """The final ranked list: the background search's repairs, with the quick
-    stage's top repair kept first unless the ranking's own key puts another
-    strictly before it (the ranking keeps the first of equals first).
+    """The final ranked list: the background search's repairs, ranked as the
+    command line ranks them (the same :func:`services.repair`); the quick
+    stage's top repair joins them when the search did not find it, first
+    unless the ranking's own key puts another strictly before it.
 
     ``quick_verified``: the quick repairs are valid for the whole oracle
     (there is no validator besides the grammar); otherwise the quick top
-    counts only when the background search verified it too.  ``oracle``: the
-    grammar oracle whose grammar reads the repairs for the ranking."""
-    if not quick or (not quick_verified and all(r.text != quick[0].text for r in found)):
+    counts only when the background search verified it too."""
+    if not quick or any(r.text == quick[0].text for r in found):
+        return found[:top]
+    if not quick_verified:
         return found[:top]
     if not found:
         return quick[:top]
-    if quick[0].text == found[0].text:
-        return found[:top]
-    return services.rank_repairs(text, (quick[0], *found), top, oracle=oracle)
+    return services.rank_repairs(text, (quick[0], *found), top, oracle=oracle, max_loss=max_loss)
 
 
 class ProgressReporter(Protocol):
@@ -200,6 +203,7 @@ class Analyser:
             max_tests=settings.max_tests,
             repair_algorithm=settings.repair_algorithm,
             top=CANDIDATES * settings.top,
+            max_loss=settings.max_loss,
         )
 
     async def _begin(self, snapshot: Snapshot, key: str, message: str) -> None:
@@ -251,6 +255,7 @@ class Analyser:
                                 len(found or ()) + 1,
                                 quick_verified=verified,
                                 oracle=snapshot.setup.fast_oracle,
+                                max_loss=self.session.settings.max_loss,
                             ),
                         )
                     )
@@ -331,6 +336,7 @@ class Analyser:
                         algorithm=QUICK_REPAIR_ALGORITHM,
                         budget=budget,
                         top=CANDIDATES * settings.top,
+                        max_loss=settings.max_loss,
                     )
                 )
             except Exception:
@@ -394,7 +400,5 @@ class Analyser:
         """The document's snapshot once its background analysis is over (it may
         be a later version than now); None when nothing will analyse it or the
         wait times out."""
-        snapshot = await self.session.wait_for(
-            uri, lambda s: s.analysed or s.spec is None, timeout
-        )
+        snapshot = await self.session.wait_for(uri, lambda s: s.analysed or s.spec is None, timeout)
         return snapshot if snapshot is not None and snapshot.analysed else None
