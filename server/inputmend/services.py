@@ -33,6 +33,7 @@ from inputmend.algorithms.fsynth import (
 )
 from inputmend.algorithms.hints import ALGORITHM as HINTS_ALGORITHM
 from inputmend.algorithms.hints import NO_GUIDANCE, Guidance, guidance, hint_repairs
+from inputmend.algorithms.judgement import Judge
 from inputmend.algorithms.layout import ALGORITHM as LAYOUT_ALGORITHM
 from inputmend.algorithms.layout import (
     Brackets,
@@ -40,7 +41,7 @@ from inputmend.algorithms.layout import (
     layout_agreement,
     layout_repairs,
 )
-from inputmend.algorithms.ranking import keeps_the_data, rank
+from inputmend.algorithms.ranking import rank
 from inputmend.algorithms.redecode import ALGORITHM as REDECODE_ALGORITHM
 from inputmend.algorithms.redecode import redecode
 from inputmend.algorithms.segmentation import Unit
@@ -207,13 +208,25 @@ def _always(task: RepairTask) -> bool:
     return True
 
 
+def _judge(task: RepairTask) -> Judge:
+    """The judge of repairs of the task's input (see :func:`_rank`)."""
+    starts = _token_starts(task.text, task.oracle, task.guide)
+    return Judge(task.text, task.guidance.lexer, token_start=starts)
+
+
 def _not_completed(task: RepairTask) -> bool:
-    """An input that is only incomplete and was completed needs no search:
-    at its end (its parse boundary) edits can only insert, and completion
-    already inserted the least that makes it valid."""
-    return task.feedback.verdict is not Verdict.INCOMPLETE or not any(
-        repair.algorithm == COMPLETION_ALGORITHM for repair in task.found
-    )
+    """An input that is only incomplete and was completed, every token read as
+    before, needs nothing else: at its end (its parse boundary) edits can only
+    insert, and completion already inserted the least that makes it valid.
+    (A completion that changes how tokens read, such as a string closed at
+    the end that swallowed the rest after a lost quote, is not enough.)"""
+    if task.feedback.verdict is not Verdict.INCOMPLETE:
+        return True
+    completed = [r for r in task.found if r.algorithm == COMPLETION_ALGORITHM]
+    if not completed:
+        return True
+    judge = _judge(task)
+    return not any(judge(repair).changed == 0 for repair in completed)
 
 
 @dataclass(frozen=True)
@@ -287,7 +300,7 @@ def _fsynth(task: RepairTask, budget: Budget) -> Attempt:
 
 def _hints(task: RepairTask, budget: Budget) -> Attempt:
     """The grammar's hints propose, the oracle decides; what the hints cannot
-    fix (a cut-off end) is finished by completion, else by FSynth."""
+    fix is finished by completion (a cut-off end), else by FSynth."""
     grammar = task.guide
     hints = task.guidance.hints
     if grammar is None or hints is NO_HINTS:
@@ -296,10 +309,11 @@ def _hints(task: RepairTask, budget: Budget) -> Attempt:
 
     def finish(rest: str, left: Budget) -> tuple[list[Repair], RunStats]:
         finishing = replace(task, text=rest, found=())
-        repairs, _, cost = _completion(finishing, left)
-        if not repairs:
-            repairs, _, more = _fsynth(finishing, left.after(cost))
-            cost = cost + more
+        if locator.check(rest).verdict is Verdict.INCOMPLETE:
+            repairs, _, cost = _completion(finishing, left)
+            if repairs:
+                return repairs, cost
+        repairs, _, cost = _fsynth(finishing, left)
         return repairs, cost
 
     found = hint_repairs(
@@ -342,12 +356,8 @@ def _searching_may_help(task: RepairTask) -> bool:
     finished needs none (see :func:`_not_completed`)."""
     if not _not_completed(task):
         return False
-    return not keeps_the_data(
-        task.text,
-        task.found,
-        lexer=task.guidance.lexer,
-        token_start=_token_starts(task.text, task.oracle, task.guide),
-    )
+    judge = _judge(task)
+    return not any(judge(repair).harmless for repair in task.found)
 
 
 def _layout_may_help(task: RepairTask) -> bool:

@@ -58,10 +58,6 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     Characters no terminal reads, other than letters and digits, deleted
     (``@@@``): not data for the ranking, but the loss rule counts them, so that
     deleting a long run of anything is never done unasked.
-``swallowed``
-    Non-whitespace characters of the changed data tokens that now read as
-    part of another token (``3, 4`` inside ``"**3, 4"``): their values are
-    gone though their characters are not, so the loss rule counts them.
 
 The judgement looks at the input only around the edits: on the lines they
 touch and the line before, at most :data:`LOOKAROUND` characters away, and as
@@ -105,7 +101,6 @@ class Judgement:
     removed: int = 0
     tokens_kept: int = 0
     junk_lost: int = 0
-    swallowed: int = 0
 
     @property
     def harmless(self) -> bool:
@@ -310,7 +305,7 @@ class Judge:
         if not edits:
             return Judgement()
         repaired = repair.text
-        counts = [0] * 11
+        counts = [0] * 10
         if any(edit.delete > 4 * LOOKAROUND for edit in edits):
             edits, counts[1] = self._unread_deletions(edits)
             if not edits:
@@ -403,7 +398,7 @@ class _Assessment:
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
 
     def judgement(self) -> tuple[int, ...]:
-        changed = removed = swallowed = 0
+        changed = removed = 0
         misread = _glued_to_junk(self.before)
         for position, token in enumerate(self.before):
             if token.role is Role.JUNK:
@@ -415,14 +410,8 @@ class _Assessment:
                     self.covers.add(id(cover))
                 if token.foreign is not None and not token.value.strip():
                     removed += self._removed(token)
-            elif (
-                self.survivors[position]
-                and not misread[position]
-                and self._changed(position, cover)
-            ):
-                changed += 1
-                if token.role is Role.DATA and token.foreign is None and not token.partial:
-                    swallowed += significant(token.value)
+            elif self.survivors[position] and not misread[position]:
+                changed += self._changed(position, cover)
         data_lost, structure_lost, junk_lost = self._lost()
         invented, unfilled = self._invented()
         return (
@@ -436,7 +425,6 @@ class _Assessment:
             removed,
             len(self.kept),
             junk_lost,
-            swallowed,
         )
 
     # -- tokens -------------------------------------------------------------

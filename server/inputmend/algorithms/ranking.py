@@ -149,20 +149,6 @@ def _tie_key(repair: Repair, style: float, agreement: int) -> tuple[int, ...]:
     return (-agreement, repair.algorithm != HINTED, math.floor(style), repair.inserted)
 
 
-def keeps_the_data(
-    original: str,
-    repairs: Iterable[Repair],
-    *,
-    lexer: TolerantLexer | None = None,
-    token_start: TokenStart | None = None,
-) -> bool:
-    """Does one of ``repairs`` do no harm to the data (see
-    :attr:`~inputmend.algorithms.judgement.Judgement.harmless`)?  Then a
-    search can only find a shorter repair, never one that keeps more."""
-    judge = Judge(original, lexer if lexer is not None else GenericLexer(), token_start=token_start)
-    return any(judge(repair).harmless for repair in repairs)
-
-
 def rank(
     original: str,
     repairs: Iterable[Repair],
@@ -194,7 +180,7 @@ def rank(
         # undecodable bytes re-read as text are kept, not lost
         lost = max(0, judgement.data_lost - sum(reread(original, e) for e in repair.edits))
         judgement = replace(judgement, data_lost=lost)
-        lost += judgement.junk_lost + judgement.swallowed
+        lost += judgement.junk_lost
         marked = replace(
             repair,
             data_lost=lost,
