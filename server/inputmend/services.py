@@ -218,15 +218,18 @@ def _not_completed(task: RepairTask) -> bool:
     """An input that is only incomplete and was completed, every token read as
     before, needs nothing else: at its end (its parse boundary) edits can only
     insert, and completion already inserted the least that makes it valid.
-    (A completion that changes how tokens read, such as a string closed at
-    the end that swallowed the rest after a lost quote, is not enough.)"""
+    (A completion that changes how tokens read, or closes a string that ran
+    on past its line after a lost quote, is not enough.)"""
     if task.feedback.verdict is not Verdict.INCOMPLETE:
         return True
     completed = [r for r in task.found if r.algorithm == COMPLETION_ALGORITHM]
     if not completed:
         return True
     judge = _judge(task)
-    return not any(judge(repair).changed == 0 for repair in completed)
+    return not any(
+        judgement.changed == 0 and judgement.absorbed == 0
+        for judgement in map(judge, completed)
+    )
 
 
 @dataclass(frozen=True)
