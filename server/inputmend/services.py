@@ -329,8 +329,13 @@ def _completion(task: RepairTask, budget: Budget) -> Attempt:
     if task.guide is None:  # no grammar to complete with
         return [], None, RunStats(0, 0.0)
     incremental = _locator(task.oracle, task.guide)
+    # the oracle's own grammar locates the error (through its guards); the
+    # guide's only where the oracle is a program that cannot say
+    own = grammar_of(task.oracle) is not None
     options = CompletionOptions(
-        incremental.completion, incremental.last_token_start, locate=incremental.check
+        incremental.completion,
+        incremental.last_token_start,
+        locate=None if own else incremental.check,
     )
     result = complete_text(task.text, task.oracle, options=options, budget=budget)
     return list(result.repairs), None, result.stats
