@@ -16,6 +16,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SCRIPTS = [
     "incremental_oracle.py",
+    "completion.py",
     "repair_corpus.py",
     "everyday_damage.py",
     "ddset_compare.py",

@@ -8,6 +8,8 @@ import pytest
 
 from inputmend import services
 from inputmend.cli.main import build_parser
+from inputmend.core.budget import Budget, RunStats
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.conftest import ROOT, CountingOracle
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -53,3 +55,54 @@ def test_unknown_algorithms_are_refused() -> None:
         services.explain("bad", oracle, algorithm="magic")
     with pytest.raises(ValueError, match="needs a grammar"):
         services.explain("bad", oracle, algorithm="ddmax-syntactic")
+
+
+def _spending(tests: int, seen: list[int | None]) -> services.StrategyRun:
+    def run(task: services.RepairTask, budget: Budget) -> services.Attempt:
+        seen.append(budget.max_tests)
+        return [], None, RunStats(tests, 0.0)
+
+    return run
+
+
+def test_strategies_share_one_budget_by_weight(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[int | None] = []
+    strategies = (
+        services.Strategy("first", 1, _spending(2, seen)),
+        services.Strategy("second", 1, _spending(50, seen)),
+        services.Strategy("last", 2, _spending(10, seen)),
+    )
+    monkeypatch.setitem(
+        services.REPAIR_ALGORITHMS, "test", services.RepairAlgorithm("test", "", strategies)
+    )
+    oracle = CountingOracle(lambda text: False)
+    result = services.repair("x", oracle, algorithm="test", budget=Budget(max_tests=101))
+    # 100 tests left after judging the input: the first gets a quarter, the second a
+    # third of what the first left, the last all the rest
+    assert seen == [25, 33, 48]
+    assert result.stats.tests == 63 and not result.stats.budget_exhausted
+    seen.clear()
+    spent = services.repair("x", oracle, algorithm="test", budget=Budget(max_tests=63))
+    assert spent.stats.budget_exhausted
+    assert spent.stats.stop_reason == "test budget of 63 oracle runs used up"
+
+
+def test_an_incomplete_input_is_completed_first_and_alone() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    text = '{"list": [{"id": 1}, {"id": 2'
+    result = services.repair(text, oracle)
+    assert result.repairs[0].text == text + "}]}"
+    assert result.repairs[0].algorithm == "completion"
+    # no search (FSynth, ddmax) after a completion: only the cheap strategies ran
+    assert {r.algorithm for r in result.repairs} <= {"completion", "layout"}
+    assert not result.stats.budget_exhausted
+
+
+def test_an_incorrect_input_is_searched_until_a_repair_does_the_data_no_harm() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    result = services.repair('{"a": 1 "b": 2}', oracle, top=10)
+    assert result.repairs[0].distance == 1  # a comma
+    # FSynth's comma keeps every token: hybrid ddmax (which deletes) is not run
+    assert {r.algorithm for r in result.repairs} == {"completion", "fsynth"}
+    harmed = services.repair('{"a": 1 2 "b": 2}', oracle, top=10)
+    assert "ddmax-hybrid" in {r.algorithm for r in harmed.repairs}

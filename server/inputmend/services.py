@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
+from inputmend.algorithms.completion import CompletionOptions, complete_text
 from inputmend.algorithms.configurations import Ranges
 from inputmend.algorithms.dd import dd_text
 from inputmend.algorithms.ddmax import ddmax_text
@@ -29,7 +31,19 @@ from inputmend.algorithms.fsynth import (
     FSynthOptions,
     fsynth,
 )
+from inputmend.algorithms.hints import ALGORITHM as HINTS_ALGORITHM
+from inputmend.algorithms.hints import NO_GUIDANCE, Guidance, guidance, hint_repairs
+from inputmend.algorithms.judgement import Judge
+from inputmend.algorithms.layout import ALGORITHM as LAYOUT_ALGORITHM
+from inputmend.algorithms.layout import (
+    Brackets,
+    brackets_of,
+    layout_agreement,
+    layout_repairs,
+)
 from inputmend.algorithms.ranking import rank
+from inputmend.algorithms.redecode import ALGORITHM as REDECODE_ALGORITHM
+from inputmend.algorithms.redecode import redecode
 from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import (
     TokenMaximized,
@@ -38,6 +52,7 @@ from inputmend.algorithms.syntactic import (
 )
 from inputmend.config import defaults
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
+from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import (
     Abstraction,
     Diagnosis,
@@ -48,12 +63,13 @@ from inputmend.core.model import (
     spans_to_edits,
 )
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import NO_HINTS
 from inputmend.grammar.lexer import lex_typed
 from inputmend.grammar.recovery import recovery_units
-from inputmend.oracles.base import Oracle, Predicate, Verdict
+from inputmend.oracles.base import Feedback, Oracle, Predicate, Verdict
 from inputmend.oracles.grammar import GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.oracles.wrappers import find_part
+from inputmend.oracles.wrappers import GuidedOracle, find_part
 
 
 def _spans(ranges: Ranges) -> tuple[Span, ...]:
@@ -66,6 +82,18 @@ def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
     return found.grammar if found is not None else None
 
 
+def guide_of(oracle: Oracle) -> CompiledGrammar | None:
+    """The grammar that reads the oracle's inputs: its own, or the bundled one
+    its files are named for (hints and ranking; a program still decides)."""
+    guided = find_part(oracle, GuidedOracle)
+    return grammar_of(oracle) or (guided.grammar if guided is not None else None)
+
+
+def _locator(oracle: Oracle, grammar: CompiledGrammar) -> IncrementalGrammarOracle:
+    found = find_part(oracle, IncrementalGrammarOracle)
+    return found if found is not None else IncrementalGrammarOracle(grammar)
+
+
 def lexer_of(oracle: Oracle) -> Callable[[str], Sequence[tuple[str | None, int, int]]] | None:
     """The grammar's error-tolerant lexer (for describing repairs in tokens);
     None when the oracle has no grammar."""
@@ -73,10 +101,63 @@ def lexer_of(oracle: Oracle) -> Callable[[str], Sequence[tuple[str | None, int, 
     return None if grammar is None else functools.partial(lex_typed, grammar)
 
 
-def rank_repairs(text: str, repairs: Iterable[Repair], top: int) -> tuple[Repair, ...]:
-    """Repairs of ``text`` ranked together as :func:`repair` ranks them (of
-    equal ones, the one given first stays first)."""
-    return rank(text, repairs, top)
+def rank_repairs(
+    text: str,
+    repairs: Iterable[Repair],
+    top: int,
+    *,
+    oracle: Oracle | None = None,
+    max_loss: LossLimit = DEFAULT_LIMIT,
+) -> tuple[Repair, ...]:
+    """Repairs of ``text`` ranked together as :func:`repair` ranks them for
+    ``oracle`` (of equal ones, the one given first stays first), each with
+    what it does to the data and marked lossy when it loses more than
+    ``max_loss`` allows."""
+    grammar = None if oracle is None else guide_of(oracle)
+    brackets = None if grammar is None else brackets_of(grammar)
+    return _rank(text, repairs, top, oracle, grammar, guidance(grammar), brackets, max_loss, [])
+
+
+def _rank(
+    text: str,
+    repairs: Iterable[Repair],
+    top: int,
+    oracle: Oracle | None,
+    grammar: CompiledGrammar | None,
+    guide: Guidance,
+    brackets: Brackets | None,
+    max_loss: LossLimit,
+    notes: list[str],
+) -> tuple[Repair, ...]:
+    """The repairs ranked by what they do to the data, read with ``grammar``
+    (the one that guides the oracle) and its hints (``guide``) when there is
+    one, and by how well their brackets follow the indentation."""
+    if guide.problem is not None:
+        notes.append(guide.problem)
+    layout = None if brackets is None else functools.partial(layout_agreement, brackets=brackets)
+    return rank(
+        text,
+        repairs,
+        top,
+        lexer=guide.lexer,
+        token_start=_token_starts(text, oracle, grammar),
+        layout=layout,
+        limit=max_loss,
+    )
+
+
+def _token_starts(
+    text: str, oracle: Oracle | None, grammar: CompiledGrammar | None
+) -> Callable[[int], int | None] | None:
+    """Where the token of ``text`` before an offset starts, by ``grammar``."""
+    if grammar is None or oracle is None:
+        return None
+    locator = _locator(oracle, grammar)
+
+    def token_start(offset: int) -> int | None:
+        return locator.last_token_start(text[:offset])
+
+    return token_start
 
 
 def gives_prefix_feedback(oracle: Oracle) -> bool:
@@ -103,14 +184,70 @@ def _token_ddmax(
 
 
 # ---------------------------------------------------------------- repairs
+@dataclass(frozen=True)
+class RepairTask:
+    """What a repair strategy is given: the input, the oracle, the oracle's
+    verdict on the input, and the repairs the strategies before it found."""
+
+    text: str
+    oracle: Oracle
+    feedback: Feedback
+    guide: CompiledGrammar | None = None  # the grammar that reads the input (guide_of)
+    guidance: Guidance = NO_GUIDANCE  # its hints and tolerant lexer
+    brackets: Brackets | None = None  # the guide's nesting brackets
+    found: tuple[Repair, ...] = ()
+
+
 Attempt = tuple[list[Repair], Repair | None, RunStats]
-"""What one step of a repair found: repairs, a partial repair, its cost."""
-RepairStep = Callable[[str, Oracle, Budget], Attempt]
+"""What one strategy found: repairs, a partial repair, its cost."""
+StrategyRun = Callable[[RepairTask, Budget], Attempt]
 
 
-def _lexical_step(unit: Unit) -> RepairStep:
-    def run(text: str, oracle: Oracle, budget: Budget) -> Attempt:
-        result = ddmax_text(text, oracle, unit=unit, budget=budget)
+def _always(task: RepairTask) -> bool:
+    del task
+    return True
+
+
+def _judge(task: RepairTask) -> Judge:
+    """The judge of repairs of the task's input (see :func:`_rank`)."""
+    starts = _token_starts(task.text, task.oracle, task.guide)
+    return Judge(task.text, task.guidance.lexer, token_start=starts)
+
+
+def _not_completed(task: RepairTask) -> bool:
+    """An input that is only incomplete and was completed, every token read as
+    before, needs nothing else: at its end (its parse boundary) edits can only
+    insert, and completion already inserted the least that makes it valid.
+    (A completion that changes how tokens read, or closes a string that ran
+    on past its line after a lost quote, is not enough.)"""
+    if task.feedback.verdict is not Verdict.INCOMPLETE:
+        return True
+    completed = [r for r in task.found if r.algorithm == COMPLETION_ALGORITHM]
+    if not completed:
+        return True
+    judge = _judge(task)
+    return not any(
+        judgement.changed == 0 and judgement.absorbed == 0
+        for judgement in map(judge, completed)
+    )
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One way to find repairs: its weight in the sharing of the budget
+    (see :func:`repair`), and whether it is worth running on a task."""
+
+    name: str
+    weight: float
+    run: StrategyRun
+    wanted: Callable[[RepairTask], bool] = _always
+    needs_prefix_feedback: bool = False
+
+
+def _lexical(unit: Unit) -> StrategyRun:
+    def run(task: RepairTask, budget: Budget) -> Attempt:
+        text = task.text
+        result = ddmax_text(text, task.oracle, unit=unit, budget=budget)
         repair = Repair(
             text=result.text,
             edits=spans_to_edits(_spans(result.removed)),
@@ -123,12 +260,12 @@ def _lexical_step(unit: Unit) -> RepairStep:
     return run
 
 
-def _token_step(*, hybrid: bool) -> RepairStep:
-    def run(text: str, oracle: Oracle, budget: Budget) -> Attempt:
-        grammar = grammar_of(oracle)
+def _tokens(*, hybrid: bool) -> StrategyRun:
+    def run(task: RepairTask, budget: Budget) -> Attempt:
+        grammar = grammar_of(task.oracle)
         if grammar is None:  # no grammar: fall back to characters
-            return _lexical_step("char")(text, oracle, budget)
-        result = _token_ddmax(text, oracle, grammar, budget, hybrid=hybrid)
+            return _lexical("char")(task, budget)
+        result = _token_ddmax(task.text, task.oracle, grammar, budget, hybrid=hybrid)
         if isinstance(result, RunStats):
             return [], None, result
         return [result.to_repair()], None, result.stats
@@ -136,9 +273,9 @@ def _token_step(*, hybrid: bool) -> RepairStep:
     return run
 
 
-def _fsynth_step(text: str, oracle: Oracle, budget: Budget) -> Attempt:
+def _fsynth(task: RepairTask, budget: Budget) -> Attempt:
     options = FSynthOptions()
-    incremental = find_part(oracle, IncrementalGrammarOracle)
+    incremental = find_part(task.oracle, IncrementalGrammarOracle)
     if incremental is not None:
         # Only characters the grammar can accept at the boundary, one per class
         # of characters it treats alike: far fewer oracle runs for the same
@@ -160,18 +297,99 @@ def _fsynth_step(text: str, oracle: Oracle, budget: Budget) -> Attempt:
         options = replace(
             options, reach=lambda text, boundary: 0, reach_alphabet=DELIMITERS, reach_threads=1
         )
-    result = fsynth(text, oracle, budget=budget, options=options)
+    result = fsynth(task.text, task.oracle, budget=budget, options=options)
     return list(result.repairs), result.partial, result.stats
+
+
+def _hints(task: RepairTask, budget: Budget) -> Attempt:
+    """The grammar's hints propose, the oracle decides; what the hints cannot
+    fix is finished by completion (a cut-off end), else by FSynth."""
+    grammar = task.guide
+    hints = task.guidance.hints
+    if grammar is None or hints is NO_HINTS:
+        return [], None, RunStats(0, 0.0)
+    locator = _locator(task.oracle, grammar)
+
+    def finish(rest: str, left: Budget) -> tuple[list[Repair], RunStats]:
+        finishing = replace(task, text=rest, found=())
+        if locator.check(rest).verdict is Verdict.INCOMPLETE:
+            repairs, _, cost = _completion(finishing, left)
+            if repairs:
+                return repairs, cost
+        repairs, _, cost = _fsynth(finishing, left)
+        return repairs, cost
+
+    found = hint_repairs(
+        task.text, task.oracle, hints=hints, locator=locator, budget=budget, finish=finish
+    )
+    return list(found.repairs), None, found.stats
+
+
+def _completion(task: RepairTask, budget: Budget) -> Attempt:
+    if task.guide is None:  # no grammar to complete with
+        return [], None, RunStats(0, 0.0)
+    incremental = _locator(task.oracle, task.guide)
+    # the oracle's own grammar locates the error (through its guards); the
+    # guide's only where the oracle is a program that cannot say
+    own = grammar_of(task.oracle) is not None
+    options = CompletionOptions(
+        incremental.completion,
+        incremental.last_token_start,
+        locate=None if own else incremental.check,
+    )
+    result = complete_text(task.text, task.oracle, options=options, budget=budget)
+    return list(result.repairs), None, result.stats
+
+
+def _layout(task: RepairTask, budget: Budget) -> Attempt:
+    brackets = task.brackets
+    if brackets is None:  # no nesting brackets to place
+        return [], None, RunStats(0, 0.0)
+    incomplete = task.feedback.verdict is Verdict.INCOMPLETE
+    result = layout_repairs(
+        task.text, task.oracle, brackets=brackets, incomplete=incomplete, budget=budget
+    )
+    return list(result.repairs), None, result.stats
+
+
+def _redecode(task: RepairTask, budget: Budget) -> Attempt:
+    result = redecode(task.text, task.oracle, budget=budget)
+    return list(result.repairs), None, result.stats
+
+
+def _searching_may_help(task: RepairTask) -> bool:
+    """A search (FSynth, ddmax) edits at the parse boundary or deletes: once a
+    repair found before it does the data no harm, it can only find a shorter
+    one, never one that keeps more; and an incomplete input that completion
+    finished needs none (see :func:`_not_completed`)."""
+    if not _not_completed(task):
+        return False
+    judge = _judge(task)
+    return not any(judge(repair).harmless for repair in task.found)
+
+
+def _layout_may_help(task: RepairTask) -> bool:
+    """Layout can move the closers completion appended to an incomplete
+    input only where there are lines to follow."""
+    return _not_completed(task) or "\n" in task.text.strip()
+
+
+REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
+COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
+HINTS = Strategy(HINTS_ALGORITHM, 2, _hints, _not_completed)
+LAYOUT = Strategy(LAYOUT_ALGORITHM, 1, _layout, _layout_may_help)
+FSYNTH = Strategy("fsynth", 4, _fsynth, _searching_may_help, needs_prefix_feedback=True)
+HYBRID = Strategy("ddmax-hybrid", 3, _tokens(hybrid=True), _searching_may_help)
 
 
 @dataclass(frozen=True)
 class RepairAlgorithm:
-    """A repair algorithm: its steps, each with the share of the remaining
-    budget it may use, run one after another and their repairs merged."""
+    """A repair algorithm: its strategies, run one after another, their
+    repairs merged and ranked together."""
 
     name: str
     summary: str
-    steps: tuple[tuple[RepairStep, float], ...]
+    strategies: tuple[Strategy, ...]
 
 
 REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
@@ -179,25 +397,34 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
     for algorithm in (
         RepairAlgorithm(
             "auto",
-            "FSynth, then hybrid ddmax; their repairs ranked together",
-            ((_fsynth_step, 0.6), (_token_step(hybrid=True), 1.0)),
+            "re-reading undecodable bytes, completion, the grammar's hints, layout, FSynth, "
+            "then hybrid ddmax; their repairs ranked together",
+            (REDECODE, COMPLETION, HINTS, LAYOUT, FSYNTH, HYBRID),
         ),
-        RepairAlgorithm("fsynth", "FSynth: edits at the parse boundary", ((_fsynth_step, 1.0),)),
         RepairAlgorithm(
-            "ddmax", "lexical ddmax: delete characters", ((_lexical_step("char"), 1.0),)
+            "completion",
+            "append what a valid prefix lacks (for an incorrect input: complete the part "
+            "before the error, drop the rest)",
+            (COMPLETION,),
+        ),
+        RepairAlgorithm(
+            "fsynth", "FSynth: edits at the parse boundary", (replace(FSYNTH, wanted=_always),)
+        ),
+        RepairAlgorithm(
+            "ddmax", "lexical ddmax: delete characters", (Strategy("ddmax", 1, _lexical("char")),)
         ),
         RepairAlgorithm(
             "ddmax-syntactic",
             "ddmax over the grammar's tokens",
-            ((_token_step(hybrid=False), 1.0),),
+            (Strategy("ddmax-syntactic", 1, _tokens(hybrid=False)),),
         ),
         RepairAlgorithm(
             "ddmax-hybrid",
             "syntactic ddmax, then lexical ddmax inside the removed tokens",
-            ((_token_step(hybrid=True), 1.0),),
+            (replace(HYBRID, wanted=_always),),
         ),
         RepairAlgorithm(
-            "ddmax-lines", "ddmax over whole lines", ((_lexical_step("line"), 1.0),)
+            "ddmax-lines", "ddmax over whole lines", (Strategy("ddmax-lines", 1, _lexical("line")),)
         ),
     )
 }
@@ -210,45 +437,59 @@ def repair(
     algorithm: str = "auto",
     budget: Budget = UNLIMITED,
     top: int = defaults.TOP_REPAIRS,
+    max_loss: LossLimit = DEFAULT_LIMIT,
 ) -> RepairResult:
-    """Ranked, verified repairs of ``text`` (none when it is already valid).
+    """Ranked, verified repairs of ``text`` (none when it is already valid),
+    each marked lossy when it loses more of ``text`` than ``max_loss`` allows.
 
-    ``auto`` runs FSynth and then hybrid ddmax (syntactic ddmax with a
-    grammar, lexical inside the faulty tokens; lexical ddmax without one),
-    sharing the budget, and merges their repairs.  When no complete repair
-    is found, ``partial`` holds FSynth's best partial result.
+    The strategies of the algorithm run one after another on one budget:
+    each gets its weight's part of what is left when it starts (its weight
+    over the sum of its own and the later strategies' weights), so what one
+    leaves unused goes to the next, and the last gets all that is left.
+    ``auto`` runs the re-reading of undecodable bytes, completion, the
+    grammar's hints (with a program's oracle: those of the bundled grammar
+    its files are named for), the layout-guided bracket edits, FSynth
+    (skipped when the oracle cannot tell incomplete inputs from incorrect
+    ones), then hybrid ddmax (syntactic ddmax with a grammar, lexical inside
+    the faulty tokens; lexical ddmax without one), and merges their repairs;
+    an incomplete input that completion finishes gets no search (FSynth,
+    ddmax) after it.  When no complete repair is found, ``partial`` holds
+    FSynth's best partial result.  The result is
+    marked as stopped early only when the whole budget ran out.
     """
     chosen = REPAIR_ALGORITHMS.get(algorithm)
     if chosen is None:
         raise ValueError(f"unknown repair algorithm {algorithm!r}")
     started = time.monotonic()
-    if oracle.check(text).valid:
+    feedback = oracle.check(text)
+    if feedback.valid:
         return RepairResult(True, (), RunStats(1, time.monotonic() - started))
-    found: list[Repair] = []
+    guide = guide_of(oracle)
+    brackets = None if guide is None else brackets_of(guide)
+    task = RepairTask(text, oracle, feedback, guide, guidance(guide), brackets)
     partial: Repair | None = None
-    stats = RunStats(1, 0.0)
-    spent = RunStats(0, 0.0)
-    steps = chosen.steps
+    tests = 1
     notes: list[str] = []
+    strategies = list(chosen.strategies)
     if algorithm == "auto" and not gives_prefix_feedback(oracle):
-        steps = steps[1:]
+        strategies = [s for s in strategies if not s.needs_prefix_feedback]
         notes.append("FSynth skipped: the oracle does not report incomplete inputs")
-    for step, share in steps:
-        remaining = budget.after(replace(spent, elapsed_s=time.monotonic() - started))
-        remaining = remaining.share(share)
-        if found and algorithm == "auto":
-            # A repair is in hand: alternatives may cost a quarter as much again.
-            remaining = remaining.capped(max(0.02, stats.elapsed_s / 4), max(100, stats.tests // 4))
-        if remaining.used_up:
-            stats = replace(stats, budget_exhausted=True, stop_reason="budget used up")
+    for index, strategy in enumerate(strategies):
+        if not strategy.wanted(task):
+            continue
+        spent = RunStats(tests, time.monotonic() - started)
+        if budget.exhausted_by(spent) is not None:
             break
-        candidates, partial_candidate, cost = step(text, oracle, remaining)
-        spent = replace(spent, tests=spent.tests + cost.tests)
-        stats = stats + cost
-        found.extend(candidates)
+        weights = sum(later.weight for later in strategies[index:])
+        share = budget.after(spent).fair_share(strategy.weight / weights)
+        candidates, partial_candidate, cost = strategy.run(task, share)
+        tests += cost.tests
+        task = replace(task, found=(*task.found, *candidates))
         partial = partial or partial_candidate
-    verified = [r for r in found if r.valid and _verify(oracle, r.text)]
-    stats = replace(stats, elapsed_s=time.monotonic() - started)
+    verified = [r for r in task.found if r.valid and _verify(oracle, r.text)]
+    spent = RunStats(tests, time.monotonic() - started)
+    stopped = budget.exhausted_by(spent)
+    stats = replace(spent, budget_exhausted=stopped is not None, stop_reason=stopped)
     if not text:
         notes.append("the input is empty")
     if not verified:
@@ -258,7 +499,10 @@ def repair(
                 "partial repair (incomplete): the start of the input is repaired up to the "
                 "first point where no repair was found; the rest is unchanged"
             )
-    return RepairResult(False, rank(text, verified, top), stats, tuple(notes), partial=partial)
+    ranked = _rank(
+        text, verified, top, oracle, task.guide, task.guidance, task.brackets, max_loss, notes
+    )
+    return RepairResult(False, ranked, stats, tuple(notes), partial=partial)
 
 
 def _verify(oracle: Oracle, text: str) -> bool:
@@ -332,9 +576,7 @@ class ExplainAlgorithm:
 EXPLAIN_ALGORITHMS: dict[str, ExplainAlgorithm] = {
     algorithm.name: algorithm
     for algorithm in (
-        ExplainAlgorithm(
-            "ddmax", "the spans whose removal makes the input valid", _explain_ddmax
-        ),
+        ExplainAlgorithm("ddmax", "the spans whose removal makes the input valid", _explain_ddmax),
         ExplainAlgorithm(
             "ddmax-syntactic", "ddmax over the grammar's tokens", _explain_tokens(hybrid=False)
         ),
@@ -343,9 +585,7 @@ EXPLAIN_ALGORITHMS: dict[str, ExplainAlgorithm] = {
             "token ddmax, then character ddmax inside the removed tokens",
             _explain_tokens(hybrid=True),
         ),
-        ExplainAlgorithm(
-            "auto", "ddmax-hybrid with a grammar, ddmax otherwise", _explain_auto
-        ),
+        ExplainAlgorithm("auto", "ddmax-hybrid with a grammar, ddmax otherwise", _explain_auto),
         ExplainAlgorithm("ddmin", "a 1-minimal subset that is still rejected", _explain_ddmin),
         ExplainAlgorithm(
             "dd", "a 1-minimal difference between a passing and a failing variant", _explain_dd

@@ -1,16 +1,126 @@
-"""Ranking of repairs: the stated order, and the style model that breaks ties."""
+"""Ranking of repairs: what a person would choose first, then the file's own style."""
 
 from __future__ import annotations
 
+import pytest
+
 from inputmend.algorithms.ranking import StyleModel, rank
-from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.core.loss import LossLimit
+from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
+from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import hints_beside
+from inputmend.grammar.tolerant import GrammarLexer, TolerantLexer
 
 LISP = "(defun f (x)\n  (g (h x)))\n\n(defun g (y)\n  (h (k y)))\n\n(print (f (g 1))\n"
+
+
+def _lexer(name: str) -> TolerantLexer:
+    """A bundled grammar's lexer, with its hints."""
+    return GrammarLexer(CompiledGrammar.load(name), hints_beside(registry.bundled()[name].path))
+
+
+@pytest.fixture(scope="module")
+def json() -> TolerantLexer:
+    return _lexer("json")
 
 
 def _repair(original: str, *edits: Edit, algorithm: str = "fsynth") -> Repair:
     text = apply_edits(original, edits)
     return Repair(text, edits, algorithm, True, distance(original, text))
+
+
+def _to(original: str, text: str, algorithm: str = "fsynth") -> Repair:
+    return Repair(text, edits_between(original, text), algorithm, True, distance(original, text))
+
+
+def _best(original: str, texts: list[str], lexer: TolerantLexer, hinted: str = "") -> str:
+    def repairs(order: list[str]) -> list[Repair]:
+        return [_to(original, text, "hints" if text == hinted else "fsynth") for text in order]
+
+    ranked = rank(original, repairs(texts), 5, lexer=lexer)
+    assert ranked == rank(original, repairs(texts[::-1]), 5, lexer=lexer)
+    return ranked[0].text
+
+
+@pytest.mark.parametrize(
+    ("damaged", "wanted", "others"),
+    [
+        ("[1, 2,, 3]", "[1, 2, 3]", ["[1, 2,0, 3]", "[1, 20, 3]", "[1, 2]"]),
+        ('{"a": [{"b": 1', '{"a": [{"b": 1}]}', ['{"a": []}', '{"a": [{"b": 1}]}  ']),
+        ('["foo', '["foo"]', ['["fo"]', "[]"]),
+        ("{'a': 2}", '{"a": 2}', ["{\"'a'\": 2}", "\"{'a': 2}\"", "{}"]),
+        ("/* note */ {}", "{}", ['"/* note */ {}"', '"* note */ {"']),
+        ('callback({"a": 1});', '{"a": 1}', ['"callback({a: 1});"', '"a" ']),
+        ('Here is the data:\n{"a": 1}', '{"a": 1}', ['"Here is the data:{a: 1}"', '\n{"a": 1}']),
+        ("[True, None]", "[true, null]", ['["True", "None"]', '"True, None"', "[ ]"]),
+        ('{"a": }', '{"a": null}', ['{"a": 0}', '{"a": ""}', "{}"]),
+    ],
+)
+def test_the_repair_that_keeps_the_data_comes_first(
+    json: TolerantLexer, damaged: str, wanted: str, others: list[str]
+) -> None:
+    assert _best(damaged, [*others, wanted], json, hinted=wanted) == wanted
+
+
+def test_a_lost_quote_and_a_trailing_comma_get_the_two_edit_fix(json: TolerantLexer) -> None:
+    package = (
+        '{\n  "name": "demo",\n  "scripts": {\n    "test": "jest,\n  },\n'
+        '  "dependencies": {\n    "lodash": "4"\n  }\n}\n'
+    )
+    fixed = package.replace('"jest,', '"jest"')
+    quoted = package.replace('"jest,', '"jest,"')  # a value changed
+    moved = package.replace('"jest,\n  },', '"jest",').replace("  }\n}\n", "  }\n  }\n}\n")
+    assert _best(package, [moved, quoted, fixed], json) == fixed
+
+
+def test_ranked_repairs_carry_what_they_do_to_the_data(json: TolerantLexer) -> None:
+    text = '{"a": [1, 2, 3], "b": "some longer text", "c": 4}}'
+    keep, lose = _to(text, text[:-1]), _to(text, "{}")
+    first, second = rank(text, [lose, keep], 5, lexer=json)
+    assert first.text == text[:-1] and (first.data_lost, first.lossy) == (0, False)
+    assert first.tokens_kept > 0
+    assert second.text == "{}" and second.data_lost > 20 and second.lossy
+    generous = rank(text, [lose], 1, lexer=json, limit=LossLimit(1.0, 1000))
+    assert not generous[0].lossy
+
+
+def test_a_lossy_repair_never_comes_first(json: TolerantLexer) -> None:
+    text = '{"a": "x" "b": 1}'  # a lost comma; the wrapping changes more tokens
+    lossy = _to(text, "{}")
+    wrapped = _to(text, '{"a": "x\\" \\"b\\": 1"}')
+    assert rank(text, [lossy, wrapped], 1, lexer=json)[0] is not lossy
+
+
+def test_the_hints_proposal_comes_first_among_equals() -> None:
+    ini = _lexer("ini")
+    text = "[colors]\ncolor  #EDEDED\n"
+    at_end = _to(text, "[colors]\ncolor  #EDEDED:\n")
+    hinted = _to(text, "[colors]\ncolor = #EDEDED\n", "hints")
+    assert rank(text, [at_end, hinted], 1, lexer=ini)[0].algorithm == "hints"
+
+
+def test_the_column_count_decides_where_a_lost_quote_goes() -> None:
+    csv = _lexer("csv")
+    text = 'name,amount\n"Lee, Ann",1\nMüller, Zoë",2\n"Chen, Mei",3\n'
+    right = text.replace("Müller", '"Müller')
+    wrong = text.replace(' Zoë"', ' "Zoë"')
+    assert _best(text, [wrong, right], csv) == right
+
+
+def test_a_long_line_is_read_from_a_token_start(json: TolerantLexer) -> None:
+    pairs = ", ".join(f'"k{n}": "v {n}"' for n in range(60))  # blanks inside strings
+    text = "{" + pairs + ', "z": None}'
+    null, quoted = text.replace("None", "null"), text.replace("None", '"None"')
+    starts = {text.index(f'"k{n}"') for n in range(60)}
+
+    def token_start(offset: int) -> int | None:
+        return max((s for s in starts if s <= offset), default=None)
+
+    ranked = rank(
+        text, [_to(text, quoted), _to(text, null)], 2, lexer=json, token_start=token_start
+    )
+    assert ranked[0].text == null and ranked[0].data_lost == 0
 
 
 def test_style_breaks_a_tie_in_favour_of_the_files_own_habits() -> None:
@@ -30,27 +140,21 @@ def test_a_habit_of_the_file_wins_over_the_order_found() -> None:
     tight = _repair(text, Edit(colon, 0, ":"))
     after_space = _repair(text, Edit(colon + 1, 0, ":"))
     ranked = rank(text, [tight, after_space, spaced], top=5)
-    assert [r.text for r in ranked[:2]] == [
+    assert [r.text for r in ranked] == [
         text.replace('"f" 6', '"f" :6'),  # `" :` is how this file writes a pair
         text.replace('"f" 6', '"f": 6'),
+        spaced.text,  # edit distance comes before style
     ]
-    assert ranked[2] is spaced  # edit distance comes first
 
 
-def test_fewer_edits_then_less_data_lost_come_before_style() -> None:
-    text = '{"a": [1, 2]**, "b": [3, 4]}'
-    star = text.index("**")
-    one_edit = _repair(text, Edit(star, 2))  # delete `**`: distance 2
-    two_edits = _repair(text, Edit(star, 0, '"'), Edit(star + 2, 0, '"'))  # quote it
-    assert rank(text, [two_edits, one_edit], top=1) == (one_edit,)
-
+def test_style_decides_only_among_equals() -> None:
     text = "(a b c) (d e) x)\n"
     closer = text.index(" x)") + 2
     model = StyleModel(text)
-    drop = _repair(text, Edit(closer, 1))  # loses the `)`
+    drop = _repair(text, Edit(closer, 1))  # deletes a `)`: no stray copy
     keep = _repair(text, Edit(closer - 1, 0, "("))  # keeps it: `(x)`
     assert model.cost(text, drop.text, drop.edits) < model.cost(text, keep.text, keep.edits)
-    assert rank(text, [drop, keep], top=1) == (keep,)
+    assert rank(text, [drop, keep], top=1)[0].text == keep.text
 
 
 def test_duplicates_are_removed_and_top_is_honoured() -> None:

@@ -239,7 +239,7 @@ def _corpus_like_folder(tmp_path: Path) -> Path:
     (folder / "sub").mkdir(parents=True)
     (folder / "ok.json").write_text('{"a": 1}\n')
     (folder / "bad.json").write_text('{"a": 1 "b": 2}\n')
-    (folder / "sub" / "broken.json").write_text("[1, 2, **3]\n")
+    (folder / "sub" / "broken.json").write_text("[1, 2, **3, 4, 5, 6, 7, 8, 9, 10]\n")
     (folder / "sub" / "notes.txt").write_text("not a known format\n")
     (folder / ".hidden.json").write_text("{{{")
     return folder
@@ -265,7 +265,7 @@ def test_repair_many_files_json_lines_and_summary(
     assert len(records) == 4
     by_name = {Path(r["file"]).name: r for r in records}
     assert by_name["ok.json"]["valid"] is True
-    assert by_name["broken.json"]["repairs"][0]["text"] == "[1, 2, 3]\n"
+    assert by_name["broken.json"]["repairs"][0]["text"] == "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n"
     assert "no such file" in by_name["missing.json"]["problem"]
     assert "4 files:" in err and "1 already valid" in err and "1 not processed" in err
     assert code == 2  # one file could not be processed, the others were
@@ -276,8 +276,10 @@ def test_repair_many_files_in_place(capsys: pytest.CaptureFixture[str], tmp_path
     code, out, _ = run(capsys, "repair", "--in-place", "--jobs", "1", str(folder))
     assert "3 files: 2 repaired, 1 already valid, 0 not repaired" in out
     assert code == 0
-    assert (folder / "sub" / "broken.json").read_text() == "[1, 2, 3]\n"
-    assert (folder / "sub" / "broken.json.orig").read_text() == "[1, 2, **3]\n"
+    assert (folder / "sub" / "broken.json").read_text() == "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n"
+    assert (
+        folder / "sub" / "broken.json.orig"
+    ).read_text() == "[1, 2, **3, 4, 5, 6, 7, 8, 9, 10]\n"
     assert not (folder / "ok.json.orig").exists()
     code, _, err = run(capsys, "repair", "-o", str(tmp_path / "x"), str(folder))
     assert code == 2 and "-o takes one input file" in err
@@ -546,3 +548,59 @@ def test_make_demo_runs_clean_and_says_how_to_run_the_command() -> None:
     assert "Error" not in output and "ignored" not in output
     assert "run it as .venv/bin/inputmend" in output
     assert f"interpreter is {root / '.venv' / 'bin' / 'python'}" in output
+
+
+JUNK = "{ a = 1; }" + " @@@" * 30 + "\n"  # TinyC: only deleting the junk (90 characters) helps
+
+
+def test_a_lossy_repair_is_shown_but_not_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "junk.tinyc"
+    path.write_text(JUNK)
+    out_path = tmp_path / "out.tinyc"
+    code, out, _ = run(capsys, "repair", "--json", "-o", str(out_path), str(path))
+    data = json.loads(out)
+    assert data["repairs"] and data["repairs"][0]["lossy"] is True
+    assert data["written"] == "nothing written: the best repair is lossy"
+    assert not out_path.exists() and code == 1
+    assert any("not repaired (lossy)" in note and "--allow-loss" in note for note in data["notes"])
+    code, out, _ = run(capsys, "repair", "--allow-loss", "-o", str(out_path), str(path))
+    assert code == 0 and out_path.read_text().rstrip() == "{ a = 1; }"
+    code, _, _ = run(capsys, "repair", "--max-loss", "100%,100", "-o", str(out_path), str(path))
+    assert code == 0
+    code, _, err = run(capsys, "repair", "--max-loss", "lots", str(path))
+    assert code == 2 and "--max-loss" in err
+
+
+def test_a_batch_counts_lossy_files_as_not_repaired(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = _corpus_like_folder(tmp_path)
+    (folder / "junk.tinyc").write_text(JUNK)
+    code, out, _ = run(capsys, "repair", "--in-place", "--jobs", "1", str(folder))
+    assert "4 files: 2 repaired, 1 already valid, 0 not repaired, 1 not repaired (lossy)" in out
+    assert "junk.tinyc: not repaired (lossy): the best repair loses 90 of" in out
+    assert code == 1 and (folder / "junk.tinyc").read_text() == JUNK
+    (folder / ".inputmend.toml").write_text("[defaults]\nallow-loss = true\n")
+    code, out, _ = run(capsys, "repair", "--in-place", "--jobs", "1", str(folder / "junk.tinyc"))
+    assert code == 0 and (folder / "junk.tinyc").read_text().rstrip() == "{ a = 1; }"
+    (folder / ".inputmend.toml").write_text('[defaults]\nmax-loss = "1%,5"\n')
+    again = folder / "sub" / "again.json"
+    again.write_text("[1, 2, **3, 4, 5, 6, 7, 8, 9, 10]\n")
+    code, out, _ = run(capsys, "repair", "--json", str(again))
+    lossy = {r["text"]: r["lossy"] for r in json.loads(out)["repairs"]}
+    assert lossy["[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n"] is True  # 2 of 24 is more than 1%
+
+
+def test_undecodable_bytes_are_reread_and_shown_as_bytes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "people.json"
+    path.write_bytes(b'{"name": "Ren\xe9e"}\n')
+    code, out, _ = run(capsys, "repair", "--encoding", "utf-8", str(path))
+    assert code == 0
+    assert '-{"name": "Ren\\xe9e"}' in out and '+{"name": "Renée"}' in out  # the diff
+    assert "Replace `\\xe9` with `é`" in out and "\\udce9" not in out
+    run(capsys, "repair", "--encoding", "utf-8", "--in-place", str(path))
+    assert path.read_bytes() == '{"name": "Renée"}\n'.encode()

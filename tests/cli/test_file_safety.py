@@ -16,7 +16,7 @@ import pytest
 from inputmend.cli.files import InputError, expand, read_input, write_in_place
 from tests.cli.helpers import run
 
-BROKEN, REPAIRED = '{"price": **3.45}', '{"price": 3.45}'
+BROKEN, REPAIRED = '{"item": "Apple", "price": **3.45}', '{"item": "Apple", "price": 3.45}'
 ROOT = os.geteuid() == 0
 OTHER_UID = 65534  # nobody
 

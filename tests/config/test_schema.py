@@ -8,6 +8,7 @@ import pytest
 
 from inputmend.config import defaults
 from inputmend.config.schema import LIMIT_FIELDS, OracleSpec, Reader, Rule
+from inputmend.core.loss import LossLimit
 from inputmend.oracles.base import OracleConfigError
 
 
@@ -97,6 +98,19 @@ def test_limits() -> None:
     lenient = Reader("client", strict=False)
     assert lenient.fields({"maxTests": None, "timeout": True}, LIMIT_FIELDS, "d") == {
         "max_tests": None
+    }
+
+
+def test_loss_limits() -> None:
+    strict = Reader("toml", strict=True)
+    read = strict.fields({"max-loss": "5%,200", "allow-loss": True}, LIMIT_FIELDS, "d")
+    assert read == {"max_loss": LossLimit(0.05, 200), "allow_loss": True}
+    assert strict.fields({"max-loss": 100}, LIMIT_FIELDS, "d") == {"max_loss": LossLimit(chars=100)}
+    with pytest.raises(OracleConfigError, match="`max-loss` must be PERCENT%"):
+        strict.fields({"max-loss": "much"}, LIMIT_FIELDS, "d")
+    client = Reader("client", strict=False)
+    assert client.fields({"maxLoss": "20%", "allowLoss": True}, LIMIT_FIELDS, "d") == {
+        "max_loss": LossLimit(0.2, 64)  # the editor never writes: no allowLoss
     }
 
 

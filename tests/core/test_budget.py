@@ -17,14 +17,24 @@ def test_what_is_left_after_a_step() -> None:
     assert Budget().after(RunStats(5, 1.0)) == Budget()
 
 
-def test_shares_and_caps() -> None:
+def test_shares() -> None:
     budget = Budget(timeout_s=10.0, max_tests=101)
     share = budget.share(0.6)
     assert (share.timeout_s, share.max_tests) == (6.0, 60)
     assert Budget().share(0.5) == Budget()
-    capped = budget.capped(2.0, 500)
-    assert (capped.timeout_s, capped.max_tests) == (2.0, 101)
-    assert Budget().capped(2.0, 500) == Budget(timeout_s=2.0, max_tests=500)
+    fair = Budget(timeout_s=10.0, max_tests=3).fair_share(0.1)
+    assert (fair.timeout_s, fair.max_tests) == (1.0, 1)  # a share of tests is never none
+    assert Budget(max_tests=0).fair_share(0.5).max_tests == 0
+    assert Budget().fair_share(0.1) == Budget()
+
+
+def test_whether_a_budget_is_used_up() -> None:
+    budget = Budget(timeout_s=2.0, max_tests=10)
+    assert budget.exhausted_by(RunStats(9, 1.9)) is None
+    assert budget.exhausted_by(RunStats(10, 0.1)) == "test budget of 10 oracle runs used up"
+    assert budget.exhausted_by(RunStats(0, 2.5)) == "time budget of 2s used up"
+    assert Budget(cancelled=lambda: True).exhausted_by(RunStats(0, 0.0)) == "cancelled"
+    assert Budget().exhausted_by(RunStats(10**6, 10**6)) is None
 
 
 def test_arithmetic_keeps_the_cancellation() -> None:
@@ -32,7 +42,7 @@ def test_arithmetic_keeps_the_cancellation() -> None:
         return True
 
     budget = Budget(timeout_s=1.0, cancelled=stop)
-    assert budget.after(RunStats(0, 0.5)).share(0.5).capped(1, 1).cancelled is stop
+    assert budget.after(RunStats(0, 0.5)).share(0.5).fair_share(0.5).cancelled is stop
 
 
 def test_deadline_and_cancellation() -> None:

@@ -18,10 +18,12 @@ from inputmend.core.text import (
     decode,
     decode_bytes,
     encode,
+    escape_undecodable,
     first_undecodable,
     looks_binary,
     looks_legacy,
     printable,
+    reread_undecodable,
     snippet,
 )
 
@@ -229,6 +231,15 @@ def test_out_of_range_positions_are_clamped() -> None:
     assert index.line_span(0) == (0, 3)
     assert index.line_span(1) == (3, 5)
     assert index.line_span(2) == (5, 5)
+
+
+def test_undecodable_bytes_are_shown_and_reread_as_text() -> None:
+    text = decode(b"Ren\xe9e, caf\xe9s \x81 \xc3", encoding="utf-8").text
+    assert escape_undecodable(text) == "Ren\\xe9e, caf\\xe9s \\x81 \\xc3"
+    assert reread_undecodable(text, 3, 4) == "é"
+    assert reread_undecodable(text, 14, 15) is None  # undefined in cp1252
+    assert reread_undecodable(text, 16, 17) is None  # Ã alone between a space and the end
+    assert reread_undecodable("abc", 1, 2) is None  # not an undecodable byte
 
 
 def test_snippets_are_short_and_printable() -> None:

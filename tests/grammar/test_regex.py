@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import regex
 
 from inputmend.grammar.regex import (
+    RegexAutomaton,
     RegexItem,
+    UnsupportedRegex,
     first_chars,
     first_ranges,
     parse_regex,
@@ -67,3 +70,35 @@ def test_first_ranges_keep_large_classes() -> None:
     digit = ranges_class(first_ranges("[0-9]"))
     assert digit.match("5") and not digit.match("a")
     assert ranges_class(None) is None
+
+
+def test_the_shortest_completion_of_a_partial_match() -> None:
+    string = RegexAutomaton(r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"')
+    assert string.completion("") == '""'
+    assert string.completion('"fo') == '"'
+    assert string.completion('"a\\u0') == '000"'  # a cut escape is finished first
+    assert string.completion("x") is None  # cannot grow into a match
+    number = RegexAutomaton(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+    assert [number.completion(p) for p in ("", "-", "1.", "2e+", "10")] == ["0", "0", "0", "0", ""]
+    assert RegexAutomaton("(?i:graph)").completion("GR") == "aph"
+    comment = RegexAutomaton(r"/\*(?:[^*]|\*+[^*/])*\*+/")
+    assert comment.completion("/* note") == "*/"
+    assert comment.completion("/* note *") == "/"
+    nested = RegexAutomaton(r"<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>")
+    assert nested.completion("<a<b") == ">>"
+
+
+def test_completions_take_the_plainest_character_of_a_class() -> None:
+    assert RegexAutomaton(r"[A-Za-z_][A-Za-z_0-9]*").completion("") == "a"
+    assert RegexAutomaton(r"[^\s()]+").completion("") == "0"
+    assert RegexAutomaton(r"\w\d").completion("") == "00"
+    assert RegexAutomaton(r"[\x80-\xff]").completion("") == "¡"  # printable
+    assert RegexAutomaton(r"\r?\n").completion("") == "\n"
+    assert RegexAutomaton(r"x{2,3}y").completion("x") == "xy"
+
+
+def test_back_references_cannot_be_followed() -> None:
+    with pytest.raises(UnsupportedRegex):
+        RegexAutomaton(r"(a)\1")
+    with pytest.raises(UnsupportedRegex):
+        RegexAutomaton("a{1000}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,9 @@ COMMA = DAVE.index(' "age"')
 def _repairs() -> tuple[Repair, ...]:
     return (
         Repair(DAVE[:COMMA] + "," + DAVE[COMMA:], (Edit(COMMA, 0, ","),), "fsynth", True, 1),
-        Repair("x", (Edit(0, 2), Edit(COMMA, 0, ",")), "ddmax-hybrid", True, 3),
+        Repair(
+            "x", (Edit(0, 2), Edit(COMMA, 0, ",")), "ddmax-hybrid", True, 3, data_lost=1, lossy=True
+        ),
     )
 
 
@@ -90,9 +93,12 @@ def test_repair_actions_carry_data_and_name_the_diagnostic_they_fix() -> None:
         "edits": 1,
         "distance": 1,
         "data_lost": 0,
+        "tokens_kept": 0,
+        "lossy": False,
         "inserted": 1,
     }
-    assert second.data is not None and second.data["data_lost"] == 2
+    assert second.data is not None and second.data["data_lost"] == 1
+    assert second.data["lossy"] is True
     assert second.title == 'Remove `{` before `"name"` and insert missing `,` after `"Dave"`'
     error = convert.error_diagnostic(snapshot, UTF16)
     assert best.diagnostics == [error] and error is not None and error.code == "syntax"
@@ -111,6 +117,15 @@ def test_only_the_final_list_marks_a_fix_preferred() -> None:
     first = convert.repair_actions(quick, UTF16, document_changes=True)[0]
     assert not first.is_preferred and first.data is not None
     assert first.data["preferred"] is False and first.data["final"] is False
+
+
+def test_a_lossy_repair_is_never_the_preferred_fix() -> None:
+    fast = Feedback(Verdict.INCORRECT, COMMA + 1, "unexpected")
+    lossy = tuple(replace(repair, lossy=True) for repair in _repairs())
+    final = _snapshot(DAVE, fast=fast, repairs=lossy, final=True)
+    actions = convert.repair_actions(final, UTF16, document_changes=True)
+    assert not any(action.is_preferred for action in actions)
+    assert actions[0].data is not None and actions[0].data["lossy"] is True
 
 
 def test_titles_use_the_editors_columns_where_they_need_a_position() -> None:

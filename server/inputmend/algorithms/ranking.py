@@ -1,23 +1,54 @@
-"""Ranking repairs: fewest edits first, then least data lost, then the most
-natural-looking text, then least invented.
+"""Ranking repairs: what a person would choose first.
 
-Repairs of one input often tie on edit distance: a missing `)` can go before
-or after the final newline, a stray byte can be deleted or replaced.  The
-tie-breaker is how well the repaired text fits the *input's own style*: a
-character trigram model counted over the input (which is mostly right) scores
-the text around each edit before and after it.  `))\\n` beats `)\\n)` in a Lisp
-file that ends every form on `))`; `"2.0.0" }` beats `"2.0.0 "}` in a JSON file
-written with a space before every `}`.
+Each repair is judged by what it does to the input's data
+(:mod:`~inputmend.algorithms.judgement`), and the repairs are ordered by
+
+1. lossy last (more data lost than the loss limit allows): never the first
+   while another is not;
+2. records with another number of fields than the first (tables): data in
+   the wrong column is the worst damage to a table;
+3. input tokens changed (swallowed into a string or comment, another kind,
+   merged, foreign syntax left as it is): wrapping a document in one string
+   keeps every character and loses every token;
+4. data characters lost (undecodable bytes re-read as text are kept), then
+   punctuation lost (a stray copy and a hint's fix are free), then values
+   invented, then values invented other than the grammar's filler: keeping
+   beats deleting, deleting a stray comma beats making up a value, and
+   completing ``d=0<`` beats cutting its ``<``;
+5. blanks an inserted delimiter moves into a value (``"yarn "}``);
+6. edit distance, less what was deleted with foreign syntax (a comment with
+   its line), then the number of separate edits: among repairs that treat the
+   data alike, the smallest;
+7. brackets where the indentation says they belong
+   (:func:`~inputmend.algorithms.layout.layout_agreement`);
+8. a repair the grammar's hints proposed: first among equals;
+9. how natural the repaired text looks in the file's own style, then fewer
+   inserted characters; of equal repairs the one found first stays first.
+
+The style model: repairs of one input often tie on all of that (a missing
+`)` can go before or after the final newline), and the *input's own style*
+decides: a character trigram model counted over the input (which is mostly
+right) scores the text around each edit before and after it.  `))\\n` beats
+`)\\n)` in a Lisp file that ends every form on `))`; `"2.0.0" }` beats
+`"2.0.0 "}` in a JSON file written with a space before every `}`.
+Naturalness counts in whole nats, so weak evidence (a tiny file) decides
+nothing.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from itertools import pairwise
 
+from inputmend.algorithms.hints import ALGORITHM as HINTED
+from inputmend.algorithms.judgement import Judge, Judgement, TokenStart
+from inputmend.algorithms.redecode import reread
+from inputmend.core.loss import DEFAULT_LIMIT, LossLimit, significant
 from inputmend.core.model import Edit, Repair
+from inputmend.grammar.tolerant import GenericLexer, TolerantLexer
 
 ORDER = 3
 """Characters per n-gram: two of context, one predicted."""
@@ -96,30 +127,81 @@ def _clusters(edits: Sequence[Edit]) -> list[list[Edit]]:
     return groups
 
 
-def _key(repair: Repair, style: float) -> tuple[int, int, int, int, int]:
-    """Fewest edits (edit distance, then separate edits: deleting `**` is one
-    edit, quoting both ends of it two), then least data lost (characters
-    deleted), then the most natural text, then least invented.  Naturalness
-    counts in whole nats, so weak evidence (a tiny file) leaves the order the
-    repairs were found in."""
+def _key(repair: Repair, judgement: Judgement) -> tuple[int, ...]:
+    """The ranking key up to the tie-breakers (:func:`_tie_key`); see the
+    module documentation for the order and why."""
     return (
-        repair.distance,
+        repair.lossy,
+        judgement.misshapen,
+        judgement.changed,
+        judgement.data_lost,
+        judgement.structure_lost,
+        judgement.invented,
+        judgement.unfilled,
+        judgement.absorbed,
+        max(0, repair.distance - judgement.removed),
         len(repair.edits),
-        repair.data_lost,
-        math.floor(style),
-        repair.inserted,
     )
 
 
-def rank(original: str, repairs: Iterable[Repair], top: int) -> tuple[Repair, ...]:
-    """The ``top`` best repairs of ``original``, best first; no duplicates."""
+def _tie_key(repair: Repair, style: float, agreement: int) -> tuple[int, ...]:
+    """What decides between repairs equal by :func:`_key`."""
+    return (-agreement, repair.algorithm != HINTED, math.floor(style), repair.inserted)
+
+
+def rank(
+    original: str,
+    repairs: Iterable[Repair],
+    top: int,
+    *,
+    lexer: TolerantLexer | None = None,
+    token_start: TokenStart | None = None,
+    layout: Callable[[str], int] | None = None,
+    limit: LossLimit = DEFAULT_LIMIT,
+) -> tuple[Repair, ...]:
+    """The ``top`` best repairs of ``original``, best first, no duplicates,
+    each with what it does to the data (``data_lost``, ``tokens_kept``,
+    ``lossy`` under ``limit``).  ``lexer`` reads the input's tokens (the
+    grammar's, with its hints); without one, words, numbers, quoted strings
+    and punctuation.  ``token_start`` says where tokens start (see
+    :class:`~inputmend.algorithms.judgement.Judge`); ``layout`` scores how
+    well a text's nesting agrees with its indentation
+    (:func:`~inputmend.algorithms.layout.layout_agreement`)."""
     unique: dict[str, Repair] = {}
     for repair in repairs:
         unique.setdefault(repair.text, repair)
-    candidates = list(unique.values())
-    if len(candidates) < 2:
-        return tuple(candidates[:top])
-    model = StyleModel.around(original, (e for r in candidates for e in r.edits))
-    keyed = [(_key(r, model.cost(original, r.text, r.edits)), i) for i, r in enumerate(candidates)]
+    if not unique:
+        return ()
+    judge = Judge(original, lexer if lexer is not None else GenericLexer(), token_start=token_start)
+    available = significant(original)
+    judged: list[tuple[Repair, Judgement]] = []
+    for repair in unique.values():
+        judgement = judge(repair)
+        # undecodable bytes re-read as text are kept, not lost
+        lost = max(0, judgement.data_lost - sum(reread(original, e) for e in repair.edits))
+        judgement = replace(judgement, data_lost=lost)
+        lost += judgement.junk_lost
+        marked = replace(
+            repair,
+            data_lost=lost,
+            tokens_kept=judgement.tokens_kept,
+            lossy=not limit.allows(lost, available),
+        )
+        judged.append((marked, judgement))
+    heads = [_key(r, j) for r, j in judged]
+    equals = Counter(heads)
+    tied = [r for r, head in zip(judged, heads, strict=True) if equals[head] > 1]
+    # the tie-breakers read whole texts: only for repairs that need them
+    model = StyleModel.around(original, (e for r, _ in tied for e in r.edits)) if tied else None
+    keyed = [
+        (
+            head,
+            _tie_key(r, model.cost(original, r.text, r.edits), layout(r.text) if layout else 0)
+            if model is not None and equals[head] > 1
+            else (),
+            i,
+        )
+        for i, ((r, _), head) in enumerate(zip(judged, heads, strict=True))
+    ]
     keyed.sort()
-    return tuple(candidates[index] for _, index in keyed[:top])
+    return tuple(judged[index][0] for _, _, index in keyed[:top])

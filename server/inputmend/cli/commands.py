@@ -32,6 +32,7 @@ from inputmend.config.discovery import FileSettings, settings_for
 from inputmend.config.schema import OracleSpec
 from inputmend.config.trust import command_line_roots
 from inputmend.core.budget import Budget
+from inputmend.core.loss import LossLimit, significant
 from inputmend.core.render import distinct
 from inputmend.core.text import DecodeError, decode, encoding_name, looks_binary, printable
 from inputmend.grammar import registry
@@ -121,6 +122,17 @@ def _budget(args: argparse.Namespace, settings: FileSettings) -> Budget:
     return Budget(timeout_s=timeout, max_tests=max_tests)
 
 
+def _loss(args: argparse.Namespace, settings: FileSettings) -> tuple[LossLimit, bool]:
+    """The loss limit, and whether a lossy repair may be written anyway."""
+    limit = settings.limits.max_loss
+    if args.max_loss is not None:
+        try:
+            limit = LossLimit.parse(args.max_loss)
+        except ValueError as error:
+            raise UsageError(f"--max-loss: {error}") from None
+    return limit, args.allow_loss or settings.limits.allow_loss
+
+
 def _jobs(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs <= 0:
         raise UsageError("--jobs must be positive")
@@ -205,6 +217,7 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
     try:
         source, settings, oracle = _load(path, args)
         budget = _budget(args, settings)
+        limit, allow_loss = _loss(args, settings)
     except USER_ERRORS as error:
         return render.problem(_display_name(path), error)
     seconds = run_limit(budget.timeout_s, settings.spec.test_timeout_s)
@@ -217,6 +230,7 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
                 algorithm=args.algorithm,
                 budget=budget,
                 top=CANDIDATES * args.top,
+                max_loss=limit,
             )
             lexer = services.lexer_of(oracle)
     except Overrun:
@@ -225,22 +239,38 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
     finally:
         oracle.close()
     repairs = distinct(source.text, result.repairs, lexer)[: args.top]
+    # the best repair is written only when it is not lossy, or that is allowed
+    best = repairs[0] if repairs and (allow_loss or not repairs[0].lossy) else None
     written = None
     try:
-        if (args.in_place or args.output not in (None, STDIN)) and not repairs:
-            why = "the file is already valid" if result.input_valid else "no repair was found"
-            written = f"nothing written: {why}"
+        if best is None:
+            if args.in_place or args.output not in (None, STDIN):
+                why = (
+                    "the file is already valid"
+                    if result.input_valid
+                    else "the best repair is lossy"
+                    if repairs
+                    else "no repair was found"
+                )
+                written = f"nothing written: {why}"
         elif args.in_place:
-            written = write_in_place(source, repairs[0].text)
+            written = write_in_place(source, best.text)
         elif args.output == STDIN:
-            sys.stdout.buffer.write(source.encode(repairs[0].text))
+            sys.stdout.buffer.write(source.encode(best.text))
             sys.stdout.flush()
         elif args.output:
-            written = write_output(source, repairs[0].text, Path(args.output))
+            written = write_output(source, best.text, Path(args.output))
     except (OSError, InputError) as error:
         return render.problem(_display_name(path), error)
     name = _display_name(path)
     record = render.repair_record(name, source, initial, result, repairs, written, lexer)
+    if repairs and best is None:
+        record["notes"].append(
+            f"not repaired (lossy): the best repair loses {repairs[0].data_lost} of the input's "
+            f"{significant(source.text)} non-whitespace characters (the limit is "
+            f"{limit.describe()}); --allow-loss writes it anyway"
+        )
+        record["_lossy"] = True
     record["total_s"] = round(time.monotonic() - started, 6)
     return {**record, "_warning": settings.warning}
 
@@ -255,7 +285,13 @@ def cmd_repair(args: argparse.Namespace) -> int:
     # with -o -, standard output carries the repaired text only
     report = sys.stderr if args.output == STDIN else sys.stdout
     progress = batch.ProgressBar(len(files), "repairing")
-    outcome: dict[str, list[str]] = {"repaired": [], "valid": [], "failed": [], "problem": []}
+    outcome: dict[str, list[str]] = {
+        "repaired": [],
+        "valid": [],
+        "failed": [],
+        "lossy": [],
+        "problem": [],
+    }
     reasons: dict[str, str] = {}
     warned: set[str] = set()
     for record in batch.run(repair_one, files, args, jobs=_jobs(args), progress=progress):
@@ -268,6 +304,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
             continue
         if record["valid"]:
             outcome["valid"].append(path)
+        elif record.get("_lossy"):
+            outcome["lossy"].append(path)
+            reasons[path] = record["notes"][-1]
         elif record["repairs"]:
             outcome["repaired"].append(path)
         else:
@@ -286,15 +325,16 @@ def cmd_repair(args: argparse.Namespace) -> int:
         summary = (
             f"{len(files)} files: {len(outcome['repaired'])} repaired, "
             f"{len(outcome['valid'])} already valid, {len(outcome['failed'])} not repaired"
+            + (f", {len(outcome['lossy'])} not repaired (lossy)" if outcome["lossy"] else "")
             + (f", {len(outcome['problem'])} not processed" if outcome["problem"] else "")
         )
         stream = sys.stderr if args.json else sys.stdout
         print(("\n" if not args.json else "") + summary, file=stream)
-        for path in outcome["failed"] + outcome["problem"]:
+        for path in outcome["failed"] + outcome["lossy"] + outcome["problem"]:
             print(f"  {path}: {reasons[path]}", file=stream)
     if outcome["problem"]:
         return EXIT_USAGE
-    return EXIT_INVALID if outcome["failed"] else EXIT_OK
+    return EXIT_INVALID if outcome["failed"] or outcome["lossy"] else EXIT_OK
 
 
 # ---------------------------------------------------------------- explain

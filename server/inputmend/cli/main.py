@@ -129,6 +129,15 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--in-place", action="store_true", help="write the best repair to FILE (keeps FILE.orig)"
     )
+    repair.add_argument(
+        "--max-loss",
+        metavar="PCT%,N",
+        help="a repair that loses more of the input's non-whitespace characters is lossy and "
+        "never written (default 10%%,64: more than 10%% of them or more than 64)",
+    )
+    repair.add_argument(
+        "--allow-loss", action="store_true", help="write the best repair even when it is lossy"
+    )
     repair.add_argument("--json", action="store_true", help="one JSON object per file")
     _encoding_option(repair)
     _jobs_option(repair)

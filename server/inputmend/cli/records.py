@@ -91,12 +91,6 @@ def add_options(parser: argparse.ArgumentParser, *, repair: bool) -> None:
             action="store_true",
             help="leave the records not repaired out of the output (needs --reject)",
         )
-        group.add_argument(
-            "--max-loss",
-            metavar="PCT%%,N",
-            help="a repair that loses more of a record's characters is lossy (default 10%%,64)",
-        )
-        group.add_argument("--allow-loss", action="store_true", help="write lossy repairs too")
 
 
 def record_format(args: argparse.Namespace) -> Format | None:
@@ -121,8 +115,6 @@ def _given(args: argparse.Namespace) -> list[str]:
         "--partition-bytes": args.partition_bytes is not None,
         "--reject": getattr(args, "reject", None) is not None,
         "--drop-rejected": getattr(args, "drop_rejected", False),
-        "--max-loss": getattr(args, "max_loss", None) is not None,
-        "--allow-loss": getattr(args, "allow_loss", False),
     }
     return [flag for flag, used in given.items() if used]
 

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from inputmend.cli.files import InputFile
 from inputmend.core.model import Abstraction, Diagnosis, Edit, Repair, RepairResult, apply_edits
 from inputmend.core.render import Lexer, describe_repair
-from inputmend.core.text import LineIndex, printable, snippet
+from inputmend.core.text import LineIndex, escape_undecodable, printable, snippet
 from inputmend.oracles.base import Feedback
 
 SPANS_SHOWN = 50
@@ -101,6 +101,9 @@ def repair_record(
                 "text": repair.text,
                 "edits": _edits_json(repair.edits),
                 "distance": repair.distance,
+                "data_lost": repair.data_lost,
+                "tokens_kept": repair.tokens_kept,
+                "lossy": repair.lossy,
                 "algorithm": repair.algorithm,
                 "summary": describe_repair(
                     text, repair.edits, lexer=lexer, where=where, repaired=repair.text
@@ -183,14 +186,13 @@ def bounded_diff(name: str, index: LineIndex, edits: Sequence[Edit], label: str)
                 line = f"@@ -{old_start}{header[2] or ''} +{new_start}{header[4] or ''} @@\n"
             else:
                 line = line[0] + _cut(line[1:], focus)
+            line = escape_undecodable(line)  # an undecodable byte shows as \xe9
             out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
         shift += len(new_lines) - len(old_lines)
     return "".join(out)
 
 
-def print_repair(
-    record: dict[str, Any], *, detailed: bool, stream: TextIO | None = None
-) -> None:
+def print_repair(record: dict[str, Any], *, detailed: bool, stream: TextIO | None = None) -> None:
     """The diagnosis and the ranked repairs (all when ``detailed``, else the best)."""
     stream = stream or sys.stdout
     path = record["file"]
@@ -213,9 +215,10 @@ def print_repair(
     for rank, (repair, where, diff) in enumerate(
         zip(shown, record["_where"], record["_diffs"], strict=False), 1
     ):
+        lossy = ", lossy" if repair["lossy"] else ""
         print(
-            f"\nRepair {rank} ({repair['algorithm']}, distance {repair['distance']}, at {where}): "
-            f"{repair['summary']}",
+            f"\nRepair {rank} ({repair['algorithm']}, distance {repair['distance']}{lossy}, "
+            f"at {where}): {repair['summary']}",
             file=stream,
         )
         stream.write(diff)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from inputmend.config import defaults
+from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.oracles.base import OracleConfigError
 
 log = logging.getLogger(__name__)
@@ -59,10 +60,13 @@ class OracleSpec:
 
 @dataclass(frozen=True)
 class RunLimits:
-    """Budget of one repair or explanation run."""
+    """Budget of one repair or explanation run, and how much of the input a
+    repair may lose before it is lossy (never written unless allowed)."""
 
     timeout_s: float | None = defaults.RUN_TIMEOUT_S
     max_tests: int | None = None
+    max_loss: LossLimit = DEFAULT_LIMIT
+    allow_loss: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,18 @@ def boolean(value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError("must be true or false")
     return value
+
+
+def loss_limit(value: Any) -> LossLimit:
+    """``"10%"``, ``"64"``, ``"10%,64"`` or a number of characters."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return LossLimit.parse(str(value))
+    if not isinstance(value, str):
+        raise ValueError('must be a string such as "10%,64" or a number of characters')
+    try:
+        return LossLimit.parse(value)
+    except ValueError:
+        raise ValueError("must be PERCENT%, CHARS or PERCENT%,CHARS") from None
 
 
 def choice(*choices: str) -> Callable[[Any], str]:
@@ -170,8 +186,11 @@ LIMIT_FIELDS = (
     Field("timeout_s", "timeout", "timeout", positive_number),
     Field("max_tests", "max-tests", "maxTests", optional(positive_integer)),
     Field("test_timeout_s", "test-timeout", "testTimeout", positive_number),
+    Field("max_loss", "max-loss", "maxLoss", loss_limit),
+    Field("allow_loss", "allow-loss", None, boolean),
 )
-"""``[defaults]`` of ``.inputmend.toml``; the language server's settings of the same names."""
+"""``[defaults]`` of ``.inputmend.toml``; the language server's settings of the same names
+(the server never writes files, so it has no ``allow-loss``)."""
 
 
 @dataclass

@@ -8,12 +8,13 @@ thousand tokens): it raises :class:`BudgetExhausted` (or :class:`Cancelled`)
 when the run must stop, and the algorithm returns the best result it has.
 
 Splitting a budget among the steps of a run is arithmetic on budgets
-(:meth:`Budget.after`, :meth:`Budget.share`, :meth:`Budget.capped`), written
-once here.
+(:meth:`Budget.after`, :meth:`Budget.share`, :meth:`Budget.fair_share`), and
+whether a budget is used up (:meth:`Budget.exhausted_by`), written once here.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -63,11 +64,24 @@ class Budget:
             max_tests=None if tests is None else int(fraction * tests),
         )
 
-    def capped(self, seconds: float, tests: int) -> Budget:
-        """This budget, but at most ``seconds`` and ``tests``."""
-        timeout = seconds if self.timeout_s is None else min(self.timeout_s, seconds)
-        limit = tests if self.max_tests is None else min(self.max_tests, tests)
-        return replace(self, timeout_s=timeout, max_tests=limit)
+    def fair_share(self, fraction: float) -> Budget:
+        """``fraction`` of this budget for one of several steps, its tests
+        rounded up: a step with a share never gets nothing of something."""
+        tests = self.max_tests
+        share = self.share(fraction)
+        if tests is not None:
+            share = replace(share, max_tests=min(tests, math.ceil(fraction * tests)))
+        return share
+
+    def exhausted_by(self, spent: RunStats) -> str | None:
+        """Why this budget is used up once ``spent`` is paid (None: it is not)."""
+        if self.cancelled is not None and self.cancelled():
+            return "cancelled"
+        if self.timeout_s is not None and spent.elapsed_s >= self.timeout_s:
+            return f"time budget of {self.timeout_s:g}s used up"
+        if self.max_tests is not None and spent.tests >= self.max_tests:
+            return f"test budget of {self.max_tests} oracle runs used up"
+        return None
 
 
 UNLIMITED = Budget()

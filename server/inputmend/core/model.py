@@ -53,11 +53,13 @@ class Repair:
     valid: bool
     distance: int
     note: str = ""
-
-    @property
-    def data_lost(self) -> int:
-        """Characters of the input the repair deletes or replaces."""
-        return sum(edit.delete for edit in self.edits)
+    data_lost: int = 0
+    """Non-whitespace characters of the input's data that the repair deletes or
+    overwrites (set by the ranking; :mod:`inputmend.algorithms.judgement`)."""
+    tokens_kept: int = 0
+    """Input tokens around the edits that the repair keeps (set by the ranking)."""
+    lossy: bool = False
+    """Loses more data than the loss limit allows (set by the ranking)."""
 
     @property
     def inserted(self) -> int:

@@ -258,6 +258,28 @@ def looks_legacy(data: bytes) -> bool:
     return found >= LEGACY_EVIDENCE
 
 
+def reread_undecodable(text: str, start: int, end: int) -> str | None:
+    """What the undecodable bytes ``text[start:end]`` (surrogate escapes)
+    read as in cp1252, when each of them looks like text next to its
+    neighbours as :func:`looks_legacy` asks (``Ren\\xe9e`` is ``Renée``);
+    None otherwise (a random corrupt byte, a control character)."""
+    codes = [ord(char) - 0xDC00 for char in text[start:end]]
+    if not codes or not all(0x80 <= code <= 0xFF for code in codes):
+        return None
+    data = bytes(codes)
+    if _NOT_LEGACY_TEXT.search(data):
+        return None
+    read = data.decode("cp1252")
+    around = text[start - 1 : start] if start else ""
+    context = around + read + text[end : end + 1]
+    offset = len(around)
+    for index, character in enumerate(read):
+        at = offset + index
+        if not _looks_like_text(context[at - 1 : at], character, context[at + 1 : at + 2]):
+            return None
+    return read
+
+
 def _looks_like_text(before: str, character: str, after: str) -> bool:
     if _latin_letter(character):
         if (before.islower() and character.isupper()) or (character.islower() and after.isupper()):
@@ -358,6 +380,12 @@ def printable(text: str) -> str:
     characters (NUL, escape sequences, line breaks), undecodable bytes
     (``\\xff``) and lone surrogates are written as backslash escapes."""
     return _UNPRINTABLE.sub(_escape, text)
+
+
+def escape_undecodable(text: str) -> str:
+    """``text`` with each undecodable byte shown as ``\\xe9`` (never as a
+    surrogate escape, which a terminal cannot show), line breaks kept."""
+    return UNDECODABLE.sub(_escape, text)
 
 
 def snippet(text: str, limit: int = 40) -> str:

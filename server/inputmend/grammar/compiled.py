@@ -25,6 +25,7 @@ from inputmend.grammar.lark_internals import END, BnfRule
 from inputmend.grammar.regex import Ranges, first_chars, first_ranges, prefix_extent
 
 if TYPE_CHECKING:
+    from inputmend.grammar.completion import Completer
     from inputmend.grammar.layout import Layout
     from inputmend.grammar.lexer import StateScanner
     from inputmend.grammar.tables import ParseTables
@@ -84,6 +85,8 @@ class CompiledGrammar:
             )
         )
         self._starters: dict[str, frozenset[str]] = {}
+        # the value completion invents where one is missing (the hints' filler)
+        self.filler: str | None = None
 
     @classmethod
     def load(cls, name_or_path: str, *, base_dir: Path | None = None) -> CompiledGrammar:
@@ -123,6 +126,17 @@ class CompiledGrammar:
         from inputmend.grammar.lexer import state_scanners
 
         return state_scanners(self)
+
+    @functools.cached_property
+    def completer(self) -> Completer | None:
+        """Shortest completions of valid prefixes (built on first use; None
+        when lark's tables do not match the rules, which would be a lark change)."""
+        from inputmend.grammar.completion import Completer, CompletionError
+
+        try:
+            return Completer(self, filler=self.filler)
+        except CompletionError:
+            return None
 
     # -- naming terminals ----------------------------------------------------
 

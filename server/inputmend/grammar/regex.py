@@ -235,3 +235,254 @@ def prefix_extent(pattern: Any, text: str, start: int, end: int | None = None) -
         else:
             high = middle - 1
     return low
+
+
+# -- shortest completions ---------------------------------------------------
+
+_PREFERRED = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_ " + "".join(
+    chr(code) for code in range(0x21, 0x7F) if not chr(code).isalnum()
+)
+"""Characters a completion prefers, plainest first, when a class allows several."""
+_MAX_COPIES = 256  # a counted repeat expanded into more copies than this is not followed
+
+_CATEGORIES: dict[str, Any] = {
+    "CATEGORY_DIGIT": str.isdecimal,
+    "CATEGORY_SPACE": str.isspace,
+    "CATEGORY_WORD": lambda char: char.isalnum() or char == "_",
+    "CATEGORY_LINEBREAK": lambda char: char == "\n",
+}
+
+
+class UnsupportedRegex(ValueError):
+    """A pattern whose language the automaton cannot follow (back references)."""
+
+
+class _CharClass:
+    """The characters one step of a pattern takes."""
+
+    __slots__ = ("_representative", "categories", "chars", "ignore_case", "negate", "ranges")
+
+    def __init__(
+        self,
+        chars: frozenset[str],
+        *,
+        ranges: tuple[tuple[int, int], ...] = (),
+        categories: tuple[tuple[Any, bool], ...] = (),
+        negate: bool = False,
+        ignore_case: bool = False,
+    ) -> None:
+        self.chars, self.ranges, self.categories = chars, ranges, categories
+        self.negate, self.ignore_case = negate, ignore_case
+        self._representative: str | None = None
+
+    def _plain(self, char: str) -> bool:
+        if char in self.chars:
+            return True
+        code = ord(char)
+        if any(low <= code <= high for low, high in self.ranges):
+            return True
+        return any(test(char) != inverted for test, inverted in self.categories)
+
+    def __contains__(self, char: str) -> bool:
+        found = self._plain(char) or (
+            self.ignore_case and (self._plain(char.lower()) or self._plain(char.upper()))
+        )
+        return found != self.negate
+
+    def representative(self) -> str | None:
+        """The plainest character of the class (None when it is empty): one
+        of :data:`_PREFERRED`, else one it names, else a printable one."""
+        if self._representative is None:
+            spans = [range(low, min(high, low + 256) + 1) for low, high in self.ranges]
+            spans.append(range(0xA0, 0x3000))
+            candidates = (
+                *_PREFERRED,
+                *sorted(self.chars),
+                *(chr(code) for span in spans for code in span if chr(code).isprintable()),
+            )
+            self._representative = next((c for c in candidates if c in self), "")
+        return self._representative or None
+
+
+class RegexAutomaton:
+    """A pattern as a nondeterministic automaton (Thompson's construction):
+    which texts can still grow into a full match, and the shortest way to
+    finish one.  Lookarounds and anchors are read as always true (an
+    approximation: whatever a completion builds is checked by the parser)."""
+
+    def __init__(self, pattern: str) -> None:
+        self.moves: list[list[tuple[_CharClass, int]]] = []
+        self.empty: list[list[int]] = []
+        self.start = self._state()
+        self.accept = self._build(parse_regex(pattern), self.start, 0)
+        self._closures: dict[frozenset[int], frozenset[int]] = {}
+        self._steps: dict[tuple[frozenset[int], str], frozenset[int]] = {}
+        self._finishes: dict[frozenset[int], str | None] = {}
+
+    def _state(self) -> int:
+        self.moves.append([])
+        self.empty.append([])
+        return len(self.moves) - 1
+
+    def _step(self, start: int, chars: _CharClass) -> int:
+        end = self._state()
+        self.moves[start].append((chars, end))
+        return end
+
+    def _build(self, items: list[RegexItem], start: int, flags: int) -> int:
+        for item in items:
+            start = self._build_item(item, start, flags)
+        return start
+
+    def _build_item(self, item: RegexItem, start: int, flags: int) -> int:
+        op, arg = item
+        ignore_case = bool(flags & re.IGNORECASE)
+        if op == "LITERAL":
+            return self._step(start, _CharClass(frozenset(chr(arg)), ignore_case=ignore_case))
+        if op == "NOT_LITERAL":
+            chars = frozenset(chr(arg))
+            return self._step(start, _CharClass(chars, negate=True, ignore_case=ignore_case))
+        if op == "ANY":
+            newline = frozenset() if flags & re.DOTALL else frozenset("\n")
+            return self._step(start, _CharClass(newline, negate=True))
+        if op == "IN":
+            return self._step(start, _char_set(arg, ignore_case))
+        if op == "SUBPATTERN":
+            _group, added, removed, inner = arg
+            return self._build(inner, start, (flags | added) & ~removed)
+        if op == "ATOMIC_GROUP":
+            return self._build(arg, start, flags)
+        if op == "BRANCH":
+            end = self._state()
+            for option in arg:
+                entry = self._state()
+                self.empty[start].append(entry)
+                self.empty[self._build(option, entry, flags)].append(end)
+            return end
+        if op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            low, high, inner = arg
+            if low > _MAX_COPIES or (high is not None and high - low > _MAX_COPIES):
+                raise UnsupportedRegex(f"a repeat of {low}..{high} copies")
+            for _ in range(low):
+                start = self._build(inner, start, flags)
+            if high is None:
+                loop = self._state()
+                self.empty[start].append(loop)
+                self.empty[self._build(inner, loop, flags)].append(loop)
+                return loop
+            end = self._state()
+            for _ in range(high - low):
+                self.empty[start].append(end)
+                start = self._build(inner, start, flags)
+            self.empty[start].append(end)
+            return end
+        if op in ("AT", "ASSERT", "ASSERT_NOT"):
+            return start
+        raise UnsupportedRegex(f"{op} in a pattern")
+
+    def _closure(self, states: frozenset[int]) -> frozenset[int]:
+        found = self._closures.get(states)
+        if found is None:
+            reached = set(states)
+            pending = list(states)
+            while pending:
+                for target in self.empty[pending.pop()]:
+                    if target not in reached:
+                        reached.add(target)
+                        pending.append(target)
+            found = self._closures[states] = frozenset(reached)
+        return found
+
+    def after(self, text: str) -> frozenset[int]:
+        """The states the automaton can be in after reading ``text`` (empty:
+        ``text`` cannot grow into a match)."""
+        states = self._closure(frozenset((self.start,)))
+        steps = self._steps
+        for char in text:
+            key = (states, char)
+            following = steps.get(key)
+            if following is None:
+                targets = frozenset(
+                    target
+                    for state in states
+                    for chars, target in self.moves[state]
+                    if char in chars
+                )
+                following = steps[key] = self._closure(targets)
+            states = following
+            if not states:
+                break
+        return states
+
+    def finish(self, states: frozenset[int]) -> str | None:
+        """The shortest text that takes the automaton from ``states`` to a
+        full match, its characters the plainest of their classes (None: none)."""
+        if states in self._finishes:
+            return self._finishes[states]
+        found: str | None = None
+        if self.accept in states:
+            found = ""
+        else:
+            previous: dict[int, tuple[int, str] | None] = dict.fromkeys(states)
+            frontier = sorted(states)
+            while frontier and found is None:
+                following: list[int] = []
+                for state in frontier:
+                    for chars, target in self.moves[state]:
+                        char = chars.representative()
+                        if char is None:
+                            continue
+                        for reached in sorted(self._closure(frozenset((target,)))):
+                            if reached not in previous:
+                                previous[reached] = (state, char)
+                                following.append(reached)
+                        if self.accept in previous and found is None:
+                            found = _path(previous, self.accept)
+                frontier = following
+        self._finishes[states] = found
+        return found
+
+    def completion(self, prefix: str) -> str | None:
+        """The shortest text that makes ``prefix`` + it a full match."""
+        states = self.after(prefix)
+        return self.finish(states) if states else None
+
+
+def _path(previous: dict[int, tuple[int, str] | None], state: int) -> str:
+    chars = []
+    step = previous[state]
+    while step is not None:
+        state, char = step
+        chars.append(char)
+        step = previous[state]
+    return "".join(reversed(chars))
+
+
+def _char_set(items: list[RegexItem], ignore_case: bool) -> _CharClass:
+    chars: set[str] = set()
+    ranges: list[tuple[int, int]] = []
+    categories: list[tuple[Any, bool]] = []
+    negate = False
+    for kind, value in items:
+        if kind == "NEGATE":
+            negate = True
+        elif kind == "LITERAL":
+            chars.add(chr(value))
+        elif kind == "RANGE":
+            ranges.append(value)
+        elif kind == "CATEGORY":
+            inverted = "_NOT_" in value
+            name = value.replace("_NOT_", "_").replace("CATEGORY_UNI_", "CATEGORY_")
+            test = _CATEGORIES.get(name)
+            if test is None:
+                raise UnsupportedRegex(f"the character category {value}")
+            categories.append((test, inverted))
+        else:
+            raise UnsupportedRegex(f"{kind} in a character set")
+    return _CharClass(
+        frozenset(chars),
+        ranges=tuple(ranges),
+        categories=tuple(categories),
+        negate=negate,
+        ignore_case=ignore_case,
+    )

@@ -39,12 +39,13 @@ from inputmend import services
 from inputmend.config import defaults
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
+from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Repair, Span
 from inputmend.core.render import distinct
 from inputmend.lsp import convert, jobs
 from inputmend.lsp.scheduler import Runner, Scheduler
 from inputmend.lsp.session import Session, Snapshot
-from inputmend.oracles.base import Feedback, Verdict
+from inputmend.oracles.base import Feedback, Oracle, Verdict
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.watchdog import GuardedGrammar
 from inputmend.oracles.wrappers import find_part
@@ -55,9 +56,10 @@ FAST_IN_LOOP_CHARS = 1_000_000
 """Above this, even the fast check leaves the event loop (for a thread)."""
 CANDIDATES = 2
 """Repairs asked of a search per repair offered: equivalent ones are merged."""
-QUICK_REPAIR_ALGORITHM = "fsynth"
-"""The repairs offered before the final ranked list: the cheapest search,
-with the grammar alone (no validator runs)."""
+QUICK_REPAIR_ALGORITHM = "auto"
+"""The repairs offered before the final ranked list: the command line's
+search with the grammar alone (no validator runs) and a short budget, so
+that its top repair is the final one whenever the search is quick."""
 
 
 def final_ranking(
@@ -67,21 +69,24 @@ def final_ranking(
     top: int,
     *,
     quick_verified: bool,
+    oracle: Oracle | None = None,
+    max_loss: LossLimit = DEFAULT_LIMIT,
 ) -> Sequence[Repair]:
-    """The final ranked list: the background search's repairs, with the quick
-    stage's top repair kept first unless the ranking's own key puts another
-    strictly before it (the ranking keeps the first of equals first).
+    """The final ranked list: the background search's repairs, ranked as the
+    command line ranks them (the same :func:`services.repair`); the quick
+    stage's top repair joins them when the search did not find it, first
+    unless the ranking's own key puts another strictly before it.
 
     ``quick_verified``: the quick repairs are valid for the whole oracle
     (there is no validator besides the grammar); otherwise the quick top
     counts only when the background search verified it too."""
-    if not quick or (not quick_verified and all(r.text != quick[0].text for r in found)):
+    if not quick or any(r.text == quick[0].text for r in found):
+        return found[:top]
+    if not quick_verified:
         return found[:top]
     if not found:
         return quick[:top]
-    if quick[0].text == found[0].text:
-        return found[:top]
-    return services.rank_repairs(text, (quick[0], *found), top)
+    return services.rank_repairs(text, (quick[0], *found), top, oracle=oracle, max_loss=max_loss)
 
 
 class ProgressReporter(Protocol):
@@ -214,6 +219,7 @@ class Analyser:
             max_tests=settings.max_tests,
             repair_algorithm=settings.repair_algorithm,
             top=CANDIDATES * settings.top,
+            max_loss=settings.max_loss,
         )
 
     async def _begin(self, snapshot: Snapshot, key: str, message: str) -> None:
@@ -264,6 +270,8 @@ class Analyser:
                                 found or (),
                                 len(found or ()) + 1,
                                 quick_verified=verified,
+                                oracle=snapshot.setup.fast_oracle,
+                                max_loss=self.session.settings.max_loss,
                             ),
                         )
                     )
@@ -344,6 +352,7 @@ class Analyser:
                         algorithm=QUICK_REPAIR_ALGORITHM,
                         budget=budget,
                         top=CANDIDATES * settings.top,
+                        max_loss=settings.max_loss,
                     )
                 )
             except Exception:

@@ -374,8 +374,10 @@ def repair_edit(
 
 
 def preferred(snapshot: Snapshot, rank: int) -> bool:
-    """Only the first of the final ranked list: quick repairs may be replaced."""
-    return rank == 1 and snapshot.final
+    """Only the first of the final ranked list (quick repairs may be
+    replaced), and never a lossy repair: it is not applied unasked."""
+    repairs = snapshot.repairs or ()
+    return rank == 1 and snapshot.final and bool(repairs) and not repairs[0].lossy
 
 
 def repair_data(snapshot: Snapshot, repair: Repair, rank: int, summary: str) -> dict[str, Any]:
@@ -391,6 +393,8 @@ def repair_data(snapshot: Snapshot, repair: Repair, rank: int, summary: str) -> 
         "edits": len(repair.edits),
         "distance": repair.distance,
         "data_lost": repair.data_lost,
+        "tokens_kept": repair.tokens_kept,
+        "lossy": repair.lossy,
         "inserted": repair.inserted,
     }
 

@@ -25,6 +25,7 @@ from inputmend import services
 from inputmend.config import defaults
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget, Meter
+from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Diagnosis, RepairResult
 from inputmend.oracles.base import Feedback, Oracle
 from inputmend.oracles.children import die_with_parent
@@ -77,6 +78,7 @@ class Job:
     max_tests: int | None
     repair_algorithm: str = "auto"
     top: int = defaults.TOP_REPAIRS
+    max_loss: LossLimit = DEFAULT_LIMIT
     slot: int = -1  # the cancel flag, set by the scheduler's runner
 
     @property
@@ -134,7 +136,12 @@ def repair(job: Job) -> RepairResult:
     """The ranked repairs."""
     with _running(job) as oracle:
         return services.repair(
-            job.text, oracle, algorithm=job.repair_algorithm, budget=job.budget, top=job.top
+            job.text,
+            oracle,
+            algorithm=job.repair_algorithm,
+            budget=job.budget,
+            top=job.top,
+            max_loss=job.max_loss,
         )
 
 

@@ -33,6 +33,7 @@ from inputmend.config.schema import (
     choice,
     positive_integer,
 )
+from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.services import REPAIR_ALGORITHMS
 
 OnSave = Literal["off", "suggest"]
@@ -44,6 +45,7 @@ class ServerSettings:
     oracles: tuple[Rule, ...] = ()
     timeout_s: float = defaults.SERVER_RUN_TIMEOUT_S
     max_tests: int | None = None
+    max_loss: LossLimit = DEFAULT_LIMIT
     test_timeout_s: float = defaults.SERVER_TEST_TIMEOUT_S
     repair_algorithm: str = "auto"
     diagnose: bool = True

@@ -18,7 +18,7 @@ from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.python import PythonOracle
 from inputmend.oracles.watchdog import GuardedGrammar
-from inputmend.oracles.wrappers import AllOf
+from inputmend.oracles.wrappers import AllOf, GuidedOracle
 
 Stop = Callable[[], None]
 """A stop hook (:meth:`inputmend.core.budget.Meter.poll`): called now and then
@@ -74,7 +74,9 @@ def build_oracle(
         raise
     if not parts:
         raise OracleConfigError("no oracle configured")
-    return parts[0] if len(parts) == 1 else AllOf(parts)
+    oracle = parts[0] if len(parts) == 1 else AllOf(parts)
+    guide = registry.for_extension("input" + suffix) if spec.grammar is None and suffix else None
+    return GuidedOracle(oracle, guide.name) if guide is not None else oracle
 
 
 def load_grammar(spec: OracleSpec) -> CompiledGrammar:

@@ -104,6 +104,20 @@ class IncrementalGrammarOracle:
 
         return self._continuations(prefix, scan.end, alphabet, distinct=distinct, probe=probe)
 
+    def completion(self, prefix: str) -> str | None:
+        """The shortest text that makes a valid prefix complete, computed from
+        the parser's stack at its end (see :mod:`~inputmend.grammar.completion`):
+        ``""`` when it is complete already, None when it is incorrect or
+        cannot be completed."""
+        scan = self.scan(prefix)
+        verdict = scan.feedback.verdict
+        if verdict is Verdict.COMPLETE:
+            return ""
+        if verdict is Verdict.INCORRECT or scan.end is None:
+            return None
+        completer = self.grammar.completer
+        return None if completer is None else completer.complete(prefix, scan.end)
+
     def tokens(self, text: str) -> list[Token]:
         """The tokens lark's contextual lexer produces, up to the first error."""
         return self._history.scanner.tokens(text, stop=self._stop)

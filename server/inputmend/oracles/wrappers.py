@@ -9,10 +9,12 @@ algorithm can return the best result it has found so far.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
 from inputmend.core.budget import UNLIMITED, Budget, Meter
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import COMPLETE, Feedback, Oracle, Verdict
 
 T = TypeVar("T")
@@ -41,6 +43,29 @@ class AllOf:
     def close(self) -> None:
         for part in self.parts:
             part.close()
+
+
+class GuidedOracle:
+    """An oracle (a program, a Python function) for files of a format that a
+    bundled grammar describes: the grammar guides its repairs (hints, ranking)
+    but never decides what is valid."""
+
+    def __init__(self, inner: Oracle, grammar: str) -> None:
+        self.inner = inner
+        self.grammar_name = grammar
+
+    @functools.cached_property
+    def grammar(self) -> CompiledGrammar:
+        return CompiledGrammar.load(self.grammar_name)
+
+    def check(self, text: str) -> Feedback:
+        return self.inner.check(text)
+
+    def describe(self) -> str:
+        return self.inner.describe()
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 class MeteredOracle:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from inputmend import services
 from inputmend.config import defaults
 from inputmend.core.budget import Budget
-from inputmend.core.loss import LossLimit, data_lost, significant
+from inputmend.core.loss import LossLimit, significant
 from inputmend.oracles.base import Feedback, Oracle
 from inputmend.records.model import (
     Counts,
@@ -109,13 +109,17 @@ class RecordProcessor:
     def _repair(self, text: str, line: int, ending: str, feedback: Feedback) -> RecordResult:
         settings = self.settings
         result = services.repair(
-            text, self.oracle, algorithm=settings.algorithm, budget=self.budget
+            text,
+            self.oracle,
+            algorithm=settings.algorithm,
+            budget=self.budget,
+            max_loss=settings.loss,
         )
         size = significant(text)
         first_lost: int | None = None
         for repair in result.repairs:
-            lost = data_lost(text, repair)
-            if settings.allow_loss or settings.loss.allows(lost, size):
+            lost = repair.data_lost
+            if settings.allow_loss or not repair.lossy:
                 return RecordResult(
                     line, Status.REPAIRED, text, ending, repair.text, feedback, repair, lost
                 )

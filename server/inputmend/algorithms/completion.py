@@ -1,0 +1,88 @@
+"""Completion as a repair: append what a valid prefix lacks.
+
+A text the oracle calls *incomplete* is a valid prefix: nothing in it is
+wrong, it stops too early (a download or a copy cut off).  The repair that
+keeps all of it appends the shortest text that makes it complete, which the
+grammar computes from the parser's stack at the end without any search
+(:mod:`inputmend.grammar.completion`).  One oracle run checks it.
+
+For an *incorrect* text the same applies to the part before the error: the
+prefix up to the parse boundary, and the prefix before the last token before
+it (a fault inside a token often shows only after it), each completed, with
+the rest dropped (a truncated text with a garbled tail).  Dropping a large
+tail loses data; the ranking and the loss rule judge that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
+from inputmend.core.model import Edit, Repair, distance, edits_between
+from inputmend.oracles.base import Feedback, Oracle, Verdict
+from inputmend.oracles.wrappers import metered
+
+ALGORITHM = "completion"
+
+Complete = Callable[[str], str | None]
+"""A valid prefix -> the text to append so that it is complete (None: none)."""
+TokenStart = Callable[[str], int | None]
+"""A valid prefix -> where its last token starts (None: not known)."""
+
+
+@dataclass(frozen=True)
+class CompletionOptions:
+    """The grammar's side of completion: ``complete`` a valid prefix, find
+    the start of a prefix's last token (to also try it without), and
+    ``locate`` where a text stops parsing (the grammar's verdict, when the
+    oracle is a program that cannot say; default: the oracle's)."""
+
+    complete: Complete
+    token_start: TokenStart | None = None
+    locate: Callable[[str], Feedback] | None = None
+
+
+@dataclass(frozen=True)
+class CompletionResult:
+    """The completions the oracle accepted (input order: the longest kept
+    prefix first) and what checking them cost."""
+
+    repairs: tuple[Repair, ...]
+    stats: RunStats
+
+
+def complete_text(
+    text: str, oracle: Oracle, *, options: CompletionOptions, budget: Budget = UNLIMITED
+) -> CompletionResult:
+    """Repairs of ``text`` that keep a prefix of it and append to it: the
+    whole text when it is incomplete, else the part before its parse
+    boundary and the part before the last token before it."""
+    checked, meter = metered(oracle, budget)
+    repairs: list[Repair] = []
+    try:
+        feedback = (options.locate or checked.check)(text)
+        if feedback.verdict is Verdict.COMPLETE:
+            return CompletionResult((), RunStats.of(meter))
+        cut = len(text) if feedback.verdict is Verdict.INCOMPLETE else feedback.error_offset
+        cuts = [] if cut is None else [cut]
+        if feedback.verdict is Verdict.INCORRECT and cut is not None and options.token_start:
+            start = options.token_start(text[:cut])
+            if start is not None and start < cut:
+                cuts.append(start)
+        for cut in cuts:
+            meter.poll()
+            prefix = text[:cut]
+            suffix = options.complete(prefix)
+            if suffix is None:
+                continue
+            candidate = prefix + suffix
+            if candidate != text and checked.check(candidate).valid:
+                edits = tuple(
+                    Edit(cut + edit.offset, edit.delete, edit.insert)
+                    for edit in edits_between(text[cut:], suffix)
+                )
+                repairs.append(Repair(candidate, edits, ALGORITHM, True, distance(text, candidate)))
+    except BudgetExhausted:
+        pass
+    return CompletionResult(tuple(repairs), RunStats.of(meter))

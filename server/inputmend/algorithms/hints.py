@@ -1,0 +1,370 @@
+"""Repairs proposed by a grammar's hints and decided by the oracle.
+
+A grammar's hints (:mod:`inputmend.grammar.hints`) say what foreign syntax
+looks like and what it means in the grammar.  :func:`hint_repairs` rewrites
+the input where the grammar reports an error: at the error it tries every
+hint that matches there (a foreign token starting at the error, a fix such as
+a trailing comma just before it, a comment line ending at it, the wrappers
+around the text, documents written one after another), keeps the one that
+takes the parse furthest, and goes on to the next error.  Nothing is rewritten
+where the text parses, so a ``//`` inside a valid string stays.  What the
+hints cannot fix (a truncated end, a lost bracket) is handed to ``finish``
+(FSynth) and the edits are composed.  Every candidate is checked by the whole
+oracle: the grammar proposes, the oracle decides.
+
+The grammar that locates errors may be the oracle's own or only a guide: a
+program that reads JSON files is guided by the bundled JSON grammar and its
+hints, and still decides itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+import Levenshtein
+
+from inputmend.core.budget import Budget, BudgetExhausted, RunStats
+from inputmend.core.model import Edit, Repair, edits_between
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import NO_HINTS, Hints, HintsError, Rewrite, hints_beside
+from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, TolerantLexer
+from inputmend.oracles.base import Feedback, Oracle, Verdict
+from inputmend.oracles.wrappers import metered
+
+ALGORITHM = "hints"
+
+REACH = 512
+"""Characters before an error within which a rewrite may start."""
+REACH_LINES = 3
+"""Lines before the error's line on which a fix is tried (a lost quote is
+often noticed lines later)."""
+
+Finisher = Callable[[str, Budget], tuple[Sequence[Repair], RunStats]]
+"""Repairs the rest of a text the hints have improved (FSynth, in services)."""
+
+
+class Locator(Protocol):
+    """Where a text stops parsing: a grammar oracle (incremental, so that the
+    many small rewrites cost little)."""
+
+    def check(self, text: str) -> Feedback: ...
+
+    def last_token_start(self, prefix: str) -> int | None: ...
+
+
+@dataclass(frozen=True)
+class Guidance:
+    """What a grammar offers a repair beyond checking: its hints, and the lexer
+    that judges repairs (the generic one without a grammar)."""
+
+    hints: Hints
+    lexer: TolerantLexer
+    problem: str | None = None  # why the grammar's hints file is not used
+
+
+NO_GUIDANCE = Guidance(NO_HINTS, GenericLexer())
+"""Without a grammar: no hints, the generic lexer."""
+
+
+def guidance(grammar: CompiledGrammar | None) -> Guidance:
+    """The guidance of a grammar (``None``: no grammar)."""
+    if grammar is None:
+        return NO_GUIDANCE
+    try:
+        hints = hints_beside(grammar.info.path)
+    except HintsError as error:
+        return Guidance(NO_HINTS, GrammarLexer(grammar), f"{error}; repaired without hints")
+    return Guidance(hints, GrammarLexer(grammar, hints))
+
+
+@dataclass(frozen=True)
+class HintRepairs:
+    """What the hints found: verified repairs, and what finding them cost."""
+
+    repairs: tuple[Repair, ...]
+    stats: RunStats
+    rewrites: tuple[str, ...] = ()  # the hints applied, in order
+
+
+Piece = tuple[int, int] | str
+"""A stretch of the original (its offsets) or inserted text."""
+
+
+def _length(piece: Piece) -> int:
+    return piece[1] - piece[0] if isinstance(piece, tuple) else len(piece)
+
+
+def _part(piece: Piece, start: int, end: int) -> Piece:
+    return (piece[0] + start, piece[0] + end) if isinstance(piece, tuple) else piece[start:end]
+
+
+class _Draft:
+    """A text being rewritten, as pieces of the original and inserted text,
+    so that edits of the current text compose into edits of the original."""
+
+    def __init__(self, original: str, pieces: list[Piece] | None = None) -> None:
+        self.original = original
+        self.pieces: list[Piece] = [(0, len(original))] if pieces is None else pieces
+        self.text = "".join(
+            original[p[0] : p[1]] if isinstance(p, tuple) else p for p in self.pieces
+        )
+
+    def _copy(self, start: int, end: int) -> list[Piece]:
+        copied: list[Piece] = []
+        position = 0
+        for piece in self.pieces:
+            length = _length(piece)
+            low, high = max(start, position), min(end, position + length)
+            if low < high:
+                copied.append(_part(piece, low - position, high - position))
+            position += length
+            if position >= end:
+                break
+        return copied
+
+    def applied(self, edits: Sequence[Edit]) -> _Draft:
+        """A new draft: ``edits`` (offsets of the current text) applied."""
+        pieces: list[Piece] = []
+        position = 0
+        for edit in sorted(edits, key=lambda e: (e.offset, e.delete)):
+            pieces += self._copy(position, edit.offset)
+            if edit.insert:
+                pieces.append(edit.insert)
+            position = edit.end
+        pieces += self._copy(position, len(self.text))
+        return _Draft(self.original, pieces)
+
+    def edits(self) -> tuple[Edit, ...]:
+        """Minimal edits of the original that give the current text."""
+        edits: list[Edit] = []
+        position = 0
+        inserted = ""
+        end = len(self.original)
+        for piece in [*self.pieces, (end, end)]:
+            if isinstance(piece, str):
+                inserted += piece
+                continue
+            if piece[0] != position or inserted:
+                removed = self.original[position : piece[0]]
+                edits += [
+                    Edit(position + e.offset, e.delete, e.insert)
+                    for e in edits_between(removed, inserted)
+                ]
+            inserted = ""
+            position = piece[1]
+        return tuple(edits)
+
+    def repair(self, note: str) -> Repair:
+        edits = self.edits()
+        distance = sum(
+            int(Levenshtein.distance(self.original[e.offset : e.end], e.insert)) for e in edits
+        )
+        return Repair(self.text, edits, ALGORITHM, True, distance, note)
+
+
+# ------------------------------------------------------------------ options
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _removal(text: str, start: int, end: int) -> Edit:
+    """Deleting ``text[start:end]``: with its line when nothing else is on it,
+    with the blanks after it when it starts its line, else with the blanks
+    before it (`` // note`` after a value)."""
+    line = _line_start(text, start)
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    alone_before = not text[line:start].strip()
+    if alone_before and not text[end:line_end].strip():
+        return Edit(line, min(line_end + 1, len(text)) - line)
+    if alone_before:
+        after = end
+        while after < line_end and text[after] in " \t":
+            after += 1
+        return Edit(start, after - start)
+    blank = start
+    while blank > line and text[blank - 1] in " \t":
+        blank -= 1
+    return Edit(blank, end - blank)
+
+
+def _rewrites_at(
+    text: str, error: int, hints: Hints, anchors: set[int], early: int
+) -> list[tuple[str, tuple[Edit, ...]]]:
+    """The hints' rewrites around an error: foreign tokens and fixes that
+    start at an anchor or after ``early`` and reach the error (or end right
+    before it, with only blanks between), and fixes after ``early`` that end
+    before it (a lost quote shows up late); nearest to the error first."""
+    matches: dict[tuple[int, int, str], tuple[str, tuple[Edit, ...]]] = {}
+
+    def offer(rewrite: Rewrite, found: Any) -> None:
+        start, end = found.start(), found.end()
+        reaches = start <= error <= end or (end < error and not text[end:error].strip())
+        if not reaches and (rewrite.kind != "fix" or end > error):
+            return
+        canonical = rewrite.canonical(found)
+        edit = _removal(text, start, end) if not canonical else Edit(start, end - start, canonical)
+        matches.setdefault((start, end, canonical), (rewrite.name, (edit,)))
+
+    for anchor in sorted(anchors):
+        if 0 <= anchor < len(text):
+            for rewrite, found in hints.matches_at(text, anchor):
+                offer(rewrite, found)
+    for rewrite in hints.rewrites:
+        overlapped = rewrite.kind == "fix"  # a fix may start anywhere: at each field, say
+        region = (text, early, min(len(text), error + REACH))
+        for found in rewrite.pattern.finditer(*region, overlapped=overlapped):
+            if found.start() > error:
+                break
+            if found.end() > found.start():
+                offer(rewrite, found)
+    nearest = sorted(matches, key=lambda key: (error - key[1] if key[1] <= error else 0, key))
+    return [matches[key] for key in nearest]
+
+
+def _near(text: str, error: int, last_token: int | None) -> int:
+    """Where rewrites near an error may start: the :data:`REACH_LINES` lines
+    before its line (at most :data:`REACH` characters back), and the line of
+    the token before it (a string that a lost quote made run on)."""
+    early = _line_start(text, error)
+    for _ in range(REACH_LINES):
+        early = _line_start(text, max(0, early - 1))
+    early = max(early, error - REACH)
+    if last_token is not None:
+        early = min(early, _line_start(text, last_token))
+    return early
+
+
+def _wrappers_at(text: str, error: int, hints: Hints) -> list[tuple[str, tuple[Edit, ...]]]:
+    regions = hints.wrapper_regions(text)
+    if not any(start <= error <= end for start, end, _ in regions):
+        return []
+    names = ", ".join(dict.fromkeys(name for _, _, name in regions))
+    return [(names, tuple(Edit(start, end - start) for start, end, _ in regions))]
+
+
+def _documents(text: str, error: int, locate: Callable[[str], Feedback]) -> list[int] | None:
+    """Where documents written one after another end (the end of each but the
+    last), when the text is that: each piece complete on its own."""
+    ends: list[int] = []
+    start = 0
+    while True:
+        piece = text[start:error]
+        if not piece.strip() or not locate(piece).valid:
+            return None
+        ends.append(start + len(piece.rstrip()))
+        start = error
+        feedback = locate(text[start:])
+        if feedback.valid:
+            return ends
+        if feedback.verdict is not Verdict.INCORRECT or not feedback.error_offset:
+            return None
+        error = start + feedback.error_offset
+
+
+def _concatenation_at(
+    text: str, error: int, hints: Hints, locate: Callable[[str], Feedback]
+) -> list[tuple[str, tuple[Edit, ...]]]:
+    joined = hints.concatenated
+    if joined is None or error == 0:
+        return []
+    ends = _documents(text, error, locate)
+    if ends is None:
+        return []
+    first = len(text) - len(text.lstrip())
+    last = len(text.rstrip())
+    edits = [Edit(first, 0, joined.open), *(Edit(end, 0, joined.separator) for end in ends)]
+    return [("concatenated documents", (*edits, Edit(last, 0, joined.close)))]
+
+
+# ---------------------------------------------------------------- the search
+def _remaining(feedback: Feedback, text: str) -> int:
+    """How much of a text is not parsed yet (-1: valid; 0: an incomplete end)."""
+    if feedback.valid:
+        return -1
+    if feedback.verdict is Verdict.INCOMPLETE or feedback.error_offset is None:
+        return 0 if feedback.verdict is Verdict.INCOMPLETE else len(text)
+    return len(text) - feedback.error_offset
+
+
+def hint_repairs(
+    text: str,
+    oracle: Oracle,
+    *,
+    hints: Hints,
+    locator: Locator | None,
+    budget: Budget,
+    finish: Finisher | None = None,
+) -> HintRepairs:
+    """Rewrite ``text`` by its grammar's hints where ``locator`` (the grammar;
+    ``None``: the oracle itself) reports errors, finish with ``finish``, and
+    keep what the oracle accepts."""
+    checked, meter = metered(oracle, budget)
+
+    def locate(candidate: str) -> Feedback:
+        meter.poll()
+        return (locator or checked).check(candidate)
+
+    draft = _Draft(text)
+    applied: list[str] = []
+    found: dict[str, Repair] = {}
+
+    def accept(candidate: _Draft, names: list[str]) -> None:
+        if candidate.text not in found and checked.check(candidate.text).valid:
+            found[candidate.text] = candidate.repair("by the hints: " + ", ".join(names))
+
+    Best = tuple[int, _Draft, Feedback, str]
+
+    def attempt(options: list[tuple[str, tuple[Edit, ...]]]) -> tuple[bool, Best | None]:
+        """Try each option: every one that makes the text valid is a candidate
+        (the ranking chooses); otherwise the one that parses furthest."""
+        best: Best | None = None
+        solved = False
+        for name, edits in options:
+            trial = draft.applied(edits)
+            trial_feedback = locate(trial.text)
+            if trial_feedback.valid:
+                accept(trial, [*applied, name])
+                solved = True
+            progress = _remaining(trial_feedback, trial.text)
+            if best is None or progress < best[0]:
+                best = (progress, trial, trial_feedback, name)
+        return solved, best
+
+    spent = RunStats(0, 0.0)
+    try:
+        feedback = locate(draft.text)
+        while not feedback.valid and (hints.rewrites or hints.wrappers or hints.concatenated):
+            current = draft.text
+            error = len(current) if feedback.error_offset is None else feedback.error_offset
+            if feedback.verdict is Verdict.INCORRECT and feedback.error_offset is None:
+                break  # no position to go by
+            anchors = {error, _line_start(current, error)}
+            last = None
+            if locator is not None and error > 0:
+                last = locator.last_token_start(current[:error])
+                if last is not None:
+                    anchors.add(last)
+            near = [
+                *_wrappers_at(current, error, hints),
+                *_rewrites_at(current, error, hints, anchors, _near(current, error, last)),
+                *_concatenation_at(current, error, hints, locate),
+            ]
+            solved, best = attempt(near)
+            if not solved and (best is None or best[0] >= _remaining(feedback, current)):
+                # nothing near the error helps: fixes anywhere before it
+                solved, best = attempt(_rewrites_at(current, error, hints, set(), 0))
+            if solved or best is None or best[0] >= _remaining(feedback, current):
+                break
+            _, draft, feedback, name = best
+            applied.append(name)
+        if applied and not found and finish is not None:
+            finished, spent = finish(draft.text, budget.after(RunStats.of(meter)))
+            for repair in finished:
+                accept(draft.applied(repair.edits), applied)
+    except BudgetExhausted:
+        pass
+    spent = replace(spent, elapsed_s=0.0)  # already in the meter's time
+    return HintRepairs(tuple(found.values()), RunStats.of(meter) + spent, tuple(applied))

@@ -1,0 +1,647 @@
+"""What a repair does to the input's data: the judgement behind the ranking.
+
+Character edit distance says how much a repair changes, not what.  A person
+judges a repair by whether the data they meant survives, so every candidate is
+judged by what happens to the input's tokens (read by an error-tolerant lexer
+that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
+
+``changed``
+    Input tokens whose text survives but now reads as something else:
+    swallowed into a string or a comment (``"{'a': 2}"``), turned into another
+    kind of token (``1`` quoted as ``"1"``), merged with a neighbour (``[12]``
+    from ``[1 2]``), or foreign syntax left in a non-canonical form
+    (``{"'a'": 2}`` keeps the quotes of ``'a'``), or a token on the last line
+    cut off by the end of the input that is not completed (``"Mensah",`` for
+    the cut-off CSV field ``"Mensah,``: the input ended inside it).  Near damage the input is
+    often read wrongly: after a lost quote, string and non-string trade places
+    up to the next quote.  Three kinds of token are therefore not counted: a
+    token the repair splits (its pieces are judged by the next criteria), a
+    token glued to junk (no blank between them: misread text), and a token
+    swallowed by a value whose delimiters were already in the input as pieces
+    of tokens the repair splits (the repair reads the text the other way
+    round, it does not wrap it).
+``data_lost``
+    Non-whitespace characters of the input's data deleted or overwritten:
+    characters of data tokens (values, names, keywords), comments, and letters
+    or digits the grammar cannot read; not punctuation, and not foreign syntax
+    removed or rewritten as its hint says (a comment in a foreign style, a
+    code fence, prose around the data).
+``structure_lost``
+    Punctuation tokens deleted or overwritten, except a duplicate (the stray
+    comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``) and what a hint's
+    fix removes (a trailing comma): ``d=0<`` is better completed than cut.
+``invented``
+    Values the repair makes up (a token of inserted characters only, such as
+    the ``0`` of ``[1, 2,0, 3]``), plus letters and digits inserted into other
+    tokens; delimiters and closers are not invented data.
+``unfilled``
+    Made-up values other than the grammar's preferred filler (``null``).
+``absorbed``
+    Values that a delimiter the repair inserts at their edge makes begin or
+    end with a blank: ``"yarn "}`` rather than ``"yarn" }`` when the closing
+    quote of ``"yarn`` was lost.
+``misshapen``
+    For formats whose records all have the same number of fields (a hints
+    file's ``fields``, CSV's ``,``): records near the edits with another
+    number of fields than the first record (not the first record in view,
+    which may have begun earlier, nor a last record cut off by the end of
+    the input).  Data in the wrong column is the worst damage to a
+    table, so the ranking looks at this first.
+``removed``
+    Characters deleted with foreign syntax the hints remove (a comment, a
+    wrapper), blanks around it included: the ranking does not count them as
+    edits, so that removing a comment with its line is as good as without.
+``tokens_kept``
+    Input tokens near the edits (see :data:`LOOKAROUND`) that the repair keeps
+    with their kind and canonical value.
+``junk_lost``
+    Characters no terminal reads, other than letters and digits, deleted
+    (``@@@``): not data for the ranking, but the loss rule counts them, so that
+    deleting a long run of anything is never done unasked.
+
+The judgement looks at the input only around the edits: on the lines they
+touch and the line before, at most :data:`LOOKAROUND` characters away, and as
+much further as the repair changes how the text reads (a string that now
+swallows the rest).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import Levenshtein
+
+from inputmend.core.loss import significant
+from inputmend.core.model import Edit, Repair, apply_edits, edits_between
+from inputmend.grammar.tolerant import Lexeme, Role, TolerantLexer
+
+LOOKAROUND = 512
+"""Characters before and after an edit that its window of lexing reaches at
+most (on long lines; otherwise the window is the edit's lines)."""
+
+_ALIGNED = 1_000_000
+"""An edit that replaces ``a`` characters by ``b`` is aligned character by
+character when ``a * b`` is at most this; larger replacements count as
+deleted and inserted in full (aligning them would cost more than judging)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What a repair does to its input's tokens (see the module documentation)."""
+
+    changed: int = 0
+    data_lost: int = 0
+    structure_lost: int = 0
+    invented: int = 0
+    unfilled: int = 0
+    absorbed: int = 0
+    misshapen: int = 0
+    removed: int = 0
+    tokens_kept: int = 0
+    junk_lost: int = 0
+
+    @property
+    def harmless(self) -> bool:
+        """Keeps the data and its structure: no token changed, nothing lost,
+        invented or moved into a value, every record its shape."""
+        return not (
+            self.changed
+            or self.data_lost
+            or self.structure_lost
+            or self.invented
+            or self.absorbed
+            or self.misshapen
+        )
+
+
+class _EditMap:
+    """Input offsets -> offsets in the repaired text, for sorted, disjoint edits."""
+
+    def __init__(self, edits: Sequence[Edit]) -> None:
+        self.edits = edits
+        self.ends = [edit.end for edit in edits]
+        self.shift = [0]
+        for edit in edits:
+            self.shift.append(self.shift[-1] + len(edit.insert) - edit.delete)
+        self.out = [edit.offset + self.shift[index] for index, edit in enumerate(edits)]
+
+    def _before(self, position: int, with_insertions: bool) -> int:
+        """How many edits lie wholly before ``position`` (an insertion at
+        ``position`` counts when ``with_insertions``)."""
+        count = bisect.bisect_right(self.ends, position)
+        if not with_insertions:
+            while (
+                count
+                and self.edits[count - 1].delete == 0
+                and self.edits[count - 1].offset == position
+            ):
+                count -= 1
+        return count
+
+    def start(self, position: int, *, inclusive: bool = False) -> int:
+        """Where a token starting at ``position`` starts in the repaired text:
+        after what is inserted there, or before it when ``inclusive``."""
+        count = self._before(position, with_insertions=not inclusive)
+        if count < len(self.edits) and self.edits[count].offset < position:
+            return self.out[count]  # inside a replaced stretch: from its replacement
+        return position + self.shift[count]
+
+    def end(self, position: int, *, inclusive: bool = False) -> int:
+        """Where a token ending at ``position`` ends in the repaired text:
+        before what is inserted there, or after it when ``inclusive``."""
+        count = self._before(position, with_insertions=inclusive)
+        if count < len(self.edits) and self.edits[count].offset < position:
+            return self.out[count] + len(self.edits[count].insert)
+        return position + self.shift[count]
+
+    def behind(self, position: int) -> int:
+        """The input offset of a position of the repaired text after every edit
+        that starts before it."""
+        index = bisect.bisect_right(self.out, position) - 1
+        while index >= 0 and self.out[index] + len(self.edits[index].insert) > position:
+            index -= 1
+        return position - self.shift[index + 1]
+
+
+def _changes(
+    original: str, edits: Sequence[Edit], mapping: _EditMap
+) -> tuple[list[int], list[int]]:
+    """Input offsets deleted or overwritten, and offsets of the repaired text
+    inserted, each edit's deleted text aligned with its insertion."""
+    deleted: list[int] = []
+    inserted: list[int] = []
+    for index, edit in enumerate(edits):
+        out = mapping.out[index]
+        removed = original[edit.offset : edit.end]
+        if not removed or not edit.insert or len(removed) * len(edit.insert) > _ALIGNED:
+            deleted.extend(range(edit.offset, edit.end))
+            inserted.extend(range(out, out + len(edit.insert)))
+            continue
+        for operation, source, target in Levenshtein.editops(removed, edit.insert):
+            if operation != "insert":
+                deleted.append(edit.offset + source)
+            if operation != "delete":
+                inserted.append(out + target)
+    return deleted, inserted
+
+
+@dataclass
+class _Window:
+    start: int  # input offsets of the stretch lexed
+    end: int
+    before: list[Lexeme]  # the input's lexemes there
+    after: list[Lexeme]  # the repaired text's lexemes there
+
+
+TokenStart = Callable[[int], int | None]
+"""Where a token of the input starts, at or before an offset (``None``: not
+known there): the grammar's own scan of the input up to its first error."""
+
+
+class Judge:
+    """Judges repairs of one input (the input's wrappers found once).
+
+    ``token_start`` lets a stretch on a long line start where a token really
+    starts (a minified document is one line, and a stretch that started inside
+    a string would read the text inside out); without it, after a blank."""
+
+    def __init__(
+        self, original: str, lexer: TolerantLexer, *, token_start: TokenStart | None = None
+    ) -> None:
+        self.original = original
+        self.lexer = lexer
+        self.token_start = token_start
+        self._header: int | None = None
+        self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
+
+    # -- windows ------------------------------------------------------------
+
+    def _start_of(self, offset: int) -> int:
+        text = self.original
+        offset = max(0, min(offset, len(text)) - 1)
+        for start, end in self.wrappers:
+            if start <= offset < end:
+                return start
+        line = text.rfind("\n", 0, offset) + 1
+        if line:  # the line before too: a record or a string may begin there
+            line = text.rfind("\n", 0, line - 1) + 1
+        if offset - line <= LOOKAROUND:
+            return line
+        blank = offset - LOOKAROUND
+        known = self.token_start(blank) if self.token_start is not None else None
+        if known is not None and known >= line:
+            return known
+        while blank < offset and not text[blank].isspace():
+            blank += 1
+        return blank + 1 if blank < offset else line
+
+    def _end_of(self, offset: int) -> int:
+        text = self.original
+        for start, end in self.wrappers:
+            if start <= offset < end:
+                return end
+        line = text.find("\n", offset)
+        line = len(text) if line < 0 else line
+        if line - offset <= LOOKAROUND:
+            return line
+        blank = offset + LOOKAROUND
+        while blank < line and not text[blank].isspace():
+            blank += 1
+        return blank
+
+    def _lex_input(self, start: int, end: int) -> list[Lexeme]:
+        """The input's lexemes in ``[start, end)``; each wrapper there is one
+        foreign layout lexeme, to be removed."""
+        lexemes = self.lexer.lex(self.original, start, end)
+        inside = [(s, e) for s, e in self.wrappers if s < end and e > start]
+        if not inside:
+            return lexemes
+        kept = [t for t in lexemes if not any(s <= t.start < e for s, e in inside)]
+        kept += [Lexeme(None, s, e, "", Role.LAYOUT, "wrapper") for s, e in inside]
+        return sorted(kept, key=lambda t: t.start)
+
+    def _windows(self, repaired: str, edits: Sequence[Edit], mapping: _EditMap) -> list[_Window]:
+        """Stretches of the input around the edits, each lexed in the input and
+        in the repaired text until both read the same tokens again."""
+        windows: list[_Window] = []
+        size = len(self.original)
+        index = 0
+        while index < len(edits):
+            start = self._start_of(edits[index].offset)
+            if windows and start <= windows[-1].end:
+                start = windows.pop().start
+            last = index
+            end = self._end_of(edits[last].end)
+            while True:
+                while last + 1 < len(edits) and edits[last + 1].offset <= end:
+                    last += 1
+                    end = max(end, self._end_of(edits[last].end))
+                before = self._lex_input(start, end)
+                reached = max(end, before[-1].end) if before else end
+                if last + 1 < len(edits) and edits[last + 1].offset < reached:
+                    end = reached
+                    continue
+                out_end = mapping.end(reached, inclusive=True)
+                out_start = mapping.start(start, inclusive=True)
+                after = self.lexer.lex(repaired, out_start, out_end, foreign=False)
+                out_reached = max(out_end, after[-1].end) if after else out_end
+                if out_reached == out_end or reached >= size:
+                    break
+                end = max(reached + 1, self._end_of(mapping.behind(out_reached)))
+            windows.append(_Window(start, reached, before, after))
+            index = last + 1
+        return windows
+
+    # -- judging ------------------------------------------------------------
+
+    def __call__(self, repair: Repair) -> Judgement:
+        original = self.original
+        edits = sorted(repair.edits, key=lambda e: (e.offset, e.delete))
+        grown = sum(len(e.insert) - e.delete for e in edits)
+        if len(original) + grown != len(repair.text):  # edits that do not describe the text
+            edits = list(edits_between(original, repair.text))
+        if not edits:
+            return Judgement()
+        repaired = repair.text
+        counts = [0] * 10
+        if any(edit.delete > 4 * LOOKAROUND for edit in edits):
+            edits, counts[1] = self._unread_deletions(edits)
+            if not edits:
+                return Judgement(*counts)
+            repaired = apply_edits(original, edits)
+        mapping = _EditMap(edits)
+        deleted, inserted = _changes(original, edits, mapping)
+        windows = self._windows(repaired, edits, mapping)
+        for window in windows:
+            found = _Assessment(self, window, repaired, mapping, deleted, inserted).judgement()
+            counts = [a + b for a, b in zip(counts, found, strict=True)]
+        # text around the data that no edit touches is left as it is: foreign
+        # syntax kept, which its hint says to remove
+        counts[0] += sum(
+            1
+            for start, end in self.wrappers
+            if original[start:end].strip()
+            and not any(w.start < end and start < w.end for w in windows)
+        )
+        return Judgement(*counts)
+
+    def _unread_deletions(self, edits: Sequence[Edit]) -> tuple[list[Edit], int]:
+        """The edits to read, and the data the long deletions lose: a long
+        deletion (a dropped tail, more than 4 :data:`LOOKAROUND`) is not read
+        but counted as data lost whole (its non-whitespace characters outside
+        the wrappers), so that judging costs the same for any length."""
+        judged: list[Edit] = []
+        lost = 0
+        for edit in edits:
+            if edit.delete <= 4 * LOOKAROUND:
+                judged.append(edit)
+                continue
+            low, high = edit.offset, edit.end
+            text = self.original
+            lost += significant(text[low:high]) - sum(
+                significant(text[max(s, low) : min(e, high)])
+                for s, e in self.wrappers
+                if s < high and e > low
+            )
+        return judged, lost
+
+    def header_fields(self) -> int | None:
+        """The number of fields of the input's first record (``fields`` hints)."""
+        separator = self.lexer.hints.fields
+        if separator is None:
+            return None
+        if self._header is None:
+            end = self.original.find("\n")
+            lexemes = self.lexer.lex(self.original, 0, len(self.original) if end < 0 else end)
+            records = _records(self.original, lexemes)
+            self._header = sum(1 for t in records[0] if t.value == separator) if records else 0
+        return self._header
+
+
+class _Assessment:
+    """The judgement of one repair in one window."""
+
+    def __init__(
+        self,
+        judge: Judge,
+        window: _Window,
+        repaired: str,
+        mapping: _EditMap,
+        deleted: list[int],
+        inserted: list[int],
+    ) -> None:
+        self.judge = judge
+        self.original = judge.original
+        self.window = window
+        self.repaired = repaired
+        self.mapping = mapping
+        self.deleted = _within(deleted, window.start, window.end)
+        self.deleted_set = set(self.deleted)
+        self.inserted = inserted
+        before, after = window.before, window.after
+        self.before, self.after = before, after
+        self.after_starts = [t.start for t in after]
+        self.before_starts = [t.start for t in before]
+        self.lows = [mapping.start(t.start) for t in before]
+        self.highs = [mapping.end(t.end) for t in before]
+        self.survivors = [
+            sum(
+                1
+                for i in range(t.start, t.end)
+                if i not in self.deleted_set and not self.original[i].isspace()
+            )
+            for t in before
+        ]
+        self.kept: set[int] = set()  # positions (in ``before``) of kept tokens
+        self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
+
+    def judgement(self) -> tuple[int, ...]:
+        changed = removed = 0
+        misread = _glued_to_junk(self.before)
+        for position, token in enumerate(self.before):
+            if token.role is Role.JUNK:
+                continue
+            cover = self._cover(self.lows[position], self.highs[position])
+            if self._kept(position, cover):
+                self.kept.add(position)
+                if cover is not None:
+                    self.covers.add(id(cover))
+                if token.foreign is not None and not token.value.strip():
+                    removed += self._removed(token)
+            elif self.survivors[position] and not misread[position]:
+                changed += self._changed(position, cover)
+        data_lost, structure_lost, junk_lost = self._lost()
+        invented, unfilled = self._invented()
+        return (
+            changed,
+            data_lost,
+            structure_lost,
+            invented,
+            unfilled,
+            self._absorbed(),
+            self._misshapen(),
+            removed,
+            len(self.kept),
+            junk_lost,
+        )
+
+    # -- tokens -------------------------------------------------------------
+
+    def _cover(self, low: int, high: int) -> Lexeme | None:
+        """The one lexeme of the repaired text that holds all of ``[low, high)``."""
+        if low >= high:
+            return None
+        index = bisect.bisect_right(self.after_starts, low) - 1
+        if index < 0:
+            return None
+        lexeme = self.after[index]
+        return lexeme if lexeme.end >= high else None
+
+    def _kept(self, position: int, cover: Lexeme | None) -> bool:
+        token = self.before[position]
+        if token.foreign is not None and not token.value.strip():
+            return self.survivors[position] == 0  # removed, as its hint says
+        if token.role is Role.LAYOUT:
+            return cover is not None and cover.role is Role.LAYOUT
+        if token.partial:
+            return (
+                cover is not None
+                and cover.start == self.lows[position]
+                and cover.kind == token.kind
+                and cover.value.startswith(token.value)
+            )
+        if cover is not None and cover.kind == token.kind and cover.value == token.value:
+            return True
+        if token.foreign is None:
+            return False
+        mapping, repaired = self.mapping, self.repaired
+        wide = repaired[
+            mapping.start(token.start, inclusive=True) : mapping.end(token.end, inclusive=True)
+        ]
+        return token.value in (wide, repaired[self.lows[position] : self.highs[position]])
+
+    def _changed(self, position: int, cover: Lexeme | None) -> bool:
+        """Does a token that was not kept survive as part of something else?"""
+        token = self.before[position]
+        if token.foreign is not None:
+            return True  # foreign syntax left as it is
+        if token.partial and "\n" not in token.value:
+            return True  # the input ended inside it: completing it is the repair
+        if cover is None:
+            return False
+        if (
+            cover.kind != token.kind
+            or cover.role is not token.role
+            or self._merged(position, cover)
+        ):
+            return not self._read_inside_out(position, cover)
+        return False
+
+    def _neighbours(self, position: int) -> tuple[int | None, int | None]:
+        """The nearest surviving tokens before and after ``position`` (not junk)."""
+        earlier = later = None
+        for index in range(position - 1, -1, -1):
+            if self.before[index].role is not Role.JUNK and self.survivors[index]:
+                earlier = index
+                break
+        for index in range(position + 1, len(self.before)):
+            if self.before[index].role is not Role.JUNK and self.survivors[index]:
+                later = index
+                break
+        return earlier, later
+
+    def _merged(self, position: int, cover: Lexeme) -> bool:
+        """Does ``cover`` also hold the whole of a neighbouring token?"""
+        return any(
+            index is not None and cover.start <= self.lows[index] and self.highs[index] <= cover.end
+            for index in self._neighbours(position)
+        )
+
+    def _read_inside_out(self, position: int, cover: Lexeme) -> bool:
+        """Are both delimiters of ``cover`` pieces of input tokens that the
+        repair splits (not inserted, not whole tokens of their own)?"""
+        for edge in (cover.start, cover.end - 1):
+            if _within(self.inserted, edge, edge + 1):
+                return False
+            origin = self.mapping.behind(edge)
+            index = bisect.bisect_right(self.before_starts, origin) - 1
+            if index < 0 or index == position or origin >= self.before[index].end:
+                return False
+            if self.lows[index] >= cover.start and self.highs[index] <= cover.end:
+                return False  # a whole token inside the value: swallowed, not split
+        return True
+
+    def _removed(self, token: Lexeme) -> int:
+        """Characters of a removed foreign token deleted, with the blanks around it."""
+        text, deleted = self.original, self.deleted_set
+        start, end = token.start, token.end
+        while start > 0 and text[start - 1].isspace() and start - 1 in deleted:
+            start -= 1
+        while end < len(text) and text[end].isspace() and end in deleted:
+            end += 1
+        return sum(1 for offset in range(start, end) if offset in deleted)
+
+    # -- characters ---------------------------------------------------------
+
+    def _lost(self) -> tuple[int, int, int]:
+        """Data characters deleted or overwritten; punctuation tokens deleted
+        or overwritten that were not duplicates or a hint's fix; characters
+        no terminal reads, other than letters and digits, deleted."""
+        original, tokens, starts = self.original, self.before, self.before_starts
+        lost = junk = 0
+        punctuation: set[int] = set()
+        for offset in self.deleted:
+            char = original[offset]
+            if char.isspace():
+                continue
+            index = bisect.bisect_right(starts, offset) - 1
+            token = tokens[index] if index >= 0 and offset < tokens[index].end else None
+            if token is None or token.role is Role.JUNK:
+                lost += char.isalnum()
+                junk += not char.isalnum()
+            elif index in self.kept:
+                continue
+            elif token.role is Role.STRUCTURE and token.foreign is None:
+                punctuation.add(index)
+            elif token.foreign is not None and (
+                not token.value.strip() or token.role is Role.LAYOUT
+            ):
+                continue
+            else:
+                lost += 1
+        return lost, sum(1 for index in punctuation if not self._stray(index)), junk
+
+    def _stray(self, position: int) -> bool:
+        """Is a punctuation token a duplicate of its neighbour, or what a fix removes?"""
+        token = self.before[position]
+        for index in (position - 1, position + 1):
+            if 0 <= index < len(self.before):
+                other = self.before[index]
+                if (other.kind, other.value) == (token.kind, token.value):
+                    return True
+        text = self.original
+        for fix in self.judge.lexer.hints.fixes:
+            found = fix.pattern.match(text, token.start)
+            if found is not None and found.end() >= token.end and not fix.canonical(found):
+                return True
+        return False
+
+    def _invented(self) -> tuple[int, int]:
+        invented = unfilled = 0
+        filler = self.judge.lexer.hints.filler
+        for lexeme in self.after:
+            if lexeme.role is not Role.DATA or id(lexeme) in self.covers:
+                continue
+            added = _within(self.inserted, lexeme.start, lexeme.end)
+            if len(added) == lexeme.end - lexeme.start:
+                invented += 1
+                unfilled += filler is not None and lexeme.value != filler
+            else:
+                invented += sum(1 for i in added if self.repaired[i].isalnum())
+        return invented, unfilled
+
+    def _absorbed(self) -> int:
+        """Values that a delimiter inserted at their edge makes begin or end
+        with a blank: ``"yarn "}`` rather than ``"yarn" }``."""
+        count = 0
+        repaired = self.repaired
+        for lexeme in self.after:
+            if lexeme.role is not Role.DATA or lexeme.end - lexeme.start < 3:
+                continue
+            first, last = lexeme.start, lexeme.end - 1
+            for edge in _within(self.inserted, first, first + 1) + _within(
+                self.inserted, last, last + 1
+            ):
+                inner = edge + 1 if edge == first else edge - 1
+                count += repaired[inner].isspace() and inner not in (first, last)
+        return count
+
+    def _misshapen(self) -> int:
+        """Records with another number of fields than the first (a record cut
+        off by the end of the input does not count)."""
+        fields = self.judge.header_fields()
+        separator = self.judge.lexer.hints.fields
+        if fields is None:
+            return 0
+        records = _records(self.repaired, self.after)
+        if self.window.start > 0:
+            records = records[1:]  # may be the end of a record that began before
+        cut = self.original[-1:] not in ("\n", "")
+        if records and cut and records[-1][-1].end >= self.mapping.end(len(self.original)):
+            records.pop()
+        return sum(1 for record in records if sum(t.value == separator for t in record) != fields)
+
+
+def _glued_to_junk(lexemes: list[Lexeme]) -> list[bool]:
+    """Which native tokens touch junk, directly or through tokens they touch
+    (``t-3.12`` of ``sample-dep-eslint-3.12.2`` when its opening quote was
+    lost): text misread as tokens, whose reading a repair may change."""
+    marks = [False] * len(lexemes)
+    start = 0
+    for index in range(1, len(lexemes) + 1):
+        if index < len(lexemes) and lexemes[index].start == lexemes[index - 1].end:
+            continue
+        run = lexemes[start:index]
+        if any(t.role is Role.JUNK for t in run):
+            for inner in range(start, index):
+                marks[inner] = run[inner - start].foreign is None
+        start = index
+    return marks
+
+
+def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
+    """Lexemes grouped into records: a line break between two lexemes ends one."""
+    records: list[list[Lexeme]] = []
+    for index, lexeme in enumerate(lexemes):
+        if index == 0 or "\n" in text[lexemes[index - 1].end : lexeme.start]:
+            records.append([])
+        records[-1].append(lexeme)
+    return records
+
+
+def _within(sorted_offsets: list[int], start: int, end: int) -> list[int]:
+    return sorted_offsets[
+        bisect.bisect_left(sorted_offsets, start) : bisect.bisect_left(sorted_offsets, end)
+    ]

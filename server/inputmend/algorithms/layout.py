@@ -1,0 +1,348 @@
+"""Layout-guided structural repairs: brackets where the indentation says.
+
+A lost or doubled bracket is often noticed far from where it happened: a
+Lisp form whose ``(`` is lost parses on until a surplus ``)`` much later, a
+doubled ``[`` in JSON only shows at the end of the document.  Repairs at
+the parse boundary then put the bracket in the wrong place.  But people
+indent to show nesting: lines at the same indentation sit at the same
+depth.  So:
+
+* :func:`layout_agreement` scores a text by its lines that do not sit at
+  the bracket depth their indentation suggests (0 when none; a tie-breaker
+  for the ranking: of two repairs that differ in where a bracket goes, the
+  one whose nesting matches the layout);
+* :func:`layout_repairs` finds the lines where the depth stops agreeing
+  with the indentation and tries, there, the single edits that restore it:
+  insert an opener or a closer, delete a surplus one.  The oracle checks
+  every candidate.
+
+Bracket pairs come from the grammar (:func:`brackets_of`): a rule that ends
+with a punctuation literal and has an earlier one, when the part between
+them can nest a rule with the same pair (JSON's ``{ }`` and ``[ ]``, Lisp's
+``( )``, TinyC's blocks and parentheses, DOT's graph and subgraph bodies,
+TOML's inline tables and arrays; not INI's one-line ``[section]``).  Text
+inside strings and comments is skipped.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
+from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
+from inputmend.oracles.base import Oracle
+from inputmend.oracles.wrappers import metered
+
+ALGORITHM = "layout"
+TAB = 8  # a tab indents to the next multiple of this
+
+
+@dataclass(frozen=True)
+class Brackets:
+    """A grammar's nesting bracket pairs, and a pattern that finds them in a
+    text: named groups ``o`` (opener), ``c`` (closer) and ``s`` (a token that
+    may hide brackets: strings, comments)."""
+
+    openers: tuple[str, ...]
+    closers: tuple[str, ...]
+    pattern: re.Pattern[str]
+
+
+def brackets_of(grammar: CompiledGrammar) -> Brackets | None:
+    """The nesting bracket pairs of a grammar (None when it has none)."""
+    literals = {
+        name: literal
+        for name, literal in grammar.literals.items()
+        if literal and not any(c.isalnum() or c == "_" or c.isspace() for c in literal)
+    }
+    derives: dict[str, set[str]] = {}
+    framed: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] = {}
+    for rule in grammar.rules:
+        derives.setdefault(rule.origin, set()).update(rule.expansion)
+        expansion = rule.expansion
+        if len(expansion) < 2 or expansion[-1] not in literals:
+            continue
+        first = next((i for i, s in enumerate(expansion[:-1]) if s in literals), None)
+        if first is not None:
+            pair = (literals[expansion[first]], literals[expansion[-1]])
+            if pair[0] != pair[1]:
+                framed.setdefault(pair, []).append((rule.origin, expansion[first + 1 : -1]))
+    nesting = []
+    for pair, rules in framed.items():
+        origins = {origin for origin, _ in rules}
+        if any(_reaches(middle, origins, derives) for _, middle in rules):
+            nesting.append(pair)
+    if not nesting:
+        return None
+    openers = tuple(sorted({o for o, _ in nesting}, key=lambda t: (-len(t), t)))
+    closers = tuple(sorted({c for _, c in nesting}, key=lambda t: (-len(t), t)))
+    hiding = [
+        terminal.source
+        for name, terminal in sorted(grammar.terminals.items())
+        if name not in literals and _may_hide(terminal.source, {*openers, *closers})
+    ]
+    alternatives = [f"(?:{source})" for source in hiding]
+    parts = [
+        f"(?P<s>{'|'.join(alternatives)})" if alternatives else None,
+        f"(?P<o>{'|'.join(map(re.escape, openers))})",
+        f"(?P<c>{'|'.join(map(re.escape, closers))})",
+    ]
+    try:
+        pattern = re.compile("|".join(part for part in parts if part))
+    except re.error:
+        return None
+    return Brackets(openers, closers, pattern)
+
+
+def _reaches(symbols: tuple[str, ...], targets: set[str], derives: dict[str, set[str]]) -> bool:
+    """Can ``symbols`` derive a sentential form with one of ``targets`` in it?"""
+    seen: set[str] = set()
+    pending = list(symbols)
+    while pending:
+        symbol = pending.pop()
+        if symbol in targets:
+            return True
+        if symbol not in seen:
+            seen.add(symbol)
+            pending.extend(derives.get(symbol, ()))
+    return False
+
+
+def _may_hide(source: str, texts: set[str]) -> bool:
+    """Can a token of this pattern contain the first character of one of ``texts``?"""
+    try:
+        automaton = RegexAutomaton(source)
+    except UnsupportedRegex:
+        return True
+    firsts = {text[0] for text in texts}
+    return any(char in chars for moves in automaton.moves for chars, _ in moves for char in firsts)
+
+
+# ------------------------------------------------------------------- lines
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line with content: where its content starts and ends (before
+    trailing blanks) and where its line break is, its indentation's width
+    and the bracket depth of its content (brackets open before it, one less
+    when it starts with a closer)."""
+
+    content: int
+    end: int
+    newline: int
+    indent: int
+    depth: int
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The lines of a text and where its brackets are."""
+
+    lines: tuple[Line, ...]
+    brackets: tuple[tuple[int, str], ...]  # (offset, text), in order
+
+    def brackets_in(self, start: int, end: int) -> list[tuple[int, str]]:
+        low = bisect.bisect_left(self.brackets, (start, ""))
+        high = bisect.bisect_left(self.brackets, (end, ""))
+        return list(self.brackets[low:high])
+
+
+_LINE = re.compile(r"([ \t]*)([^\r\n]*?)[ \t]*(\r\n|\r|\n|\Z)")
+
+
+def layout_of(text: str, brackets: Brackets) -> Layout:
+    """The lines of ``text`` (lines that start inside a string or comment
+    and blank lines left out; the end of the text as a last, empty line at
+    indentation 0, where the depth should be 0 again) and its brackets."""
+    found: list[tuple[int, str]] = []
+    hidden: list[int] = []  # starts and ends of tokens that run over a line break
+    for match in brackets.pattern.finditer(text):
+        kind = match.lastgroup
+        if kind == "s":
+            if "\n" in match.group() or "\r" in match.group():
+                hidden += (match.start(), match.end())
+        else:
+            found.append((match.start(), match.group()))
+    openers, closers = set(brackets.openers), set(brackets.closers)
+    offsets = [offset for offset, _ in found]
+    depths = [0, *itertools.accumulate(1 if b in openers else -1 for _, b in found)]
+    lines: list[Line] = []
+    size = len(text)
+    for line in _LINE.finditer(text):
+        content, end = line.start(2), line.end(2)
+        if content == end or bisect.bisect_left(hidden, line.start()) % 2:
+            if line.end() >= size:
+                break
+            continue  # blank, or it starts inside a string or comment
+        index = bisect.bisect_left(offsets, content)
+        # a line that starts with a closer is indented as the line of its opener
+        leads = index < len(found) and offsets[index] == content and found[index][1] in closers
+        indent = _width(line.group(1))
+        lines.append(Line(content, end, line.start(3), indent, depths[index] - leads))
+        if line.end() >= size:
+            break
+    # the end of the text closes everything: a last line at no depth or indentation
+    lines.append(Line(size, size, size, 0, depths[-1]))
+    return Layout(tuple(lines), tuple(found))
+
+
+def _width(indentation: str) -> int:
+    """The width of an indentation (a tab goes to the next multiple of :data:`TAB`)."""
+    if "\t" not in indentation:
+        return len(indentation)
+    width = 0
+    for char in indentation:
+        width = (width // TAB + 1) * TAB if char == "\t" else width + 1
+    return width
+
+
+def _offsets(lines: tuple[Line, ...]) -> list[int]:
+    """Each line's depth less the depth lines of its indentation mostly have."""
+    by_indent: dict[int, Counter[int]] = {}
+    for line in lines:
+        by_indent.setdefault(line.indent, Counter())[line.depth] += 1
+    usual = {indent: counts.most_common(1)[0][0] for indent, counts in by_indent.items()}
+    return [line.depth - usual[line.indent] for line in lines]
+
+
+def layout_agreement(text: str, brackets: Brackets) -> int:
+    """How well the nesting of ``text`` agrees with its layout: 0 when every
+    line sits at the bracket depth that lines of its indentation mostly have
+    and its depth changes from the line before by as many levels as its
+    indentation; minus one for each line where either does not hold (higher
+    is better)."""
+    lines = layout_of(text, brackets).lines
+    return -sum(offset != 0 for offset in _offsets(lines)) - len(_level_breaks(lines))
+
+
+# ----------------------------------------------------------------- repairs
+
+
+def _level_breaks(lines: tuple[Line, ...]) -> list[int]:
+    """The lines whose depth changes from the line before by another number
+    of levels than their indentation (the distinct indentations of the
+    text, in order, are its levels)."""
+    indents = sorted({line.indent for line in lines})
+    levels = {indent: level for level, indent in enumerate(indents)}
+    return [
+        k
+        for k in range(1, len(lines))
+        if lines[k].depth - lines[k - 1].depth
+        != levels[lines[k].indent] - levels[lines[k - 1].indent]
+    ]
+
+
+def _breaks(lines: tuple[Line, ...]) -> list[int]:
+    """The lines where the nesting stops agreeing with the layout: level
+    breaks (:func:`_level_breaks`), then the lines where the depth leaves
+    what lines of their indentation mostly have, those after which it stays
+    there longest first."""
+    found = dict.fromkeys(_level_breaks(lines))
+    offsets = _offsets(lines)
+    jumps = []
+    for k in range(1, len(lines)):
+        if offsets[k] != offsets[k - 1]:
+            stays = k + 1
+            while stays < len(lines) and offsets[stays] == offsets[k]:
+                stays += 1
+            jumps.append((k - stays, k))
+    for _, k in sorted(jumps):
+        found[k] = None
+    return list(found)
+
+
+def _surplus(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The brackets of a line that may be one too many: one written twice
+    (the second of two alike, ``[[``, ``}}``, blanks between them allowed),
+    and the first and the last bracket of the line."""
+    chosen = dict.fromkeys([found[0], found[-1]] if found else [])
+    for (start, first), (offset, second) in itertools.pairwise(found):
+        if first == second and not text[start + len(first) : offset].strip():
+            chosen[(offset, second)] = None
+    return list(chosen)
+
+
+def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iterator[Edit]:
+    """Single bracket edits where the nesting stops agreeing with the layout
+    (:func:`_breaks`): insert a closer or an opener at the end of the line
+    before (after its last character, or after its trailing blanks, where a
+    lost `` {`` leaves a blank) or at the start of the line, an opener at the
+    start of the line before; or delete a bracket of the line before or of
+    the closers the line starts with that may be one too many (:func:`_surplus`).
+    Without ``openers``, no opener is inserted (a valid prefix that lacks its
+    end cannot be made valid by opening more)."""
+    layout = layout_of(text, brackets)
+    lines = layout.lines
+    closers = brackets.closers[::-1]  # shortest first
+    inserted = brackets.openers[::-1] if openers else ()
+    seen: set[Edit] = set()
+    for k in _breaks(lines):
+        before, line = lines[k - 1], lines[k]
+        leading = []
+        for offset, bracket in layout.brackets_in(line.content, line.end):
+            if bracket not in closers or text[line.content : offset].strip(
+                " \t" + "".join(closers)
+            ):
+                break
+            leading.append((offset, bracket))
+        edits = [
+            *(Edit(at, 0, closer) for closer in closers for at in (before.end, line.content)),
+            *(
+                Edit(at, 0, opener)
+                for opener in inserted
+                for at in dict.fromkeys((before.end, before.newline, before.content))
+            ),
+            *(Edit(at, 0, opener) for opener in inserted for at in (line.content,)),
+            *(
+                Edit(offset, len(bracket), "")
+                for offset, bracket in _surplus(
+                    text, layout.brackets_in(before.content, before.end)
+                )
+            ),
+            *(Edit(offset, len(bracket), "") for offset, bracket in _surplus(text, leading)),
+        ]
+        for edit in edits:
+            if edit not in seen:
+                seen.add(edit)
+                yield edit
+
+
+@dataclass(frozen=True)
+class LayoutResult:
+    """The layout edits the oracle accepted, and what checking them cost."""
+
+    repairs: tuple[Repair, ...]
+    stats: RunStats
+
+
+def layout_repairs(
+    text: str,
+    oracle: Oracle,
+    *,
+    brackets: Brackets,
+    incomplete: bool = False,
+    budget: Budget = UNLIMITED,
+) -> LayoutResult:
+    """Repairs of ``text`` by one bracket edit where its layout says the
+    nesting went wrong (see :func:`layout_edits`), each checked by the
+    oracle; ``incomplete``: the text is a valid prefix that lacks its end."""
+    checked, meter = metered(oracle, budget)
+    repairs: list[Repair] = []
+    try:
+        for edit in layout_edits(text, brackets, openers=not incomplete):
+            candidate = apply_edits(text, (edit,))
+            if checked.check(candidate).valid:
+                repairs.append(
+                    Repair(candidate, (edit,), ALGORITHM, True, distance(text, candidate))
+                )
+    except BudgetExhausted:
+        pass
+    return LayoutResult(tuple(repairs), RunStats.of(meter))

@@ -1,0 +1,68 @@
+"""Re-reading undecodable bytes as text: ``Ren\\xe9e`` is ``Renée``.
+
+A byte that is not valid in the file's encoding stays in the text as a
+surrogate escape (:mod:`inputmend.core.text`) and every oracle rejects it.
+Often it is text written in another encoding: a cp1252 (Windows Latin-1)
+letter in a UTF-8 file.  Before it is deleted, the repair that reads each
+run of such bytes as cp1252 is offered, where every byte of the run looks
+like text next to its neighbours (a letter next to letters, a typographic
+sign next to a word; a random corrupt byte does not).  The bytes are kept
+as text, so the ranking counts them as kept, not lost (:func:`reread`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
+from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.core.text import UNDECODABLE, reread_undecodable
+from inputmend.oracles.base import Oracle
+from inputmend.oracles.wrappers import metered
+
+ALGORITHM = "redecode"
+_RUNS = re.compile(UNDECODABLE.pattern + "+")
+
+
+@dataclass(frozen=True)
+class RedecodeResult:
+    """The re-reading the oracle accepted (if any) and what checking it cost."""
+
+    repairs: tuple[Repair, ...]
+    stats: RunStats
+
+
+def reread_edits(text: str) -> tuple[Edit, ...]:
+    """One edit per run of undecodable bytes that reads as cp1252 text."""
+    edits = []
+    for match in _RUNS.finditer(text):
+        read = reread_undecodable(text, match.start(), match.end())
+        if read is not None:
+            edits.append(Edit(match.start(), match.end() - match.start(), read))
+    return tuple(edits)
+
+
+def reread(original: str, edit: Edit) -> int:
+    """How many undecodable bytes ``edit`` keeps as text (its deletion of
+    them is no loss): all of them when it replaces a run by its cp1252 reading."""
+    if edit.delete and edit.insert == reread_undecodable(original, edit.offset, edit.end):
+        return edit.delete
+    return 0
+
+
+def redecode(text: str, oracle: Oracle, *, budget: Budget = UNLIMITED) -> RedecodeResult:
+    """The repair that reads every run of undecodable bytes as cp1252 text,
+    when the oracle accepts it."""
+    edits = reread_edits(text)
+    if not edits:
+        return RedecodeResult((), RunStats(0, 0.0))
+    checked, meter = metered(oracle, budget)
+    repairs: tuple[Repair, ...] = ()
+    try:
+        candidate = apply_edits(text, edits)
+        if checked.check(candidate).valid:
+            repairs = (Repair(candidate, edits, ALGORITHM, True, distance(text, candidate)),)
+    except BudgetExhausted:
+        pass
+    return RedecodeResult(repairs, RunStats.of(meter))

@@ -1,0 +1,469 @@
+"""Completion without search: the shortest text that finishes a valid prefix.
+
+A valid prefix ends on an LR parser stack.  Every state of the stack's top
+has *kernel items* ``A -> α . β``: the parser has read ``α`` (the top
+``len(α)`` entries of the stack), and once it reads a text derived from
+``β`` it reduces to ``A`` and goes on in ``goto(entry below, A)``.  So a
+completion is a chain of such exits down the stack, and the cheapest one is
+a shortest path over (stack level, state) that only ever goes down or stays
+on a level: one pass from the top of the stack to its bottom, linear in the
+stack's depth, no parsing and no oracle.
+
+What is precomputed once per grammar (:class:`Completer`):
+
+* the cheapest text of every terminal (the shortest full match of its
+  regular expression, :class:`~inputmend.grammar.regex.RegexAutomaton`) and
+  of every nonterminal (Knuth's generalisation of Dijkstra's algorithm over
+  the rules), or a *filler* a grammar's hints prefer (``null`` for a JSON
+  value rather than the shortest, ``0``);
+* the kernel items of each LALR state (an LR(0) automaton built from the
+  rules and aligned with lark's state numbers by its transitions), and per
+  state its *exits*: pop, origin, what is left to derive and what it costs;
+* per pair (state below, state on top), the exits reachable through
+  reductions that stay on the same level, so that each level of a stack
+  costs a few dictionary lookups.
+
+A text that ends inside a token (``"fo``, ``tr``, ``1.``, an unclosed
+``/* comment``) is finished first: the shortest extension that makes it a
+whole token of a terminal the parser accepts there (or an ignored one).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.lark_internals import END
+from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
+from inputmend.grammar.scan import ScanState
+from inputmend.grammar.tables import StackNode
+
+ROOT = "$root"  # the origin of the augmented start rule: reducing it accepts
+_CHAR = 1024  # cost of one character; one token costs 1, so fewer tokens break ties
+
+
+@dataclass(frozen=True)
+class Exit:
+    """A kernel item ``origin -> α . rest`` of a state: derive ``rest``,
+    pop ``pop`` (= ``len(α)``) entries, then go to ``goto(below, origin)``."""
+
+    pop: int
+    origin: str
+    rest: tuple[str, ...]
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Down:
+    """A way to leave a level: reductions on the level, then an exit that
+    pops below it (``pop`` >= 2) or accepts (``origin`` is :data:`ROOT`);
+    ``text`` is what it reads."""
+
+    cost: int
+    pop: int
+    origin: str
+    text: str
+
+
+_Back = tuple[int, int, _Down]  # how a node was reached: from (level, state), leaving by a down
+
+
+class CompletionError(ValueError):
+    """The grammar's tables do not match its rules (completion unavailable)."""
+
+
+class Completer:
+    """Shortest completions of valid prefixes for one grammar (see the module
+    documentation).  ``filler`` is the value to invent where one is missing
+    (a grammar's hints say ``null`` for JSON; default: the shortest text):
+    it stands for every terminal it is a token of and every rule that
+    derives such a terminal alone (JSON's ``value`` and ``start``)."""
+
+    def __init__(self, grammar: CompiledGrammar, *, filler: str | None = None):
+        self.grammar = grammar
+        self.tables = grammar.tables
+        self.fillers = _fillers(grammar, filler)
+        self._automata: dict[str, RegexAutomaton | None] = {}
+        self.separator = next(
+            (" " for name in grammar.ignored if grammar.patterns[name].fullmatch(" ") is not None),
+            "",
+        )
+        self.texts, self.costs = self._cheapest_texts()
+        self.exits = self._state_exits()
+        # the ways to leave a level, by (state below, state) as one number
+        self._downs: dict[int, list[_Down]] = {}
+        self._width = max(self.tables.actions) + 2
+
+    # -- what things cost ------------------------------------------------------
+
+    def automaton(self, terminal: str) -> RegexAutomaton | None:
+        """The terminal's pattern as an automaton (None when it cannot be followed)."""
+        if terminal not in self._automata:
+            try:
+                automaton: RegexAutomaton | None = RegexAutomaton(
+                    self.grammar.terminals[terminal].source
+                )
+            except UnsupportedRegex:
+                automaton = None
+            self._automata[terminal] = automaton
+        return self._automata[terminal]
+
+    def _terminal_text(self, name: str) -> str | None:
+        terminal = self.grammar.terminals[name]
+        filler = self.fillers.get(name)
+        if filler is not None:
+            return filler
+        if terminal.literal is not None:
+            return terminal.literal
+        automaton = self.automaton(name)
+        return automaton.completion("") if automaton is not None else None
+
+    def _cheapest_texts(self) -> tuple[dict[str, str], dict[str, int]]:
+        """The cheapest text of every symbol: Knuth's algorithm, each rule
+        counted once all its nonterminals have their final cost."""
+        texts: dict[str, str] = {}
+        costs: dict[str, int] = {}
+        for name in self.grammar.terminals:
+            text = self._terminal_text(name)
+            if text:
+                texts[name], costs[name] = text, len(text) * _CHAR + 1
+        rules = self.grammar.rules
+        nonterminals = {rule.origin for rule in rules}
+        waiting: dict[str, list[int]] = {}
+        missing = []
+        heap: list[tuple[int, int, str, int]] = []  # cost, order, origin, rule (-1: filler)
+        order = itertools.count()
+        for name, filler in self.fillers.items():
+            if name in nonterminals:
+                heap.append((len(filler) * _CHAR + 1, next(order), name, -1))
+        for number, rule in enumerate(rules):
+            pending = [s for s in rule.expansion if s in nonterminals]
+            missing.append(len(pending))
+            for symbol in pending:
+                waiting.setdefault(symbol, []).append(number)
+            if rule.origin in self.fillers:
+                continue  # a filler replaces the rules of its symbol
+            if not pending and all(s in costs for s in rule.expansion):
+                cost = sum(costs[s] for s in rule.expansion)
+                heap.append((cost, next(order), rule.origin, number))
+        heapq.heapify(heap)
+        chosen: dict[str, int] = {}
+        while heap:
+            cost, _, origin, number = heapq.heappop(heap)
+            if origin in chosen:
+                continue
+            chosen[origin], costs[origin] = number, cost
+            for user in waiting.get(origin, ()):
+                missing[user] -= 1
+                expansion = rules[user].expansion
+                if (
+                    missing[user] == 0
+                    and rules[user].origin not in self.fillers
+                    and all(s in costs for s in expansion)
+                ):
+                    total = sum(costs[s] for s in expansion)
+                    heapq.heappush(heap, (total, next(order), rules[user].origin, user))
+        for origin in chosen:
+            texts[origin] = self._derive(origin, chosen, texts)
+        return texts, costs
+
+    def _derive(self, origin: str, chosen: dict[str, int], texts: dict[str, str]) -> str:
+        """The cheapest text of ``origin`` (rules chosen by Knuth's algorithm
+        only use symbols finished before them: no cycles)."""
+        if origin in texts:
+            return texts[origin]
+        number = chosen[origin]
+        if number < 0:
+            text = self.fillers[origin]
+        else:
+            text = self.join(
+                self._derive(s, chosen, texts) for s in self.grammar.rules[number].expansion
+            )
+        texts[origin] = text
+        return text
+
+    def join(self, pieces: Iterable[str], before: str = "") -> str:
+        """Texts one after another, with a separator where two words would
+        run together (``a`` ``b`` -> ``a b``)."""
+        out: list[str] = []
+        last = before[-1:]
+        for piece in pieces:
+            if not piece:
+                continue
+            if self.separator and _wordy(last) and _wordy(piece[0]):
+                out.append(self.separator)
+            out.append(piece)
+            last = piece[-1]
+        return "".join(out)
+
+    def text(self, symbols: Iterable[str], before: str = "") -> str:
+        """The cheapest text of a sequence of symbols, read after ``before``."""
+        return self.join((self.texts[symbol] for symbol in symbols), before)
+
+    # -- the LR(0) items behind lark's states ----------------------------------
+
+    def _state_exits(self) -> dict[int, list[Exit]]:
+        """The exits of every state: its kernel items, cheapest per (pop, origin)."""
+        rules = [(rule.origin, rule.expansion) for rule in self.grammar.rules]
+        rules.append((ROOT, (self.grammar.info.start,)))
+        kernels = _align(rules, self.tables.actions, self.tables.gotos, self.tables.start_state)
+        exits: dict[int, list[Exit]] = {}
+        for state, kernel in kernels.items():
+            best: dict[tuple[int, str], Exit] = {}
+            for number, dot in kernel:
+                origin, expansion = rules[number]
+                rest = expansion[dot:]
+                if any(symbol not in self.costs for symbol in rest):
+                    continue
+                cost = sum(self.costs[symbol] for symbol in rest)
+                known = best.get((dot, origin))
+                if known is None or cost < known.cost:
+                    best[(dot, origin)] = Exit(dot, origin, rest, cost)
+            exits[state] = sorted(best.values(), key=lambda e: (e.cost, e.pop))
+        return exits
+
+    # -- completing a stack ----------------------------------------------------
+
+    def _level(self, below: int, state: int) -> list[_Down]:
+        """The ways to leave a level whose state is ``state`` on ``below``
+        (-1: the bottom of the stack): exits that pop one entry stay on the
+        level (a small Dijkstra), the others leave it."""
+        key = below * self._width + state
+        found = self._downs.get(key)
+        if found is not None:
+            return found
+        gotos = self.tables.gotos.get(below, {})
+        best: dict[int, int] = {state: 0}
+        paths: dict[int, tuple[tuple[str, ...], ...]] = {state: ()}
+        heap = [(0, state)]
+        downs: dict[tuple[int, str], _Down] = {}
+        while heap:
+            cost, current = heapq.heappop(heap)
+            if cost > best[current]:
+                continue
+            for leave in self.exits.get(current, ()):
+                if below < 0 and leave.pop > 0:
+                    continue  # the bottom of the stack: only the start rule, from its start
+                total = cost + leave.cost
+                path = (*paths[current], leave.rest)
+                if leave.pop == 1 and leave.origin != ROOT:
+                    target = gotos.get(leave.origin)
+                    if target is not None and total < best.get(target, total + 1):
+                        best[target], paths[target] = total, path
+                        heapq.heappush(heap, (total, target))
+                    continue
+                known = downs.get((leave.pop, leave.origin))
+                if known is None or total < known.cost:
+                    text = self.text(symbol for rest in path for symbol in rest)
+                    downs[(leave.pop, leave.origin)] = _Down(total, leave.pop, leave.origin, text)
+        found = self._downs[key] = sorted(downs.values(), key=lambda d: d.cost)
+        return found
+
+    def ending(self, node: StackNode, before: str = "") -> str | None:
+        """The cheapest text that, read after ``before`` (a prefix that left
+        the parser with stack ``node``), makes the parser accept; None when
+        there is none.
+
+        A shortest path over the nodes (level, state): each way to leave a
+        node lands strictly lower, so the nodes are settled level by level,
+        from the top.  Most nodes have one way to leave them: from the top,
+        such a chain is followed first without any bookkeeping."""
+        gotos, cache, width = self.tables.gotos, self._downs, self._width
+        pieces: list[str] = []
+        # the chain goes down the stack: ``base`` is the entry of the real
+        # stack below the top, ``state`` the state on top of it
+        base, state = node.parent, node.state
+        while True:
+            downs = cache.get((base.state if base is not None else -1) * width + state)
+            if downs is None:
+                downs = self._level(base.state if base is not None else -1, state)
+            if len(downs) != 1:
+                break
+            down = downs[0]
+            landing = base  # where popping the top and ``pop - 1`` entries under it lands
+            for _ in range(down.pop - 1):
+                landing = landing.parent if landing is not None else None
+            if down.origin == ROOT:  # accepted when nothing but the bottom is left
+                bottom = base is None if down.pop == 0 else landing and landing.parent is None
+                return self.join([*pieces, down.text], before) if bottom else None
+            if landing is None:
+                return None
+            target = gotos[landing.state].get(down.origin)
+            if target is None:
+                return None
+            pieces.append(down.text)
+            base, state = landing, target
+        states: list[int] = []
+        current = base
+        while current is not None:
+            states.append(current.state)
+            current = current.parent
+        states.reverse()
+        rest = self._search(states, len(states), state)
+        return None if rest is None else self.join([*pieces, *rest], before)
+
+    def _search(self, states: list[int], top: int, start: int) -> list[str] | None:
+        """The texts of the cheapest way from node (``top``, ``start``) of the
+        stack ``states`` to acceptance, when several ways lead on."""
+        gotos = self.tables.gotos
+        # nodes still to leave, by level: state -> (cost, how it was reached)
+        pending: dict[int, dict[int, tuple[int, _Back | None]]] = {top: {start: (0, None)}}
+        backs: dict[tuple[int, int], _Back | None] = {}
+        accepted: tuple[int, _Back] | None = None
+        while pending:
+            level = max(pending)
+            nodes = pending.pop(level)
+            below = states[level - 1] if level else -1
+            for state, (cost, back) in nodes.items():
+                backs[(level, state)] = back
+                for down in self._level(below, state):
+                    total = cost + down.cost
+                    if accepted is not None and total >= accepted[0]:
+                        break
+                    landing = level - down.pop
+                    if down.origin == ROOT:
+                        if landing == 0:
+                            accepted = (total, (level, state, down))
+                        continue
+                    target = gotos[states[landing]].get(down.origin) if landing >= 0 else None
+                    if target is None:
+                        continue
+                    targets = pending.setdefault(landing + 1, {})
+                    known = targets.get(target)
+                    if known is None or total < known[0]:
+                        targets[target] = (total, (level, state, down))
+        if accepted is None:
+            return None
+        pieces: list[str] = []
+        step: _Back | None = accepted[1]
+        while step is not None:
+            level, state, down = step
+            pieces.append(down.text)
+            step = backs[(level, state)]
+        pieces.reverse()
+        return pieces
+
+    # -- completing a text -----------------------------------------------------
+
+    def complete(self, text: str, end: ScanState) -> str | None:
+        """The cheapest text to append to ``text``, a valid prefix whose scan
+        stopped at ``end``, so that the parser accepts it: finish the token
+        cut off at the end (if any), then complete the stack.  Also tries
+        finishing the last whole token as a longer one (``1.`` as ``1.0``)."""
+        found = self._finish_token(text, end.position, end.stack)
+        if found is not None and end.position == len(text):
+            return found  # at a token boundary: a longer last token is no shorter
+        if end.last_end == end.position and end.last_start < end.position:
+            longer = self._finish_token(text, end.last_start, end.before)
+            if longer is not None and (found is None or len(longer) < len(found)):
+                return longer
+        return found
+
+    def _finish_token(self, text: str, start: int, stack: StackNode) -> str | None:
+        """Finish ``text[start:]`` as one token on ``stack``, then the stack."""
+        piece = text[start:]
+        if not piece:
+            return self.ending(stack, text[-1:])
+        best: str | None = None
+        tables = self.tables
+        for name in sorted(tables.acceptable(stack) | self.grammar.ignored):
+            automaton = self.automaton(name) if name in self.grammar.terminals else None
+            if automaton is None:
+                continue
+            extension = automaton.completion(piece)
+            if extension is None:
+                continue
+            last = extension[-1:] or piece[-1:]  # what the rest of the ending follows
+            if name in self.grammar.ignored:
+                rest = self.ending(stack, last)
+            else:
+                shifted = tables.shift(stack, name)
+                rest = None if shifted is None else self.ending(shifted, last)
+            if rest is not None and (best is None or len(extension) + len(rest) < len(best)):
+                best = extension + rest
+        return best
+
+
+def _fillers(grammar: CompiledGrammar, filler: str | None) -> dict[str, str]:
+    """The symbols ``filler`` stands for: the terminals it is a token of,
+    and the rules that derive one of those alone, through rules of one symbol."""
+    if not filler:
+        return {}
+    found = {
+        name: filler
+        for name, terminal in grammar.terminals.items()
+        if terminal.pattern.fullmatch(filler) is not None
+    }
+    grown = bool(found)
+    while grown:
+        grown = False
+        for rule in grammar.rules:
+            if len(rule.expansion) == 1 and rule.expansion[0] in found and rule.origin not in found:
+                found[rule.origin] = filler
+                grown = True
+    return found
+
+
+def _wordy(char: str) -> bool:
+    return bool(char) and (char.isalnum() or char == "_")
+
+
+def _align(
+    rules: Sequence[tuple[str, tuple[str, ...]]],
+    actions: Mapping[int, Mapping[str, int]],
+    gotos: Mapping[int, Mapping[str, int]],
+    start_state: int,
+) -> dict[int, frozenset[tuple[int, int]]]:
+    """The kernel items (rule number, dot) of each table state reachable from
+    ``start_state``: the LR(0) automaton of ``rules`` (the last one is the
+    augmented start rule), walked along the table's own transitions.
+    Raises :class:`CompletionError` when they disagree."""
+    by_origin: dict[str, list[int]] = {}
+    for number, (origin, _) in enumerate(rules):
+        by_origin.setdefault(origin, []).append(number)
+
+    def closure(kernel: frozenset[tuple[int, int]]) -> list[tuple[int, int]]:
+        items = list(kernel)
+        seen = set(items)
+        added: set[str] = set()
+        index = 0
+        while index < len(items):
+            number, dot = items[index]
+            index += 1
+            expansion = rules[number][1]
+            if dot < len(expansion) and expansion[dot] in by_origin:
+                symbol = expansion[dot]
+                if symbol in added:
+                    continue
+                added.add(symbol)
+                for rule in by_origin[symbol]:
+                    if (rule, 0) not in seen:
+                        seen.add((rule, 0))
+                        items.append((rule, 0))
+        return items
+
+    start = frozenset({(len(rules) - 1, 0)})
+    kernels: dict[int, frozenset[tuple[int, int]]] = {start_state: start}
+    pending = [start_state]
+    while pending:
+        state = pending.pop()
+        moves: dict[str, set[tuple[int, int]]] = {}
+        for number, dot in closure(kernels[state]):
+            expansion = rules[number][1]
+            if dot < len(expansion):
+                moves.setdefault(expansion[dot], set()).add((number, dot + 1))
+        shifts = [(s, t) for s, t in actions[state].items() if t >= 0 and s != END]
+        for symbol, target in [*shifts, *gotos[state].items()]:
+            if symbol not in moves:
+                raise CompletionError(f"state {state} moves on {symbol}, which no item expects")
+            kernel = frozenset(moves[symbol])
+            known = kernels.get(target)
+            if known is None:
+                kernels[target] = kernel
+                pending.append(target)
+            elif known != kernel:
+                raise CompletionError(f"state {target} is reached with two different kernels")
+    return kernels

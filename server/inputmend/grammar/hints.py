@@ -1,0 +1,403 @@
+"""Repair hints: what people and programs write instead of a grammar's syntax.
+
+A grammar ``NAME.lark`` may have a hints file ``NAME.hints.toml`` beside it
+(bundled grammars and user grammars alike).  It describes foreign syntax and
+its canonical form as data: comments in another language's style, another
+language's strings or literals, text around the data, fixes for common slips.
+The repair engine uses them to *propose* candidates ("the grammar proposes,
+the oracle decides": every candidate is still checked by the real oracle), and
+the ranking uses them to recognise foreign tokens, so that ``'a'`` read as the
+string ``"a"`` is kept by ``{"a": 2}`` and changed by ``{"'a'": 2}``.
+
+The format (every key optional; unknown keys are errors)::
+
+    filler = "null"              # the value to put where one is missing
+    fields = ","                 # records (lines) have as many of these as the first
+
+    [roles]                      # terminal -> "data" | "structure" | "layout"
+    COMMENT = "layout"           # when lark's naming conventions do not tell
+
+    [kinds]                      # terminals that hold the same kind of value
+    QUOTED = "TEXT"              # "7" and 7 are both a field
+
+    [literals]                   # foreign words -> canonical text (whole words)
+    True = "true"
+
+    [[comment]]                  # foreign comment syntax: removed, or `replace`d
+    name = "// line comment"
+    pattern = '//[^\\r\\n]*'
+
+    [[token]]                    # a foreign token and its canonical form
+    name = "single-quoted string"
+    pattern = "'(?P<body>[^'\\r\\n]*)'"
+    replace = '"{body}"'         # {0}: the match, {1}/{name}: its groups
+    escape = { '"' = '\\"' }     # applied to the groups in `replace`
+
+    [[fix]]                      # a rewrite tried only where the oracle rejects
+    name = "trailing comma"
+    pattern = ',(?=\\s*[\\]}])'
+    replace = ""
+
+    [[wrapper]]                  # text around the data, removed
+    name = "markdown code fence"
+    before = '\\A```[\\w-]*\\n'   # matched at the start of the text
+    after = '\\n```\\s*\\Z'       # matched at its end; with both, both must match
+
+    [concatenated]               # several documents in a row, joined into one
+    open = "["
+    separator = ","
+    close = "]"
+
+Patterns are Python regular expressions (the ``regex`` module, multi-line
+mode: ``^`` and ``$`` match at line breaks, ``\\A`` and ``\\Z`` at the ends of
+the text).  Comments, tokens and literals are *foreign tokens*: the
+error-tolerant lexer reads one where it matches at least as much as any of the
+grammar's terminals (so only where the grammar sees junk or text it cannot
+accept, if the pattern is precise).  Fixes are never read as tokens: they are
+tried only where the oracle reports an error.  A wrapper's ``after`` must
+begin within the last :data:`WRAPPER_REACH` characters.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import regex
+
+from inputmend.grammar.regex import first_chars
+from inputmend.oracles.base import OracleConfigError
+
+Role = Literal["data", "structure", "layout"]
+ROLES: tuple[Role, ...] = ("data", "structure", "layout")
+
+WRAPPER_REACH = 4096
+"""Characters from the end of the text within which a wrapper's ``after`` starts."""
+
+_FLAGS = regex.MULTILINE
+_FIELD = regex.compile(r"\{\{|\}\}|\{(\w+)\}")
+_WORD = r"A-Za-z0-9_$"
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A foreign token (comment, token, literal) or a fix, and its canonical form."""
+
+    name: str
+    pattern: Any  # a compiled ``regex`` pattern
+    replace: str = ""
+    escape: tuple[tuple[str, str], ...] = ()
+    kind: Literal["comment", "token", "fix"] = "token"
+
+    @functools.cached_property
+    def first_chars(self) -> frozenset[str] | None:
+        """The characters a match can start with (None: any, or not known)."""
+        return first_chars(self.pattern.pattern)
+
+    @functools.cached_property
+    def _escaper(self) -> Any:
+        if not self.escape:
+            return None
+        keys = sorted((key for key, _ in self.escape), key=len, reverse=True)
+        return regex.compile("|".join(regex.escape(key) for key in keys))
+
+    def canonical(self, match: Any) -> str:
+        """The canonical text of one match of :attr:`pattern`."""
+        table = dict(self.escape)
+
+        def group(found: Any) -> str:
+            if found.group(1) is None:  # a doubled brace
+                return str(found.group(0)[0])
+            name = found.group(1)
+            value = match.group(int(name) if name.isdigit() else name) or ""
+            if self._escaper is not None and name != "0":
+                value = self._escaper.sub(lambda hit: table[hit.group(0)], value)
+            return str(value)
+
+        return str(_FIELD.sub(group, self.replace))
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    """Text around the data: ``before`` at the start, ``after`` at the end."""
+
+    name: str
+    before: Any | None
+    after: Any | None
+
+    def match(self, text: str, start: int, end: int) -> tuple[int, int] | None:
+        """How far the wrapper reaches into ``text[start:end]`` from each end:
+        ``(body start, body end)``, or ``None`` when it does not match."""
+        body_start, body_end = start, end
+        if self.before is not None:
+            found = self.before.match(text, start, end)
+            if found is None:
+                return None
+            body_start = found.end()
+        if self.after is not None:
+            reach = max(body_start, end - WRAPPER_REACH)
+            found = self.after.search(text, reach, end)
+            if found is None or found.end() != end:
+                return None
+            body_end = found.start()
+        if body_start > body_end or (body_start, body_end) == (start, end):
+            return None
+        return body_start, body_end
+
+
+@dataclass(frozen=True)
+class Concatenation:
+    """How to join documents written one after another into one."""
+
+    open: str
+    separator: str
+    close: str
+
+
+@dataclass(frozen=True)
+class Hints:
+    """The repair hints of one grammar (empty when it has none)."""
+
+    source: Path | None = None
+    tokens: tuple[Rewrite, ...] = ()  # comments, tokens and literals: the lexer reads these
+    fixes: tuple[Rewrite, ...] = ()
+    wrappers: tuple[Wrapper, ...] = ()
+    filler: str | None = None
+    roles: Mapping[str, Role] = field(default_factory=dict)
+    concatenated: Concatenation | None = None
+    fields: str | None = None  # every record (line) has as many of these as the first
+    kinds: Mapping[str, str] = field(default_factory=dict)  # terminal -> kind of value it holds
+
+    @property
+    def rewrites(self) -> tuple[Rewrite, ...]:
+        """Every rewrite: foreign tokens first, then fixes."""
+        return self.tokens + self.fixes
+
+    def wrapper_regions(self, text: str) -> list[tuple[int, int, str]]:
+        """The wrappers around ``text``, outermost first, as ``(start, end,
+        name)`` regions to remove (a wrapper inside a wrapper is found too)."""
+        regions: list[tuple[int, int, str]] = []
+        start, end = 0, len(text)
+        peeled = True
+        while peeled:
+            peeled = False
+            for wrapper in self.wrappers:
+                body = wrapper.match(text, start, end)
+                if body is None:
+                    continue
+                if body[0] > start:
+                    regions.append((start, body[0], wrapper.name))
+                if body[1] < end:
+                    regions.append((body[1], end, wrapper.name))
+                start, end = body
+                peeled = True
+        return sorted(regions)
+
+    def matches_at(self, text: str, position: int) -> Iterator[tuple[Rewrite, Any]]:
+        """Every rewrite that matches ``text`` at ``position``."""
+        for rewrite in self.rewrites:
+            found = rewrite.pattern.match(text, position)
+            if found is not None and found.end() > position:
+                yield rewrite, found
+
+
+NO_HINTS = Hints()
+
+
+# ------------------------------------------------------------------ loading
+class HintsError(OracleConfigError):
+    """A hints file that cannot be read or does not follow the format."""
+
+
+_TOP_KEYS = {
+    "filler",
+    "fields",
+    "kinds",
+    "roles",
+    "literals",
+    "comment",
+    "token",
+    "fix",
+    "wrapper",
+    "concatenated",
+}
+
+
+def _fail(source: Path, where: str, problem: str) -> HintsError:
+    return HintsError(f"hints file {source}: {where}: {problem}")
+
+
+def _string(source: Path, where: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise _fail(source, where, f"expected a string, got {type(value).__name__}")
+    return value
+
+
+def _compile(source: Path, where: str, value: Any) -> Any:
+    text = _string(source, where, value)
+    try:
+        compiled = regex.compile(text, _FLAGS)
+    except regex.error as error:
+        raise _fail(source, where, f"not a regular expression ({error})") from None
+    if compiled.fullmatch("") is not None:
+        raise _fail(source, where, "the pattern matches the empty text")
+    return compiled
+
+
+def _table(source: Path, where: str, value: Any, keys: set[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _fail(source, where, "expected a table")
+    unknown = sorted(set(value) - keys)
+    if unknown:
+        raise _fail(source, where, f"unknown key {unknown[0]!r} (known: {', '.join(sorted(keys))})")
+    return value
+
+
+def _mapping(source: Path, where: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _fail(source, where, "expected a table")
+    return value
+
+
+def _entries(source: Path, data: dict[str, Any], key: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise _fail(source, key, f"expected [[{key}]] entries")
+    return value
+
+
+def _rewrite(
+    source: Path, where: str, entry: Any, kind: Literal["comment", "token", "fix"]
+) -> Rewrite:
+    table = _table(source, where, entry, {"name", "pattern", "replace", "escape"})
+    if "pattern" not in table:
+        raise _fail(source, where, "a pattern is required")
+    pattern = _compile(source, f"{where}.pattern", table["pattern"])
+    name = _string(source, f"{where}.name", table.get("name", table["pattern"]))
+    if kind == "token" and "replace" not in table:
+        raise _fail(source, where, "a token needs its canonical form: replace = ...")
+    replace = _string(source, f"{where}.replace", table.get("replace", ""))
+    for found in _FIELD.finditer(replace):
+        group = found.group(1)
+        if group is None:
+            continue
+        known = group.isdigit() and int(group) <= pattern.groups
+        if not known and group not in pattern.groupindex:
+            raise _fail(source, f"{where}.replace", f"the pattern has no group {group!r}")
+    escape = _mapping(source, f"{where}.escape", table.get("escape", {}))
+    pairs = tuple(
+        (key, _string(source, f"{where}.escape.{key}", value)) for key, value in escape.items()
+    )
+    if any(not key for key, _ in pairs):
+        raise _fail(source, f"{where}.escape", "an empty text cannot be escaped")
+    return Rewrite(name, pattern, replace, pairs, kind)
+
+
+def _literal(source: Path, word: str, canonical: Any) -> Rewrite:
+    replace = _string(source, f"literals.{word}", canonical)
+    if not word:
+        raise _fail(source, "literals", "an empty word")
+    pattern = regex.compile(rf"(?<![{_WORD}]){regex.escape(word)}(?![{_WORD}])", _FLAGS)
+    return Rewrite(f"{word} -> {replace}", pattern, replace.replace("{", "{{").replace("}", "}}"))
+
+
+def _wrapper(source: Path, where: str, entry: Any) -> Wrapper:
+    table = _table(source, where, entry, {"name", "before", "after"})
+    before = _compile(source, f"{where}.before", table["before"]) if "before" in table else None
+    after = _compile(source, f"{where}.after", table["after"]) if "after" in table else None
+    if before is None and after is None:
+        raise _fail(source, where, "a wrapper needs before, after or both")
+    name = _string(source, f"{where}.name", table.get("name", where))
+    return Wrapper(name, before, after)
+
+
+def parse_hints(data: dict[str, Any], source: Path) -> Hints:
+    """Hints from the parsed TOML of ``source`` (raises :class:`HintsError`)."""
+    _table(source, "top level", data, _TOP_KEYS)
+    filler, fields = (
+        _string(source, key, data[key]) if key in data else None for key in ("filler", "fields")
+    )
+    roles: dict[str, Role] = {}
+    for terminal, role in _mapping(source, "roles", data.get("roles", {})).items():
+        if role not in ROLES:
+            raise _fail(source, f"roles.{terminal}", f"expected one of {', '.join(ROLES)}")
+        roles[terminal] = role
+    kinds = {
+        terminal: _string(source, f"kinds.{terminal}", kind)
+        for terminal, kind in _mapping(source, "kinds", data.get("kinds", {})).items()
+    }
+    literals = _mapping(source, "literals", data.get("literals", {}))
+    tokens = [
+        *(_literal(source, word, canonical) for word, canonical in literals.items()),
+        *(
+            _rewrite(source, f"comment[{index}]", entry, "comment")
+            for index, entry in enumerate(_entries(source, data, "comment"))
+        ),
+        *(
+            _rewrite(source, f"token[{index}]", entry, "token")
+            for index, entry in enumerate(_entries(source, data, "token"))
+        ),
+    ]
+    fixes = [
+        _rewrite(source, f"fix[{index}]", entry, "fix")
+        for index, entry in enumerate(_entries(source, data, "fix"))
+    ]
+    wrappers = [
+        _wrapper(source, f"wrapper[{index}]", entry)
+        for index, entry in enumerate(_entries(source, data, "wrapper"))
+    ]
+    concatenated = None
+    if "concatenated" in data:
+        table = _table(source, "concatenated", data["concatenated"], {"open", "separator", "close"})
+        parts = {key: _string(source, f"concatenated.{key}", table.get(key, "")) for key in table}
+        concatenated = Concatenation(
+            parts.get("open", ""), parts.get("separator", ""), parts.get("close", "")
+        )
+    return Hints(
+        source,
+        tuple(tokens),
+        tuple(fixes),
+        tuple(wrappers),
+        filler,
+        roles,
+        concatenated,
+        fields,
+        kinds,
+    )
+
+
+def load_hints(path: Path) -> Hints:
+    """The hints in ``path`` (raises :class:`HintsError` with a one-line reason)."""
+    try:
+        mtime = path.stat().st_mtime_ns
+    except OSError as error:
+        raise HintsError(f"cannot read hints file {path}: {error.strerror}") from None
+    return _load(str(path), mtime)
+
+
+@functools.lru_cache(maxsize=32)
+def _load(path: str, mtime: int) -> Hints:
+    del mtime  # part of the cache key only: an edited file is read again
+    source = Path(path)
+    try:
+        data = tomllib.loads(source.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise HintsError(f"cannot read hints file {source}: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise HintsError(f"hints file {source} is not valid TOML: {error}") from None
+    return parse_hints(data, source)
+
+
+def hints_path(grammar_path: Path) -> Path:
+    """Where the hints of a grammar file live: ``x.lark`` -> ``x.hints.toml``."""
+    return grammar_path.with_name(grammar_path.stem + ".hints.toml")
+
+
+def hints_beside(grammar_path: Path) -> Hints:
+    """The hints file beside a grammar, or no hints when there is none."""
+    path = hints_path(grammar_path)
+    return load_hints(path) if path.is_file() else NO_HINTS

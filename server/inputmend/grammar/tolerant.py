@@ -1,0 +1,250 @@
+"""Error-tolerant lexing that knows foreign syntax: what the ranking reads.
+
+Judging a repair means comparing what the input's tokens were with what the
+repaired text makes of them.  :class:`GrammarLexer` lexes any stretch of a
+text with a grammar's terminals (longest match, as
+:func:`~inputmend.grammar.lexer.lex_typed`) and, when asked, with the foreign
+tokens of its hints: a foreign token is read where it matches at least as much
+as any terminal (``'a'`` in JSON, where ``'`` is junk) and stands for its
+canonical form (the string ``"a"``).  Without a grammar, :class:`GenericLexer`
+reads words, numbers, quoted strings and punctuation.
+
+Every lexeme has a *role*: **data** (values, names, keywords: a lark pattern
+terminal or a literal with a letter or digit), **structure** (punctuation: a
+literal without letters or digits, or a terminal whose name starts with ``_``,
+which lark leaves out of trees), **layout** (comments: ignored terminals other
+than whitespace; foreign comments and wrappers) or **junk** (a character no
+terminal matches).  A hints file's ``[roles]`` overrides the first three.
+Whitespace is no lexeme at all.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import regex
+
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import NO_HINTS, Hints, Rewrite
+
+
+class Role(enum.Enum):
+    DATA = "data"
+    STRUCTURE = "structure"
+    LAYOUT = "layout"
+    JUNK = "junk"
+
+
+@dataclass(frozen=True, slots=True)
+class Lexeme:
+    """A token of a possibly broken text.
+
+    ``value`` is the token's canonical text: the text itself, or for a foreign
+    token the canonical form its hint gives (``""`` when it is to be removed).
+    ``kind`` is the terminal (of the canonical form, for a foreign token), or
+    the kind of value its hints say it holds; ``None`` for junk and for what
+    has no terminal.  ``partial``: a token cut
+    off by the end of the text (``"fo`` of a string, ``tr`` of ``true``)."""
+
+    kind: str | None
+    start: int
+    end: int
+    value: str
+    role: Role
+    foreign: str | None = None
+    partial: bool = False
+
+
+class TolerantLexer(Protocol):
+    """Lexes any stretch of a text; the stretch should begin at a token start."""
+
+    hints: Hints
+
+    def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
+        """The lexemes that start in ``text[start:end]`` (the last may reach
+        past ``end``); foreign tokens only when ``foreign``."""
+        ...
+
+
+class _ForeignTokens:
+    """The lexing side of a grammar's hints: foreign tokens by first character."""
+
+    def __init__(self, hints: Hints) -> None:
+        starts = [(rewrite, rewrite.first_chars) for rewrite in hints.tokens]
+        chars = set().union(*(found for _, found in starts if found is not None))
+        self.any_start = [rewrite for rewrite, found in starts if found is None]
+        self.by_char = {  # in the order of the hints file
+            char: [rewrite for rewrite, found in starts if found is None or char in found]
+            for char in chars
+        }
+
+    def longest(self, text: str, position: int) -> tuple[Rewrite, Any] | None:
+        """The longest foreign token at ``position`` (the first hint on ties)."""
+        best: tuple[Rewrite, Any] | None = None
+        for rewrite in self.by_char.get(text[position], self.any_start):
+            found = rewrite.pattern.match(text, position)
+            if found is not None and (best is None or found.end() > best[1].end()):
+                best = rewrite, found
+        return best if best is not None and best[1].end() > position else None
+
+
+class GrammarLexer:
+    """The error-tolerant lexer of a grammar, with its hints' foreign tokens."""
+
+    def __init__(self, grammar: CompiledGrammar, hints: Hints = NO_HINTS) -> None:
+        self.grammar = grammar
+        self.hints = hints
+        self._foreign = _ForeignTokens(hints)
+        self._order = [t.name for t in grammar.lexing_order]
+        self._roles: dict[str, Role] = {name: self._role(name) for name in grammar.terminals}
+        self._kinds = {name: hints.kinds.get(name, name) for name in grammar.terminals}
+        self._starters: dict[str, list[str]] = {}
+        self._canonical: dict[str, tuple[str | None, Role]] = {}
+
+    def _role(self, name: str) -> Role:
+        declared = self.hints.roles.get(name)
+        if declared is not None:
+            return Role(declared)
+        if name in self.grammar.ignored:
+            return Role.LAYOUT
+        literal = self.grammar.terminals[name].literal
+        if name.startswith("_") or (literal is not None and not any(c.isalnum() for c in literal)):
+            return Role.STRUCTURE
+        return Role.DATA
+
+    def _candidates(self, char: str) -> list[str]:
+        found = self._starters.get(char)
+        if found is None:
+            starters = self.grammar.starters(char)
+            found = self._starters[char] = [name for name in self._order if name in starters]
+        return found
+
+    def _native(self, text: str, position: int) -> tuple[str | None, int]:
+        best_name: str | None = None
+        best_end = position
+        patterns = self.grammar.patterns
+        for name in self._candidates(text[position]):
+            found = patterns[name].match(text, position)
+            if found is not None and found.end() > best_end:
+                best_name, best_end = name, found.end()
+        return best_name, best_end
+
+    def _partial(self, text: str, position: int) -> str | None:
+        """The terminal a cut-off token at the end of ``text`` would belong to."""
+        patterns = self.grammar.patterns
+        for name in self._candidates(text[position]):
+            if name in self.grammar.ignored:
+                continue
+            if patterns[name].fullmatch(text, position, partial=True) is not None:
+                return name
+        return None
+
+    def classify(self, canonical: str) -> tuple[str | None, Role]:
+        """The terminal and role of a canonical text (``None``, layout: removed;
+        ``None``, data: more than one token)."""
+        known = self._canonical.get(canonical)
+        if known is None:
+            if not canonical.strip():
+                known = (None, Role.LAYOUT)
+            else:
+                lexemes = self.lex(canonical, 0, len(canonical), foreign=False)
+                if len(lexemes) == 1 and (lexemes[0].start, lexemes[0].end) == (0, len(canonical)):
+                    known = (lexemes[0].kind, lexemes[0].role)
+                else:
+                    known = (None, Role.DATA)
+            self._canonical[canonical] = known
+        return known
+
+    def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
+        lexemes: list[Lexeme] = []
+        position = start
+        size = len(text)
+        while position < end:
+            if text[position].isspace() and not self._candidates(text[position]):
+                position += 1
+                continue
+            name, token_end = self._native(text, position)
+            hint = self._foreign.longest(text, position) if foreign else None
+            if hint is not None and hint[1].end() >= token_end:
+                rewrite, found = hint
+                value = rewrite.canonical(found)
+                kind, role = self.classify(value)
+                lexemes.append(Lexeme(kind, position, found.end(), value, role, rewrite.name))
+                position = found.end()
+                continue
+            if name is None:
+                partial = self._partial(text, position)
+                if partial is not None:
+                    role = self._roles[partial]
+                    kind = self._kinds[partial]
+                    lexemes.append(Lexeme(kind, position, size, text[position:], role, None, True))
+                    break
+                lexemes.append(Lexeme(None, position, position + 1, text[position], Role.JUNK))
+                position += 1
+                continue
+            value = text[position:token_end]
+            if value.strip():
+                lexemes.append(
+                    Lexeme(self._kinds[name], position, token_end, value, self._roles[name])
+                )
+            position = token_end
+        return lexemes
+
+
+_GENERIC = regex.compile(
+    r"""(?P<STRING>"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')
+      |(?P<NUMBER>[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?(?![\w]))
+      |(?P<WORD>\w+)
+      |(?P<PARTIAL>["'](?:[^\\\r\n]|\\.)*\Z)""",
+    regex.VERBOSE,
+)
+
+
+class GenericLexer:
+    """Words, numbers, quoted strings and punctuation: for oracles without a grammar."""
+
+    def __init__(self, hints: Hints = NO_HINTS) -> None:
+        self.hints = hints
+        self._foreign = _ForeignTokens(hints)
+
+    def classify(self, canonical: str) -> tuple[str | None, Role]:
+        if not canonical.strip():
+            return None, Role.LAYOUT
+        lexemes = self.lex(canonical, 0, len(canonical), foreign=False)
+        if len(lexemes) == 1 and (lexemes[0].start, lexemes[0].end) == (0, len(canonical)):
+            return lexemes[0].kind, lexemes[0].role
+        return None, Role.DATA
+
+    def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
+        lexemes: list[Lexeme] = []
+        position = start
+        while position < end:
+            if text[position].isspace():
+                position += 1
+                continue
+            found = _GENERIC.match(text, position)
+            token_end = found.end() if found is not None else position
+            hint = self._foreign.longest(text, position) if foreign else None
+            if hint is not None and hint[1].end() >= token_end:
+                rewrite, match = hint
+                value = rewrite.canonical(match)
+                kind, role = self.classify(value)
+                lexemes.append(Lexeme(kind, position, match.end(), value, role, rewrite.name))
+                position = match.end()
+                continue
+            if found is None:
+                lexemes.append(
+                    Lexeme("PUNCT", position, position + 1, text[position], Role.STRUCTURE)
+                )
+                position += 1
+                continue
+            kind = str(found.lastgroup)
+            value = found.group()
+            if kind == "PARTIAL":
+                lexemes.append(Lexeme("STRING", position, token_end, value, Role.DATA, None, True))
+            else:
+                lexemes.append(Lexeme(kind, position, token_end, value, Role.DATA))
+            position = token_end
+        return lexemes

@@ -1,0 +1,49 @@
+"""Completion as a repair: append what a valid prefix lacks; complete the
+part before an error."""
+
+from __future__ import annotations
+
+from inputmend.algorithms.completion import CompletionOptions, complete_text
+from inputmend.core.budget import Budget
+from inputmend.core.model import Edit, apply_edits
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.wrappers import AllOf
+from tests.conftest import CountingOracle
+
+
+def _options(oracle: IncrementalGrammarOracle) -> CompletionOptions:
+    return CompletionOptions(oracle.completion, oracle.last_token_start)
+
+
+def test_an_incomplete_text_is_completed_by_appending() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    text = '{"a": [{"b": 1'
+    result = complete_text(text, oracle, options=_options(oracle))
+    (repair,) = result.repairs
+    assert repair.text == text + "}]}" and repair.algorithm == "completion"
+    assert repair.edits == (Edit(len(text), 0, "}]}"),) and repair.distance == 3
+    assert result.stats.tests == 2  # the verdict on the text, then the check of the repair
+
+
+def test_an_incorrect_text_keeps_the_part_before_the_error() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    text = '[{"a": 1}, {"b": 2 @@#garbage'
+    repairs = complete_text(text, oracle, options=_options(oracle)).repairs
+    assert [r.text for r in repairs] == ['[{"a": 1}, {"b": 2 }]', '[{"a": 1}, {"b": 0}]']
+    for repair in repairs:
+        assert apply_edits(text, repair.edits) == repair.text
+    # the edits are minimal: the closers replace the start of the dropped tail
+    assert repairs[0].edits == (Edit(19, len(text) - 19, "}]"),)
+
+
+def test_every_completion_is_checked_by_the_whole_oracle() -> None:
+    grammar = IncrementalGrammarOracle("json")
+    picky = AllOf([grammar, CountingOracle(lambda text: "]" not in text)])
+    assert complete_text("[1, 2", picky, options=_options(grammar)).repairs == ()
+
+
+def test_nothing_to_do_and_no_budget() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    assert complete_text("[1]", oracle, options=_options(oracle)).repairs == ()
+    stopped = complete_text("[1", oracle, options=_options(oracle), budget=Budget(max_tests=1))
+    assert stopped.repairs == () and stopped.stats.budget_exhausted

@@ -1,0 +1,223 @@
+"""Repairs the hints propose and the oracle decides, on everyday and invented damage."""
+
+from __future__ import annotations
+
+import json as jsonlib
+
+import pytest
+
+from inputmend.algorithms.hints import Guidance, guidance, hint_repairs
+from inputmend.core.budget import Budget, RunStats
+from inputmend.core.model import Edit, Repair, apply_edits
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import NO_HINTS, parse_hints
+from inputmend.oracles.base import Feedback, Verdict
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.python import CallableOracle
+
+BUDGET = Budget(timeout_s=20)
+
+
+def _oracle(name: str) -> IncrementalGrammarOracle:
+    return IncrementalGrammarOracle(name)
+
+
+def _texts(name: str, text: str) -> list[str]:
+    oracle = _oracle(name)
+    hints = guidance(oracle.grammar).hints
+    found = hint_repairs(text, oracle, hints=hints, locator=oracle, budget=BUDGET)
+    for repair in found.repairs:  # the edits describe the text, in the input's offsets
+        assert apply_edits(text, repair.edits) == repair.text and repair.algorithm == "hints"
+    return [repair.text for repair in found.repairs]
+
+
+def _data(texts: list[str]) -> list[object]:
+    return [jsonlib.loads(text) for text in texts]
+
+
+@pytest.mark.parametrize(
+    ("damaged", "data"),
+    [
+        ("{'name': 'Ada', 'age': 36, 'admin': True, 'boss': None}", None),
+        ("{name: 'Ada', age: 36, admin: true, boss: undefined,}", None),
+        ('{"name": "Ada", // the name\n "age": 36, /* years */ "admin": true, "boss": null}', None),
+        ('{"name": "Ada", "age": 36, # years\n "admin": true, "boss": NaN}', None),
+    ],
+)
+def test_python_and_javascript_objects_become_json(damaged: str, data: object) -> None:
+    del data
+    expected = {"name": "Ada", "age": 36, "admin": True, "boss": None}
+    assert expected in _data(_texts("json", damaged))
+
+
+def test_chat_answers_log_lines_and_javascript_lose_their_wrapping() -> None:
+    data = '{\n  "items": [1, 2.5, "three"],\n  "ok": true\n}'
+    for wrapped in (
+        f"Sure! Here is the JSON you asked for:\n\n```json\n{data}\n```\n\nAnything else?\n",
+        f"Here is the data:\n{data}\nLet me know if you need more.",
+        f"2024-05-01T12:00:03Z INFO request body={data}",
+        f"jsonp_callback_42({data});",
+        f"const settings = {data};\n",
+        f"export default {data};",
+    ):
+        assert jsonlib.loads(data) in _data(_texts("json", wrapped)), wrapped
+
+
+def test_unescaped_quotes_inside_a_string_get_their_backslash() -> None:
+    texts = _texts("json", '{"quote": "He said "hi" to me", "n": 1}')
+    assert {"quote": 'He said "hi" to me', "n": 1} in _data(texts)
+
+
+def test_concatenated_documents_become_one_array() -> None:
+    texts = _texts("json", '{"a": 1}\n{"b": 2}\n{"c": 3}\n')
+    assert [{"a": 1}, {"b": 2}, {"c": 3}] in _data(texts)
+
+
+def test_numbers_as_javascript_writes_them() -> None:
+    assert [0.5, 5, -0.25, 3.0] in _data(_texts("json", "[.5, +5, -.25, 3.]"))
+
+
+def test_text_that_parses_is_never_rewritten() -> None:
+    text = '{"url": "http://example.org/#top", "note": "it\'s // fine", "x": True}'
+    (repaired,) = _texts("json", text)
+    assert jsonlib.loads(repaired) == {
+        "url": "http://example.org/#top",
+        "note": "it's // fine",
+        "x": True,
+    }
+
+
+def test_what_the_hints_cannot_fix_is_finished_by_the_finisher() -> None:
+    oracle = _oracle("json")
+    text = "{'a': [1, 2"  # single quotes, and cut off
+
+    def finish(rest: str, budget: Budget) -> tuple[list[Repair], RunStats]:
+        assert rest == '{"a": [1, 2'
+        return [Repair(rest + "]}", (Edit(len(rest), 0, "]}"),), "t", True, 2)], RunStats(1, 0.0)
+
+    found = hint_repairs(
+        text,
+        oracle,
+        hints=guidance(oracle.grammar).hints,
+        locator=oracle,
+        budget=BUDGET,
+        finish=finish,
+    )
+    assert [r.text for r in found.repairs] == ['{"a": [1, 2]}']
+    assert found.stats.tests >= 2  # the finisher's run counted too
+
+
+def test_a_program_decides_what_the_grammar_proposes() -> None:
+    """A program (here a function) that accepts only JSON with a "version":
+    the JSON grammar locates errors and proposes, the program decides."""
+
+    def strict(text: str) -> None:
+        value = jsonlib.loads(text)
+        if not isinstance(value, dict) or "version" not in value:
+            raise ValueError("no version")
+
+    program = CallableOracle(strict)
+    guide = guidance(CompiledGrammar.load("json"))
+    locator = IncrementalGrammarOracle(CompiledGrammar.load("json"))
+    good = hint_repairs(
+        "{'version': 2}", program, hints=guide.hints, locator=locator, budget=BUDGET
+    )
+    assert [r.text for r in good.repairs] == ['{"version": 2}']
+    bad = hint_repairs("{'name': 2}", program, hints=guide.hints, locator=locator, budget=BUDGET)
+    assert bad.repairs == ()  # the grammar's proposal, refused by the program
+
+
+@pytest.mark.parametrize(
+    ("grammar", "damaged", "repaired"),
+    [
+        ("ini", "[main]\n// keep in sync\nname = x\n", "[main]\n; keep in sync\nname = x\n"),
+        ("ini", "[main\nname = x\n", "[main]\nname = x\n"),
+        ("ini", "main]\nname = x\n", "[main]\nname = x\n"),
+        ("ini", "[main]\ncolor  #fff\n", "[main]\ncolor = #fff\n"),
+        (
+            "ini",
+            "cat > app.ini <<'EOF'\n[main]\nname = x\nEOF\n",
+            "[main]\nname = x",
+        ),
+        ("dot", "digraph { a -> 'b c'; }", 'digraph { a -> "b c"; }'),
+        ("dot", "digraph { a -> b ->; }", "digraph { a -> b; }"),
+        ("dot", "digraph { a ->-> b; }", "digraph { a -> b; }"),
+        ("dot", 'digraph { a [label=big box"]; }', 'digraph { a [label="big box"]; }'),
+        ("sexp", "(a b) # note\n(c)\n", "(a b) ; note\n(c)\n"),
+        ("sexp", "```lisp\n(a b)\n```\n", "(a b)"),
+        ("tinyc", "{ a = 10L; // ten\n}", "{ a = 10;\n}"),
+        ("tinyc", "/* init */ a = 1;", "a = 1;"),
+        ("toml", "[tool]\nname: 'x'\n", "[tool]\nname = 'x'\n"),
+        ("toml", "[tool]\nflag = True\n", "[tool]\nflag = true\n"),
+        ("toml", "[tool]\nname = hello world\n", '[tool]\nname = "hello world"\n'),
+        ("jsonc", "{'a': 1, /* kept */ }", '{"a": 1, /* kept */ }'),
+    ],
+)
+def test_what_users_get_wrong_in_each_format(grammar: str, damaged: str, repaired: str) -> None:
+    assert repaired in _texts(grammar, damaged)
+
+
+def test_csv_quotes_are_proposed_at_every_field_the_ranking_chooses() -> None:
+    text = 'name,amount\n"Lee, Ann",1\nMüller, Zoë",2\n"Chen, Mei",3\n'
+    assert text.replace("Müller", '"Müller') in _texts("csv", text)
+    cut = 'name,amount\n"Lee, Ann,1\n"Chen, Mei",3\n'
+    assert cut.replace("Ann,", 'Ann",') in _texts("csv", cut)
+
+
+def test_hints_need_an_error_position_and_stop_at_the_budget() -> None:
+    oracle = _oracle("json")
+    blind = CallableOracle(lambda text: Feedback(Verdict.INCORRECT))
+    hints = guidance(oracle.grammar).hints
+    assert hint_repairs("{'a': 1}", blind, hints=hints, locator=None, budget=BUDGET).repairs == ()
+    spent = hint_repairs(
+        "{'a': 1}", oracle, hints=hints, locator=oracle, budget=Budget(max_tests=0)
+    )
+    assert spent.repairs == ()
+    assert (
+        hint_repairs("{'a': 1}", oracle, hints=NO_HINTS, locator=oracle, budget=BUDGET).repairs
+        == ()
+    )
+
+
+def test_a_broken_hints_file_is_reported_and_not_used(tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    (folder / "g.lark").write_text('start: "a"\n')
+    (folder / "g.hints.toml").write_text("colour = 1\n")
+    guide = guidance(CompiledGrammar.load(str(folder / "g.lark")))
+    assert isinstance(guide, Guidance) and guide.hints is NO_HINTS
+    assert guide.problem is not None and "unknown key 'colour'" in guide.problem
+
+
+def test_fixes_are_tried_only_where_the_oracle_rejects() -> None:
+    hints = parse_hints({"fix": [{"pattern": "b", "replace": "a"}]}, NO_HINTS.source or __file__)  # type: ignore[arg-type]
+    oracle = _oracle("json")
+    found = hint_repairs('["b", b]', oracle, hints=hints, locator=oracle, budget=BUDGET)
+    assert [r.text for r in found.repairs] == []  # `a` is no JSON either; "b" is untouched
+
+
+def test_a_program_for_json_files_is_guided_by_the_json_grammar() -> None:
+    """``--python json:loads`` on a ``.json`` file: the bundled grammar's
+    hints propose and its lexer judges, the function decides."""
+    from inputmend.config.schema import OracleSpec
+    from inputmend.oracles.factory import build_oracle
+    from inputmend.oracles.wrappers import GuidedOracle, find_part
+    from inputmend.services import guide_of, repair
+
+    oracle = build_oracle(OracleSpec(python="json:loads"), suffix=".json")
+    try:
+        assert find_part(oracle, GuidedOracle) is not None
+        grammar = guide_of(oracle)
+        assert grammar is not None and grammar.info.name == "json"
+        result = repair("{'scripts': {'test': 'jest',}, 'private': True}", oracle, budget=BUDGET)
+        best = result.repairs[0]
+        assert jsonlib.loads(best.text) == {"scripts": {"test": "jest"}, "private": True}
+        assert best.algorithm == "hints" and best.data_lost == 0
+    finally:
+        oracle.close()
+    unguided = build_oracle(OracleSpec(python="json:loads"), suffix=".data")
+    try:
+        assert guide_of(unguided) is None
+    finally:
+        unguided.close()

@@ -1,0 +1,128 @@
+"""The judgement of a repair: what happens to the input's tokens."""
+
+from __future__ import annotations
+
+import pytest
+
+from inputmend.algorithms.judgement import Judge, Judgement
+from inputmend.core.model import Edit, Repair, distance, edits_between
+from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import hints_beside
+from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, TolerantLexer
+
+
+def _lexer(name: str) -> TolerantLexer:
+    """A bundled grammar's lexer, with its hints."""
+    return GrammarLexer(CompiledGrammar.load(name), hints_beside(registry.bundled()[name].path))
+
+
+@pytest.fixture(scope="module")
+def json() -> TolerantLexer:
+    return _lexer("json")
+
+
+def judge(lexer: TolerantLexer, original: str, repaired: str) -> Judgement:
+    repair = Repair(
+        repaired, edits_between(original, repaired), "t", True, distance(original, repaired)
+    )
+    return Judge(original, lexer)(repair)
+
+
+def test_wrapping_the_document_in_a_string_changes_its_tokens(json: TolerantLexer) -> None:
+    assert judge(json, "{'a': 2}", "\"{'a': 2}\"").changed == 5
+    assert judge(json, "{'a': 2}", "{\"'a'\": 2}").changed == 1  # the quotes of 'a' kept
+    kept = judge(json, "{'a': 2}", '{"a": 2}')
+    assert (kept.changed, kept.data_lost, kept.tokens_kept) == (0, 0, 5)
+
+
+def test_quoting_a_number_or_merging_two_changes_them(json: TolerantLexer) -> None:
+    assert judge(json, "[1 x]", '[1, "x"]').changed == 0  # junk becomes a string: fine
+    assert judge(json, '{"a": 1 x}', '{"a": "1 x"}').changed == 1
+    assert judge(json, "[1 2]", "[12]").changed == 2
+    assert judge(json, "[1 2]", "[1, 2]") == Judgement(tokens_kept=4)
+
+
+def test_deleting_punctuation_loses_no_data_but_stray_copies_are_free(json: TolerantLexer) -> None:
+    stray = judge(json, "[1, 2,, 3]", "[1, 2, 3]")
+    assert (stray.data_lost, stray.structure_lost, stray.invented) == (0, 0, 0)
+    invented = judge(json, "[1, 2,, 3]", "[1, 2,0, 3]")
+    assert (invented.invented, invented.unfilled) == (1, 1)  # a 0, not the filler null
+    assert judge(json, '{"a": }', '{"a": null}').unfilled == 0
+    assert judge(json, "[[1, 2]", "[1, 2]").structure_lost == 0  # `[[`: a duplicate
+    operator = judge(_lexer("tinyc"), "d=0<", "d=0;")
+    assert operator.structure_lost == 1  # `<` is no stray copy
+
+
+def test_a_hint_fix_removes_punctuation_for_free(json: TolerantLexer) -> None:
+    assert judge(json, "[1, 2,]", "[1, 2]").structure_lost == 0  # a trailing comma
+    assert judge(json, "[1, 2:]", "[1, 2]").structure_lost == 1
+
+
+def test_data_lost_counts_data_characters_only(json: TolerantLexer) -> None:
+    deleted = judge(json, '{"a": [{"b": 1', '{"a": []}')
+    assert deleted.data_lost == 4  # "b" and 1; not { and :
+    appended = judge(json, '{"a": [{"b": 1', '{"a": [{"b": 1}]}')
+    assert (appended.data_lost, appended.invented, appended.changed) == (0, 0, 0)
+    assert judge(json, '["foo', '["fo"]').data_lost == 1
+    assert judge(json, '["foo', '["foo"]').data_lost == 0
+    assert judge(json, "[x, 1]", "[1]").data_lost == 1  # letters the grammar cannot read
+    assert judge(json, "[*, 1]", "[1]").data_lost == 0  # ... punctuation it cannot read
+
+
+def test_foreign_syntax_removed_as_its_hint_says_is_not_lost(json: TolerantLexer) -> None:
+    comment = judge(json, '/* note */ {"a": 1}', '{"a": 1}')
+    assert (comment.data_lost, comment.changed, comment.removed) == (0, 0, 11)
+    wrapped = 'callback({"a": 1});'
+    assert judge(json, wrapped, '{"a": 1}').data_lost == 0
+    assert judge(json, wrapped, '"callback({a: 1});"').changed > 0
+    literal = judge(json, "[True, None]", "[true, null]")
+    assert (literal.data_lost, literal.invented, literal.tokens_kept) == (0, 0, 5)
+    assert judge(json, "[True, None]", '["True", "None"]').changed == 2
+
+
+def test_a_wrapper_left_in_place_counts_as_changed() -> None:
+    sexp = _lexer("sexp")
+    text = "```lisp\n(a b)\n```\n"
+    assert judge(sexp, text, "(a b)").changed == 0
+    assert judge(sexp, text, "```lisp\n(a b)\n").changed == 1  # the opening fence stays
+
+
+def test_a_lost_quote_read_inside_out_is_not_held_against_its_repair(json: TolerantLexer) -> None:
+    text = '{ "throws : "Invalid or unexpected token (1:4)" }'
+    right = judge(json, text, '{ "throws" : "Invalid or unexpected token (1:4)" }')
+    assert (right.changed, right.data_lost) == (0, 0)
+    lossy = judge(json, text, '{ "throws : " }')
+    assert lossy.data_lost > 20
+    near = '{ "name" : "yarn }'
+    assert judge(json, near, '{ "name" : "yarn "}').absorbed == 1
+    assert judge(json, near, '{ "name" : "yarn" }').absorbed == 0
+
+
+def test_a_token_cut_off_at_the_end_should_be_completed() -> None:
+    csv = _lexer("csv")
+    cut = 'a,b\n1,"x,'
+    assert judge(csv, cut, 'a,b\n1,"x,"').changed == 0
+    assert judge(csv, cut, 'a,b\n1,"x",').changed == 1
+
+
+def test_records_with_another_number_of_fields_are_misshapen() -> None:
+    csv = _lexer("csv")
+    text = 'name,amount\n"Lee, Ann",1\nMüller, Zoë",2\n"Chen, Mei",3\n'
+    right = judge(csv, text, text.replace("Müller", '"Müller'))
+    wrong = judge(csv, text, text.replace(' Zoë"', ' "Zoë"'))
+    assert (right.misshapen, wrong.misshapen) == (0, 1)
+
+
+def test_without_a_grammar_the_generic_lexer_judges() -> None:
+    lexer = GenericLexer()
+    assert judge(lexer, "key = 'a b' c", "key = 'a b c'").changed == 2  # both merged
+    assert judge(lexer, "f(1, 2,, 3)", "f(1, 2, 3)").structure_lost == 0
+
+
+def test_only_the_stretch_around_the_edits_is_read(json: TolerantLexer) -> None:
+    long = "[" + ", ".join(str(n) for n in range(20_000)) + "]"
+    text = long[:-1] + ",,]"
+    repair = Repair(long, (Edit(len(long) - 1, 2),), "t", True, 2)
+    judgement = Judge(text, json)(repair)
+    assert judgement.structure_lost == 0 and judgement.tokens_kept < 2_000

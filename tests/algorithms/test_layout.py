@@ -1,0 +1,94 @@
+"""Layout-guided structural repairs: brackets where the indentation says."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inputmend import services
+from inputmend.algorithms.layout import (
+    brackets_of,
+    layout_agreement,
+    layout_of,
+    layout_repairs,
+)
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+LISP = """\
+(defun foo (x)
+  (let ((a 1))
+    (bar a x)))
+
+(defun baz (y)
+  "a docstring
+(with a parenthesis)"
+  (when y
+    (print y)))
+"""
+
+DOCUMENT = json.dumps(
+    {"name": "app", "scripts": {"test": "jest", "build": "tsc"}, "tags": ["a", "b"], "n": 1},
+    indent=2,
+)
+
+
+def test_bracket_pairs_come_from_the_grammar() -> None:
+    pairs = {
+        name: brackets_of(CompiledGrammar.load(name)) for name in ("json", "sexp", "dot", "ini")
+    }
+    assert pairs["json"] is not None and set(pairs["json"].openers) == {"{", "["}
+    assert pairs["sexp"] is not None and set(pairs["sexp"].openers) == {"(", "#("}
+    assert pairs["dot"] is not None and pairs["dot"].openers == ("{",)  # not [attributes]
+    assert pairs["ini"] is None  # a [section] header does not nest
+
+
+def test_lines_know_their_depth_and_skip_strings() -> None:
+    brackets = brackets_of(CompiledGrammar.load("sexp"))
+    assert brackets is not None
+    lines = layout_of(LISP, brackets).lines
+    assert [(line.indent, line.depth) for line in lines] == [
+        (0, 0),
+        (2, 1),
+        (4, 2),
+        (0, 0),
+        (2, 1),  # the docstring; its second line starts inside it and is left out
+        (2, 1),
+        (4, 2),
+        (0, 0),  # the end of the text
+    ]
+    assert layout_agreement(LISP, brackets) == 0
+    assert layout_agreement(LISP.replace("(defun baz", "defun baz"), brackets) < 0
+
+
+def test_a_lost_opener_is_put_back_where_the_layout_says() -> None:
+    oracle = IncrementalGrammarOracle("sexp")
+    broken = LISP.replace("(defun baz", "defun baz")
+    result = services.repair(broken, oracle)
+    assert result.repairs[0].text == LISP
+    brackets = brackets_of(oracle.grammar)
+    assert brackets is not None
+    found = layout_repairs(broken, oracle, brackets=brackets)
+    assert LISP in [repair.text for repair in found.repairs]
+
+
+@pytest.mark.parametrize(
+    ("damage", "why"),
+    [
+        (lambda text: text.replace('"tsc"\n  }', '"tsc"\n  ', 1), "a closer lost mid-document"),
+        (lambda text: text.replace('"tags": [', '"tags": [[', 1), "a doubled opener"),
+    ],
+)
+def test_json_nesting_follows_the_indentation(damage: object, why: str) -> None:
+    oracle = IncrementalGrammarOracle("json")
+    broken = damage(DOCUMENT)  # type: ignore[operator]
+    assert not oracle.check(broken).valid, why
+    result = services.repair(broken, oracle)
+    assert json.loads(result.repairs[0].text) == json.loads(DOCUMENT), why
+
+
+def test_one_line_documents_have_no_layout_to_follow() -> None:
+    brackets = brackets_of(CompiledGrammar.load("json"))
+    assert brackets is not None
+    assert layout_agreement('{"a": [1, {"b": 2}]}', brackets) == 0

@@ -1,0 +1,143 @@
+"""Completion without search: the shortest text that finishes a valid prefix."""
+
+from __future__ import annotations
+
+import heapq
+from pathlib import Path
+
+import pytest
+
+from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.completion import Completer, CompletionError, _align
+from inputmend.grammar.lark_internals import END
+from inputmend.grammar.tables import StackNode
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+SAMPLES = Path(__file__).resolve().parents[1] / "grammars" / "samples"
+
+CASES = {
+    "json": [
+        ('{"a": [{"b": 1', "}]}"),
+        ('["foo', '"]'),  # a string cut off is closed, not overwritten
+        ('{"a": tr', "ue}"),  # a literal cut off is finished
+        ("[1.", "0]"),  # the last token grows into a longer one
+        ('{"a', '":0}'),  # a value is invented: the shortest (no hints)
+        ("", "0"),
+    ],
+    "sexp": [("(defun f (x)", ")"), ('(a "b', '")'), ("(a . ", "0)")],
+    "tinyc": [("{ if (a < 3", ");}"), ("do", ";while(a);")],
+    "dot": [("digraph {", "}"), ('graph { a [label="x', '"]}'), ("digraph { /* note", "*/}")],
+    "ini": [("[sec", "]"), ("k", ":")],
+    "csv": [('a,"b', '"')],
+    "toml": [("a = [1, 2", "]"), ('a = {x = "', '"}')],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_completions_are_shortest_and_valid(name: str) -> None:
+    oracle = IncrementalGrammarOracle(name)
+    parser = registry.build_parser(oracle.grammar.info)
+    for prefix, expected in CASES[name]:
+        assert oracle.completion(prefix) == expected, prefix
+        parser.parse(prefix + expected)  # lark agrees: raises if not
+
+
+def test_complete_and_incorrect_texts() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    assert oracle.completion("[1]") == ""
+    assert oracle.completion("[1]]") is None
+
+
+def test_depth_costs_no_recursion() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    deep = '{"a": [' * 20_000 + "1"
+    assert oracle.completion(deep) == "]}" * 20_000
+
+
+def test_fillers_choose_what_is_invented() -> None:
+    grammar = CompiledGrammar.load("json")
+    oracle = IncrementalGrammarOracle(grammar)
+    scan = oracle.scan('{"a":')
+    assert scan.end is not None
+    assert Completer(grammar, filler="null").complete('{"a":', scan.end) == "null}"
+    assert Completer(grammar, filler="7").complete('{"a":', scan.end) == "7}"
+    ignored = Completer(grammar, filler="x")  # not a token of the grammar: not used
+    assert ignored.complete('{"a":', scan.end) == "0}"
+    nulls = Completer(grammar, filler="null")
+    assert nulls.fillers == {"NULL": "null", "value": "null", "start": "null"}
+    listed = oracle.scan("[1,").end
+    assert listed is not None and nulls.complete("[1,", listed) == "null]"
+
+
+def test_words_are_kept_apart() -> None:
+    grammar = CompiledGrammar.load("sexp")
+    completer = Completer(grammar)
+    assert completer.join(["a", "b", ")"], before="(") == "a b)"
+    assert completer.join(["b"], before="(a") == " b"
+    csv = Completer(CompiledGrammar.load("csv"))
+    assert csv.join(["a", "b"]) == "ab"  # no ignored blank to put between them
+
+
+def test_tables_that_do_not_match_the_rules_are_refused() -> None:
+    rules = [("start", ("A",)), ("$root", ("start",))]
+    with pytest.raises(CompletionError):
+        _align(rules, {0: {"B": 1}, 1: {}}, {0: {}, 1: {}}, 0)
+
+
+def _reference_cost(completer: Completer, node: StackNode) -> int | None:
+    """The cheapest completion by brute force: Dijkstra over parser stacks,
+    shifting any terminal (its cheapest text, blanks not counted)."""
+    tables = completer.tables
+
+    def key(stack: StackNode) -> tuple[int, ...]:
+        states = []
+        current: StackNode | None = stack
+        while current is not None:
+            states.append(current.state)
+            current = current.parent
+        return tuple(states)
+
+    costs = {
+        name: len(text.replace(" ", ""))
+        for name, text in completer.texts.items()
+        if name in completer.grammar.terminals
+    }
+    heap: list[tuple[int, int, StackNode]] = [(0, 0, node)]
+    seen: set[tuple[int, ...]] = set()
+    tie = 0
+    while heap:
+        cost, _, stack = heapq.heappop(heap)
+        if key(stack) in seen:
+            continue
+        seen.add(key(stack))
+        if tables.viable(stack, END):
+            return cost
+        for terminal, length in costs.items():
+            shifted = tables.shift(stack, terminal)
+            if shifted is not None and len(key(shifted)) < 64:
+                tie += 1
+                heapq.heappush(heap, (cost + length, tie, shifted))
+    return None
+
+
+@pytest.mark.parametrize("name", ["json", "sexp", "dot", "ini", "csv", "tinyc"])
+def test_completions_of_every_token_boundary_are_cheapest(name: str) -> None:
+    oracle = IncrementalGrammarOracle(name)
+    completer = oracle.grammar.completer
+    assert completer is not None
+    parser = registry.build_parser(oracle.grammar.info)
+    samples = sorted((SAMPLES / name).glob("valid_*"))
+    assert samples
+    for sample in samples:
+        text = sample.read_text(encoding="utf-8")
+        for token in oracle.tokens(text)[:100]:
+            prefix = text[: token.end]
+            scan = oracle.scan(prefix)
+            assert scan.end is not None, prefix
+            suffix = completer.complete(prefix, scan.end)
+            assert suffix is not None, prefix
+            parser.parse(prefix + suffix)
+            if scan.end.position == len(prefix) and len(suffix) <= 3:  # the reference is slow
+                expected = _reference_cost(completer, scan.end.stack)
+                assert len(suffix.replace(" ", "")) == expected, (prefix, suffix)

@@ -1,0 +1,114 @@
+"""Error-tolerant lexing with foreign tokens: roles, canonical values, cut-off tokens."""
+
+from __future__ import annotations
+
+import pytest
+
+from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import hints_beside
+from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, Lexeme, Role
+
+
+def _lexer(name: str) -> GrammarLexer:
+    return GrammarLexer(CompiledGrammar.load(name), hints_beside(registry.bundled()[name].path))
+
+
+@pytest.fixture(scope="module")
+def json() -> GrammarLexer:
+    return _lexer("json")
+
+
+def _read(lexemes: list[Lexeme]) -> list[tuple[str | None, str, str]]:
+    return [(t.kind, t.value, t.role.value) for t in lexemes]
+
+
+def _lex(lexer: GrammarLexer | GenericLexer, text: str, *, foreign: bool = True) -> list[Lexeme]:
+    return lexer.lex(text, 0, len(text), foreign=foreign)
+
+
+def test_foreign_tokens_stand_for_their_canonical_form(json: GrammarLexer) -> None:
+    text = "{'a': True, b: None} // note"
+    assert _read(_lex(json, text)) == [
+        ("LBRACE", "{", "structure"),
+        ("STRING", '"a"', "data"),
+        ("COLON", ":", "structure"),
+        ("TRUE", "true", "data"),
+        ("COMMA", ",", "structure"),
+        ("STRING", '"b"', "data"),
+        ("COLON", ":", "structure"),
+        ("NULL", "null", "data"),
+        ("RBRACE", "}", "structure"),
+        (None, "", "layout"),  # the comment: removed
+    ]
+    assert [t.foreign for t in _lex(json, text)][:2] == [None, "single-quoted string"]
+
+
+def test_without_foreign_tokens_the_same_text_is_junk(json: GrammarLexer) -> None:
+    assert [t.role for t in _lex(json, "'a'", foreign=False)] == [Role.JUNK] * 3
+
+
+def test_valid_text_is_read_as_the_grammar_reads_it(json: GrammarLexer) -> None:
+    text = '{"url": "http://x.org/#a", "n": -1.5e3}'
+    lexemes = _lex(json, text)
+    assert all(t.foreign is None or t.value == text[t.start : t.end] for t in lexemes)
+    assert [t.value for t in lexemes][3] == '"http://x.org/#a"'
+
+
+def test_a_token_cut_off_by_the_end_is_partial(json: GrammarLexer) -> None:
+    last = _lex(json, '["fo')[-1]
+    assert (last.kind, last.value, last.partial) == ("STRING", '"fo', True)
+    assert _lex(json, '["fo"]')[1].partial is False
+    assert _lex(json, "[tr")[-1].kind == "TRUE"
+
+
+def test_roles_follow_lark_conventions_and_the_hints(json: GrammarLexer) -> None:
+    ini = _lexer("ini")
+    roles = {t.kind: t.role for t in _lex(ini, "[s]\na = 1\n; note\n")}
+    assert roles["COMMENT"] is Role.LAYOUT  # declared in ini.hints.toml
+    jsonc = GrammarLexer(CompiledGrammar.load("jsonc"))
+    assert [t.role for t in _lex(jsonc, "[1 /* c */]")] == [
+        Role.STRUCTURE,
+        Role.DATA,
+        Role.LAYOUT,  # an ignored terminal that is not whitespace
+        Role.STRUCTURE,
+    ]
+
+
+def test_hints_may_say_two_terminals_hold_one_kind_of_value() -> None:
+    csv = _lexer("csv")
+    assert {t.kind for t in _lex(csv, 'a,"b"\n') if t.role is Role.DATA} == {"TEXT"}
+
+
+def test_a_foreign_token_wins_a_tie_with_a_terminal() -> None:
+    ini = _lexer("ini")
+    (comment,) = _lex(ini, "// TODO check this value")
+    assert (comment.value, comment.role, comment.foreign) == (
+        "; TODO check this value",
+        Role.LAYOUT,
+        "// comment line",
+    )
+    assert _lex(ini, "// url: x")[0].foreign is None  # a name and a value: valid INI
+
+
+def test_a_window_may_start_anywhere_and_its_last_token_reach_beyond(json: GrammarLexer) -> None:
+    text = '[1, "long string", 3]'
+    lexemes = json.lex(text, 4, 6)
+    assert [(t.start, t.end) for t in lexemes] == [(4, 17)]
+
+
+def test_the_generic_lexer_reads_words_numbers_strings_and_punctuation() -> None:
+    lexer = GenericLexer()
+    assert _read(_lex(lexer, "key = 'a b', n=1.5; x_1 \"cut")) == [
+        ("WORD", "key", "data"),
+        ("PUNCT", "=", "structure"),
+        ("STRING", "'a b'", "data"),
+        ("PUNCT", ",", "structure"),
+        ("WORD", "n", "data"),
+        ("PUNCT", "=", "structure"),
+        ("NUMBER", "1.5", "data"),
+        ("PUNCT", ";", "structure"),
+        ("WORD", "x_1", "data"),
+        ("STRING", '"cut', "data"),
+    ]
+    assert _lex(lexer, '"cut')[0].partial
