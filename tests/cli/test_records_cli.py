@@ -20,7 +20,7 @@ JSONL = (
     '{"id": 2, "tags": ["a" "b"]}\r\n'
     "\n"
     '{"id": 3, "ok": tru}\n'
-    '{"id": 4}]]]]\n'
+    '{"id": 4}@@@@@@@@@@@@\n'
     '{"id": 5, "name": "Zoë"}'
 )
 REPAIRED = (
@@ -28,7 +28,7 @@ REPAIRED = (
     '{"id": 2, "tags": ["a", "b"]}\r\n'
     "\n"
     '{"id": 3, "ok": true}\n'
-    '{"id": 4}]]]]\n'
+    '{"id": 4}@@@@@@@@@@@@\n'
     '{"id": 5, "name": "Zoë"}'
 )
 
@@ -47,8 +47,8 @@ def test_a_jsonl_file_is_repaired_record_by_record_and_left_alone(
     assert code == 1  # one record could not be repaired
     assert out.splitlines() == [
         f"{events}:2:24: repaired (fsynth): Insert missing `,` after `\"a\"`",
-        f"{events}:4:20: repaired (fsynth): Insert `e` after `tru`",
-        f"{events}:5:10: not repaired: only lossy repairs: the best loses 4 of 12 characters "
+        f"{events}:4:20: repaired (completion): Insert `e` after `tru`",
+        f"{events}:5:10: not repaired: only lossy repairs: the best loses 12 of 20 characters "
         "(limit 10% or 64 characters)",
     ]
     assert "5 records in " in err
@@ -82,11 +82,11 @@ def test_rejected_records_are_listed_and_can_be_left_out(
         "--drop-rejected",
     )
     assert code == 1
-    assert target.read_bytes() == REPAIRED.replace('{"id": 4}]]]]\n', "").encode()
+    assert target.read_bytes() == REPAIRED.replace('{"id": 4}@@@@@@@@@@@@\n', "").encode()
     (entry,) = [json.loads(line) for line in rejects.read_text().splitlines()]
     assert entry["line"] == 5 and entry["kind"] == "lossy"
-    assert entry["text"] == '{"id": 4}]]]]'
-    assert "loses 4 of 12 characters" in entry["reason"]
+    assert entry["text"] == '{"id": 4}@@@@@@@@@@@@'
+    assert "loses 12 of 20 characters" in entry["reason"]
     assert f"records not repaired are listed in {rejects}" in err
 
 
@@ -96,8 +96,8 @@ def test_a_lossy_repair_is_written_only_when_allowed(
     target = tmp_path / "out.jsonl"
     assert run(capsys, "repair", str(events), "-o", str(target), "--allow-loss")[0] == 0
     assert '{"id": 4}\n' in target.read_text()
-    assert run(capsys, "repair", str(events), "-o", str(target), "--max-loss", "40%")[0] == 0
-    assert run(capsys, "repair", str(events), "-o", str(target), "--max-loss", "40%,3")[0] == 1
+    assert run(capsys, "repair", str(events), "-o", str(target), "--max-loss", "70%")[0] == 0
+    assert run(capsys, "repair", str(events), "-o", str(target), "--max-loss", "70%,3")[0] == 1
 
 
 def test_json_lines_per_damaged_record(capsys: pytest.CaptureFixture[str], events: Path) -> None:
@@ -171,12 +171,10 @@ def test_csv_rows_are_judged_against_the_header(
     source, target = tmp_path / "people.csv", tmp_path / "fixed.csv"
     source.write_bytes(CSV.encode())
     code, _, err = run(capsys, "repair", str(source), "--records", "csv", "-o", str(target))
-    assert code == 1
-    assert (
-        target.read_bytes()
-        == CSV.replace("3,Cy\r", "3,Cy,\r").replace('"Dee,x', '"Dee",x').encode()
-    )
-    assert "5 records in" in err and "2 valid, 2 repaired, 1 rejected (1 lossy)" in err
+    assert code == 0
+    repaired = CSV.replace("3,Cy\r", "3,Cy,\r").replace('"Dee,x', '"Dee",x')
+    assert target.read_bytes() == repaired.replace("5,Eve,,", "5,Eve,").encode()
+    assert "5 records in" in err and "2 valid, 3 repaired" in err
     folder = tmp_path / "parts"
     run(
         capsys,
@@ -248,7 +246,7 @@ def test_standard_input_to_standard_output(tmp_path: Path) -> None:
     [
         (["--drop-rejected"], "--drop-rejected needs --reject FILE"),
         (["--scheduler", "tcp://x:1"], "--scheduler needs --engine dask"),
-        (["--max-loss", "lots"], "--max-loss: loss limit 'lots': give PERCENT%"),
+        (["--max-loss", "lots"], "--max-loss: 'lots': give PERCENT%"),
         (["--max-tests", "0"], "--max-tests must be positive"),
         (["--partition-bytes", "0"], "--partition-bytes must be positive"),
         (["--encoding", "cp1252"], "record mode reads UTF-8; --encoding is for whole files"),
@@ -267,9 +265,9 @@ def test_record_options_are_refused_outside_record_mode(
 ) -> None:
     source = tmp_path / "a.json"
     source.write_text("[1]")
-    code, _, err = run(capsys, "repair", str(source), "--reject", "r.jsonl", "--allow-loss")
+    code, _, err = run(capsys, "repair", str(source), "--reject", "r.jsonl", "--drop-rejected")
     assert code == 2
-    assert "--reject, --allow-loss: only in record mode (--records lines|csv)" in err
+    assert "--reject, --drop-rejected: only in record mode (--records lines|csv)" in err
     code, _, err = run(capsys, "check", str(source), "--records", "none")
     assert code == 0
 

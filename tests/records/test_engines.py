@@ -35,7 +35,7 @@ def _jsonl(count: int, seed: int = 3) -> bytes:
         elif roll < 0.08:
             record = record.replace(",", "", 1)  # a lost comma
         elif roll < 0.09:
-            record = record + "]]"  # lossy to repair
+            record = record + "@" * 40  # lossy to repair
         lines.append(record + rng.choice(("\n", "\n", "\r\n")))
     return "".join(lines).encode()
 

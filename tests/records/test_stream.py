@@ -25,7 +25,7 @@ def test_one_result_per_item_in_order() -> None:
         '{"a": [1, 2]}',
         "",
         '{"b": true}',
-        '{"c": "NaN"}',
+        '{"c": null}',
     ]
     assert [r.ending for r in results] == ["\n", "\n", "\n", "\r\n", ""]
 
@@ -86,10 +86,11 @@ def test_csv_header_rows_and_multi_line_fields() -> None:
         "4,Dee,x,y\n",
     ]
     results = list(repair_stream(lines, records="csv"))
-    assert statuses(results) == ["blank", "header", "valid", "valid", "repaired", "rejected"]
+    assert statuses(results) == ["blank", "header", "valid", "valid", "repaired", "repaired"]
     assert [r.line for r in results] == [1, 2, 3, 4, 6, 7]
     assert results[3].text == '2,Bob,"two\nlines"'
     assert results[4].output == "3,Cy,"
+    assert results[5].output == "4,Dee,xy"
 
 
 def test_a_csv_header_that_is_not_a_row_is_an_error() -> None:
