@@ -116,6 +116,9 @@ _FLOW_CHUNK = re.compile(
 _MULTILINE = frozenset({"PLAIN", "FPLAIN", "SQ", "DQ", "BLOCK_SCALAR"})
 _READS_ON = _MULTILINE | {"ANCHOR", "ALIAS", "TAG"}  # tokens the layout reads beyond
 _LINE_START = frozenset({"doc_start", "doc_end", "directive"})  # the layout lexes these
+_SPACES = re.compile(" *")
+_BLANK_LINES = re.compile(f"[ {LINE_BREAKS}]*")
+_BODY_LINE = re.compile(f"[^{LINE_BREAKS}{_NOT_PRINTABLE}]*")  # a block scalar's line
 _LAST_LINE_BREAK = re.compile(f"[{LINE_BREAKS}](?=[^{LINE_BREAKS}]*\\Z)")
 _DEFAULT_HANDLES = frozenset({"!", "!!"})
 
@@ -484,23 +487,20 @@ def _plain_end(peek: _Peek, start: int, flow: int, indent: int) -> tuple[int, bo
         if after + 1 >= size and not peek.complete:  # the chunk or its ':' may go on
             raise _More
         allow = False
-        pos = end = after
-        while peek(pos) == " ":
-            pos += 1
+        end = after
+        spaces = _SPACES.match(text, after)
+        assert spaces is not None  # (these patterns match the empty string)
+        pos = spaces.end()
         if peek(pos) in LINE_BREAKS:
             allow = True
-            pos = peek.line_break(pos)
-            column = 0
-            if peek.marker(pos):
+            blank = _BLANK_LINES.match(text, pos)  # (a marker is not blank: it stops there)
+            assert blank is not None
+            pos = blank.end()
+            char = peek(pos)
+            column = pos - _last_line_break(text, after, pos) - 1
+            if column == 0 and peek.marker(pos):
                 break
-            while peek(pos) == " " or peek(pos) in LINE_BREAKS:
-                if peek(pos) == " ":
-                    pos, column = pos + 1, column + 1
-                else:
-                    pos, column = peek.line_break(pos), 0
-                    if peek.marker(pos):
-                        return end, allow
-            if peek(pos) == "#" or (not flow and column < indent):
+            if char == "#" or (not flow and column < indent):
                 break
         elif pos == end:  # no blank after the chunk
             break
@@ -540,10 +540,12 @@ def _block_scalar_end(peek: _Peek, start: int, header_end: int, indent: int) -> 
             continue
         if column != wanted or peek(pos) == END:
             return end
-        while peek(pos) not in END + LINE_BREAKS:
-            if NOT_PRINTABLE.match(peek(pos)):
-                return pos  # the body stops before it: lexing fails there
-            pos += 1
+        line = _BODY_LINE.match(peek.text, pos)
+        assert line is not None  # (it matches the empty string)
+        pos = line.end()
+        char = peek(pos)
+        if char not in END + LINE_BREAKS:  # (not printable)
+            return pos  # the body stops before it: lexing fails there
         end = pos
         if peek(pos) == END:
             return end
