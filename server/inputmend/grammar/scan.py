@@ -505,7 +505,8 @@ class Scanner:
         previous_kinds: list[str] = []
         group: _Group | None = None  # (layouts) where the last token's group began
         group_now: _Group | None = None  # and the current one's
-        markers: list[str] = []  # (layouts) zero-width tokens still to shift, last first
+        markers: tuple[str, ...] = ()  # (layouts) zero-width tokens before the next token
+        shifted_markers = 0  # (layouts) how many of them are shifted
         prepared = -1  # (layouts) the position the layout has seen before lexing
         forced: tuple[str, int] | None = None  # (layouts) a token the layout lexed
         pos = 0
@@ -517,8 +518,9 @@ class Scanner:
             action = None
             marker = lexed = False
             refusal: str | None = None
-            if markers:
-                kind = markers.pop()
+            if shifted_markers < len(markers):
+                kind = markers[shifted_markers]
+                shifted_markers += 1
                 end = pos
                 marker = lexed = True
             else:
@@ -557,7 +559,7 @@ class Scanner:
                             if before.reach - pos > margin:  # (read before the token's end)
                                 trace.far.append(FarRead(pos + offset, before.reach + offset))
                             if before.markers:
-                                markers = list(reversed(before.markers))
+                                markers, shifted_markers = before.markers, 0
                                 continue
                 match = None
                 if refusal is not None:
@@ -668,7 +670,7 @@ class Scanner:
                     base, frame, state = self.interner.intern(node), [], node.state
                     snapshot, kinds = base, []
                     if marker:
-                        markers.append(kind)
+                        shifted_markers -= 1
                     text, size, complete = window.text, len(window.text), window.complete
                     continue
                 self.scanned_chars += pos

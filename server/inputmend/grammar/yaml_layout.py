@@ -114,7 +114,12 @@ _FLOW_CHUNK = re.compile(
     rf"|:(?=[^ \t\r\n\x85\u2028\u2029,\[\]{{}}]))+"
 )
 _MULTILINE = frozenset({"PLAIN", "FPLAIN", "SQ", "DQ", "BLOCK_SCALAR"})
-_LINE_BREAK = re.compile(f"[{LINE_BREAKS}]")
+_READS_ON = _MULTILINE | {"ANCHOR", "ALIAS", "TAG"}  # tokens the layout reads beyond
+_LINE_START = frozenset({"doc_start", "doc_end", "directive"})  # the layout lexes these
+_SPACES = re.compile(" *")
+_BLANK_LINES = re.compile(f"[ {LINE_BREAKS}]*")
+_BODY_LINE = re.compile(f"[^{LINE_BREAKS}{_NOT_PRINTABLE}]*")  # a block scalar's line
+_LAST_LINE_BREAK = re.compile(f"[{LINE_BREAKS}](?=[^{LINE_BREAKS}]*\\Z)")
 _DEFAULT_HANDLES = frozenset({"!", "!!"})
 
 
@@ -126,17 +131,24 @@ class _Key(NamedTuple):
     required: bool
 
 
+class _Directives(NamedTuple):
+    """What the directives said: rarely changes, so one field of the state."""
+
+    handles: frozenset[str] = frozenset()  # %TAG handles of the current document
+    next_handles: frozenset[str] = frozenset()  # %TAG handles for the next document
+    yaml_directive: bool = False  # a %YAML directive for the next document
+
+
 class YamlState(NamedTuple):
-    """The scanner's state between tokens (hashable, compared by value)."""
+    """The scanner's state between tokens (hashable, compared by value; few
+    fields, as one is built at nearly every token)."""
 
     indents: tuple[int, ...] = (-1,)  # block columns, the current one last
     flow: int = 0  # depth of [ and {
     allow: bool = True  # may a simple key start here (PyYAML's allow_simple_key)
     keys: tuple[_Key, ...] = ()  # possible simple keys on this line
     column: int = 0  # the column of the current position
-    handles: frozenset[str] = frozenset()  # %TAG handles of the current document
-    next_handles: frozenset[str] = frozenset()  # %TAG handles for the next document
-    yaml_directive: bool = False  # a %YAML directive for the next document
+    directives: _Directives = _Directives()
     pending: str = ""  # between before() and after(): what was classified
     keyed: bool = False  # between before() and after() of `:`: it ends a simple key
 
@@ -209,70 +221,41 @@ class YamlLayout:
         char = text[pos]
         if char in self.blanks:  # no token starts
             return Step(state)
-        peek = _Peek(text, complete)
+        peek = None
+        if state.column and pos + 1 < len(text):
+            # the common case: no line-start token, the next character known
+            kind = _classify_char(char, text[pos + 1], state.flow)
+            reach = pos + 2
+        else:
+            peek = _Peek(text, complete)
         try:
-            found = self._before(state, peek, pos, char)
+            if peek is not None:
+                kind = _classify(peek, pos, state.flow, state.column)
+                if kind in _LINE_START:
+                    found = self._line_start(state, peek, pos, kind)
+                    return Step(found.state, found.markers, found.token, peek.reach)
+                reach = peek.reach
+            if kind == "error":
+                raise _Refused("no token starts with this character")
+            state, markers = _prepare(state, kind)
         except _More:
             return None
         except _Refused as refused:
-            return Refusal(refused.message, peek.reach)
-        return Step(found.state, found.markers, found.token, peek.reach)
+            return Refusal(refused.message, reach if peek is None else peek.reach)
+        return Step(state, markers, None, reach)
 
-    def _before(self, state: YamlState, peek: _Peek, pos: int, char: str) -> Step:
-        if state.column == 0 or pos + 1 >= peek.size:
-            kind = _classify(peek, pos, state.flow, state.column)
-        else:  # (the common case: no line-start token, the next character known)
-            kind = _classify_char(char, peek.text[pos + 1], state.flow)
-            peek.reach = pos + 2
-        if kind == "error":
-            raise _Refused("no token starts with this character")
+    def _line_start(self, state: YamlState, peek: _Peek, pos: int, kind: str) -> Step:
+        """``---``, ``...`` or a directive: every block ends."""
         markers: list[str] = []
         keys = _fresh_keys(state.keys, state.column) if state.keys else ()
-        indents = state.indents
-        if not state.flow and indents[-1] > state.column:
-            indents = _unwind(indents, state.column, markers)
-        state = YamlState(
-            indents,
-            state.flow,
-            state.allow,
-            keys,
-            state.column,
-            state.handles,
-            state.next_handles,
-            state.yaml_directive,
-            kind,
-        )
-        if kind in ("doc_start", "doc_end", "directive"):
-            return self._line_start(state, peek, pos, kind, markers)
-        if kind in _KEYABLE:
-            state = _save_key(state, markers)
-        elif kind == "|" or kind in "]},":
-            state = _remove_key(state)
-        elif kind in "-?":
-            if not state.flow:
-                if not state.allow:
-                    what = "sequence entries" if kind == "-" else "mapping keys"
-                    raise _Refused(f"{what} are not allowed here")
-                state = _add_indent(state, state.column, "BSS" if kind == "-" else "BMS", markers)
-            state = _remove_key(state)
-        elif kind == ":":
-            state = _value(state, markers)
-        return Step(state, tuple(markers))
-
-    def _line_start(
-        self, state: YamlState, peek: _Peek, pos: int, kind: str, markers: list[str]
-    ) -> Step:
-        """``---``, ``...`` or a directive: every block ends."""
-        if not state.flow:
-            state = state._replace(indents=_unwind(state.indents, -1, markers))
-        state = _remove_key(state)._replace(allow=False)
+        indents = state.indents if state.flow else _unwind(state.indents, -1, markers)
+        keys = _without_key(keys, state.flow)
+        state = YamlState(indents, state.flow, False, keys, state.column, state.directives, kind)
         if kind == "directive":
             end, state = _directive(state, peek, pos)
             return Step(state, tuple(markers), ("DIRECTIVE", end))
         if kind == "doc_start":
-            state = state._replace(
-                handles=state.next_handles, next_handles=frozenset(), yaml_directive=False
-            )
+            state = state._replace(directives=_Directives(state.directives.next_handles))
             return Step(state, tuple(markers), ("DOC_START", pos + 3))
         return Step(state, tuple(markers), ("DOC_END", pos + 3))
 
@@ -282,58 +265,44 @@ class YamlLayout:
         self, state: object, kind: str, text: str, start: int, end: int, complete: bool
     ) -> Step | Refusal | None:
         state = cast(YamlState, state)
+        indents, flow, keys, directives = state.indents, state.flow, state.keys, state.directives
         if kind == "SPACE" or kind == "COMMENT":  # the common case, on one line
-            return Step(_at(state, state.allow, state.keys, state.column + end - start), (), None)
+            column = state.column + end - start
+            return Step(YamlState(indents, flow, state.allow, keys, column, directives))
+        if kind == "NEWLINE":
+            if keys and any(key.required for key in keys):
+                return Refusal("could not find expected ':' (a simple key is one line)")
+            allow = True if not flow else state.allow
+            column = end - _last_line_break(text, start, end) - 1
+            return Step(YamlState(indents, flow, allow, (), column, directives), (), (kind, end))
+        pending = state.pending
+        if pending in _LINE_START:
+            column = state.column + end - start
+            return Step(
+                YamlState(indents, flow, state.allow, keys, column, directives), (), (kind, end)
+            )
+        if kind not in _KINDS.get(pending, ()):
+            return Refusal("YAML reads another token here")
+        if kind not in _READS_ON:  # an indicator: it ends where it was lexed
+            allow = False
+            if kind == "LSQB" or kind == "LBRACE":
+                flow, allow = flow + 1, True
+            elif kind == "RSQB" or kind == "RBRACE":
+                flow = max(flow - 1, 0)
+            elif kind == "COMMA" or kind == "DASH":
+                allow = True
+            elif kind == "QUESTION" or (kind == "COLON" and not state.keyed):
+                allow = not flow
+            column = state.column + end - start
+            return Step(YamlState(indents, flow, allow, keys, column, directives), (), (kind, end))
         peek = _Peek(text, complete)
         try:
-            state, end = self._after(state, kind, peek, start, end)
+            state, end = _after_scalar(state, kind, peek, start, end)
         except _More:
             return None
         except _Refused as refused:
             return Refusal(refused.message, peek.reach)
         return Step(state, (), (kind, end), peek.reach)
-
-    def _after(
-        self, state: YamlState, kind: str, peek: _Peek, start: int, end: int
-    ) -> tuple[YamlState, int]:
-        if kind == "NEWLINE":
-            if any(key.required for key in state.keys):
-                raise _Refused("could not find expected ':' (a simple key is one line)")
-            column = end - _last_line_break(peek.text, start, end) - 1
-            return _at(state, True if not state.flow else state.allow, (), column), end
-        pending = state.pending
-        if pending in ("doc_start", "doc_end", "directive"):
-            return _at(state, state.allow, state.keys, state.column + end - start), end
-        if kind not in _KINDS.get(pending, ()):
-            raise _Refused("YAML reads another token here")
-        flow, allow = state.flow, False
-        if kind == "LSQB" or kind == "LBRACE":
-            flow, allow = flow + 1, True
-        elif kind == "RSQB" or kind == "RBRACE":
-            flow = max(flow - 1, 0)
-        elif kind == "COMMA" or kind == "DASH":
-            allow = True
-        elif kind == "QUESTION" or (kind == "COLON" and not state.keyed):
-            allow = not flow
-        elif kind == "ANCHOR" or kind == "ALIAS":
-            if peek(end) not in BLANK_OR_END + "?:,]}%@`":
-                raise _Refused("an anchor or alias name is letters, digits, '-' and '_'")
-        elif kind == "TAG":
-            end = _tag_end(state, peek, start)
-        elif kind == "PLAIN" or kind == "FPLAIN":
-            end, allow = _plain_end(peek, start, flow, state.indents[-1] + 1)
-        elif kind == "SQ" or kind == "DQ":
-            _no_marker_inside(peek, start, end)
-        elif kind == "BLOCK_SCALAR":
-            end, allow = _block_scalar_end(peek, start, end, state.indents[-1]), True
-        keys, column = state.keys, state.column + end - start
-        if kind in _MULTILINE:
-            last = _last_line_break(peek.text, start, end)
-            if last >= 0:
-                if any(key.required for key in keys):
-                    raise _Refused("could not find expected ':' (a simple key is one line)")
-                keys, column = (), end - last - 1
-        return _at(state, allow, keys, column, flow), end
 
     # -- at the end --------------------------------------------------------------
 
@@ -343,10 +312,37 @@ class YamlLayout:
         try:
             if not state.flow:
                 _unwind(state.indents, -1, markers)
-            _remove_key(state)
+            _without_key(state.keys, state.flow)
         except _Refused as refused:
             return Refusal(refused.message)
         return Step(state, tuple(markers))
+
+
+def _after_scalar(
+    state: YamlState, kind: str, peek: _Peek, start: int, end: int
+) -> tuple[YamlState, int]:
+    """:meth:`YamlLayout.after` a token that may read beyond its lexed end:
+    a scalar (its true end), an anchor, an alias or a tag."""
+    allow = False
+    if kind == "ANCHOR" or kind == "ALIAS":
+        if peek(end) not in BLANK_OR_END + "?:,]}%@`":
+            raise _Refused("an anchor or alias name is letters, digits, '-' and '_'")
+    elif kind == "TAG":
+        end = _tag_end(state, peek, start)
+    elif kind == "PLAIN" or kind == "FPLAIN":
+        end, allow = _plain_end(peek, start, state.flow, state.indents[-1] + 1)
+    elif kind == "BLOCK_SCALAR":
+        end, allow = _block_scalar_end(peek, start, end, state.indents[-1]), True
+    keys, column = state.keys, state.column + end - start
+    if kind in _MULTILINE:
+        last = _last_line_break(peek.text, start, end)
+        if last >= 0:
+            if kind == "SQ" or kind == "DQ":
+                _no_marker_inside(peek, start, end)
+            if any(key.required for key in keys):
+                raise _Refused("could not find expected ':' (a simple key is one line)")
+            keys, column = (), end - last - 1
+    return YamlState(state.indents, state.flow, allow, keys, column, state.directives), end
 
 
 # -- what starts here ----------------------------------------------------------
@@ -387,8 +383,57 @@ _TOKEN_CHARS = {char: char for char in "[]{},*&!'\""}
 # -- simple keys and indentation -------------------------------------------------
 
 
+def _prepare(state: YamlState, kind: str) -> tuple[YamlState, tuple[str, ...]]:
+    """Before a token that PyYAML classifies as ``kind`` (not at a line start):
+    the blocks it closes, the simple key it may start or end, the block it
+    opens, as the zero-width tokens for the parser; the state it is read in."""
+    flow, allow, column, indents = state.flow, state.allow, state.column, state.indents
+    keys = _fresh_keys(state.keys, column) if state.keys else ()
+    markers: list[str] = []
+    if not flow and indents[-1] > column:
+        indents = _unwind(indents, column, markers)
+    keyed = False
+    if kind in _KEYABLE:
+        if allow:  # (PyYAML's save_possible_simple_key)
+            keys = _without_key(keys, flow)
+            required = not flow and indents[-1] == column
+            if not flow:
+                markers.append("KR" if required else "KN")
+            keys = (*keys, _Key(flow, column, required))
+    elif kind == "|" or kind in "]},":
+        keys = _without_key(keys, flow)
+    elif kind in "-?":
+        if not flow:
+            if not allow:
+                what = "sequence entries" if kind == "-" else "mapping keys"
+                raise _Refused(f"{what} are not allowed here")
+            if indents[-1] < column:
+                markers.append("BSS" if kind == "-" else "BMS")
+                indents = (*indents, column)
+        keys = _without_key(keys, flow)
+    elif kind == ":":  # it ends a simple key, or it is a value alone
+        key = next((key for key in keys if key.level == flow), None)
+        if key is not None:
+            keys, keyed = tuple(k for k in keys if k is not key), True
+            if not flow and indents[-1] < key.column:
+                markers.append("BMK")  # the key starts a new mapping
+                indents = (*indents, key.column)
+            else:
+                markers.append("KEY")
+        elif not flow:
+            if not allow:
+                raise _Refused("mapping values are not allowed here")
+            if indents[-1] < column:
+                markers.append("BMS")
+                indents = (*indents, column)
+    state = YamlState(indents, flow, allow, keys, column, state.directives, kind, keyed)
+    return state, tuple(markers)
+
+
 def _fresh_keys(keys: tuple[_Key, ...], column: int) -> tuple[_Key, ...]:
     """Keys still possible at ``column`` (a simple key is at most 1024 long)."""
+    if column - keys[0].column <= SIMPLE_KEY_LENGTH:
+        return keys  # (keys start left to right on one line: all of them are)
     kept = []
     for key in keys:
         if column - key.column > SIMPLE_KEY_LENGTH:
@@ -406,71 +451,21 @@ def _unwind(indents: tuple[int, ...], column: int, markers: list[str]) -> tuple[
     return indents
 
 
-def _add_indent(state: YamlState, column: int, marker: str, markers: list[str]) -> YamlState:
-    if state.indents[-1] < column:
-        markers.append(marker)
-        return state._replace(indents=(*state.indents, column))
-    return state
-
-
-def _save_key(state: YamlState, markers: list[str]) -> YamlState:
-    if not state.allow:
-        return state
-    state = _remove_key(state)
-    required = not state.flow and state.indents[-1] == state.column
-    if not state.flow:
-        markers.append("KR" if required else "KN")
-    key = _Key(state.flow, state.column, required)
-    return state._replace(keys=(*state.keys, key))
-
-
-def _remove_key(state: YamlState) -> YamlState:
-    for key in state.keys:
-        if key.level == state.flow:
+def _without_key(keys: tuple[_Key, ...], flow: int) -> tuple[_Key, ...]:
+    """``keys`` without the possible key of flow level ``flow`` (an error if
+    it was required: PyYAML's remove_possible_simple_key)."""
+    for key in keys:
+        if key.level == flow:
             if key.required:
                 raise _Refused("could not find expected ':'")
-            return state._replace(keys=tuple(k for k in state.keys if k is not key))
-    return state
-
-
-def _value(state: YamlState, markers: list[str]) -> YamlState:
-    """Before ``:``: it ends a simple key (``KEY``), or it is a value alone."""
-    for key in state.keys:
-        if key.level == state.flow:
-            state = state._replace(keys=tuple(k for k in state.keys if k is not key))
-            if not state.flow and state.indents[-1] < key.column:
-                markers.append("BMK")  # the key starts a new mapping
-                return state._replace(indents=(*state.indents, key.column), keyed=True)
-            markers.append("KEY")
-            return state._replace(keyed=True)
-    if not state.flow:
-        if not state.allow:
-            raise _Refused("mapping values are not allowed here")
-        state = _add_indent(state, state.column, "BMS", markers)
-    return state
-
-
-def _at(
-    state: YamlState, allow: bool, keys: tuple[_Key, ...], column: int, flow: int | None = None
-) -> YamlState:
-    """The state between tokens after one (nothing pending)."""
-    return YamlState(
-        state.indents,
-        state.flow if flow is None else flow,
-        allow,
-        keys,
-        column,
-        state.handles,
-        state.next_handles,
-        state.yaml_directive,
-    )
+            return tuple(k for k in keys if k is not key)
+    return keys
 
 
 def _last_line_break(text: str, start: int, end: int) -> int:
     """The offset of the last line break in ``text[start:end]``, or -1."""
-    if _LINE_BREAK.search(text, start, end) is None:
-        return -1
-    return max(text.rfind(br, start, end) for br in LINE_BREAKS)
+    found = _LAST_LINE_BREAK.search(text, start, end)
+    return -1 if found is None else found.start()
 
 
 # -- token ends -----------------------------------------------------------------
@@ -492,23 +487,20 @@ def _plain_end(peek: _Peek, start: int, flow: int, indent: int) -> tuple[int, bo
         if after + 1 >= size and not peek.complete:  # the chunk or its ':' may go on
             raise _More
         allow = False
-        pos = end = after
-        while peek(pos) == " ":
-            pos += 1
+        end = after
+        spaces = _SPACES.match(text, after)
+        assert spaces is not None  # (these patterns match the empty string)
+        pos = spaces.end()
         if peek(pos) in LINE_BREAKS:
             allow = True
-            pos = peek.line_break(pos)
-            column = 0
-            if peek.marker(pos):
+            blank = _BLANK_LINES.match(text, pos)  # (a marker is not blank: it stops there)
+            assert blank is not None
+            pos = blank.end()
+            char = peek(pos)
+            column = pos - _last_line_break(text, after, pos) - 1
+            if column == 0 and peek.marker(pos):
                 break
-            while peek(pos) == " " or peek(pos) in LINE_BREAKS:
-                if peek(pos) == " ":
-                    pos, column = pos + 1, column + 1
-                else:
-                    pos, column = peek.line_break(pos), 0
-                    if peek.marker(pos):
-                        return end, allow
-            if peek(pos) == "#" or (not flow and column < indent):
+            if char == "#" or (not flow and column < indent):
                 break
         elif pos == end:  # no blank after the chunk
             break
@@ -548,10 +540,12 @@ def _block_scalar_end(peek: _Peek, start: int, header_end: int, indent: int) -> 
             continue
         if column != wanted or peek(pos) == END:
             return end
-        while peek(pos) not in END + LINE_BREAKS:
-            if NOT_PRINTABLE.match(peek(pos)):
-                return pos  # the body stops before it: lexing fails there
-            pos += 1
+        line = _BODY_LINE.match(peek.text, pos)
+        assert line is not None  # (it matches the empty string)
+        pos = line.end()
+        char = peek(pos)
+        if char not in END + LINE_BREAKS:  # (not printable)
+            return pos  # the body stops before it: lexing fails there
         end = pos
         if peek(pos) == END:
             return end
@@ -589,7 +583,7 @@ def _tag_end(state: YamlState, peek: _Peek, start: int) -> int:
         pos = _uri_end(peek, pos)
     if peek(pos) not in SPACE_OR_END:
         raise _Refused("a tag is followed by a space or the end of the line")
-    if handle not in _DEFAULT_HANDLES and handle not in state.handles:
+    if handle not in _DEFAULT_HANDLES and handle not in state.directives.handles:
         raise _Refused(f"the tag handle {handle} is not declared (%TAG)")
     return pos
 
@@ -649,11 +643,11 @@ def _directive(state: YamlState, peek: _Peek, pos: int) -> tuple[int, YamlState]
             pos += 1
         if pos == minor_start or peek(pos) not in SPACE_OR_END:
             raise _Refused("a YAML directive gives the version as MAJOR.MINOR")
-        if state.yaml_directive:
+        if state.directives.yaml_directive:
             raise _Refused("found duplicate YAML directive")
         if int(major) != 1:
             raise _Refused("found incompatible YAML document (version 1.* is required)")
-        state = state._replace(yaml_directive=True)
+        state = state._replace(directives=state.directives._replace(yaml_directive=True))
     elif name == "TAG":
         while peek(pos) == " ":
             pos += 1
@@ -669,9 +663,11 @@ def _directive(state: YamlState, peek: _Peek, pos: int) -> tuple[int, YamlState]
         pos = _uri_end(peek, pos)
         if peek(pos) not in SPACE_OR_END:
             raise _Refused("a tag prefix is followed by a space or the end of the line")
-        if handle in state.next_handles:
+        directives = state.directives
+        if handle in directives.next_handles:
             raise _Refused(f"duplicate tag handle {handle}")
-        state = state._replace(next_handles=state.next_handles | {handle})
+        next_handles = directives.next_handles | {handle}
+        state = state._replace(directives=directives._replace(next_handles=next_handles))
     else:
         while peek(pos) not in END + LINE_BREAKS:
             pos += 1
