@@ -26,7 +26,7 @@ def _hints(data: dict[str, object]) -> object:
 
 def test_every_bundled_grammar_with_hints_loads_them() -> None:
     have = {name for name, info in registry.bundled().items() if hints_path(info.path).exists()}
-    assert {"json", "jsonc", "ini", "csv", "dot", "sexp", "tinyc", "toml"} <= have
+    assert {"json", "jsonc", "ini", "csv", "dot", "sexp", "tinyc", "toml", "yaml", "xml"} <= have
     for name in have:
         hints = hints_beside(registry.bundled()[name].path)
         assert hints.source is not None and hints.rewrites + hints.wrappers, name
