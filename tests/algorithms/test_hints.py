@@ -143,6 +143,16 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("dot", "digraph { a -> b ->; }", "digraph { a -> b; }"),
         ("dot", "digraph { a ->-> b; }", "digraph { a -> b; }"),
         ("dot", 'digraph { a [label=big box"]; }', 'digraph { a [label="big box"]; }'),
+        (
+            "dot",
+            'digraph {\n  a [style=rounded,filled"];\n  b [label="x"];\n}\n',
+            'digraph {\n  a [style="rounded,filled"];\n  b [label="x"];\n}\n',
+        ),
+        (
+            "dot",
+            'digraph {\n  a -> build node" -> c;\n  b [label="x"];\n}\n',
+            'digraph {\n  a -> "build node" -> c;\n  b [label="x"];\n}\n',
+        ),
         ("sexp", "(a b) # note\n(c)\n", "(a b) ; note\n(c)\n"),
         ("sexp", "```lisp\n(a b)\n```\n", "(a b)"),
         ("tinyc", "{ a = 10L; // ten\n}", "{ a = 10;\n}"),

@@ -112,3 +112,31 @@ def test_the_generic_lexer_reads_words_numbers_strings_and_punctuation() -> None
         ("STRING", '"cut', "data"),
     ]
     assert _lex(lexer, '"cut')[0].partial
+
+
+@pytest.mark.parametrize(
+    ("grammar", "text", "value"),
+    [
+        ("dot", 'a [style=rounded,filled"];\nb [label="x"];', '"rounded,filled"'),
+        ("dot", 'a -> b\nauth node" -> c\nd [label="x"]', '"auth node"'),
+        ("dot", 'a -- build node" -- c;\nd [label="x"];', '"build node"'),
+        ("sexp", '(load src/data/"\n  (f "x"))', '"src/data/"'),
+    ],
+)
+def test_a_value_that_lost_its_opening_quote_reads_as_the_value(
+    grammar: str, text: str, value: str
+) -> None:
+    """Not as a string opened by the quote left and running on over the next
+    lines: the repair that puts the opening quote back keeps every token."""
+    values = [t.value for t in _lex(_lexer(grammar), text)]
+    assert value in values
+    assert '"x"' in values
+
+
+def test_ids_and_strings_that_have_both_quotes_read_as_before() -> None:
+    dot = _read(_lex(_lexer("dot"), 'a -> b [label="big box", color=red];'))
+    assert [value for _, value, _ in dot] == [
+        *("a", "->", "b", "[", "label", "=", '"big box"', ",", "color", "=", "red", "]", ";")
+    ]
+    sexp = _read(_lex(_lexer("sexp"), '(f "a b" c)'))
+    assert [value for _, value, _ in sexp] == ["(", "f", '"a b"', "c", ")"]
