@@ -106,3 +106,12 @@ def test_an_incorrect_input_is_searched_until_a_repair_does_the_data_no_harm() -
     assert {r.algorithm for r in result.repairs} == {"completion", "fsynth"}
     harmed = services.repair('{"a": 1 2 "b": 2}', oracle, top=10)
     assert "ddmax-hybrid" in {r.algorithm for r in harmed.repairs}
+
+
+def test_a_string_closed_at_the_end_is_not_taken_for_a_completion() -> None:
+    oracle = IncrementalGrammarOracle("dot")
+    text = 'digraph G {\n  a -> b [label="x]\n  b -> c;\n}\n'
+    result = services.repair(text, oracle)
+    # the lost closing quote goes back where the value ends, not after the
+    # last line (which would swallow two statements into the label)
+    assert result.repairs[0].text == text.replace('"x]', '"x"]')

@@ -376,7 +376,7 @@ def _layout_may_help(task: RepairTask) -> bool:
 
 REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
 COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
-HINTS = Strategy(HINTS_ALGORITHM, 2, _hints, _not_completed)
+HINTS = Strategy(HINTS_ALGORITHM, 2, _hints)
 LAYOUT = Strategy(LAYOUT_ALGORITHM, 1, _layout, _layout_may_help)
 FSYNTH = Strategy("fsynth", 4, _fsynth, _searching_may_help, needs_prefix_feedback=True)
 HYBRID = Strategy("ddmax-hybrid", 3, _tokens(hybrid=True), _searching_may_help)
