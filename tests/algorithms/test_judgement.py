@@ -81,6 +81,17 @@ def test_foreign_syntax_removed_as_its_hint_says_is_not_lost(json: TolerantLexer
     assert judge(json, "[True, None]", '["True", "None"]').changed == 2
 
 
+def test_a_foreign_reading_the_repair_splits_is_judged_by_its_pieces(json: TolerantLexer) -> None:
+    # read as one string with unescaped inner quotes; the repair reads it as
+    # two strings and a comma instead of the stray character between them
+    text = '{"name": "JD Ballard" ~ "email": "x"}'
+    split = judge(json, text, '{"name": "JD Ballard" , "email": "x"}')
+    assert (split.changed, split.data_lost) == (0, 1)  # only the stray `~` lost
+    assert judge(json, text, '{"name": "JD Ballard", "email": "x"}').changed == 0
+    # an edit beside it leaves the foreign reading as it is: still changed
+    assert judge(json, '{"a": "say "hi" now", "b": 1}', '{"a": "say "hi" now"}').changed == 1
+
+
 def test_a_wrapper_left_in_place_counts_as_changed() -> None:
     sexp = _lexer("sexp")
     text = "```lisp\n(a b)\n```\n"

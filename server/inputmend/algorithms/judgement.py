@@ -19,7 +19,10 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     token glued to junk (no blank between them: misread text), and a token
     swallowed by a value whose delimiters were already in the input as pieces
     of tokens the repair splits (the repair reads the text the other way
-    round, it does not wrap it).
+    round, it does not wrap it).  Foreign syntax too counts only when the
+    repair leaves it in one token: a reading the repair splits with an edit
+    inside (``"JD Ballard" ~ "email"`` read as a string with unescaped quotes,
+    repaired to two strings and a comma) is judged by its pieces.
 ``data_lost``
     Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
@@ -466,7 +469,9 @@ class _Assessment:
         """Does a token that was not kept survive as part of something else?"""
         token = self.before[position]
         if token.foreign is not None:
-            return True  # foreign syntax left as it is
+            # foreign syntax left as it is; a reading the repair splits (an edit
+            # inside, no one token there now) is judged by its pieces
+            return cover is not None or not self._edited_inside(position)
         if token.partial and "\n" not in token.value:
             return True  # the input ended inside it: completing it is the repair
         if cover is None:
@@ -478,6 +483,14 @@ class _Assessment:
         ):
             return not self._read_inside_out(position, cover)
         return False
+
+    def _edited_inside(self, position: int) -> bool:
+        """Does an edit delete some of the token's characters or insert between them?"""
+        token = self.before[position]
+        low, high = self.lows[position], self.highs[position]
+        return bool(
+            _within(self.deleted, token.start, token.end) or _within(self.inserted, low + 1, high)
+        )
 
     def _neighbours(self, position: int) -> tuple[int | None, int | None]:
         """The nearest surviving tokens before and after ``position`` (not junk)."""
