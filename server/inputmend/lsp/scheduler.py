@@ -28,6 +28,9 @@ WORKERS = max(1, min(2, os.cpu_count() or 2))
 SLOTS = 256
 """Cancel flags: background tasks that can run at once (one per open document
 being analysed, plus explanations)."""
+SHUTDOWN_JOIN_S = 5.0
+"""How long stopping waits for the pool's manager thread once its workers are
+killed (it ends in milliseconds; the bound keeps exit from hanging)."""
 
 Work = Callable[["Runner"], Coroutine[Any, Any, None]]
 
@@ -162,8 +165,14 @@ class Scheduler:
             self.cancel(key)
         if self._pool is not None:
             processes = list((getattr(self._pool, "_processes", None) or {}).values())
+            manager = getattr(self._pool, "_executor_manager_thread", None)
             self._pool.shutdown(wait=False, cancel_futures=True)
             for process in processes:  # running jobs would delay exit by seconds
                 process.kill()
+            if manager is not None:
+                # Its pipe closed while the interpreter's exit hook writes to
+                # it prints "Bad file descriptor"; with the workers killed it
+                # ends at once.
+                manager.join(SHUTDOWN_JOIN_S)
             self._pool = None
         self._threads.shutdown(wait=False, cancel_futures=True)
