@@ -27,7 +27,7 @@ import lark
 import yaml
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from inputmend.grammar.registry import bundled
+from inputmend.grammar.registry import build_parser, bundled
 
 
 @dataclass(frozen=True)
@@ -55,19 +55,9 @@ class Lexed:
     complete: bool
 
 
-@functools.cache
 def parser(grammar: str) -> lark.Lark:
-    """The LALR parser of a bundled grammar, with the options the engine uses."""
-    info = bundled()[grammar]
-    return lark.Lark(
-        info.path.read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        start=info.start,
-        propagate_positions=True,
-        maybe_placeholders=False,
-        import_paths=[str(info.path.parent)],
-    )
+    """The LALR parser of a bundled grammar, the one the engine builds (cached there)."""
+    return build_parser(bundled()[grammar])
 
 
 def toml_valid(text: str) -> bool:
