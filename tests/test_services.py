@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -115,3 +116,37 @@ def test_a_string_closed_at_the_end_is_not_taken_for_a_completion() -> None:
     # the lost closing quote goes back where the value ends, not after the
     # last line (which would swallow two statements into the label)
     assert result.repairs[0].text == text.replace('"x]', '"x"]')
+
+
+def _ran(monkeypatch: pytest.MonkeyPatch, text: str, grammar: str) -> tuple[list[str], str]:
+    """The auto strategies that ran on ``text``, and its top repair."""
+    ran: list[str] = []
+
+    def recorded(strategy: services.Strategy) -> services.Strategy:
+        def run(task: services.RepairTask, budget: Budget) -> services.Attempt:
+            ran.append(strategy.name)
+            return strategy.run(task, budget)
+
+        return replace(strategy, run=run)
+
+    auto = services.REPAIR_ALGORITHMS["auto"]
+    recording = replace(auto, strategies=tuple(map(recorded, auto.strategies)))
+    monkeypatch.setitem(services.REPAIR_ALGORITHMS, "auto", recording)
+    result = services.repair(text, IncrementalGrammarOracle(grammar))
+    return ran, result.repairs[0].text
+
+
+def test_after_a_completion_only_what_may_still_help_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # cut off on its last line, two brackets open: nothing else can do better
+    cut = '{"rows": [\n  {"id": 1, "tags": ["a", "b"]},\n  {"id": 2, "tags": ["c'
+    ran, top = _ran(monkeypatch, cut, "json")
+    assert ran == ["redecode", "completion"]
+    assert top == cut + '"]}]}'
+    # one closer missing, on lines: the layout puts it where the indentation says
+    lost = "(defun f (x)\n  (g x)\n\n(defun h (y)\n  (k y))\n"
+    ran, top = _ran(monkeypatch, lost, "sexp")
+    assert ran == ["redecode", "completion", "layout"]
+    assert top == lost.replace("(g x)", "(g x))")
+    # a string that runs over lines to the end: the hints look for its quote
+    ran, _ = _ran(monkeypatch, 'digraph G {\n  a -> b [label="x]\n  b -> c;\n}\n', "dot")
+    assert "hints" in ran

@@ -128,10 +128,12 @@ def _rank(
     brackets: Brackets | None,
     max_loss: LossLimit,
     notes: list[str],
+    judge: Judge | None = None,
 ) -> tuple[Repair, ...]:
     """The repairs ranked by what they do to the data, read with ``grammar``
     (the one that guides the oracle) and its hints (``guide``) when there is
-    one, and by how well their brackets follow the indentation."""
+    one, and by how well their brackets follow the indentation (``judge``:
+    one made for the text before, see :func:`_judge`)."""
     if guide.problem is not None:
         notes.append(guide.problem)
     layout = None if brackets is None else functools.partial(layout_agreement, brackets=brackets)
@@ -143,6 +145,7 @@ def _rank(
         token_start=_token_starts(text, oracle, grammar),
         layout=layout,
         limit=max_loss,
+        judge=judge,
     )
 
 
@@ -196,6 +199,7 @@ class RepairTask:
     guidance: Guidance = NO_GUIDANCE  # its hints and tolerant lexer
     brackets: Brackets | None = None  # the guide's nesting brackets
     found: tuple[Repair, ...] = ()
+    judge: Judge | None = None  # judges repairs of the input (made once, see _judge)
 
 
 Attempt = tuple[list[Repair], Repair | None, RunStats]
@@ -210,6 +214,8 @@ def _always(task: RepairTask) -> bool:
 
 def _judge(task: RepairTask) -> Judge:
     """The judge of repairs of the task's input (see :func:`_rank`)."""
+    if task.judge is not None:
+        return task.judge
     starts = _token_starts(task.text, task.oracle, task.guide)
     return Judge(task.text, task.guidance.lexer, token_start=starts)
 
@@ -227,9 +233,23 @@ def _not_completed(task: RepairTask) -> bool:
         return True
     judge = _judge(task)
     return not any(
-        judgement.changed == 0 and judgement.absorbed == 0
-        for judgement in map(judge, completed)
+        judgement.changed == 0 and judgement.absorbed == 0 for judgement in map(judge, completed)
     )
+
+
+def _hints_may_help(task: RepairTask) -> bool:
+    """The hints rewrite where the input stops parsing, which for an input
+    completion finished (see :func:`_not_completed`) is its end: there only
+    the token completion closed can be misread, a string or comment that a
+    lost quote or delimiter let run on over the lines after it.  When the
+    input ends after a whole token or in one that starts on its last line,
+    the input parsed as it reads and the hints have nothing to rewrite that
+    the completion did not keep."""
+    if _not_completed(task) or task.guide is None:
+        return True
+    end = _locator(task.oracle, task.guide).scan(task.text).end
+    unfinished = task.text if end is None else task.text[end.position :]
+    return any(breaks in unfinished for breaks in "\r\n")
 
 
 @dataclass(frozen=True)
@@ -370,13 +390,30 @@ def _searching_may_help(task: RepairTask) -> bool:
 
 def _layout_may_help(task: RepairTask) -> bool:
     """Layout can move the closers completion appended to an incomplete
-    input only where there are lines to follow."""
-    return _not_completed(task) or "\n" in task.text.strip()
+    input only where there are lines to follow, and only when completion
+    closed one bracket: layout edits one bracket, and brackets pair up in a
+    valid text, so an input that needs two more closers stays invalid."""
+    if _not_completed(task):
+        return True
+    if task.brackets is None or "\n" not in task.text.strip():
+        return False
+    size = len(task.text)
+    return any(
+        _closes(task.brackets, r.text[size:]) < 2
+        for r in task.found
+        if r.algorithm == COMPLETION_ALGORITHM
+    )
+
+
+def _closes(brackets: Brackets, text: str) -> int:
+    """How many more brackets ``text`` closes than it opens."""
+    kinds = [found.lastgroup for found in brackets.pattern.finditer(text)]
+    return kinds.count("c") - kinds.count("o")
 
 
 REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
 COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
-HINTS = Strategy(HINTS_ALGORITHM, 2, _hints)
+HINTS = Strategy(HINTS_ALGORITHM, 2, _hints, _hints_may_help)
 LAYOUT = Strategy(LAYOUT_ALGORITHM, 1, _layout, _layout_may_help)
 FSYNTH = Strategy("fsynth", 4, _fsynth, _searching_may_help, needs_prefix_feedback=True)
 HYBRID = Strategy("ddmax-hybrid", 3, _tokens(hybrid=True), _searching_may_help)
@@ -453,7 +490,8 @@ def repair(
     ones), then hybrid ddmax (syntactic ddmax with a grammar, lexical inside
     the faulty tokens; lexical ddmax without one), and merges their repairs;
     an incomplete input that completion finishes gets no search (FSynth,
-    ddmax) after it.  When no complete repair is found, ``partial`` holds
+    ddmax) after it, and no hints unless the token completion closed runs
+    over a line break.  When no complete repair is found, ``partial`` holds
     FSynth's best partial result.  The result is
     marked as stopped early only when the whole budget ran out.
     """
@@ -467,6 +505,7 @@ def repair(
     guide = guide_of(oracle)
     brackets = None if guide is None else brackets_of(guide)
     task = RepairTask(text, oracle, feedback, guide, guidance(guide), brackets)
+    task = replace(task, judge=_judge(task))
     partial: Repair | None = None
     tests = 1
     notes: list[str] = []
@@ -500,7 +539,16 @@ def repair(
                 "first point where no repair was found; the rest is unchanged"
             )
     ranked = _rank(
-        text, verified, top, oracle, task.guide, task.guidance, task.brackets, max_loss, notes
+        text,
+        verified,
+        top,
+        oracle,
+        task.guide,
+        task.guidance,
+        task.brackets,
+        max_loss,
+        notes,
+        task.judge,
     )
     return RepairResult(False, ranked, stats, tuple(notes), partial=partial)
 

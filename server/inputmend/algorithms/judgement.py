@@ -218,6 +218,7 @@ class Judge:
         self.token_start = token_start
         self._header: int | None = None
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
+        self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
 
     # -- windows ------------------------------------------------------------
 
@@ -300,6 +301,15 @@ class Judge:
     # -- judging ------------------------------------------------------------
 
     def __call__(self, repair: Repair) -> Judgement:
+        """What ``repair`` does to the input's data (each repair judged once:
+        strategies ask before the ranking does)."""
+        key = (repair.text, repair.edits)
+        found = self._judged.get(key)
+        if found is None:
+            found = self._judged[key] = self._judge(repair)
+        return found
+
+    def _judge(self, repair: Repair) -> Judgement:
         original = self.original
         edits = sorted(repair.edits, key=lambda e: (e.offset, e.delete))
         grown = sum(len(e.insert) - e.delete for e in edits)
