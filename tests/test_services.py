@@ -150,3 +150,10 @@ def test_after_a_completion_only_what_may_still_help_runs(monkeypatch: pytest.Mo
     # a string that runs over lines to the end: the hints look for its quote
     ran, _ = _ran(monkeypatch, 'digraph G {\n  a -> b [label="x]\n  b -> c;\n}\n', "dot")
     assert "hints" in ran
+
+
+def test_a_stray_letter_between_a_key_and_its_value_is_not_read_as_inner_quotes() -> None:
+    # not the key `width" q "40` (unescaped quotes) with an invented value
+    text = '{ "sizes" : [ { "unit" : "cm" , "width" q "40" } ] }'
+    result = services.repair(text, IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == text.replace('" q "', '" : "')
