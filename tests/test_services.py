@@ -157,3 +157,9 @@ def test_a_stray_letter_between_a_key_and_its_value_is_not_read_as_inner_quotes(
     text = '{ "sizes" : [ { "unit" : "cm" , "width" q "40" } ] }'
     result = services.repair(text, IncrementalGrammarOracle("json"))
     assert result.repairs[0].text == text.replace('" q "', '" : "')
+
+
+def test_a_quote_lost_before_the_closing_brackets_goes_back_before_them() -> None:
+    text = '{ "name" : "x" , "tags" : [ " ] }'
+    result = services.repair(text, IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == text.replace('" ]', '"" ]')

@@ -141,3 +141,13 @@ def test_only_the_stretch_around_the_edits_is_read(json: TolerantLexer) -> None:
     repair = Repair(long, (Edit(len(long) - 1, 2),), "t", True, 2)
     judgement = Judge(text, json)(repair)
     assert judgement.structure_lost == 0 and judgement.tokens_kept < 2_000
+
+
+def test_a_string_cut_off_after_the_closing_brackets_lost_its_quote(json: TolerantLexer) -> None:
+    # cut off inside a word: completing the string keeps it
+    assert judge(json, '["hello, wor', '["hello, wor"]').changed == 0
+    # the brackets that close the document are inside it: its quote was lost
+    # before them, and closing it after them swallows them
+    text = '{"tags": [" ]}'
+    assert judge(json, text, text + '"]}').changed == 1
+    assert judge(json, text, '{"tags": [""]}').data_lost == 0
