@@ -237,21 +237,6 @@ def _not_completed(task: RepairTask) -> bool:
     )
 
 
-def _hints_may_help(task: RepairTask) -> bool:
-    """The hints rewrite where the input stops parsing, which for an input
-    completion finished (see :func:`_not_completed`) is its end: there only
-    the token completion closed can be misread, a string or comment that a
-    lost quote or delimiter let run on over the lines after it.  When the
-    input ends after a whole token or in one that starts on its last line,
-    the input parsed as it reads and the hints have nothing to rewrite that
-    the completion did not keep."""
-    if _not_completed(task) or task.guide is None:
-        return True
-    end = _locator(task.oracle, task.guide).scan(task.text).end
-    unfinished = task.text if end is None else task.text[end.position :]
-    return any(breaks in unfinished for breaks in "\r\n")
-
-
 @dataclass(frozen=True)
 class Strategy:
     """One way to find repairs: its weight in the sharing of the budget
@@ -339,8 +324,17 @@ def _hints(task: RepairTask, budget: Budget) -> Attempt:
         repairs, _, cost = _fsynth(finishing, left)
         return repairs, cost
 
+    # after a completion that keeps every token, the input parses up to its
+    # end: what went wrong is there (a word read as another, a string run on
+    # over lines), not in a fix far before it
     found = hint_repairs(
-        task.text, task.oracle, hints=hints, locator=locator, budget=budget, finish=finish
+        task.text,
+        task.oracle,
+        hints=hints,
+        locator=locator,
+        budget=budget,
+        finish=finish,
+        anywhere=_not_completed(task),
     )
     return list(found.repairs), None, found.stats
 
@@ -413,7 +407,7 @@ def _closes(brackets: Brackets, text: str) -> int:
 
 REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
 COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
-HINTS = Strategy(HINTS_ALGORITHM, 2, _hints, _hints_may_help)
+HINTS = Strategy(HINTS_ALGORITHM, 2, _hints)
 LAYOUT = Strategy(LAYOUT_ALGORITHM, 1, _layout, _layout_may_help)
 FSYNTH = Strategy("fsynth", 4, _fsynth, _searching_may_help, needs_prefix_feedback=True)
 HYBRID = Strategy("ddmax-hybrid", 3, _tokens(hybrid=True), _searching_may_help)
