@@ -147,6 +147,11 @@ def test_after_a_completion_only_what_may_still_help_runs(monkeypatch: pytest.Mo
     # value without = between them (the hints look at the last lines)
     ran, top = _ran(monkeypatch, "[colors]\nback  #EDEDED", "ini")
     assert top == "[colors]\nback = #EDEDED"
+    # a string run on over lines to the end: the hints look for its quote,
+    # lost lines before
+    lost = '(define (greet)\n  (print (concat hello" "world"))\n  (print "done"))\n\n(greet)\n'
+    _, top = _ran(monkeypatch, lost, "sexp")
+    assert top == lost.replace('hello"', '"hello"')
     # one closer missing, on lines: the layout puts it where the indentation says
     lost = "(defun f (x)\n  (g x)\n\n(defun h (y)\n  (k y))\n"
     ran, top = _ran(monkeypatch, lost, "sexp")

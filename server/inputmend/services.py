@@ -325,8 +325,9 @@ def _hints(task: RepairTask, budget: Budget) -> Attempt:
         return repairs, cost
 
     # after a completion that keeps every token, the input parses up to its
-    # end: what went wrong is there (a word read as another, a string run on
-    # over lines), not in a fix far before it
+    # end: what went wrong is there (a word read as another), or where the
+    # string or comment it ends in, run on over lines, began (a lost quote)
+    anywhere = _not_completed(task) or _runs_on(task.text, locator)
     found = hint_repairs(
         task.text,
         task.oracle,
@@ -334,9 +335,17 @@ def _hints(task: RepairTask, budget: Budget) -> Attempt:
         locator=locator,
         budget=budget,
         finish=finish,
-        anywhere=_not_completed(task),
+        anywhere=anywhere,
     )
     return list(found.repairs), None, found.stats
+
+
+def _runs_on(text: str, locator: IncrementalGrammarOracle) -> bool:
+    """Does ``text`` end inside a token that runs over a line break (a
+    string or comment that a lost quote or delimiter let run on)?"""
+    end = locator.scan(text).end
+    unfinished = text if end is None else text[end.position :]
+    return "\n" in unfinished or "\r" in unfinished
 
 
 def _completion(task: RepairTask, budget: Budget) -> Attempt:
