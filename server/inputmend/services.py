@@ -233,7 +233,8 @@ def _not_completed(task: RepairTask) -> bool:
         return True
     judge = _judge(task)
     return not any(
-        judgement.changed == 0 and judgement.absorbed == 0 for judgement in map(judge, completed)
+        judgement.changed == 0 and judgement.absorbed == 0
+        for judgement in map(judge, completed)
     )
 
 
@@ -493,8 +494,9 @@ def repair(
     ones), then hybrid ddmax (syntactic ddmax with a grammar, lexical inside
     the faulty tokens; lexical ddmax without one), and merges their repairs;
     an incomplete input that completion finishes gets no search (FSynth,
-    ddmax) after it, and no hints unless the token completion closed runs
-    over a line break.  When no complete repair is found, ``partial`` holds
+    ddmax) after it, and the hints only near its end (anywhere before it
+    when the input ends in a string run on over lines).  When no complete
+    repair is found, ``partial`` holds
     FSynth's best partial result.  The result is
     marked as stopped early only when the whole budget ran out.
     """
