@@ -34,6 +34,9 @@ def test_a_lone_byte_in_plain_ascii_is_deleted_first_and_reread_second() -> None
     texts = [r.text for r in result.repairs]
     assert texts[0] == '{"title": "Intro", "step": 2}\n'
     assert '{"title": "Intro", "sôtep": 2}\n' in texts  # still offered
+    # a letter that ends a word reads as text without other support
+    ending = decode(b'{"dish": "pur\xe9", "n": 1}\n', encoding="utf-8").text
+    assert services.repair(ending, oracle).repairs[0].text == '{"dish": "puré", "n": 1}\n'
     # a run of bytes reads as text without other support
     run = decode(b'{"words": "Gr\xfc\xdfe", "n": 1}\n', encoding="utf-8").text
     assert services.repair(run, oracle).repairs[0].algorithm == "redecode"

@@ -8,11 +8,12 @@ run of such bytes as cp1252 is offered, where every byte of the run looks
 like text next to its neighbours (a letter next to letters, a typographic
 sign next to a word; a random corrupt byte does not).  The bytes are kept
 as text, so the ranking counts them as kept, not lost (:func:`reread`),
-where the input supports that reading: a run of two bytes or more, or other
-text beyond ASCII in the input (``Ren\\xe9e`` beside ``Z\\xfcrich``).  A lone
-byte in plain ASCII text is as likely a corrupt byte (``"\\xf4line"`` is
-``"line"`` with a byte too many, not ``"ôline"``): its re-reading is still
-offered, but deleting it ranks first.
+where the input supports that reading: a run of two bytes or more, a letter
+that ends a word (``caf\\xe9``), or other text beyond ASCII in the input
+(``Ren\\xe9e`` beside ``Z\\xfcrich``).  A lone byte that starts a word or
+stands between letters in plain ASCII text is as likely a corrupt byte
+(``"\\xf4line"`` is ``"line"`` with a byte too many, not ``"ôline"``): its
+re-reading is still offered, but deleting it ranks first.
 """
 
 from __future__ import annotations
@@ -56,8 +57,9 @@ def reread(original: str, edit: Edit) -> int:
     documentation)."""
     if not edit.delete or edit.insert != reread_undecodable(original, edit.offset, edit.end):
         return 0
-    if edit.delete > 1:
-        return edit.delete
+    before, after = original[edit.offset - 1 : edit.offset], original[edit.end : edit.end + 1]
+    if edit.delete > 1 or (before.isalpha() and not after.isalpha()):
+        return edit.delete  # a run, or a letter that ends a word (caf\xe9)
     beyond_ascii = _NON_ASCII.finditer(original)
     return edit.delete if any(found.start() != edit.offset for found in beyond_ascii) else 0
 
