@@ -9,11 +9,11 @@ like text next to its neighbours (a letter next to letters, a typographic
 sign next to a word; a random corrupt byte does not).  The bytes are kept
 as text, so the ranking counts them as kept, not lost (:func:`reread`),
 where the input supports that reading: a run of two bytes or more, a letter
-that ends a word (``caf\\xe9``), or other text beyond ASCII in the input
-(``Ren\\xe9e`` beside ``Z\\xfcrich``).  A lone byte that starts a word or
-stands between letters in plain ASCII text is as likely a corrupt byte
-(``"\\xf4line"`` is ``"line"`` with a byte too many, not ``"ôline"``): its
-re-reading is still offered, but deleting it ranks first.
+inside or at the end of a word (``Ren\\xe9e``, ``caf\\xe9``), or other text
+beyond ASCII in the input.  A lone byte that would start a word in plain
+ASCII text is as likely a corrupt byte (``"\\xf4line"`` is ``"line"`` with a
+byte too many, not ``"ôline"``): its re-reading is still offered, but
+deleting it ranks first.
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ def reread(original: str, edit: Edit) -> int:
     if not edit.delete or edit.insert != reread_undecodable(original, edit.offset, edit.end):
         return 0
     before, after = original[edit.offset - 1 : edit.offset], original[edit.end : edit.end + 1]
-    if edit.delete > 1 or (before.isalpha() and not after.isalpha()):
-        return edit.delete  # a run, or a letter that ends a word (caf\xe9)
+    if edit.delete > 1 or before.isalpha() or not after.isalpha():
+        return edit.delete  # a run, or not the first letter of a word (Ren\xe9e, caf\xe9)
     beyond_ascii = _NON_ASCII.finditer(original)
     return edit.delete if any(found.start() != edit.offset for found in beyond_ascii) else 0
 
