@@ -10,18 +10,27 @@ points (seeded), prints per depth:
   parser's stack at the end; the completer of the grammar is built once,
   its build time is printed apart);
 * ``services.repair`` end to end with a fresh oracle (scan, completion, the
-  check of the completed text, the layout strategy, ranking), and whether
-  its top repair is the truncated text plus an ending.
+  check of the completed text, the hints near the end, ranking), split into
+  the first scan and the rest, and whether its top repair is the truncated
+  text plus an ending;
+* with ``--lsp``: the language server (``python -m inputmend lsp`` over
+  stdio, default settings) holding the whole document open, a change that
+  cuts its tail off, then codeAction requests (polled): the time to the
+  first action that appends the completion (the quick repairs, which reuse
+  the fast path's incremental scan) and to the preferred one (the final
+  ranking, after the process pool's analysis).
 
-    .venv/bin/python bench/completion.py [--cuts 20] [--seed 0] [--size 100000]
+    .venv/bin/python bench/completion.py [--cuts 20] [--seed 0] [--size 100000] [--lsp 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,6 +41,7 @@ from incremental_oracle import timed
 from inputmend import services
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.incremental import IncrementalGrammarOracle
+from lsp_latency import CLOCK, Client, Text
 
 DEPTHS = (1, 10, 100, 1_000, 10_000)  # 1: documents.json_document, records nested 5 deep
 
@@ -53,6 +63,38 @@ def nested_document(depth: int, size: int) -> str:
     return "".join(opening) + "null" + "".join(reversed(closing)) + "\n"
 
 
+async def lsp_completion(text: str, cuts: list[int], root: Path) -> list[tuple[float, float]]:
+    """For each cut: seconds from the change that cuts ``text`` there to the
+    first codeAction that appends the completion, and to the preferred one."""
+    client = await Client.start({}, root)
+    times = []
+    try:
+        for index, cut in enumerate(cuts):
+            uri = (root / f"truncated-{index}.json").as_uri()
+            document = Text(text)
+            await client.open(uri, text)
+            await client.wait(lambda uri=uri: client.diagnostics_for(uri, 1), 60)
+            end = document.position(len(text))
+            change = {"range": {"start": document.position(cut), "end": end}, "text": ""}
+            sent = await client.change(uri, 2, [change])
+            where = document.position(cut)
+            appended = preferred = float("inf")
+            while CLOCK() < sent + 120 and preferred == float("inf"):
+                actions, _ = await client.code_actions(uri, where)
+                for action in actions:
+                    data = action.get("data") or {}
+                    if data.get("version") == 2 and data.get("algorithm") == "completion":
+                        appended = min(appended, CLOCK() - sent)
+                        if action.get("isPreferred"):
+                            preferred = CLOCK() - sent
+                await asyncio.sleep(0.005)
+            times.append((appended, preferred))
+            await client.close_document(uri)
+    finally:
+        await client.stop()
+    return times
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:,.1f} ms" if seconds >= 0.001 else f"{seconds * 1000:.2f} ms"
 
@@ -62,6 +104,7 @@ def main() -> None:
     parser.add_argument("--cuts", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--lsp", type=int, default=0, help="cuts per depth for the server")
     options = parser.parse_args()
     grammar = CompiledGrammar.load("json")
     started = time.perf_counter()
@@ -72,13 +115,15 @@ def main() -> None:
     print(f"completer of the json grammar built once in {ms(built)}\n")
     print(
         "| document | cuts | first scan median / max | completion step median / max "
-        "| services.repair median / max | completed by appending |"
+        "| services.repair after the scan median / max | end to end median / max "
+        "| completed by appending |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
+    documents = []
     for depth in DEPTHS:
         text = nested_document(depth, options.size)
         rng = random.Random(f"{options.seed}/{depth}")
-        scans, steps, repairs = [], [], []
+        scans, steps, rests, totals = [], [], [], []
         appended = 0
         for _ in range(options.cuts):
             cut = text[: rng.randrange(1, len(text.rstrip()))]
@@ -89,20 +134,39 @@ def main() -> None:
             end = scan.end
             assert end is not None, "a prefix of a valid document is a valid prefix"
             steps.append(timed(lambda cut=cut, end=end: completer.complete(cut, end), repeat=3))
-            fresh = IncrementalGrammarOracle(grammar)
             repair_started = time.perf_counter()
-            result = services.repair(cut, fresh)
-            repairs.append(time.perf_counter() - repair_started)
+            result = services.repair(cut, oracle)  # its first check reuses the scan
+            rests.append(time.perf_counter() - repair_started)
+            totals.append(scans[-1] + rests[-1])
             appended += bool(result.repairs) and result.repairs[0].text.startswith(cut)
         shape = "records, depth 5" if depth == 1 else f"depth {depth:,}"
         name = f"{len(text) / 1000:,.0f} KB, {shape}"
+        documents.append((name, text, rng))
         print(
             f"| {name} | {options.cuts} "
             f"| {ms(statistics.median(scans))} / {ms(max(scans))} "
             f"| {ms(statistics.median(steps))} / {ms(max(steps))} "
-            f"| {ms(statistics.median(repairs))} / {ms(max(repairs))} "
-            f"| {appended}/{options.cuts} |"
+            f"| {ms(statistics.median(rests))} / {ms(max(rests))} "
+            f"| {ms(statistics.median(totals))} / {ms(max(totals))} "
+            f"| {appended}/{options.cuts} |",
+            flush=True,
         )
+    if not options.lsp:
+        return
+    print("\n### The language server: a change that cuts the document -> codeAction\n")
+    print("| document | cuts | -> completion offered median / max | -> preferred median / max |")
+    print("|---|---|---|---|")
+    with tempfile.TemporaryDirectory(prefix="inputmend-completion-") as folder:
+        for name, text, rng in documents:
+            cuts = [rng.randrange(1, len(text.rstrip())) for _ in range(options.lsp)]
+            times = asyncio.run(lsp_completion(text, cuts, Path(folder)))
+            offered, preferred = [t for t, _ in times], [t for _, t in times]
+            print(
+                f"| {name} | {options.lsp} "
+                f"| {ms(statistics.median(offered))} / {ms(max(offered))} "
+                f"| {ms(statistics.median(preferred))} / {ms(max(preferred))} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -115,3 +116,57 @@ def test_a_string_closed_at_the_end_is_not_taken_for_a_completion() -> None:
     # the lost closing quote goes back where the value ends, not after the
     # last line (which would swallow two statements into the label)
     assert result.repairs[0].text == text.replace('"x]', '"x"]')
+
+
+def _ran(monkeypatch: pytest.MonkeyPatch, text: str, grammar: str) -> tuple[list[str], str]:
+    """The auto strategies that ran on ``text``, and its top repair."""
+    ran: list[str] = []
+
+    def recorded(strategy: services.Strategy) -> services.Strategy:
+        def run(task: services.RepairTask, budget: Budget) -> services.Attempt:
+            ran.append(strategy.name)
+            return strategy.run(task, budget)
+
+        return replace(strategy, run=run)
+
+    auto = services.REPAIR_ALGORITHMS["auto"]
+    recording = replace(auto, strategies=tuple(map(recorded, auto.strategies)))
+    monkeypatch.setitem(services.REPAIR_ALGORITHMS, "auto", recording)
+    result = services.repair(text, IncrementalGrammarOracle(grammar))
+    return ran, result.repairs[0].text
+
+
+def test_after_a_completion_only_what_may_still_help_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # cut off with two brackets open: one bracket edit (layout) cannot finish
+    # it, and a search cannot keep more than the completion
+    cut = '{"rows": [\n  {"id": 1, "tags": ["a", "b"]},\n  {"id": 2, "tags": ["c'
+    ran, top = _ran(monkeypatch, cut, "json")
+    assert ran == ["redecode", "completion", "hints"]
+    assert top == cut + '"]}]}'
+    # the last word may be foreign syntax that completion kept: a name and a
+    # value without = between them (the hints look at the last lines)
+    ran, top = _ran(monkeypatch, "[colors]\nback  #EDEDED", "ini")
+    assert top == "[colors]\nback = #EDEDED"
+    # a string run on over lines to the end: the hints look for its quote,
+    # lost lines before
+    lost = '(define (greet)\n  (print (concat hello" "world"))\n  (print "done"))\n\n(greet)\n'
+    _, top = _ran(monkeypatch, lost, "sexp")
+    assert top == lost.replace('hello"', '"hello"')
+    # one closer missing, on lines: the layout puts it where the indentation says
+    lost = "(defun f (x)\n  (g x)\n\n(defun h (y)\n  (k y))\n"
+    ran, top = _ran(monkeypatch, lost, "sexp")
+    assert ran == ["redecode", "completion", "hints", "layout"]
+    assert top == lost.replace("(g x)", "(g x))")
+
+
+def test_a_stray_letter_between_a_key_and_its_value_is_not_read_as_inner_quotes() -> None:
+    # not the key `width" q "40` (unescaped quotes) with an invented value
+    text = '{ "sizes" : [ { "unit" : "cm" , "width" q "40" } ] }'
+    result = services.repair(text, IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == text.replace('" q "', '" : "')
+
+
+def test_a_quote_lost_before_the_closing_brackets_goes_back_before_them() -> None:
+    text = '{ "name" : "x" , "tags" : [ " ] }'
+    result = services.repair(text, IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == text.replace('" ]', '"" ]')

@@ -128,10 +128,12 @@ def _rank(
     brackets: Brackets | None,
     max_loss: LossLimit,
     notes: list[str],
+    judge: Judge | None = None,
 ) -> tuple[Repair, ...]:
     """The repairs ranked by what they do to the data, read with ``grammar``
     (the one that guides the oracle) and its hints (``guide``) when there is
-    one, and by how well their brackets follow the indentation."""
+    one, and by how well their brackets follow the indentation (``judge``:
+    one made for the text before, see :func:`_judge`)."""
     if guide.problem is not None:
         notes.append(guide.problem)
     layout = None if brackets is None else functools.partial(layout_agreement, brackets=brackets)
@@ -143,6 +145,7 @@ def _rank(
         token_start=_token_starts(text, oracle, grammar),
         layout=layout,
         limit=max_loss,
+        judge=judge,
     )
 
 
@@ -196,6 +199,7 @@ class RepairTask:
     guidance: Guidance = NO_GUIDANCE  # its hints and tolerant lexer
     brackets: Brackets | None = None  # the guide's nesting brackets
     found: tuple[Repair, ...] = ()
+    judge: Judge | None = None  # judges repairs of the input (made once, see _judge)
 
 
 Attempt = tuple[list[Repair], Repair | None, RunStats]
@@ -210,6 +214,8 @@ def _always(task: RepairTask) -> bool:
 
 def _judge(task: RepairTask) -> Judge:
     """The judge of repairs of the task's input (see :func:`_rank`)."""
+    if task.judge is not None:
+        return task.judge
     starts = _token_starts(task.text, task.oracle, task.guide)
     return Judge(task.text, task.guidance.lexer, token_start=starts)
 
@@ -319,10 +325,28 @@ def _hints(task: RepairTask, budget: Budget) -> Attempt:
         repairs, _, cost = _fsynth(finishing, left)
         return repairs, cost
 
+    # after a completion that keeps every token, the input parses up to its
+    # end: what went wrong is there (a word read as another), or where the
+    # string or comment it ends in, run on over lines, began (a lost quote)
+    anywhere = _not_completed(task) or _runs_on(task.text, locator)
     found = hint_repairs(
-        task.text, task.oracle, hints=hints, locator=locator, budget=budget, finish=finish
+        task.text,
+        task.oracle,
+        hints=hints,
+        locator=locator,
+        budget=budget,
+        finish=finish,
+        anywhere=anywhere,
     )
     return list(found.repairs), None, found.stats
+
+
+def _runs_on(text: str, locator: IncrementalGrammarOracle) -> bool:
+    """Does ``text`` end inside a token that runs over a line break (a
+    string or comment that a lost quote or delimiter let run on)?"""
+    end = locator.scan(text).end
+    unfinished = text if end is None else text[end.position :]
+    return "\n" in unfinished or "\r" in unfinished
 
 
 def _completion(task: RepairTask, budget: Budget) -> Attempt:
@@ -370,8 +394,25 @@ def _searching_may_help(task: RepairTask) -> bool:
 
 def _layout_may_help(task: RepairTask) -> bool:
     """Layout can move the closers completion appended to an incomplete
-    input only where there are lines to follow."""
-    return _not_completed(task) or "\n" in task.text.strip()
+    input only where there are lines to follow, and only when completion
+    closed one bracket: layout edits one bracket, and brackets pair up in a
+    valid text, so an input that needs two more closers stays invalid."""
+    if _not_completed(task):
+        return True
+    if task.brackets is None or "\n" not in task.text.strip():
+        return False
+    size = len(task.text)
+    return any(
+        _closes(task.brackets, r.text[size:]) < 2
+        for r in task.found
+        if r.algorithm == COMPLETION_ALGORITHM
+    )
+
+
+def _closes(brackets: Brackets, text: str) -> int:
+    """How many more brackets ``text`` closes than it opens."""
+    kinds = [found.lastgroup for found in brackets.pattern.finditer(text)]
+    return kinds.count("c") - kinds.count("o")
 
 
 REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
@@ -453,7 +494,9 @@ def repair(
     ones), then hybrid ddmax (syntactic ddmax with a grammar, lexical inside
     the faulty tokens; lexical ddmax without one), and merges their repairs;
     an incomplete input that completion finishes gets no search (FSynth,
-    ddmax) after it.  When no complete repair is found, ``partial`` holds
+    ddmax) after it, and the hints only near its end (anywhere before it
+    when the input ends in a string run on over lines).  When no complete
+    repair is found, ``partial`` holds
     FSynth's best partial result.  The result is
     marked as stopped early only when the whole budget ran out.
     """
@@ -467,6 +510,7 @@ def repair(
     guide = guide_of(oracle)
     brackets = None if guide is None else brackets_of(guide)
     task = RepairTask(text, oracle, feedback, guide, guidance(guide), brackets)
+    task = replace(task, judge=_judge(task))
     partial: Repair | None = None
     tests = 1
     notes: list[str] = []
@@ -500,7 +544,16 @@ def repair(
                 "first point where no repair was found; the rest is unchanged"
             )
     ranked = _rank(
-        text, verified, top, oracle, task.guide, task.guidance, task.brackets, max_loss, notes
+        text,
+        verified,
+        top,
+        oracle,
+        task.guide,
+        task.guidance,
+        task.brackets,
+        max_loss,
+        notes,
+        task.judge,
     )
     return RepairResult(False, ranked, stats, tuple(notes), partial=partial)
 

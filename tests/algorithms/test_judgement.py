@@ -82,11 +82,15 @@ def test_foreign_syntax_removed_as_its_hint_says_is_not_lost(json: TolerantLexer
 
 
 def test_a_foreign_reading_the_repair_splits_is_judged_by_its_pieces(json: TolerantLexer) -> None:
-    # read as one string with unescaped inner quotes; the repair reads it as
-    # two strings and a comma instead of the stray character between them
+    # read as one string with unescaped inner quotes around a word; the repair
+    # reads it as three strings, each kept
+    text = '["say "hi" now"]'
+    assert judge(json, text, '["say ", "hi", " now"]').changed == 0
+    # two strings and a stray character between them (no blank inside the
+    # quotes around it: not a string with unescaped quotes)
     text = '{"name": "JD Ballard" ~ "email": "x"}'
     split = judge(json, text, '{"name": "JD Ballard" , "email": "x"}')
-    assert (split.changed, split.data_lost) == (0, 1)  # only the stray `~` lost
+    assert (split.changed, split.data_lost, split.junk_lost) == (0, 0, 1)
     assert judge(json, text, '{"name": "JD Ballard", "email": "x"}').changed == 0
     # an edit beside it leaves the foreign reading as it is: still changed
     assert judge(json, '{"a": "say "hi" now", "b": 1}', '{"a": "say "hi" now"}').changed == 1
@@ -137,3 +141,13 @@ def test_only_the_stretch_around_the_edits_is_read(json: TolerantLexer) -> None:
     repair = Repair(long, (Edit(len(long) - 1, 2),), "t", True, 2)
     judgement = Judge(text, json)(repair)
     assert judgement.structure_lost == 0 and judgement.tokens_kept < 2_000
+
+
+def test_a_string_cut_off_after_the_closing_brackets_lost_its_quote(json: TolerantLexer) -> None:
+    # cut off inside a word: completing the string keeps it
+    assert judge(json, '["hello, wor', '["hello, wor"]').changed == 0
+    # the brackets that close the document are inside it: its quote was lost
+    # before them, and closing it after them swallows them
+    text = '{"tags": [" ]}'
+    assert judge(json, text, text + '"]}').changed == 1
+    assert judge(json, text, '{"tags": [""]}').data_lost == 0

@@ -25,3 +25,21 @@ def test_the_reread_repair_comes_before_deleting() -> None:
     result = services.repair(RENEE, oracle)
     assert result.repairs[0].text == alone.text and result.repairs[0].algorithm == "redecode"
     assert '{"name": "Rene", "city": "Zrich"}\n' in [r.text for r in result.repairs]
+
+
+def test_a_lone_byte_that_would_start_a_word_is_deleted_first_and_reread_second() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    lone = decode(b'{"title": "Intro", "\xf4step": 2}\n', encoding="utf-8").text
+    result = services.repair(lone, oracle)
+    texts = [r.text for r in result.repairs]
+    assert texts[0] == '{"title": "Intro", "step": 2}\n'
+    assert '{"title": "Intro", "ôstep": 2}\n' in texts  # still offered
+    # a letter inside or at the end of a word reads as text without other support
+    ending = decode(b'{"dish": "pur\xe9", "n": 1}\n', encoding="utf-8").text
+    assert services.repair(ending, oracle).repairs[0].text == '{"dish": "puré", "n": 1}\n'
+    # a run of bytes reads as text without other support
+    run = decode(b'{"words": "Gr\xfc\xdfe", "n": 1}\n', encoding="utf-8").text
+    assert services.repair(run, oracle).repairs[0].algorithm == "redecode"
+    # beside other text beyond ASCII, a byte that starts a word is read as text too
+    beside = decode(b'{"a": "\xe9cole", "b": "caf\xc3\xa9"}\n', encoding="utf-8").text
+    assert services.repair(beside, oracle).repairs[0].text == '{"a": "école", "b": "café"}\n'

@@ -55,6 +55,22 @@ def test_depth_costs_no_recursion() -> None:
     assert oracle.completion(deep) == "]}" * 20_000
 
 
+def test_repeated_nesting_is_copied_only_where_the_stack_repeats() -> None:
+    """Runs of one nesting pattern, broken by others and by runs of another
+    period, complete exactly as level by level would."""
+    oracle = IncrementalGrammarOracle("json")
+    levels = (
+        [("[", "]")] * 7
+        + [('{"k": [1, ', "]}")] * 300
+        + [('{"x": 1, "y": ', "}")]
+        + [('[{"a": ', "}]"), ("[", "]"), ("[", "]")] * 200
+        + [('{"z": [', "]}")] * 5
+    )
+    prefix = "".join(opening for opening, _ in levels) + "tr"
+    ending = "ue" + "".join(closing for _, closing in reversed(levels))
+    assert oracle.completion(prefix) == ending
+
+
 def test_fillers_choose_what_is_invented() -> None:
     grammar = CompiledGrammar.load("json")
     oracle = IncrementalGrammarOracle(grammar)

@@ -227,13 +227,14 @@ def _rewrites_at(
 def _near(text: str, error: int, last_token: int | None) -> int:
     """Where rewrites near an error may start: the :data:`REACH_LINES` lines
     before its line (at most :data:`REACH` characters back), and the line of
-    the token before it (a string that a lost quote made run on)."""
+    the token before it (a string that a lost quote made run on; at most
+    :data:`REACH` characters before the token on a long line)."""
     early = _line_start(text, error)
     for _ in range(REACH_LINES):
         early = _line_start(text, max(0, early - 1))
     early = max(early, error - REACH)
     if last_token is not None:
-        early = min(early, _line_start(text, last_token))
+        early = min(early, max(_line_start(text, last_token), last_token - REACH))
     return early
 
 
@@ -297,10 +298,12 @@ def hint_repairs(
     locator: Locator | None,
     budget: Budget,
     finish: Finisher | None = None,
+    anywhere: bool = True,
 ) -> HintRepairs:
     """Rewrite ``text`` by its grammar's hints where ``locator`` (the grammar;
     ``None``: the oracle itself) reports errors, finish with ``finish``, and
-    keep what the oracle accepts."""
+    keep what the oracle accepts.  Without ``anywhere``, only near the errors
+    (not the fixes anywhere before an error that nothing near it helps)."""
     checked, meter = metered(oracle, budget)
 
     def locate(candidate: str) -> Feedback:
@@ -353,7 +356,8 @@ def hint_repairs(
                 *_concatenation_at(current, error, hints, locate),
             ]
             solved, best = attempt(near)
-            if not solved and (best is None or best[0] >= _remaining(feedback, current)):
+            stuck = best is None or best[0] >= _remaining(feedback, current)
+            if not solved and stuck and anywhere:
                 # nothing near the error helps: fixes anywhere before it
                 solved, best = attempt(_rewrites_at(current, error, hints, set(), 0))
             if solved or best is None or best[0] >= _remaining(feedback, current):

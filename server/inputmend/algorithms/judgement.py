@@ -12,7 +12,10 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     from ``[1 2]``), or foreign syntax left in a non-canonical form
     (``{"'a'": 2}`` keeps the quotes of ``'a'``), or a token on the last line
     cut off by the end of the input that is not completed (``"Mensah",`` for
-    the cut-off CSV field ``"Mensah,``: the input ended inside it).  Near damage the input is
+    the cut-off CSV field ``"Mensah,``: the input ended inside it), or one
+    completed after the punctuation it ends in, which the repair then writes
+    again (``[ " ] }`` as ``[ " ] }"]}``: a quote lost before the closing
+    brackets, not a cut).  Near damage the input is
     often read wrongly: after a lost quote, string and non-string trade places
     up to the next quote.  Three kinds of token are therefore not counted: a
     token the repair splits (its pieces are judged by the next criteria), a
@@ -218,6 +221,7 @@ class Judge:
         self.token_start = token_start
         self._header: int | None = None
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
+        self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
 
     # -- windows ------------------------------------------------------------
 
@@ -300,6 +304,15 @@ class Judge:
     # -- judging ------------------------------------------------------------
 
     def __call__(self, repair: Repair) -> Judgement:
+        """What ``repair`` does to the input's data (each repair judged once:
+        strategies ask before the ranking does)."""
+        key = (repair.text, repair.edits)
+        found = self._judged.get(key)
+        if found is None:
+            found = self._judged[key] = self._judge(repair)
+        return found
+
+    def _judge(self, repair: Repair) -> Judgement:
         original = self.original
         edits = sorted(repair.edits, key=lambda e: (e.offset, e.delete))
         grown = sum(len(e.insert) - e.delete for e in edits)
@@ -454,6 +467,7 @@ class _Assessment:
                 and cover.start == self.lows[position]
                 and cover.kind == token.kind
                 and cover.value.startswith(token.value)
+                and not self._writes_again(token, cover)
             )
         if cover is not None and cover.kind == token.kind and cover.value == token.value:
             return True
@@ -464,6 +478,24 @@ class _Assessment:
             mapping.start(token.start, inclusive=True) : mapping.end(token.end, inclusive=True)
         ]
         return token.value in (wide, repaired[self.lows[position] : self.highs[position]])
+
+    def _writes_again(self, token: Lexeme, cover: Lexeme) -> bool:
+        """Does the repair close a quoted token cut off by the end of the input
+        after the punctuation it ends in, and then write that punctuation
+        again (``[ " ] }`` completed as ``[ " ] }"]}``)?  Then the token was
+        not cut off: its closing quote was lost before the brackets that
+        close the document, and the repair swallows them."""
+        if token.value[:1].isalnum():
+            return False
+        inner = self.judge.lexer.lex(self.original, token.start + 1, token.end, foreign=False)
+        tail: list[str] = []
+        for lexeme in reversed(inner):
+            if lexeme.role is not Role.STRUCTURE:
+                break
+            tail.append(lexeme.value)
+        written = "".join(reversed(tail))
+        after = self.repaired[cover.end : cover.end + 2 * (token.end - token.start) + 16]
+        return bool(written) and "".join(after.split()).startswith(written)
 
     def _changed(self, position: int, cover: Lexeme | None) -> bool:
         """Does a token that was not kept survive as part of something else?"""

@@ -158,6 +158,7 @@ def rank(
     token_start: TokenStart | None = None,
     layout: Callable[[str], int] | None = None,
     limit: LossLimit = DEFAULT_LIMIT,
+    judge: Judge | None = None,
 ) -> tuple[Repair, ...]:
     """The ``top`` best repairs of ``original``, best first, no duplicates,
     each with what it does to the data (``data_lost``, ``tokens_kept``,
@@ -166,13 +167,18 @@ def rank(
     and punctuation.  ``token_start`` says where tokens start (see
     :class:`~inputmend.algorithms.judgement.Judge`); ``layout`` scores how
     well a text's nesting agrees with its indentation
-    (:func:`~inputmend.algorithms.layout.layout_agreement`)."""
+    (:func:`~inputmend.algorithms.layout.layout_agreement`).  ``judge``: a
+    judge of ``original`` made before (with that lexer and ``token_start``),
+    that may have judged some of the repairs already."""
     unique: dict[str, Repair] = {}
     for repair in repairs:
         unique.setdefault(repair.text, repair)
     if not unique:
         return ()
-    judge = Judge(original, lexer if lexer is not None else GenericLexer(), token_start=token_start)
+    if judge is None:
+        judge = Judge(
+            original, lexer if lexer is not None else GenericLexer(), token_start=token_start
+        )
     available = significant(original)
     judged: list[tuple[Repair, Judgement]] = []
     for repair in unique.values():

@@ -7,7 +7,13 @@ letter in a UTF-8 file.  Before it is deleted, the repair that reads each
 run of such bytes as cp1252 is offered, where every byte of the run looks
 like text next to its neighbours (a letter next to letters, a typographic
 sign next to a word; a random corrupt byte does not).  The bytes are kept
-as text, so the ranking counts them as kept, not lost (:func:`reread`).
+as text, so the ranking counts them as kept, not lost (:func:`reread`),
+where the input supports that reading: a run of two bytes or more, a letter
+inside or at the end of a word (``Ren\\xe9e``, ``caf\\xe9``), or other text
+beyond ASCII in the input.  A lone byte that would start a word in plain
+ASCII text is as likely a corrupt byte (``"\\xf4line"`` is ``"line"`` with a
+byte too many, not ``"ôline"``): its re-reading is still offered, but
+deleting it ranks first.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from inputmend.oracles.wrappers import metered
 
 ALGORITHM = "redecode"
 _RUNS = re.compile(UNDECODABLE.pattern + "+")
+_NON_ASCII = re.compile("[^\x00-\x7f]")
 
 
 @dataclass(frozen=True)
@@ -45,10 +52,16 @@ def reread_edits(text: str) -> tuple[Edit, ...]:
 
 def reread(original: str, edit: Edit) -> int:
     """How many undecodable bytes ``edit`` keeps as text (its deletion of
-    them is no loss): all of them when it replaces a run by its cp1252 reading."""
-    if edit.delete and edit.insert == reread_undecodable(original, edit.offset, edit.end):
-        return edit.delete
-    return 0
+    them is no loss): all of them when it replaces a run by its cp1252
+    reading and the input supports that reading (see the module
+    documentation)."""
+    if not edit.delete or edit.insert != reread_undecodable(original, edit.offset, edit.end):
+        return 0
+    before, after = original[edit.offset - 1 : edit.offset], original[edit.end : edit.end + 1]
+    if edit.delete > 1 or before.isalpha() or not after.isalpha():
+        return edit.delete  # a run, or not the first letter of a word (Ren\xe9e, caf\xe9)
+    beyond_ascii = _NON_ASCII.finditer(original)
+    return edit.delete if any(found.start() != edit.offset for found in beyond_ascii) else 0
 
 
 def redecode(text: str, oracle: Oracle, *, budget: Budget = UNLIMITED) -> RedecodeResult:

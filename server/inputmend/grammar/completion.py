@@ -188,6 +188,9 @@ class Completer:
     def join(self, pieces: Iterable[str], before: str = "") -> str:
         """Texts one after another, with a separator where two words would
         run together (``a`` ``b`` -> ``a b``)."""
+        pieces = [piece for piece in pieces if piece]
+        if not self.separator or not any(_wordy(piece[0]) for piece in set(pieces)):
+            return "".join(pieces)
         out: list[str] = []
         last = before[-1:]
         for piece in pieces:
@@ -270,39 +273,49 @@ class Completer:
         A shortest path over the nodes (level, state): each way to leave a
         node lands strictly lower, so the nodes are settled level by level,
         from the top.  Most nodes have one way to leave them: from the top,
-        such a chain is followed first without any bookkeeping."""
-        gotos, cache, width = self.tables.gotos, self._downs, self._width
-        pieces: list[str] = []
-        # the chain goes down the stack: ``base`` is the entry of the real
-        # stack below the top, ``state`` the state on top of it
-        base, state = node.parent, node.state
-        while True:
-            downs = cache.get((base.state if base is not None else -1) * width + state)
-            if downs is None:
-                downs = self._level(base.state if base is not None else -1, state)
-            if len(downs) != 1:
-                break
-            down = downs[0]
-            landing = base  # where popping the top and ``pop - 1`` entries under it lands
-            for _ in range(down.pop - 1):
-                landing = landing.parent if landing is not None else None
-            if down.origin == ROOT:  # accepted when nothing but the bottom is left
-                bottom = base is None if down.pop == 0 else landing and landing.parent is None
-                return self.join([*pieces, down.text], before) if bottom else None
-            if landing is None:
-                return None
-            target = gotos[landing.state].get(down.origin)
-            if target is None:
-                return None
-            pieces.append(down.text)
-            base, state = landing, target
-        states: list[int] = []
-        current = base
+        such a chain is followed first without any bookkeeping, and where it
+        comes back to a state it left a few levels higher over entries that
+        repeat (nested objects), the repeated part is copied, not walked."""
+        states: list[int] = []  # the stack's states, bottom first
+        current: StackNode | None = node
         while current is not None:
             states.append(current.state)
             current = current.parent
         states.reverse()
-        rest = self._search(states, len(states), state)
+        gotos, cache, width = self.tables.gotos, self._downs, self._width
+        pieces: list[str] = []
+        seen: dict[int, tuple[int, int]] = {}  # state on top -> (level, pieces) when last there
+        # the chain goes down the stack: ``state`` is on top of the real
+        # entries ``states[:level]``
+        level = len(states) - 1
+        state = states[level]
+        while True:
+            below = states[level - 1] if level else -1
+            downs = cache.get(below * width + state)
+            if downs is None:
+                downs = self._level(below, state)
+            if len(downs) != 1:
+                break
+            down = downs[0]
+            landing = level - down.pop  # the entry that popping the top and pop - 1 more uncovers
+            if down.origin == ROOT:  # accepted when nothing but the bottom is left
+                return self.join([*pieces, down.text], before) if landing == 0 else None
+            if landing < 0:
+                return None
+            target = gotos[states[landing]].get(down.origin)
+            if target is None:
+                return None
+            pieces.append(down.text)
+            level, state = landing + 1, target
+            if state in seen:
+                higher, count = seen[state]
+                period = higher - level
+                repeats = _repeats(states, level - 1, period)
+                if repeats:
+                    pieces.extend(pieces[count:] * repeats)
+                    level -= repeats * period
+            seen[state] = (level, len(pieces))
+        rest = self._search(states[:level], level, state)
         return None if rest is None else self.join([*pieces, *rest], before)
 
     def _search(self, states: list[int], top: int, start: int) -> list[str] | None:
@@ -405,6 +418,21 @@ def _fillers(grammar: CompiledGrammar, filler: str | None) -> dict[str, str]:
                 found[rule.origin] = filler
                 grown = True
     return found
+
+
+def _repeats(states: list[int], last: int, period: int) -> int:
+    """How many times, going down from ``states[last]``, each entry repeats
+    the one ``period`` entries above it in whole blocks of ``period``."""
+    low, high = 0, last // period  # repetitions known to hold, the most there is room for
+    step = 1
+    while low < high:  # gallop up, start again from 1 past a failure
+        trial = min(high, low + step)
+        start = last - trial * period
+        if states[start : last + 1] == states[start + period : last + period + 1]:
+            low, step = trial, step * 2
+        else:
+            high, step = trial - 1, 1
+    return low
 
 
 def _wordy(char: str) -> bool:

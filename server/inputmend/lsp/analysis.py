@@ -40,7 +40,7 @@ from inputmend.config import defaults
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
-from inputmend.core.model import Abstraction, Repair, Span
+from inputmend.core.model import Abstraction, Repair, RepairResult, Span
 from inputmend.core.render import distinct
 from inputmend.lsp import convert, jobs
 from inputmend.lsp.scheduler import Runner, Scheduler
@@ -340,21 +340,29 @@ class Analyser:
             max_tests=settings.max_tests,
             cancelled=lambda: not self.session.is_current(snapshot),
         )
+        grammar = find_part(oracle, IncrementalGrammarOracle)
+
+        def repair() -> RepairResult:
+            if grammar is not None:
+                # built once per grammar on first use (about half a second),
+                # which the short budget is not for: a truncated document's
+                # completion is found at once after it
+                _ = grammar.grammar.completer
+            return services.repair(
+                snapshot.text,
+                oracle,
+                algorithm=QUICK_REPAIR_ALGORITHM,
+                budget=budget,
+                top=CANDIDATES * settings.top,
+                max_loss=settings.max_loss,
+            )
+
         lock = self._checking.setdefault(snapshot.uri, asyncio.Lock())
         async with lock:  # the document's grammar oracle serves one caller at a time
             if not self.session.is_current(snapshot):
                 return ()
             try:
-                result = await self.scheduler.in_thread(
-                    lambda: services.repair(
-                        snapshot.text,
-                        oracle,
-                        algorithm=QUICK_REPAIR_ALGORITHM,
-                        budget=budget,
-                        top=CANDIDATES * settings.top,
-                        max_loss=settings.max_loss,
-                    )
-                )
+                result = await self.scheduler.in_thread(repair)
             except Exception:
                 log.exception("quick repairs failed")
                 return ()
