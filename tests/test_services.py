@@ -115,3 +115,9 @@ def test_a_string_closed_at_the_end_is_not_taken_for_a_completion() -> None:
     # the lost closing quote goes back where the value ends, not after the
     # last line (which would swallow two statements into the label)
     assert result.repairs[0].text == text.replace('"x]', '"x"]')
+
+
+def test_a_garbled_tail_is_dropped_but_not_the_final_newline() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    result = services.repair('{"a": 1 @@ x\n', oracle, algorithm="completion")
+    assert {repair.text for repair in result.repairs} == {'{"a": 1 }\n', '{"a": 0}\n'}
