@@ -79,6 +79,18 @@ def test_plain_steps_alone_make_no_hint_repair() -> None:
     assert _texts("json", '{"a": 1,, "b": 2}') == []
 
 
+@pytest.mark.parametrize("grammar", ["json", "jsonc"])
+def test_a_windows_path_gets_its_backslashes_doubled(grammar: str) -> None:
+    texts = _texts(grammar, '{"dir": "D:\\Temp\\new\\build", "n": 1}')
+    assert {"dir": "D:\\Temp\\new\\build", "n": 1} in _data(texts)
+
+
+@pytest.mark.parametrize("grammar", ["json", "jsonc"])
+def test_a_line_break_typed_in_a_string_becomes_an_escape(grammar: str) -> None:
+    texts = _texts(grammar, '{"msg": "Dear Ann,\r\nthanks!\n\tBob", "n": 1}')
+    assert {"msg": "Dear Ann,\r\nthanks!\n\tBob", "n": 1} in _data(texts)
+
+
 def test_concatenated_documents_become_one_array() -> None:
     texts = _texts("json", '{"a": 1}\n{"b": 2}\n{"c": 3}\n')
     assert [{"a": 1}, {"b": 2}, {"c": 3}] in _data(texts)
