@@ -105,7 +105,7 @@ def test_an_incorrect_input_is_searched_until_a_repair_does_the_data_no_harm() -
     assert result.repairs[0].distance == 1  # a comma
     # FSynth's comma keeps every token: hybrid ddmax (which deletes) is not run
     assert {r.algorithm for r in result.repairs} == {"completion", "fsynth"}
-    harmed = services.repair('{"a": 1 2 "b": 2}', oracle, top=10)
+    harmed = services.repair('{"a": 1 2 "b": 2}', oracle, top=50)
     assert "ddmax-hybrid" in {r.algorithm for r in harmed.repairs}
 
 
@@ -170,3 +170,26 @@ def test_a_quote_lost_before_the_closing_brackets_goes_back_before_them() -> Non
     text = '{ "name" : "x" , "tags" : [ " ] }'
     result = services.repair(text, IncrementalGrammarOracle("json"))
     assert result.repairs[0].text == text.replace('" ]', '"" ]')
+
+
+def test_a_garbled_tail_is_dropped_but_not_the_final_newline() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    result = services.repair('{"a": 1 @@ x\n', oracle, algorithm="completion")
+    assert {repair.text for repair in result.repairs} == {'{"a": 1 }\n', '{"a": 0}\n'}
+
+
+def test_a_lost_delimiter_that_needs_two_edits_beats_overwriting_a_value() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    result = services.repair("[1 2 3]\n", oracle)
+    # one edit could make it valid only by overwriting `2` with a comma
+    assert result.repairs[0].text == "[1, 2, 3]\n"
+    assert result.repairs[0].data_lost == 0
+
+
+def test_an_inserted_comma_goes_where_a_person_types_it() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    text = '{\n  "name": "Dave"\n  "age": 42\n}\n'
+    best = services.repair(text, oracle).repairs[0]
+    assert best.text == text.replace('"Dave"', '"Dave",')
+    one_line = services.repair('{ "name": "Dave" "age": 42 }', oracle).repairs[0]
+    assert one_line.text == '{ "name": "Dave", "age": 42 }'

@@ -41,6 +41,7 @@ from inputmend.algorithms.layout import (
     layout_agreement,
     layout_repairs,
 )
+from inputmend.algorithms.polish import polish_layout
 from inputmend.algorithms.ranking import rank
 from inputmend.algorithms.redecode import ALGORITHM as REDECODE_ALGORITHM
 from inputmend.algorithms.redecode import redecode
@@ -555,7 +556,35 @@ def repair(
         notes,
         task.judge,
     )
+    ranked, polishing = _polish(text, ranked, oracle, budget, spent)
+    stats = replace(stats, tests=stats.tests + polishing, elapsed_s=time.monotonic() - started)
     return RepairResult(False, ranked, stats, tuple(notes), partial=partial)
+
+
+def _polish(
+    text: str, ranked: tuple[Repair, ...], oracle: Oracle, budget: Budget, spent: RunStats
+) -> tuple[tuple[Repair, ...], int]:
+    """The ranked repairs with their inserted delimiters where a person puts
+    them (:func:`~inputmend.algorithms.polish.polish_layout`), while the
+    budget lasts, and the oracle runs that took."""
+    started = time.monotonic()
+    runs = 0
+
+    def accepts(candidate: str) -> bool:
+        nonlocal runs
+        runs += 1
+        return _verify(oracle, candidate)
+
+    def left() -> bool:
+        used = RunStats(spent.tests + runs, spent.elapsed_s + time.monotonic() - started)
+        return budget.exhausted_by(used) is None
+
+    lexer = lexer_of(oracle)
+    polished: dict[str, Repair] = {}
+    for repair in ranked:
+        better = polish_layout(text, repair, accepts, lexer=lexer) if left() else repair
+        polished.setdefault(better.text, better)
+    return tuple(polished.values()), runs
 
 
 def _verify(oracle: Oracle, text: str) -> bool:

@@ -295,6 +295,8 @@ def test_options_are_validated() -> None:
         FSynthOptions(max_per_mask=0)
     with pytest.raises(ValueError):
         FSynthOptions(max_reach=-1)
+    with pytest.raises(ValueError):
+        FSynthOptions(data_levels=-1)
 
 
 def test_more_repairs_with_extra_levels() -> None:
@@ -304,6 +306,18 @@ def test_more_repairs_with_extra_levels() -> None:
     assert more.repairs[0].distance == 1
     assert len(more.repairs) > len(one.repairs)
     assert max(r.distance for r in more.repairs) == 2
+
+
+def test_the_search_goes_on_while_every_repair_overwrites_data() -> None:
+    text = "[1 2 3]"
+    # one edit makes it valid only by overwriting data (`[1 , 3]`) or
+    # joining numbers (`[12 3]`...); two commas keep every number
+    kept = fsynth(text, JSON_ORACLE, options=FSynthOptions(max_repairs=50))
+    assert "[1,2,3]" in [repair.text for repair in kept.repairs]
+    assert kept.levels == 2
+    first = fsynth(text, JSON_ORACLE, options=FSynthOptions(data_levels=0, max_repairs=50))
+    assert first.levels == 1
+    assert all(json.loads(r.text) != [1, 2, 3] for r in first.repairs)
 
 
 def test_budget_exhaustion_returns_partial(oracle: Oracle) -> None:

@@ -68,6 +68,29 @@ def test_unescaped_quotes_inside_a_string_get_their_backslash() -> None:
     assert {"quote": 'He said "hi" to me', "n": 1} in _data(texts)
 
 
+def test_a_plain_fault_before_foreign_syntax_does_not_hide_it() -> None:
+    # no hint explains the doubled comma; a plain step passes it, and the
+    # unescaped quotes after it are still the hints' to fix
+    texts = _texts("json", '{"n": 1,, "quote": "He said "hi" to me", "m": [1 2]}')
+    assert {"n": 1, "quote": 'He said "hi" to me', "m": [1, 2]} in _data(texts)
+
+
+def test_plain_steps_alone_make_no_hint_repair() -> None:
+    assert _texts("json", '{"a": 1,, "b": 2}') == []
+
+
+@pytest.mark.parametrize("grammar", ["json", "jsonc"])
+def test_a_windows_path_gets_its_backslashes_doubled(grammar: str) -> None:
+    texts = _texts(grammar, '{"dir": "D:\\Temp\\new\\build", "n": 1}')
+    assert {"dir": "D:\\Temp\\new\\build", "n": 1} in _data(texts)
+
+
+@pytest.mark.parametrize("grammar", ["json", "jsonc"])
+def test_a_line_break_typed_in_a_string_becomes_an_escape(grammar: str) -> None:
+    texts = _texts(grammar, '{"msg": "Dear Ann,\r\nthanks!\n\tBob", "n": 1}')
+    assert {"msg": "Dear Ann,\r\nthanks!\n\tBob", "n": 1} in _data(texts)
+
+
 def test_concatenated_documents_become_one_array() -> None:
     texts = _texts("json", '{"a": 1}\n{"b": 2}\n{"c": 3}\n')
     assert [{"a": 1}, {"b": 2}, {"c": 3}] in _data(texts)

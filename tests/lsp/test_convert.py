@@ -99,12 +99,17 @@ def test_repair_actions_carry_data_and_name_the_diagnostic_they_fix() -> None:
     }
     assert second.data is not None and second.data["data_lost"] == 1
     assert second.data["lossy"] is True
-    assert second.title == 'Remove `{` before `"name"` and insert missing `,` after `"Dave"`'
+    assert second.title == (
+        'Remove `{` before `"name"` and insert missing `,` after `"Dave"`'
+        " (loses data: 1 character)"
+    )
+    assert second.data["summary"] == second.title
     error = convert.error_diagnostic(snapshot, UTF16)
     assert best.diagnostics == [error] and error is not None and error.code == "syntax"
     assert remove.data is not None and remove.data["kind"] == "remove-spans"
     assert remove.title == 'Remove `"age"` after `"Dave"`'
-    assert all("(" not in action.title for action in (best, second, remove)), "no algorithm names"
+    titles = " ".join(action.title for action in (best, second, remove))
+    assert "fsynth" not in titles and "ddmax" not in titles, "no algorithm names"
     edit = best.edit
     assert edit is not None and edit.document_changes is not None
     change = edit.document_changes[0]

@@ -10,7 +10,9 @@ For an *incorrect* text the same applies to the part before the error: the
 prefix up to the parse boundary, and the prefix before the last token before
 it (a fault inside a token often shows only after it), each completed, with
 the rest dropped (a truncated text with a garbled tail).  Dropping a large
-tail loses data; the ranking and the loss rule judge that.
+tail loses data; the ranking and the loss rule judge that.  The layout that
+ended the text (its last line break) is kept where the grammar allows it:
+dropping the garbled tail is no reason to drop the file's final newline.
 """
 
 from __future__ import annotations
@@ -70,19 +72,25 @@ def complete_text(
             start = options.token_start(text[:cut])
             if start is not None and start < cut:
                 cuts.append(start)
+        ending = text[len(text.rstrip()) :]
         for cut in cuts:
             meter.poll()
             prefix = text[:cut]
             suffix = options.complete(prefix)
             if suffix is None:
                 continue
-            candidate = prefix + suffix
-            if candidate != text and checked.check(candidate).valid:
-                edits = tuple(
-                    Edit(cut + edit.offset, edit.delete, edit.insert)
-                    for edit in edits_between(text[cut:], suffix)
-                )
-                repairs.append(Repair(candidate, edits, ALGORITHM, True, distance(text, candidate)))
+            endings = (ending, "") if ending and cut < len(text) - len(ending) else ("",)
+            for appended in (suffix + end for end in endings):
+                candidate = prefix + appended
+                if candidate != text and checked.check(candidate).valid:
+                    edits = tuple(
+                        Edit(cut + edit.offset, edit.delete, edit.insert)
+                        for edit in edits_between(text[cut:], appended)
+                    )
+                    repairs.append(
+                        Repair(candidate, edits, ALGORITHM, True, distance(text, candidate))
+                    )
+                    break
     except BudgetExhausted:
         pass
     return CompletionResult(tuple(repairs), RunStats.of(meter))

@@ -127,6 +127,13 @@ class FSynthOptions:
     ``extra_levels``
         Keep searching this many edit levels after the first complete repair,
         for alternatives with more edits.
+    ``data_levels``
+        While every complete repair found deletes or overwrites a letter or
+        digit of the input, or joins two words (``[1 2 3]`` made ``[1 , 3]``
+        or ``[12 3]``), keep searching up to this many more edit levels for
+        one that keeps them (``[1,2,3]`` needs two edits): data lost is worse
+        than edits added.  Within a level such threads come last among
+        threads of equal progress.
     ``max_edits``
         Give up after this many edit levels (``None``: input length + 64).
     ``fix_undecodable_in_place``
@@ -152,6 +159,7 @@ class FSynthOptions:
     verify_offsets: bool = False
     max_repairs: int = 10
     extra_levels: int = 0
+    data_levels: int = 3
     max_edits: int | None = None
     fix_undecodable_in_place: bool = True
 
@@ -168,8 +176,10 @@ class FSynthOptions:
             raise ValueError("max_threads must be at least 1 (or None for no cap)")
         if self.max_reach < 0 or self.reach_threads < 0:
             raise ValueError("max_reach and reach_threads must not be negative")
-        if self.max_repairs < 1 or self.extra_levels < 0:
-            raise ValueError("max_repairs must be positive and extra_levels not negative")
+        if self.max_repairs < 1 or self.extra_levels < 0 or self.data_levels < 0:
+            raise ValueError(
+                "max_repairs must be positive, extra_levels and data_levels not negative"
+            )
 
     @classmethod
     def paper(cls) -> FSynthOptions:
@@ -378,6 +388,7 @@ class _Thread:
     cls: str
     order: int
     off_boundary: int = 0
+    harm: int = 0
 
     @property
     def remaining(self) -> int:
@@ -422,6 +433,23 @@ class _Candidate:
         """Edits made before a boundary (in the window), not at it."""
         return self.parent.off_boundary + (self.position < self.parent.boundary)
 
+    @property
+    def harm(self) -> int:
+        """Edits so far that delete or overwrite a letter or digit, or join two
+        words by deleting what separated them (``1 2`` made ``12``)."""
+        text, start, end = self.parent.text, self.position, self.position + self.delete
+        removed = text[start:end]
+        joins = (
+            bool(removed)
+            and not removed.isalnum()
+            and (not self.insert or self.insert.isalnum())
+            and start > 0
+            and end < len(text)
+            and text[start - 1].isalnum()
+            and text[end].isalnum()
+        )
+        return self.parent.harm + (joins or any(char.isalnum() for char in removed))
+
     def materialize(self) -> _Thread:
         text = self.parent.text
         new_text = text[: self.position] + self.insert + text[self.position + self.delete :]
@@ -435,6 +463,7 @@ class _Candidate:
             self.cls,
             self.order,
             self.off_boundary,
+            self.harm,
         )
 
 
@@ -544,7 +573,7 @@ class _Search:
         if options.beam is not None:
             values = values[: options.beam]
         ordered = [
-            sorted(groups[v], key=lambda c: (c.synthesized, c.off_boundary, c.order))
+            sorted(groups[v], key=lambda c: (c.harm, c.synthesized, c.off_boundary, c.order))
             for v in values
         ]
         chosen: list[_Candidate] = []
@@ -613,6 +642,7 @@ def fsynth(
         search.seen.add((len(text), hash(text)))
         frontier = [_Thread(text, boundary, verdict, (), (), "", 0)]
         levels_after_first = 0
+        levels_for_data = 0
         while frontier:
             if level >= max_levels:
                 finished = False
@@ -627,9 +657,12 @@ def fsynth(
                     else:
                         children.append(child)
             if completed:
-                if levels_after_first >= options.extra_levels:
+                if levels_for_data < options.data_levels and all(t.harm for t in completed):
+                    levels_for_data += 1
+                elif levels_after_first >= options.extra_levels:
                     break
-                levels_after_first += 1
+                else:
+                    levels_after_first += 1
             frontier = search.select(children)
             children = []
     except BudgetExhausted:

@@ -6,7 +6,10 @@ the input where the grammar reports an error: at the error it tries every
 hint that matches there (a foreign token starting at the error, a fix such as
 a trailing comma just before it, a comment line ending at it, the wrappers
 around the text, documents written one after another), keeps the one that
-takes the parse furthest, and goes on to the next error.  Nothing is rewritten
+takes the parse furthest, and goes on to the next error; where no hint helps,
+one plain step (deleting the character at the error, or inserting a
+separator or closer there) takes the parse past it, so that a foreign string
+after a stray comma is still rewritten.  Nothing is rewritten
 where the text parses, so a ``//`` inside a valid string stays.  What the
 hints cannot fix (a truncated end, a lost bracket) is handed to ``finish``
 (FSynth) and the edits are composed.  Every candidate is checked by the whole
@@ -40,6 +43,10 @@ REACH = 512
 REACH_LINES = 3
 """Lines before the error's line on which a fix is tried (a lost quote is
 often noticed lines later)."""
+
+PLAIN_INSERTS = ",:;)]}"
+"""What a plain step may insert at an error: separators and closers (an
+opener or a quote would only postpone the error to the end of the text)."""
 
 Finisher = Callable[[str, Budget], tuple[Sequence[Repair], RunStats]]
 """Repairs the rest of a text the hints have improved (FSynth, in services)."""
@@ -290,6 +297,17 @@ def _remaining(feedback: Feedback, text: str) -> int:
     return len(text) - feedback.error_offset
 
 
+def _plain_steps(text: str, error: int) -> list[tuple[str, tuple[Edit, ...]]]:
+    """Steps past an error that no hint explains: delete the character there,
+    or insert a separator or closer."""
+    steps: list[tuple[str, tuple[Edit, ...]]] = [
+        (f"insert `{char}`", (Edit(error, 0, char),)) for char in PLAIN_INSERTS
+    ]
+    if error < len(text):
+        steps.insert(0, (f"delete `{text[error]}`", (Edit(error, 1, ""),)))
+    return steps
+
+
 def hint_repairs(
     text: str,
     oracle: Oracle,
@@ -312,6 +330,7 @@ def hint_repairs(
 
     draft = _Draft(text)
     applied: list[str] = []
+    hinted = 0  # steps in ``applied`` that a hint proposed (the rest are plain)
     found: dict[str, Repair] = {}
 
     def accept(candidate: _Draft, names: list[str]) -> None:
@@ -320,16 +339,20 @@ def hint_repairs(
 
     Best = tuple[int, _Draft, Feedback, str]
 
-    def attempt(options: list[tuple[str, tuple[Edit, ...]]]) -> tuple[bool, Best | None]:
+    def attempt(
+        options: list[tuple[str, tuple[Edit, ...]]], *, hint: bool = True
+    ) -> tuple[bool, Best | None]:
         """Try each option: every one that makes the text valid is a candidate
-        (the ranking chooses); otherwise the one that parses furthest."""
+        (the ranking chooses; not when no hint took part); otherwise the one
+        that parses furthest."""
         best: Best | None = None
         solved = False
         for name, edits in options:
             trial = draft.applied(edits)
             trial_feedback = locate(trial.text)
             if trial_feedback.valid:
-                accept(trial, [*applied, name])
+                if hint or hinted:
+                    accept(trial, [*applied, name])
                 solved = True
             progress = _remaining(trial_feedback, trial.text)
             if best is None or progress < best[0]:
@@ -360,11 +383,15 @@ def hint_repairs(
             if not solved and stuck and anywhere:
                 # nothing near the error helps: fixes anywhere before it
                 solved, best = attempt(_rewrites_at(current, error, hints, set(), 0))
+            plain = not solved and (best is None or best[0] >= _remaining(feedback, current))
+            if plain:
+                solved, best = attempt(_plain_steps(current, error), hint=False)
             if solved or best is None or best[0] >= _remaining(feedback, current):
                 break
             _, draft, feedback, name = best
             applied.append(name)
-        if applied and not found and finish is not None:
+            hinted += not plain
+        if hinted and not found and finish is not None:
             finished, spent = finish(draft.text, budget.after(RunStats.of(meter)))
             for repair in finished:
                 accept(draft.applied(repair.edits), applied)

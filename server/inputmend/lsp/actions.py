@@ -45,7 +45,7 @@ def hover(ls: InputmendServer, params: types.HoverParams) -> types.Hover | None:
         parts.append(f"**inputmend**: {fast.message}")
     if snapshot.repairs:
         best = snapshot.repairs[0]
-        summary = convert.title(snapshot, best.edits, ls.encoding)
+        summary = convert.repair_title(snapshot, best, ls.encoding)
         which = "Best repair" if snapshot.final else "Repair found so far"
         parts.append(f"{which}: {summary} (found by {best.algorithm})")
     if snapshot.explanation:

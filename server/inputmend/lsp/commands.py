@@ -103,7 +103,7 @@ async def suggest_on_save(ls: InputmendServer, snapshot: Snapshot) -> None:
     analysed = await ls.analyser.wait_for_analysis(snapshot.uri, wait)
     if analysed is None or analysed.version != snapshot.version or not analysed.repairs:
         return
-    title = convert.title(analysed, analysed.repairs[0].edits, ls.encoding)
+    title = convert.repair_title(analysed, analysed.repairs[0], ls.encoding)
     apply, listing = types.MessageActionItem(APPLY_LABEL), types.MessageActionItem(LISTING_LABEL)
     message = f"{analysed.document.path.name} is invalid. Best repair: {title}."
     try:

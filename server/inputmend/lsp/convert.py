@@ -340,6 +340,15 @@ def title(snapshot: Snapshot, edits: Sequence[Edit], encoding: str | None) -> st
     return describe_repair(snapshot.text, edits, lexer=text_lexer(snapshot), where=where)
 
 
+def repair_title(snapshot: Snapshot, repair: Repair, encoding: str | None) -> str:
+    """A repair's title; a lossy one says so, so that nobody applies it unawares."""
+    summary = title(snapshot, repair.edits, encoding)
+    if not repair.lossy:
+        return summary
+    lost = repair.data_lost
+    return f"{summary} (loses data: {lost} character{'s' if lost != 1 else ''})"
+
+
 def text_edits(
     index: LineIndex, edits: Iterable[Edit], encoding: str | None
 ) -> list[types.TextEdit]:
@@ -409,7 +418,7 @@ def repair_actions(
     repairs = snapshot.repairs or ()
     actions = []
     for rank, repair in enumerate(repairs, 1):
-        summary = title(snapshot, repair.edits, encoding)
+        summary = repair_title(snapshot, repair, encoding)
         linked = fixes + further_problems(snapshot, encoding) if rank == 1 else fixes
         actions.append(
             types.CodeAction(

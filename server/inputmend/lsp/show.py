@@ -36,7 +36,7 @@ def repairs_listing(snapshot: Snapshot) -> str:
     index, name = snapshot.index, snapshot.document.path.name
     lines = [f"Ranked repairs of {name} (version {snapshot.version})", ""]
     for rank, repair in enumerate(snapshot.repairs or (), 1):
-        title = convert.title(snapshot, repair.edits, None)
+        title = convert.repair_title(snapshot, repair, None)
         lines.append(f"{rank}. {title} — {repair.algorithm}, distance {repair.distance}")
         for edit in repair.edits:
             removed = snippet(snapshot.text[edit.offset : edit.end])

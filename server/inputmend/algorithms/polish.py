@@ -1,0 +1,129 @@
+"""Polishing a repair's layout: the inserted comma goes where a person types it.
+
+The searches place an inserted delimiter wherever the parser first noticed it
+was missing, and they may overwrite a blank with it, because every such
+placement costs one edit: ``{ "a": 1 "b": 2 }`` becomes ``{ "a": 1,"b": 2 }``,
+and a comma lost at a line end comes back at the start of the next line, after
+its indentation (``  ,"b": 2``).  The data is the same, but the text is not
+what its author would write, and an editor's quick fix should not leave it so.
+
+:func:`polish_layout` moves each inserted delimiter across the blanks next to
+it, and turns "replace these blanks by a delimiter" into "insert it beside
+them", when that reads more naturally: by the file's own style (the
+ranking's :class:`~inputmend.algorithms.ranking.StyleModel`, in whole nats,
+when the file uses that delimiter elsewhere) and, where it does not, by
+where such a delimiter attaches in nearly every format (closers and
+separators to what precedes them, openers to what follows).  Each change
+is kept only when the oracle accepts the result and its tokens are the
+same, so polishing never makes a repair invalid and the data it keeps or
+loses is the same: only blanks move.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+from inputmend.algorithms.ranking import StyleModel
+from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.core.render import Lexer, same_for_reader
+
+ATTACH_LEFT = frozenset(",;:)]}")
+"""Delimiters written right after what precedes them: ``1, 2``, ``f(x);``."""
+ATTACH_RIGHT = frozenset("([{")
+"""Delimiters written right before what follows them: ``(x``, ``[1``."""
+
+_BLANKS = " \t\r\n\f\v"
+
+_EVIDENCE = 2
+"""Uses of the delimiter in the input before its style decides where it goes
+(the rest of the input says nothing about how a delimiter it lacks is written)."""
+
+
+def polish_layout(
+    original: str,
+    repair: Repair,
+    accepts: Callable[[str], bool],
+    *,
+    lexer: Lexer | None = None,
+) -> Repair:
+    """``repair`` with each inserted delimiter placed as a person would place
+    it among the blanks around it (see the module documentation).  ``accepts``
+    decides whether a polished text is still valid (one call per change
+    tried); a change that gives other tokens than ``repair`` (``lexer``'s,
+    default words: a blank moved into or out of a string) is not tried."""
+    edits = list(repair.edits)
+    model: StyleModel | None = None
+    for index, current in enumerate(repair.edits):
+        places = _placements(original, edits, index)
+        if not places:
+            continue
+        if model is None:
+            model = StyleModel.around(original, edits)
+        trials = {
+            place: [*edits[:index], place, *edits[index + 1 :]] for place in (current, *places)
+        }
+        evidence = original.count(current.insert) >= _EVIDENCE
+        cost = {
+            place: math.floor(model.cost(original, apply_edits(original, trial), trial))
+            if evidence
+            else 0
+            for place, trial in trials.items()
+        }
+        usual = _usual(original, current)
+        better = [
+            place
+            for place in sorted(places, key=cost.__getitem__)
+            if cost[place] < cost[current] or (place == usual and cost[place] == cost[current])
+        ]
+        for place in better:
+            polished = apply_edits(original, trials[place])
+            moved = replace(repair, text=polished, edits=tuple(trials[place]))
+            if same_for_reader(original, repair, moved, lexer) and accepts(polished):
+                edits = trials[place]
+                break
+    if edits == list(repair.edits):
+        return repair
+    text = apply_edits(original, edits)
+    return replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
+
+
+def _blanks_around(original: str, edit: Edit) -> tuple[int, int]:
+    """The run of blanks ``edit`` touches (or overwrites), as (start, end)."""
+    start = edit.offset
+    while start > 0 and original[start - 1] in _BLANKS:
+        start -= 1
+    end = edit.end
+    while end < len(original) and original[end] in _BLANKS:
+        end += 1
+    return start, end
+
+
+def _placements(original: str, edits: list[Edit], index: int) -> list[Edit]:
+    """Other places for ``edits[index]``'s inserted delimiters at the edges of
+    the blanks around it, keeping the blanks (none when it inserts anything
+    but delimiters, deletes more than blanks, or a place would meet a
+    neighbouring edit)."""
+    edit = edits[index]
+    inserted = edit.insert
+    removed = original[edit.offset : edit.end]
+    if not inserted or not set(inserted) <= ATTACH_LEFT | ATTACH_RIGHT or removed.strip(_BLANKS):
+        return []
+    start, end = _blanks_around(original, edit)
+    floor = edits[index - 1].end if index > 0 else -1
+    ceiling = edits[index + 1].offset if index + 1 < len(edits) else len(original) + 1
+    places = [Edit(at, 0, inserted) for at in (start, end) if floor < at < ceiling]
+    return [place for place in places if place != edit] if start < end else []
+
+
+def _usual(original: str, edit: Edit) -> Edit:
+    """Where ``edit``'s delimiter usually goes among the blanks around it: right
+    after what precedes them (closers, separators), right before what follows
+    them (openers); else where it is."""
+    start, end = _blanks_around(original, edit)
+    if edit.insert[0] in ATTACH_LEFT:
+        return Edit(start, 0, edit.insert)
+    if edit.insert[-1] in ATTACH_RIGHT:
+        return Edit(end, 0, edit.insert)
+    return edit

@@ -1,0 +1,77 @@
+"""Polishing a repair's layout: inserted delimiters where a person types them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from inputmend.algorithms.polish import polish_layout
+from inputmend.core.model import Edit, Repair, apply_edits
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.services import lexer_of
+
+
+def polished(grammar: str, original: str, edits: Sequence[Edit]) -> str:
+    oracle = IncrementalGrammarOracle(grammar)
+    text = apply_edits(original, edits)
+    assert oracle.check(text).valid
+    repair = Repair(text, tuple(edits), "fsynth", True, 1)
+    result = polish_layout(
+        original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)
+    )
+    return result.text
+
+
+@pytest.mark.parametrize(
+    ("original", "edits", "expected"),
+    [
+        # a blank overwritten by a comma: the comma goes before it
+        ('{ "a": 1 "b": 2 }', [Edit(8, 1, ",")], '{ "a": 1, "b": 2 }'),
+        # a comma after the next line's indentation: back to the line end
+        ('{\n  "a": 1\n  "b": 2\n}', [Edit(13, 0, ",")], '{\n  "a": 1,\n  "b": 2\n}'),
+        ("[1 2 3]", [Edit(2, 1, ","), Edit(4, 1, ",")], "[1, 2, 3]"),
+        # a closer attaches to what precedes it
+        ('{"a": [1, 2 }', [Edit(12, 0, "]")], '{"a": [1, 2] }'),
+    ],
+)
+def test_delimiters_attach_as_in_nearly_every_format(
+    original: str, edits: list[Edit], expected: str
+) -> None:
+    assert polished("json", original, edits) == expected
+
+
+def test_the_files_own_style_decides_where_it_has_one() -> None:
+    # comma-first: the file writes ` ,` everywhere
+    assert polished("json", "[1 ,2 3 ,4]", [Edit(5, 1, ",")]) == "[1 ,2 ,3 ,4]"
+
+
+def test_a_blank_inside_a_string_never_moves() -> None:
+    # the quote is no delimiter that may move: the string would change
+    original = '["yarn ]'
+    edits = [Edit(6, 0, '"')]
+    assert polished("json", original, edits) == apply_edits(original, edits)
+
+
+def test_nothing_moves_that_the_oracle_would_reject() -> None:
+    original = '{ "a": 1 "b": 2 }'
+    repair = Repair('{ "a": 1,"b": 2 }', (Edit(8, 1, ","),), "fsynth", True, 1)
+    tried: list[str] = []
+
+    def accepts(text: str) -> bool:
+        tried.append(text)
+        return False
+
+    assert polish_layout(original, repair, accepts) is repair
+    assert tried == ['{ "a": 1, "b": 2 }']  # the usual place only: no evidence of style
+
+
+def test_an_unchanged_repair_is_returned_as_it_is() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    repair = Repair('{"a": 1}', (Edit(7, 0, "}"),), "completion", True, 1)
+    assert polish_layout('{"a": 1', repair, lambda t: oracle.check(t).valid) is repair
+
+
+def test_a_delimiter_already_where_it_belongs_stays() -> None:
+    assert polished("json", '{"a" 1}', [Edit(4, 0, ":")]) == '{"a": 1}'
+    assert polished("json", '{"a" 1}', [Edit(5, 0, ":")]) == '{"a": 1}'
