@@ -448,15 +448,19 @@ class _Assessment:
             return self.survivors[position] == 0  # removed, as its hint says
         if token.role is Role.LAYOUT:
             return cover is not None and cover.role is Role.LAYOUT
+        continued = (
+            cover is not None
+            and cover.start == self.lows[position]
+            and cover.value.startswith(token.value)
+        )
         if token.partial:
-            return (
-                cover is not None
-                and cover.start == self.lows[position]
-                and cover.kind == token.kind
-                and cover.value.startswith(token.value)
-            )
+            return continued and cover is not None and cover.kind == token.kind
         if cover is not None and cover.kind == token.kind and cover.value == token.value:
             return True
+        if continued and token.foreign is None and token.end == len(self.original):
+            return True  # the input may end inside it: `t` read as a name may be `true` cut off
+        if _doubled_bracket(token) and cover is not None and cover.value == token.value[0]:
+            return True  # one of a doubled bracket's copies (`[[` read as one token): a stray copy
         if token.foreign is None:
             return False
         mapping, repaired = self.mapping, self.repaired
@@ -625,6 +629,20 @@ class _Assessment:
         if records and cut and records[-1][-1].end >= self.mapping.end(len(self.original)):
             records.pop()
         return sum(1 for record in records if sum(t.value == separator for t in record) != fields)
+
+
+def _doubled_bracket(token: Lexeme) -> bool:
+    """Is ``token`` punctuation that is one bracket twice (``[[``, ``]]``)?  The
+    lexer reads TOML's array-table brackets so wherever they stand, also where
+    a bracket was doubled by mistake (``x = [[1, 2]``)."""
+    value = token.value
+    return (
+        token.role is Role.STRUCTURE
+        and token.foreign is None
+        and len(value) == 2
+        and value[0] == value[1]
+        and value[0] in "([{}])"
+    )
 
 
 def _glued_to_junk(lexemes: list[Lexeme]) -> list[bool]:
