@@ -132,6 +132,18 @@ def test_one_copy_of_a_doubled_bracket_read_as_one_token_is_kept() -> None:
     assert judge(toml, "a = [[1, 2]\n", "a = [[1, 2]]\n").changed == 1  # `]` became `]]`
 
 
+def test_quoting_adjacent_fields_into_one_joins_them_and_loses_nothing() -> None:
+    csv = _lexer("csv")
+    text = "name,city\nSmith, John,Oslo\n"  # one field too many
+    quoted = judge(csv, text, 'name,city\n"Smith, John",Oslo\n')
+    assert (quoted.joined, quoted.changed, quoted.data_lost, quoted.harmless) == (1, 0, 0, False)
+    merged = judge(csv, text, "name,city\nSmith John,Oslo\n")
+    assert (merged.joined, merged.changed, merged.structure_lost) == (0, 2, 1)
+    edited = judge(csv, text, 'name,city\n"Smith; John",Oslo\n')  # more than quotes
+    assert (edited.joined, edited.changed) == (0, 2)
+    assert judge(_lexer("json"), "[1, 2]", '["1, 2"]').joined == 0  # records only
+
+
 def test_records_with_another_number_of_fields_are_misshapen() -> None:
     csv = _lexer("csv")
     text = 'name,amount\n"Lee, Ann",1\nMüller, Zoë",2\n"Chen, Mei",3\n'
