@@ -91,6 +91,8 @@ def test_prose_around_the_data_is_removed(oracle: IncrementalGrammarOracle) -> N
         # a keyword cut off is completed, not quoted ("tr") nor overwritten (0)
         ("[x]\nlock = tr", "[x]\nlock = true"),
         ("[x]\nlock = fal", "[x]\nlock = false"),
+        # a string cut off is closed after its last character, not over it
+        ('[x]\nnames = ["ab", "cd', '[x]\nnames = ["ab", "cd"]'),
         # a key cut off is kept (with a value), not taken for prose and removed
         ("[x]\nn = 1\nretr", "[x]\nn = 1\nretr=0"),
     ],
@@ -99,6 +101,13 @@ def test_a_cut_off_file_is_completed(
     oracle: IncrementalGrammarOracle, damaged: str, repaired: str
 ) -> None:
     assert top(oracle, damaged) == repaired
+
+
+def test_an_array_that_lost_its_opening_bracket_gets_it_back(
+    oracle: IncrementalGrammarOracle,
+) -> None:
+    damaged = 'hosts = "a.example", "b.example"]\nport = 1\n'
+    assert top(oracle, damaged) == 'hosts = ["a.example", "b.example"]\nport = 1\n'
 
 
 @pytest.mark.parametrize(
