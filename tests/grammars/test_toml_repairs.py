@@ -93,6 +93,8 @@ def test_prose_around_the_data_is_removed(oracle: IncrementalGrammarOracle) -> N
         ("[x]\nlock = fal", "[x]\nlock = false"),
         # a string cut off is closed after its last character, not over it
         ('[x]\nnames = ["ab", "cd', '[x]\nnames = ["ab", "cd"]'),
+        # a multi-line string cut off is closed, not emptied
+        ('[x]\nbanner = """\nWelcome to', '[x]\nbanner = """\nWelcome to"""'),
         # a key cut off is kept (with a value), not taken for prose and removed
         ("[x]\nn = 1\nretr", "[x]\nn = 1\nretr=0"),
     ],
