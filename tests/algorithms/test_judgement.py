@@ -121,6 +121,33 @@ def test_a_token_cut_off_at_the_end_should_be_completed() -> None:
     assert judge(csv, cut, 'a,b\n1,"x",').changed == 1
 
 
+def test_a_word_the_input_ends_in_is_kept_by_any_token_that_continues_it() -> None:
+    toml = _lexer("toml")
+    # `t` reads as a name (a bare key), but the input may end inside `true`
+    completed = judge(toml, "[x]\nlock = t", "[x]\nlock = true")
+    assert (completed.changed, completed.data_lost, completed.invented) == (0, 0, 0)
+    assert judge(toml, "[x]\nlock = t", "[x]\nlock = 0").data_lost == 1
+
+
+def test_one_copy_of_a_doubled_bracket_read_as_one_token_is_kept() -> None:
+    toml = _lexer("toml")  # `[[` is one token: TOML's array-of-tables bracket
+    removed = judge(toml, "a = [[1, 2]\n", "a = [1, 2]\n")
+    assert (removed.changed, removed.structure_lost) == (0, 0)
+    assert judge(toml, "a = [[1, 2]\n", "a = [[1, 2]]\n").changed == 1  # `]` became `]]`
+
+
+def test_quoting_adjacent_fields_into_one_joins_them_and_loses_nothing() -> None:
+    csv = _lexer("csv")
+    text = "name,city\nSmith, John,Oslo\n"  # one field too many
+    quoted = judge(csv, text, 'name,city\n"Smith, John",Oslo\n')
+    assert (quoted.joined, quoted.changed, quoted.data_lost, quoted.harmless) == (1, 0, 0, False)
+    merged = judge(csv, text, "name,city\nSmith John,Oslo\n")
+    assert (merged.joined, merged.changed, merged.structure_lost) == (0, 2, 1)
+    edited = judge(csv, text, 'name,city\n"Smith; John",Oslo\n')  # more than quotes
+    assert (edited.joined, edited.changed) == (0, 2)
+    assert judge(_lexer("json"), "[1, 2]", '["1, 2"]').joined == 0  # records only
+
+
 def test_records_with_another_number_of_fields_are_misshapen() -> None:
     csv = _lexer("csv")
     text = 'name,amount\n"Lee, Ann",1\nMüller, Zoë",2\n"Chen, Mei",3\n'

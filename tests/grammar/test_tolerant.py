@@ -62,6 +62,15 @@ def test_a_token_cut_off_by_the_end_is_partial(json: GrammarLexer) -> None:
     assert _lex(json, "[tr")[-1].kind == "TRUE"
 
 
+def test_a_cut_off_token_is_partial_also_where_a_shorter_token_matches() -> None:
+    toml = _lexer("toml")
+    # `""` is an empty string, but the text ends inside a `"""` string (of the
+    # kind of strings, as the hints say)
+    last = _lex(toml, 'a = """\nWelcome ')[-1]
+    assert (last.kind, last.value, last.partial) == ("BASIC_STRING", '"""\nWelcome ', True)
+    assert [t.value for t in _lex(toml, 'a = ""\nb = 1')] == ["a", "=", '""', "b", "=", "1"]
+
+
 def test_roles_follow_lark_conventions_and_the_hints(json: GrammarLexer) -> None:
     ini = _lexer("ini")
     roles = {t.kind: t.role for t in _lex(ini, "[s]\na = 1\n; note\n")}

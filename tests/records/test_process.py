@@ -96,8 +96,17 @@ def test_every_result_when_asked() -> None:
 def test_csv_rows_are_judged_against_the_header_count() -> None:
     data = b'1,Ann,3\n2,"Bob\nSmith",4\n3,Cy\n4,"Dee,5\n5,Eve,6,7\n'
     result = processor("csv", columns=3).partition(Partition(0, data, 2, True))
-    # one column too many: the two last fields become one, the column count is kept
-    assert result.output == b'1,Ann,3\n2,"Bob\nSmith",4\n3,Cy,\n4,"Dee",5\n5,Eve,67\n'
+    # one column too many: two fields are quoted into one (a value that held a
+    # comma), every character kept; not merged (`67`) nor one of them dropped
+    head = b'1,Ann,3\n2,"Bob\nSmith",4\n3,Cy,\n4,"Dee",5\n'
+    rows = (b'"5,Eve",6,7\n', b'5,"Eve,6",7\n', b'5,Eve,"6,7"\n')
+    assert result.output in [head + row for row in rows]
     assert result.counts == Counts(records=5, valid=2, repaired=3)
     assert [r.line for r in result.results] == [5, 6, 7]
     assert "more fields than the header's 3" in result.results[2].error.message  # type: ignore[union-attr]
+
+
+def test_a_csv_value_that_lost_its_quotes_gets_them_back() -> None:
+    data = b"Smith, John,Oslo\nLee,Rome\n"
+    result = processor("csv", columns=2).partition(Partition(0, data, 2, True))
+    assert result.output == b'"Smith, John",Oslo\nLee,Rome\n'

@@ -90,7 +90,8 @@ def test_csv_header_rows_and_multi_line_fields() -> None:
     assert [r.line for r in results] == [1, 2, 3, 4, 6, 7]
     assert results[3].text == '2,Bob,"two\nlines"'
     assert results[4].output == "3,Cy,"
-    assert results[5].output == "4,Dee,xy"
+    # one field too many: two neighbours quoted as one, nothing merged or lost
+    assert results[5].output in ('"4,Dee",x,y', '4,"Dee,x",y', '4,Dee,"x,y"')
 
 
 def test_a_csv_header_that_is_not_a_row_is_an_error() -> None:

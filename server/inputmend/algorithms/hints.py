@@ -321,12 +321,18 @@ def hint_repairs(
     """Rewrite ``text`` by its grammar's hints where ``locator`` (the grammar;
     ``None``: the oracle itself) reports errors, finish with ``finish``, and
     keep what the oracle accepts.  Without ``anywhere``, only near the errors
-    (not the fixes anywhere before an error that nothing near it helps)."""
+    (not the fixes anywhere before an error that nothing near it helps).
+    Where the grammar accepts a text the oracle rejects (a condition beside
+    the grammar, such as a CSV row's number of fields), the oracle's report
+    is the error."""
     checked, meter = metered(oracle, budget)
 
     def locate(candidate: str) -> Feedback:
         meter.poll()
-        return (locator or checked).check(candidate)
+        if locator is None:
+            return checked.check(candidate)
+        feedback = locator.check(candidate)
+        return checked.check(candidate) if feedback.valid else feedback
 
     draft = _Draft(text)
     applied: list[str] = []

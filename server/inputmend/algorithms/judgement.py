@@ -53,6 +53,13 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     which may have begun earlier, nor a last record cut off by the end of
     the input).  Data in the wrong column is the worst damage to a
     table, so the ranking looks at this first.
+``joined``
+    For formats with ``fields``: quoted fields made by putting quotes around
+    adjacent fields and the separators between them, every character kept
+    (``4,"5,6"`` from ``4,5,6`` for a row with one field too many: a value
+    that held the separator and lost its quotes).  Two values become one, so
+    the repair is not harmless, but nothing is lost, overwritten or merged
+    out of sight (``4,56`` merges them and hides where they met).
 ``removed``
     Characters deleted with foreign syntax the hints remove (a comment, a
     wrapper), blanks around it included: the ranking does not count them as
@@ -107,6 +114,7 @@ class Judgement:
     removed: int = 0
     tokens_kept: int = 0
     junk_lost: int = 0
+    joined: int = 0
 
     @property
     def harmless(self) -> bool:
@@ -119,6 +127,7 @@ class Judgement:
             or self.invented
             or self.absorbed
             or self.misshapen
+            or self.joined
         )
 
 
@@ -321,7 +330,7 @@ class Judge:
         if not edits:
             return Judgement()
         repaired = repair.text
-        counts = [0] * 10
+        counts = [0] * 11
         if any(edit.delete > 4 * LOOKAROUND for edit in edits):
             edits, counts[1] = self._unread_deletions(edits)
             if not edits:
@@ -412,6 +421,7 @@ class _Assessment:
         ]
         self.kept: set[int] = set()  # positions (in ``before``) of kept tokens
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
+        self.joined: set[int] = set()  # ids of repaired lexemes that quote adjacent fields
 
     def judgement(self) -> tuple[int, ...]:
         changed = removed = 0
@@ -441,6 +451,7 @@ class _Assessment:
             removed,
             len(self.kept),
             junk_lost,
+            len(self.joined),
         )
 
     # -- tokens -------------------------------------------------------------
@@ -461,16 +472,24 @@ class _Assessment:
             return self.survivors[position] == 0  # removed, as its hint says
         if token.role is Role.LAYOUT:
             return cover is not None and cover.role is Role.LAYOUT
+        continued = (
+            cover is not None
+            and cover.start == self.lows[position]
+            and cover.value.startswith(token.value)
+        )
         if token.partial:
             return (
-                cover is not None
-                and cover.start == self.lows[position]
+                continued
+                and cover is not None
                 and cover.kind == token.kind
-                and cover.value.startswith(token.value)
                 and not self._writes_again(token, cover)
             )
         if cover is not None and cover.kind == token.kind and cover.value == token.value:
             return True
+        if continued and token.foreign is None and token.end == len(self.original):
+            return True  # the input may end inside it: `t` read as a name may be `true` cut off
+        if _doubled_bracket(token) and cover is not None and cover.value == token.value[0]:
+            return True  # one of a doubled bracket's copies (`[[` read as one token): a stray copy
         if token.foreign is None:
             return False
         mapping, repaired = self.mapping, self.repaired
@@ -513,8 +532,29 @@ class _Assessment:
             or cover.role is not token.role
             or self._merged(position, cover)
         ):
+            if self._quotes_fields(position, cover):
+                self.joined.add(id(cover))
+                return False
             return not self._read_inside_out(position, cover)
         return False
+
+    def _quotes_fields(self, position: int, cover: Lexeme) -> bool:
+        """Is ``cover`` a quoted field the repair made by putting quotes around
+        adjacent fields (of its kind) and the separators between them, with
+        no other edit inside?"""
+        separator = self.judge.lexer.hints.fields
+        token = self.before[position]
+        return (
+            separator is not None
+            and cover.role is Role.DATA
+            and (token.kind == cover.kind or token.value == separator)
+            and bool(_within(self.inserted, cover.start, cover.start + 1))
+            and bool(_within(self.inserted, cover.end - 1, cover.end))
+            and not _within(self.inserted, cover.start + 1, cover.end - 1)
+            and not _within(
+                self.deleted, self.mapping.behind(cover.start), self.mapping.behind(cover.end - 1)
+            )
+        )
 
     def _edited_inside(self, position: int) -> bool:
         """Does an edit delete some of the token's characters or insert between them?"""
@@ -657,6 +697,20 @@ class _Assessment:
         if records and cut and records[-1][-1].end >= self.mapping.end(len(self.original)):
             records.pop()
         return sum(1 for record in records if sum(t.value == separator for t in record) != fields)
+
+
+def _doubled_bracket(token: Lexeme) -> bool:
+    """Is ``token`` punctuation that is one bracket twice (``[[``, ``]]``)?  The
+    lexer reads TOML's array-table brackets so wherever they stand, also where
+    a bracket was doubled by mistake (``x = [[1, 2]``)."""
+    value = token.value
+    return (
+        token.role is Role.STRUCTURE
+        and token.foreign is None
+        and len(value) == 2
+        and value[0] == value[1]
+        and value[0] in "([{}])"
+    )
 
 
 def _glued_to_junk(lexemes: list[Lexeme]) -> list[bool]:

@@ -11,7 +11,8 @@ Each repair is judged by what it does to the input's data
    merged, foreign syntax left as it is): wrapping a document in one string
    keeps every character and loses every token;
 4. data characters lost (undecodable bytes re-read as text are kept), then
-   punctuation lost (a stray copy and a hint's fix are free), then values
+   punctuation lost (a stray copy and a hint's fix are free), then fields
+   joined (adjacent fields quoted as one, every character kept), then values
    invented, then values invented other than the grammar's filler: keeping
    beats deleting, deleting a stray comma beats making up a value, and
    completing ``d=0<`` beats cutting its ``<``;
@@ -136,6 +137,7 @@ def _key(repair: Repair, judgement: Judgement) -> tuple[int, ...]:
         judgement.changed,
         judgement.data_lost,
         judgement.structure_lost,
+        judgement.joined,
         judgement.invented,
         judgement.unfilled,
         judgement.absorbed,

@@ -174,13 +174,15 @@ class GrammarLexer:
                 lexemes.append(Lexeme(kind, position, found.end(), value, role, rewrite.name))
                 position = found.end()
                 continue
+            # a token the end of the text cuts off, also where a shorter token
+            # matches (`""` of a cut-off `"""` string)
+            partial = self._partial(text, position) if name is None or token_end < size else None
+            if partial is not None:
+                role = self._roles[partial]
+                kind = self._kinds[partial]
+                lexemes.append(Lexeme(kind, position, size, text[position:], role, None, True))
+                break
             if name is None:
-                partial = self._partial(text, position)
-                if partial is not None:
-                    role = self._roles[partial]
-                    kind = self._kinds[partial]
-                    lexemes.append(Lexeme(kind, position, size, text[position:], role, None, True))
-                    break
                 lexemes.append(Lexeme(None, position, position + 1, text[position], Role.JUNK))
                 position += 1
                 continue

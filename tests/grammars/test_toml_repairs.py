@@ -1,0 +1,125 @@
+"""What people get wrong in TOML files, and the repair a person would choose.
+
+The top repair of the whole engine (``services.repair``: the hints in
+``grammars/toml.hints.toml``, completion, the searches and the ranking) on
+everyday damage: another language's literals and comments, values without
+quotes, a lost quote, a cut-off file, a doubled bracket, prose around the
+data.  Each expected text is what a person fixing the file by hand writes.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from inputmend import services
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+
+@pytest.fixture(scope="module")
+def oracle() -> IncrementalGrammarOracle:
+    return IncrementalGrammarOracle("toml")
+
+
+def top(oracle: IncrementalGrammarOracle, damaged: str) -> str:
+    repairs = services.repair(damaged, oracle, top=3).repairs
+    assert repairs, damaged
+    return repairs[0].text
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # YAML's and INI's booleans are booleans, also inside an inline table
+        # and after a quoted key (not the string "yes", not a made-up value)
+        ("[ci]\ncache = yes\n", "[ci]\ncache = true\n"),
+        ('dep = { path = "x", optional = no }\n', 'dep = { path = "x", optional = false }\n'),
+        ('site."example.org" = On\nn = 1\n', 'site."example.org" = true\nn = 1\n'),
+        # a version has two points: no number, a string
+        ('[tool]\nversion = 2.10.3\nname = "x"\n', '[tool]\nversion = "2.10.3"\nname = "x"\n'),
+        ('hosts = [10.0.0.7, "b"]\n', 'hosts = ["10.0.0.7", "b"]\n'),
+        # an unquoted word in an inline table
+        ("opt = { level = high, n = 2 }\n", 'opt = { level = "high", n = 2 }\n'),
+    ],
+)
+def test_foreign_values_are_rewritten_not_made_up(
+    oracle: IncrementalGrammarOracle, damaged: str, repaired: str
+) -> None:
+    assert top(oracle, damaged) == repaired
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # the opening quote lost: the value was a string, not the number 4.2
+        ('[deps]\nlib = 4.2"\nother = "1"\n', '[deps]\nlib = "4.2"\nother = "1"\n'),
+        (
+            '[site]\nname = Harbour Office"\nfloor = 3\n',
+            '[site]\nname = "Harbour Office"\nfloor = 3\n',
+        ),
+        # the closing quote lost: closed at the end of the line, not the line deleted
+        (
+            '[[talk]]\ntitle = "Tide tables\nroom = 4\n',
+            '[[talk]]\ntitle = "Tide tables"\nroom = 4\n',
+        ),
+        # ... or before the comma that starts the next key of an inline table
+        ('x = { mode = "fast, retries = 3 }\n', 'x = { mode = "fast", retries = 3 }\n'),
+    ],
+)
+def test_a_lost_quote_is_put_back_where_the_value_is(
+    oracle: IncrementalGrammarOracle, damaged: str, repaired: str
+) -> None:
+    assert top(oracle, damaged) == repaired
+
+
+def test_foreign_comments_become_toml_comments(oracle: IncrementalGrammarOracle) -> None:
+    damaged = 'a = "x" ; from the old ini\nb = 1990-01-02 /* check */\nc = 3\n'
+    assert top(oracle, damaged) == 'a = "x" # from the old ini\nb = 1990-01-02 # check\nc = 3\n'
+    spanning = 'a = 1 /* one\n  two */\nb = 2\n'
+    assert tomllib.loads(top(oracle, spanning)) == {"a": 1, "b": 2}
+
+
+def test_prose_around_the_data_is_removed(oracle: IncrementalGrammarOracle) -> None:
+    damaged = 'Sure, here it is:\n\n[pool]\nsize = 8\n\nHope this helps you out.\n'
+    assert top(oracle, damaged) == "[pool]\nsize = 8\n"
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # a keyword cut off is completed, not quoted ("tr") nor overwritten (0)
+        ("[x]\nlock = tr", "[x]\nlock = true"),
+        ("[x]\nlock = fal", "[x]\nlock = false"),
+        # a string cut off is closed after its last character, not over it
+        ('[x]\nnames = ["ab", "cd', '[x]\nnames = ["ab", "cd"]'),
+        # a multi-line string cut off is closed, not emptied
+        ('[x]\nbanner = """\nWelcome to', '[x]\nbanner = """\nWelcome to"""'),
+        # a key cut off is kept (with a value), not taken for prose and removed
+        ("[x]\nn = 1\nretr", "[x]\nn = 1\nretr=0"),
+    ],
+)
+def test_a_cut_off_file_is_completed(
+    oracle: IncrementalGrammarOracle, damaged: str, repaired: str
+) -> None:
+    assert top(oracle, damaged) == repaired
+
+
+def test_an_array_that_lost_its_opening_bracket_gets_it_back(
+    oracle: IncrementalGrammarOracle,
+) -> None:
+    damaged = 'hosts = "a.example", "b.example"]\nport = 1\n'
+    assert top(oracle, damaged) == 'hosts = ["a.example", "b.example"]\nport = 1\n'
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        ("steps = [[4, 8, 15]\nname = 'a'\n", "steps = [4, 8, 15]\nname = 'a'\n"),
+        ('paths = [\n  "a",\n  "b",\n]]\n', 'paths = [\n  "a",\n  "b",\n]\n'),
+    ],
+)
+def test_a_doubled_bracket_is_removed_not_matched(
+    oracle: IncrementalGrammarOracle, damaged: str, repaired: str
+) -> None:
+    assert top(oracle, damaged) == repaired
