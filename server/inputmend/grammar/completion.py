@@ -26,6 +26,14 @@ What is precomputed once per grammar (:class:`Completer`):
 A text that ends inside a token (``"fo``, ``tr``, ``1.``, an unclosed
 ``/* comment``) is finished first: the shortest extension that makes it a
 whole token of a terminal the parser accepts there (or an ignored one).
+
+A grammar with name checks beside its parser (:mod:`~inputmend.grammar.checks`:
+XML's end tags repeat the names of the open elements) has tokens whose text
+the checks dictate.  Their cost is counted as the shortest text of their
+terminal (every completion must close the same open elements anyway), and
+the completion is written token by token, each checked token as the checks'
+state there asks (:meth:`~inputmend.grammar.checks.NameChecks.fit`):
+``<a><b>hi`` ends with ``</b></a>``, a cut-off ``</it`` becomes ``</item``.
 """
 
 from __future__ import annotations
@@ -35,6 +43,8 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from inputmend.grammar.checks import Rejected
+from inputmend.grammar.checks import State as CheckState
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lark_internals import END
 from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
@@ -43,6 +53,10 @@ from inputmend.grammar.tables import StackNode
 
 ROOT = "$root"  # the origin of the augmented start rule: reducing it accepts
 _CHAR = 1024  # cost of one character; one token costs 1, so fewer tokens break ties
+
+Tokens = tuple[tuple[str, str], ...]
+"""A cheapest text as its tokens: (terminal, text); a filler that stands for a
+rule is one token named after the rule."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +80,7 @@ class _Down:
     pop: int
     origin: str
     text: str
+    tokens: Tokens
 
 
 _Back = tuple[int, int, _Down]  # how a node was reached: from (level, state), leaving by a down
@@ -91,6 +106,7 @@ class Completer:
             (" " for name in grammar.ignored if grammar.patterns[name].fullmatch(" ") is not None),
             "",
         )
+        self.tokens: dict[str, Tokens] = {}
         self.texts, self.costs = self._cheapest_texts()
         self.exits = self._state_exits()
         # the ways to leave a level, by (state below, state) as one number
@@ -166,6 +182,7 @@ class Completer:
                 ):
                     total = sum(costs[s] for s in expansion)
                     heapq.heappush(heap, (total, next(order), rules[user].origin, user))
+        self.tokens = {name: ((name, text),) for name, text in texts.items()}
         for origin in chosen:
             texts[origin] = self._derive(origin, chosen, texts)
         return texts, costs
@@ -178,10 +195,11 @@ class Completer:
         number = chosen[origin]
         if number < 0:
             text = self.fillers[origin]
+            self.tokens[origin] = ((origin, text),)
         else:
-            text = self.join(
-                self._derive(s, chosen, texts) for s in self.grammar.rules[number].expansion
-            )
+            expansion = self.grammar.rules[number].expansion
+            text = self.join(self._derive(s, chosen, texts) for s in expansion)
+            self.tokens[origin] = tuple(token for s in expansion for token in self.tokens[s])
         texts[origin] = text
         return text
 
@@ -257,22 +275,32 @@ class Completer:
                     continue
                 known = downs.get((leave.pop, leave.origin))
                 if known is None or total < known.cost:
-                    text = self.text(symbol for rest in path for symbol in rest)
-                    downs[(leave.pop, leave.origin)] = _Down(total, leave.pop, leave.origin, text)
+                    symbols = [symbol for rest in path for symbol in rest]
+                    tokens = tuple(token for symbol in symbols for token in self.tokens[symbol])
+                    downs[(leave.pop, leave.origin)] = _Down(
+                        total, leave.pop, leave.origin, self.text(symbols), tokens
+                    )
         found = self._downs[key] = sorted(downs.values(), key=lambda d: d.cost)
         return found
 
-    def ending(self, node: StackNode, before: str = "") -> str | None:
+    def ending(
+        self, node: StackNode, before: str = "", checked: CheckState | None = None
+    ) -> str | None:
         """The cheapest text that, read after ``before`` (a prefix that left
-        the parser with stack ``node``), makes the parser accept; None when
-        there is none.
+        the parser with stack ``node`` and the name checks in state
+        ``checked``), makes the parser accept; None when there is none."""
+        path = self._path(node)
+        return None if path is None else self._write(path, before, checked)
+
+    def _path(self, node: StackNode) -> list[_Down] | None:
+        """The cheapest ways down the stack ``node`` to acceptance, in order.
 
         A shortest path over the nodes (level, state): each way to leave a
         node lands strictly lower, so the nodes are settled level by level,
         from the top.  Most nodes have one way to leave them: from the top,
         such a chain is followed first without any bookkeeping."""
         gotos, cache, width = self.tables.gotos, self._downs, self._width
-        pieces: list[str] = []
+        path: list[_Down] = []
         # the chain goes down the stack: ``base`` is the entry of the real
         # stack below the top, ``state`` the state on top of it
         base, state = node.parent, node.state
@@ -288,13 +316,13 @@ class Completer:
                 landing = landing.parent if landing is not None else None
             if down.origin == ROOT:  # accepted when nothing but the bottom is left
                 bottom = base is None if down.pop == 0 else landing and landing.parent is None
-                return self.join([*pieces, down.text], before) if bottom else None
+                return [*path, down] if bottom else None
             if landing is None:
                 return None
             target = gotos[landing.state].get(down.origin)
             if target is None:
                 return None
-            pieces.append(down.text)
+            path.append(down)
             base, state = landing, target
         states: list[int] = []
         current = base
@@ -303,11 +331,43 @@ class Completer:
             current = current.parent
         states.reverse()
         rest = self._search(states, len(states), state)
-        return None if rest is None else self.join([*pieces, *rest], before)
+        return None if rest is None else [*path, *rest]
 
-    def _search(self, states: list[int], top: int, start: int) -> list[str] | None:
-        """The texts of the cheapest way from node (``top``, ``start``) of the
-        stack ``states`` to acceptance, when several ways lead on."""
+    def _write(self, path: list[_Down], before: str, checked: CheckState | None) -> str | None:
+        """The text of ``path``: with name checks (in state ``checked``), token
+        by token, each checked token as the checks ask; None when they refuse."""
+        checks = self.grammar.checks
+        if checks is None or checked is None:
+            return self.join((down.text for down in path), before)
+        pieces: list[str] = []
+        for down in path:
+            for kind, text in down.tokens:
+                if kind in checks.terminals:
+                    fitted = self._fit(checked, kind, "", text)
+                    if fitted is None:
+                        return None
+                    text, checked = fitted
+                pieces.append(text)
+        return self.join(pieces, before)
+
+    def _fit(
+        self, checked: CheckState, kind: str, start: str, text: str
+    ) -> tuple[str, CheckState] | None:
+        """The text of a ``kind`` token that starts with ``start`` and that the
+        name checks accept in state ``checked`` (``text`` is one the grammar
+        accepts), and their state after it; None when there is none."""
+        checks = self.grammar.checks
+        if checks is None:
+            return text, checked
+        fitted = checks.fit(checked, kind, start, text)
+        if fitted is None:
+            return None
+        stepped = checks.step(checked, kind, fitted)
+        return None if isinstance(stepped, Rejected) else (fitted, stepped)
+
+    def _search(self, states: list[int], top: int, start: int) -> list[_Down] | None:
+        """The cheapest way from node (``top``, ``start``) of the stack
+        ``states`` to acceptance, when several ways lead on."""
         gotos = self.tables.gotos
         # nodes still to leave, by level: state -> (cost, how it was reached)
         pending: dict[int, dict[int, tuple[int, _Back | None]]] = {top: {start: (0, None)}}
@@ -337,14 +397,14 @@ class Completer:
                         targets[target] = (total, (level, state, down))
         if accepted is None:
             return None
-        pieces: list[str] = []
+        path: list[_Down] = []
         step: _Back | None = accepted[1]
         while step is not None:
             level, state, down = step
-            pieces.append(down.text)
+            path.append(down)
             step = backs[(level, state)]
-        pieces.reverse()
-        return pieces
+        path.reverse()
+        return path
 
     # -- completing a text -----------------------------------------------------
 
@@ -352,21 +412,38 @@ class Completer:
         """The cheapest text to append to ``text``, a valid prefix whose scan
         stopped at ``end``, so that the parser accepts it: finish the token
         cut off at the end (if any), then complete the stack.  Also tries
-        finishing the last whole token as a longer one (``1.`` as ``1.0``)."""
-        found = self._finish_token(text, end.position, end.stack)
+        finishing the last whole token as a longer one (``1.`` as ``1.0``),
+        unless the name checks read it (their state before it is not known)."""
+        checked = end.extra[1]
+        found = self._finish_token(text, end.position, end.stack, checked)
         if found is not None and end.position == len(text):
             return found  # at a token boundary: a longer last token is no shorter
-        if end.last_end == end.position and end.last_start < end.position:
-            longer = self._finish_token(text, end.last_start, end.before)
+        if (
+            end.last_end == end.position
+            and end.last_start < end.position
+            and not self._checked_token(text, end.last_start, end.last_end)
+        ):
+            longer = self._finish_token(text, end.last_start, end.before, checked)
             if longer is not None and (found is None or len(longer) < len(found)):
                 return longer
         return found
 
-    def _finish_token(self, text: str, start: int, stack: StackNode) -> str | None:
-        """Finish ``text[start:]`` as one token on ``stack``, then the stack."""
+    def _checked_token(self, text: str, start: int, end: int) -> bool:
+        """Could ``text[start:end]`` be a token the name checks read?"""
+        checks = self.grammar.checks
+        return checks is not None and any(
+            self.grammar.patterns[name].fullmatch(text, start, end) is not None
+            for name in checks.terminals
+        )
+
+    def _finish_token(
+        self, text: str, start: int, stack: StackNode, checked: CheckState | None
+    ) -> str | None:
+        """Finish ``text[start:]`` as one token on ``stack`` (the name checks
+        in state ``checked``), then the stack."""
         piece = text[start:]
         if not piece:
-            return self.ending(stack, text[-1:])
+            return self.ending(stack, text[-1:], checked)
         best: str | None = None
         tables = self.tables
         for name in sorted(tables.acceptable(stack) | self.grammar.ignored):
@@ -376,12 +453,18 @@ class Completer:
             extension = automaton.completion(piece)
             if extension is None:
                 continue
+            after = checked
+            if checked is not None:
+                fitted = self._fit(checked, name, piece, piece + extension)
+                if fitted is None:
+                    continue
+                extension, after = fitted[0][len(piece) :], fitted[1]
             last = extension[-1:] or piece[-1:]  # what the rest of the ending follows
             if name in self.grammar.ignored:
-                rest = self.ending(stack, last)
+                rest = self.ending(stack, last, after)
             else:
                 shifted = tables.shift(stack, name)
-                rest = None if shifted is None else self.ending(shifted, last)
+                rest = None if shifted is None else self.ending(shifted, last, after)
             if rest is not None and (best is None or len(extension) + len(rest) < len(best)):
                 best = extension + rest
         return best
