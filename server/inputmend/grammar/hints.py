@@ -13,6 +13,7 @@ The format (every key optional; unknown keys are errors)::
 
     filler = "null"              # the value to put where one is missing
     fields = ","                 # records (lines) have as many of these as the first
+    contextual = true            # read each token as what can follow the one before
 
     [roles]                      # terminal -> "data" | "structure" | "layout"
     COMMENT = "layout"           # when lark's naming conventions do not tell
@@ -171,6 +172,7 @@ class Hints:
     concatenated: Concatenation | None = None
     fields: str | None = None  # every record (line) has as many of these as the first
     kinds: Mapping[str, str] = field(default_factory=dict)  # terminal -> kind of value it holds
+    contextual: bool = False  # the tolerant lexer prefers what may follow the token before
 
     @property
     def rewrites(self) -> tuple[Rewrite, ...]:
@@ -216,6 +218,7 @@ class HintsError(OracleConfigError):
 _TOP_KEYS = {
     "filler",
     "fields",
+    "contextual",
     "kinds",
     "roles",
     "literals",
@@ -321,6 +324,9 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
     filler, fields = (
         _string(source, key, data[key]) if key in data else None for key in ("filler", "fields")
     )
+    contextual = data.get("contextual", False)
+    if not isinstance(contextual, bool):
+        raise _fail(source, "contextual", f"expected true or false, got {contextual!r}")
     roles: dict[str, Role] = {}
     for terminal, role in _mapping(source, "roles", data.get("roles", {})).items():
         if role not in ROLES:
@@ -367,6 +373,7 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
         concatenated,
         fields,
         kinds,
+        contextual,
     )
 
 
