@@ -39,6 +39,9 @@ CASES = {
         ("<p>fish &am", "p;</p>"),
         ('<!DOCTYPE p [<!ENTITY who "me">]><p>&w', "ho;</p>"),
         ("<p><!-- cut", "--></p>"),
+        # the hints' endings: a declaration names an encoding readers know
+        ('<?xml version="1.0" encodi', 'ng="UTF-8"?><a/>'),
+        ('<?xml version="1.0" encoding="', 'UTF-8"?><a/>'),
     ],
 }
 
@@ -89,6 +92,19 @@ def test_a_completion_the_name_checks_refuse_is_none() -> None:
     assert grammar.checks is not None
     closed = grammar.checks.initial  # a state with no element open: no end tag fits
     assert completer.complete("<a></", scan.end._replace(extra=(None, closed))) is None
+
+
+def test_endings_finish_a_cut_off_token_like_a_model() -> None:
+    grammar = CompiledGrammar.load("json")
+    oracle = IncrementalGrammarOracle(grammar)
+    scan = oracle.scan('{"a": "')
+    assert scan.end is not None
+    assert Completer(grammar).complete('{"a": "', scan.end) == '"}'
+    modelled = Completer(grammar, endings={"STRING": ['"(none)"']})
+    assert modelled.complete('{"a": "', scan.end) == '(none)"}'
+    begun = oracle.scan('{"a": "x').end
+    assert begun is not None
+    assert modelled.complete('{"a": "x', begun) == '"}'  # the model's end that fits
 
 
 def test_words_are_kept_apart() -> None:

@@ -27,6 +27,12 @@ A text that ends inside a token (``"fo``, ``tr``, ``1.``, an unclosed
 ``/* comment``) is finished first: the shortest extension that makes it a
 whole token of a terminal the parser accepts there (or an ignored one).
 
+Where a grammar's hints give *endings* for a terminal (model tokens: XML's
+declaration names UTF-8), a cut-off token of it is finished with the
+shortest end of a model that makes it a whole token, if one does:
+``<?xml version="1.0" encodi`` gets ``ng="UTF-8"?>``, not the shortest
+name, which no XML reader knows.
+
 A grammar with name checks beside its parser (:mod:`~inputmend.grammar.checks`:
 XML's end tags repeat the names of the open elements) has tokens whose text
 the checks dictate.  Their cost is counted as the shortest text of their
@@ -46,6 +52,7 @@ from dataclasses import dataclass
 from inputmend.grammar.checks import Rejected
 from inputmend.grammar.checks import State as CheckState
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import HintsError, hints_beside
 from inputmend.grammar.lark_internals import END
 from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
 from inputmend.grammar.scan import ScanState
@@ -95,10 +102,19 @@ class Completer:
     documentation).  ``filler`` is the value to invent where one is missing
     (a grammar's hints say ``null`` for JSON; default: the shortest text):
     it stands for every terminal it is a token of and every rule that
-    derives such a terminal alone (JSON's ``value`` and ``start``)."""
+    derives such a terminal alone (JSON's ``value`` and ``start``).
+    ``endings`` are the model tokens cut-off tokens are finished as, by
+    terminal (default: the grammar's hints')."""
 
-    def __init__(self, grammar: CompiledGrammar, *, filler: str | None = None):
+    def __init__(
+        self,
+        grammar: CompiledGrammar,
+        *,
+        filler: str | None = None,
+        endings: Mapping[str, Sequence[str]] | None = None,
+    ):
         self.grammar = grammar
+        self.endings = _hinted_endings(grammar) if endings is None else endings
         self.tables = grammar.tables
         self.fillers = _fillers(grammar, filler)
         self._automata: dict[str, RegexAutomaton | None] = {}
@@ -450,7 +466,7 @@ class Completer:
             automaton = self.automaton(name) if name in self.grammar.terminals else None
             if automaton is None:
                 continue
-            extension = automaton.completion(piece)
+            extension = self._extension(name, piece, automaton)
             if extension is None:
                 continue
             after = checked
@@ -468,6 +484,38 @@ class Completer:
             if rest is not None and (best is None or len(extension) + len(rest) < len(best)):
                 best = extension + rest
         return best
+
+
+    def _extension(self, name: str, piece: str, automaton: RegexAutomaton) -> str | None:
+        """The text that finishes ``piece`` as a ``name`` token: an end of one
+        of its endings that does, the one whose model text before it ends
+        most like ``piece`` (then the shortest), else the shortest text."""
+        pattern = self.grammar.patterns[name]
+        best: tuple[int, int, str] | None = None  # -overlap, length, end
+        for model in self.endings.get(name, ()):
+            for cut in range(len(model), -1, -1):
+                end = model[cut:]
+                if pattern.fullmatch(piece + end) is not None:
+                    found = (-_overlap(piece, model[:cut]), len(end), end)
+                    best = found if best is None else min(best, found)
+        return best[2] if best is not None else automaton.completion(piece)
+
+
+def _overlap(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` end with alike."""
+    count = 0
+    while count < min(len(a), len(b)) and a[-1 - count] == b[-1 - count]:
+        count += 1
+    return count
+
+
+def _hinted_endings(grammar: CompiledGrammar) -> Mapping[str, Sequence[str]]:
+    """The endings the grammar's hints give (none when they cannot be read:
+    the repair reports that itself)."""
+    try:
+        return hints_beside(grammar.info.path).endings
+    except HintsError:
+        return {}
 
 
 def _fillers(grammar: CompiledGrammar, filler: str | None) -> dict[str, str]:

@@ -21,6 +21,9 @@ The format (every key optional; unknown keys are errors)::
     [kinds]                      # terminals that hold the same kind of value
     QUOTED = "TEXT"              # "7" and 7 are both a field
 
+    [endings]                    # how a token cut off at the end is finished, where
+    XML_DECL = ['<?xml version="1.0" encoding="UTF-8"?>']  # one fits (completion)
+
     [literals]                   # foreign words -> canonical text (whole words)
     True = "true"
 
@@ -173,6 +176,7 @@ class Hints:
     fields: str | None = None  # every record (line) has as many of these as the first
     kinds: Mapping[str, str] = field(default_factory=dict)  # terminal -> kind of value it holds
     contextual: bool = False  # the tolerant lexer prefers what may follow the token before
+    endings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # terminal -> models
 
     @property
     def rewrites(self) -> tuple[Rewrite, ...]:
@@ -219,6 +223,7 @@ _TOP_KEYS = {
     "filler",
     "fields",
     "contextual",
+    "endings",
     "kinds",
     "roles",
     "literals",
@@ -336,6 +341,12 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
         terminal: _string(source, f"kinds.{terminal}", kind)
         for terminal, kind in _mapping(source, "kinds", data.get("kinds", {})).items()
     }
+    endings: dict[str, tuple[str, ...]] = {}
+    for terminal, models in _mapping(source, "endings", data.get("endings", {})).items():
+        where = f"endings.{terminal}"
+        if not isinstance(models, list) or not models:
+            raise _fail(source, where, "expected a list of texts")
+        endings[terminal] = tuple(_string(source, where, model) for model in models)
     literals = _mapping(source, "literals", data.get("literals", {}))
     tokens = [
         *(_literal(source, word, canonical) for word, canonical in literals.items()),
@@ -374,6 +385,7 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
         fields,
         kinds,
         contextual,
+        endings,
     )
 
 
