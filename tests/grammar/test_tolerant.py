@@ -84,16 +84,17 @@ def test_a_contextual_lexer_reads_tokens_as_the_parser_would() -> None:
         ("ATTR_NAME", "day", "data"),
         ("EQUAL", "=", "structure"),
         ("QUOT", '"', "structure"),
-        ("ATT_TEXT_QUOT", "mon", "data"),
+        ("TEXT", "mon", "data"),  # [kinds]: text in a value or between tags
         ("QUOT", '"', "structure"),  # the closing quote: a tag's end may follow
         ("TAG_CLOSE", ">", "structure"),
-        ("CHAR_DATA", "tea", "data"),
+        ("TEXT", "tea", "data"),
         ("END_TAG_OPEN", "</note", "structure"),  # its name is the start tag's: no data
         ("TAG_CLOSE", ">", "structure"),
     ]
     # broken text: where nothing the parser expects matches, any terminal does
     broken = _lex(_lexer("xml"), '<a b="1"c="2">')  # no blank before `c`
     assert [t.role for t in broken if t.role is Role.JUNK] == []
+    assert [t.value for t in broken if t.guessed] == ['c="2">']  # read as any text
 
 
 def test_hints_may_say_two_terminals_hold_one_kind_of_value() -> None:

@@ -55,7 +55,9 @@ class Lexeme:
     ``kind`` is the terminal (of the canonical form, for a foreign token), or
     the kind of value its hints say it holds; ``None`` for junk and for what
     has no terminal.  ``partial``: a token cut
-    off by the end of the text (``"fo`` of a string, ``tr`` of ``true``)."""
+    off by the end of the text (``"fo`` of a string, ``tr`` of ``true``).
+    ``guessed``: read where a contextual lexer expected none of the
+    terminals that match (broken text: its kind is a guess)."""
 
     kind: str | None
     start: int
@@ -64,6 +66,7 @@ class Lexeme:
     role: Role
     foreign: str | None = None
     partial: bool = False
+    guessed: bool = False
 
 
 class TolerantLexer(Protocol):
@@ -136,18 +139,22 @@ class GrammarLexer:
 
     def _native(
         self, text: str, position: int, states: frozenset[int] | None
-    ) -> tuple[str | None, int]:
+    ) -> tuple[str | None, int, bool]:
         """The longest token at ``position``: of a terminal the parser could
-        take in one of ``states`` when the lexer is contextual and one matches."""
+        take in one of ``states`` when the lexer is contextual and one
+        matches; else of any terminal, then guessed (the third value)."""
         candidates = self._candidates(text[position])
         context = self._context
         if context is not None and states is not None:
             allowed = context.allowed(states)
             expected = [name for name in candidates if name in allowed]
-            found = self._longest(text, position, expected)
-            if found[0] is not None:
-                return found
-        return self._longest(text, position, candidates)
+            name, end = self._longest(text, position, expected)
+            if name is not None:
+                return name, end, False
+            name, end = self._longest(text, position, candidates)
+            return name, end, True
+        name, end = self._longest(text, position, candidates)
+        return name, end, False
 
     def _longest(self, text: str, position: int, names: list[str]) -> tuple[str | None, int]:
         best_name: str | None = None
@@ -195,7 +202,7 @@ class GrammarLexer:
             if text[position].isspace() and not self._candidates(text[position]):
                 position += 1
                 continue
-            name, token_end = self._native(text, position, states)
+            name, token_end, guessed = self._native(text, position, states)
             hint = self._foreign.longest(text, position) if foreign else None
             if hint is not None and hint[1].end() >= token_end:
                 rewrite, found = hint
@@ -218,9 +225,8 @@ class GrammarLexer:
                 continue
             value = text[position:token_end]
             if value.strip():
-                lexemes.append(
-                    Lexeme(self._kinds[name], position, token_end, value, self._roles[name])
-                )
+                kind, role = self._kinds[name], self._roles[name]
+                lexemes.append(Lexeme(kind, position, token_end, value, role, guessed=guessed))
             position = token_end
             if context is not None and name not in self.grammar.ignored:
                 states = context.after(states, name)
