@@ -28,3 +28,19 @@ def test_a_lost_quote_or_bracket_is_put_back(damaged: str) -> None:
     oracle = IncrementalGrammarOracle("xml")
     result = services.repair(damaged, oracle, budget=Budget(timeout_s=20))
     assert result.repairs[0].text == original
+
+
+def test_an_answer_around_the_document_is_peeled_without_a_search() -> None:
+    oracle = IncrementalGrammarOracle("xml")
+    answer = f"Here is the shelf you asked for:\n\n{SHELF}\nLet me know if you need more.\n"
+    result = services.repair(answer, oracle, budget=Budget(timeout_s=20))
+    assert result.repairs[0].text.strip() == SHELF.strip()
+    # removing the text around the data loses none: no search runs after it
+    assert not {"fsynth", "ddmax-hybrid"} & {r.algorithm for r in result.repairs}
+
+
+def test_a_cut_off_sentence_inside_an_element_is_completed_not_peeled() -> None:
+    oracle = IncrementalGrammarOracle("xml")
+    cut = "<shelf>\n  <note>\n\n  Read it twice."
+    result = services.repair(cut, oracle, budget=Budget(timeout_s=20))
+    assert result.repairs[0].text == cut + "</note></shelf>"
