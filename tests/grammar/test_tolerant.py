@@ -95,6 +95,8 @@ def test_a_contextual_lexer_reads_tokens_as_the_parser_would() -> None:
     broken = _lex(_lexer("xml"), '<a b="1"c="2">')  # no blank before `c`
     assert [t.role for t in broken if t.role is Role.JUNK] == []
     assert [t.value for t in broken if t.guessed] == ['c="2">']  # read as any text
+    doubled = _lex(_lexer("xml"), '<a b=="1"/>')
+    assert [(t.kind, t.guessed) for t in doubled][2:4] == [("EQUAL", False), ("EQUAL", True)]
 
 
 def test_hints_may_say_two_terminals_hold_one_kind_of_value() -> None:

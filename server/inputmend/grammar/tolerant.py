@@ -142,7 +142,8 @@ class GrammarLexer:
     ) -> tuple[str | None, int, bool]:
         """The longest token at ``position``: of a terminal the parser could
         take in one of ``states`` when the lexer is contextual and one
-        matches; else of any terminal, then guessed (the third value)."""
+        matches; else of any terminal, literals first, then guessed (the
+        third value)."""
         candidates = self._candidates(text[position])
         context = self._context
         if context is not None and states is not None:
@@ -151,7 +152,12 @@ class GrammarLexer:
             name, end = self._longest(text, position, expected)
             if name is not None:
                 return name, end, False
-            name, end = self._longest(text, position, candidates)
+            # broken text: punctuation reads as itself (the second `=` of
+            # `a=="x"`), anything else as the longest token
+            literals = [name for name in candidates if name in self.grammar.literals]
+            name, end = self._longest(text, position, literals)
+            if name is None:
+                name, end = self._longest(text, position, candidates)
             return name, end, True
         name, end = self._longest(text, position, candidates)
         return name, end, False
