@@ -28,8 +28,9 @@ A text that ends inside a token (``"fo``, ``tr``, ``1.``, an unclosed
 whole token of a terminal the parser accepts there (or an ignored one).
 
 Where a grammar's hints give *endings* for a terminal (model tokens: XML's
-declaration names UTF-8), a cut-off token of it is finished with the
-shortest end of a model that makes it a whole token, if one does:
+declaration names UTF-8), a cut-off token of it is finished with an end
+of a model that makes it a whole token, if one does (the one whose model
+text before it ends most like the token, then the shortest):
 ``<?xml version="1.0" encodi`` gets ``ng="UTF-8"?>``, not the shortest
 name, which no XML reader knows.
 
@@ -44,6 +45,7 @@ state there asks (:meth:`~inputmend.grammar.checks.NameChecks.fit`):
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
@@ -134,13 +136,7 @@ class Completer:
     def automaton(self, terminal: str) -> RegexAutomaton | None:
         """The terminal's pattern as an automaton (None when it cannot be followed)."""
         if terminal not in self._automata:
-            try:
-                automaton: RegexAutomaton | None = RegexAutomaton(
-                    self.grammar.terminals[terminal].source
-                )
-            except UnsupportedRegex:
-                automaton = None
-            self._automata[terminal] = automaton
+            self._automata[terminal] = _automaton(self.grammar.terminals[terminal].source)
         return self._automata[terminal]
 
     def _terminal_text(self, name: str) -> str | None:
@@ -485,7 +481,6 @@ class Completer:
                 best = extension + rest
         return best
 
-
     def _extension(self, name: str, piece: str, automaton: RegexAutomaton) -> str | None:
         """The text that finishes ``piece`` as a ``name`` token: an end of one
         of its endings that does, the one whose model text before it ends
@@ -499,6 +494,18 @@ class Completer:
                     found = (-_overlap(piece, model[:cut]), len(end), end)
                     best = found if best is None else min(best, found)
         return best[2] if best is not None else automaton.completion(piece)
+
+
+@functools.lru_cache(maxsize=1024)
+def _automaton(source: str) -> RegexAutomaton | None:
+    """A pattern as an automaton (None when it cannot be followed), built once
+    per pattern: a grammar is loaded again for every repair, and XML's
+    terminals with their Unicode name classes take most of a completer's
+    building time."""
+    try:
+        return RegexAutomaton(source)
+    except UnsupportedRegex:
+        return None
 
 
 def _overlap(a: str, b: str) -> int:
