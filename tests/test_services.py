@@ -193,3 +193,18 @@ def test_an_inserted_comma_goes_where_a_person_types_it() -> None:
     assert best.text == text.replace('"Dave"', '"Dave",')
     one_line = services.repair('{ "name": "Dave" "age": 42 }', oracle).repairs[0]
     assert one_line.text == '{ "name": "Dave", "age": 42 }'
+
+
+def test_an_end_tag_from_the_name_stack_is_completed_and_invents_nothing() -> None:
+    oracle = IncrementalGrammarOracle("xml")
+    cut = '<?xml version="1.0"?>\n<catalog>\n  <plant zone="4">Columbine'
+    completed = services.repair(cut, oracle)
+    assert completed.repairs[0].text == cut + "</plant></catalog>"
+    assert {r.algorithm for r in completed.repairs} <= {"completion", "hints", "layout"}
+    # an element left open inside the document: the hints close it with its own
+    # name, which is no made-up data, so no search runs after them
+    text = "<catalog>\n  <plant>Columbine\n  <plant>Yarrow</plant>\n</catalog>\n"
+    result = services.repair(text, oracle)
+    assert result.repairs[0].text == text.replace("Columbine", "Columbine</plant>")
+    assert not {"fsynth", "ddmax-hybrid"} & {r.algorithm for r in result.repairs}
+    assert result.stats.tests < 50

@@ -48,6 +48,20 @@ def test_match_closes_the_innermost_name() -> None:
     assert checks.limit(state, "OPEN", "<x") == 2
 
 
+def test_fit_writes_the_names_the_checks_ask_for() -> None:
+    lines = ["match open=OPEN close=CLOSE end=END", "declared REF by=DEF known=lt,gt"]
+    checks = NameChecks.parse(lines, PATTERNS)
+    assert checks is not None
+    state = checks.step(checks.initial, "OPEN", "<shelf")
+    assert not isinstance(state, Rejected)
+    assert checks.fit(state, "CLOSE", "", "</a") == "</shelf"
+    assert checks.fit(state, "CLOSE", "</sh", "</sh") == "</shelf"
+    assert checks.fit(state, "CLOSE", "</x", "</x") is None  # no open name starts so
+    assert checks.fit(checks.initial, "CLOSE", "", "</a") is None  # nothing to close
+    assert checks.fit(state, "REF", "&", "&a;") == "&gt;"  # the shortest, then first
+    assert checks.fit(state, "NAME", "", "a") == "a"  # not named by any check
+
+
 def test_unique_and_declared_names() -> None:
     lines = ["unique NAME reset=RESET", "declared REF by=DEF known=lt reset=RESET"]
     checks = NameChecks.parse(lines, PATTERNS)

@@ -31,6 +31,18 @@ CASES = {
     "ini": [("[sec", "]"), ("k", ":")],
     "csv": [('a,"b', '"')],
     "toml": [("a = [1, 2", "]"), ('a = {x = "', '"}')],
+    # the name stack beside the parser writes the end tags and fits cut-off names
+    "xml": [
+        ("<shelf><book>Dune", "</book></shelf>"),
+        ("<shelf>\n  <book>Dune</bo", "ok></shelf>"),
+        ('<s:shelf xmlns:s="urn:s"><s:book', "/></s:shelf>"),
+        ("<p>fish &am", "p;</p>"),
+        ('<!DOCTYPE p [<!ENTITY who "me">]><p>&w', "ho;</p>"),
+        ("<p><!-- cut", "--></p>"),
+        # the hints' endings: a declaration names an encoding readers know
+        ('<?xml version="1.0" encodi', 'ng="UTF-8"?><a/>'),
+        ('<?xml version="1.0" encoding="', 'UTF-8"?><a/>'),
+    ],
 }
 
 
@@ -84,6 +96,31 @@ def test_fillers_choose_what_is_invented() -> None:
     assert nulls.fillers == {"NULL": "null", "value": "null", "start": "null"}
     listed = oracle.scan("[1,").end
     assert listed is not None and nulls.complete("[1,", listed) == "null]"
+
+
+def test_a_completion_the_name_checks_refuse_is_none() -> None:
+    grammar = CompiledGrammar.load("xml")
+    completer = grammar.completer
+    oracle = IncrementalGrammarOracle(grammar)
+    scan = oracle.scan("<a></")
+    assert completer is not None and scan.end is not None
+    assert completer.complete("<a></", scan.end) == "a>"
+    assert grammar.checks is not None
+    closed = grammar.checks.initial  # a state with no element open: no end tag fits
+    assert completer.complete("<a></", scan.end._replace(extra=(None, closed))) is None
+
+
+def test_endings_finish_a_cut_off_token_like_a_model() -> None:
+    grammar = CompiledGrammar.load("json")
+    oracle = IncrementalGrammarOracle(grammar)
+    scan = oracle.scan('{"a": "')
+    assert scan.end is not None
+    assert Completer(grammar).complete('{"a": "', scan.end) == '"}'
+    modelled = Completer(grammar, endings={"STRING": ['"(none)"']})
+    assert modelled.complete('{"a": "', scan.end) == '(none)"}'
+    begun = oracle.scan('{"a": "x').end
+    assert begun is not None
+    assert modelled.complete('{"a": "x', begun) == '"}'  # the model's end that fits
 
 
 def test_words_are_kept_apart() -> None:

@@ -91,6 +91,8 @@ def test_comments_are_removed_unless_a_replacement_is_given() -> None:
         ({"roles": {"X": "paint"}}, "roles.X: expected one of data, structure, layout"),
         ({"wrapper": [{"name": "w"}]}, "wrapper[0]: a wrapper needs before, after or both"),
         ({"filler": 3}, "filler: expected a string, got int"),
+        ({"contextual": "yes"}, "contextual: expected true or false"),
+        ({"endings": {"X": "a"}}, "endings.X: expected a list of texts"),
         ({"literals": {"": "x"}}, "literals: an empty word"),
         ({"token": [{"pattern": "a", "replace": "b", "escape": {"": "c"}}]}, "cannot be escaped"),
     ],

@@ -84,6 +84,30 @@ def test_roles_follow_lark_conventions_and_the_hints(json: GrammarLexer) -> None
     ]
 
 
+def test_a_contextual_lexer_reads_tokens_as_the_parser_would() -> None:
+    text = '<note day="mon">tea</note>'
+    plain = GrammarLexer(CompiledGrammar.load("xml"))  # longest match: a run of text
+    assert ("ATT_TEXT_APOS", ' day="mon">tea', "data") in _read(_lex(plain, text))
+    assert _read(_lex(_lexer("xml"), text)) == [  # xml.hints.toml: contextual = true
+        ("TAG_OPEN", "<note", "data"),
+        ("ATTR_NAME", "day", "data"),
+        ("EQUAL", "=", "structure"),
+        ("QUOT", '"', "structure"),
+        ("TEXT", "mon", "data"),  # [kinds]: text in a value or between tags
+        ("QUOT", '"', "structure"),  # the closing quote: a tag's end may follow
+        ("TAG_CLOSE", ">", "structure"),
+        ("TEXT", "tea", "data"),
+        ("END_TAG_OPEN", "</note", "structure"),  # its name is the start tag's: no data
+        ("TAG_CLOSE", ">", "structure"),
+    ]
+    # broken text: where nothing the parser expects matches, any terminal does
+    broken = _lex(_lexer("xml"), '<a b="1"c="2">')  # no blank before `c`
+    assert [t.role for t in broken if t.role is Role.JUNK] == []
+    assert [t.value for t in broken if t.guessed] == ['c="2">']  # read as any text
+    doubled = _lex(_lexer("xml"), '<a b=="1"/>')
+    assert [(t.kind, t.guessed) for t in doubled][2:4] == [("EQUAL", False), ("EQUAL", True)]
+
+
 def test_hints_may_say_two_terminals_hold_one_kind_of_value() -> None:
     csv = _lexer("csv")
     assert {t.kind for t in _lex(csv, 'a,"b"\n') if t.role is Role.DATA} == {"TEXT"}

@@ -17,10 +17,11 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     again (``[ " ] }`` as ``[ " ] }"]}``: a quote lost before the closing
     brackets, not a cut).  Near damage the input is
     often read wrongly: after a lost quote, string and non-string trade places
-    up to the next quote.  Three kinds of token are therefore not counted: a
+    up to the next quote.  Four kinds of token are therefore not counted: a
     token the repair splits (its pieces are judged by the next criteria), a
-    token glued to junk (no blank between them: misread text), and a token
-    swallowed by a value whose delimiters were already in the input as pieces
+    token glued to junk (no blank between them: misread text), a token whose
+    kind a contextual lexer could only guess (none it expected matched), and
+    a token swallowed by a value whose delimiters were already in the input as pieces
     of tokens the repair splits (the repair reads the text the other way
     round, it does not wrap it).  Foreign syntax too counts only when the
     repair leaves it in one token: a reading the repair splits with an edit
@@ -436,7 +437,7 @@ class _Assessment:
                     self.covers.add(id(cover))
                 if token.foreign is not None and not token.value.strip():
                     removed += self._removed(token)
-            elif self.survivors[position] and not misread[position]:
+            elif self.survivors[position] and not (misread[position] or token.guessed):
                 changed += self._changed(position, cover)
         data_lost, structure_lost, junk_lost = self._lost()
         invented, unfilled = self._invented()

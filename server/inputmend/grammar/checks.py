@@ -148,6 +148,10 @@ class NameChecks:
         self.checks = checks
         self._affixes = affixes
         self.terminals = frozenset(affixes)
+        # the terminals whose whole text the name stack dictates (end tags)
+        self.dictated = frozenset(
+            name for check in checks if isinstance(check, _Match) for name in check.close
+        )
         self._nodes: dict[tuple[str, int, frozenset[str]], NameNode] = {}
         self.initial: State = tuple(self._start(check) for check in checks)
 
@@ -271,6 +275,19 @@ class NameChecks:
 
     # -- partial tokens ------------------------------------------------------
 
+    def _wanted(self, state: State, kind: str) -> list[frozenset[str]]:
+        """The names each check that names ``kind`` tokens accepts in ``state``."""
+        wanted: list[frozenset[str]] = []
+        for check, part in zip(self.checks, state, strict=True):
+            if isinstance(check, _Declared) and kind in check.uses:
+                assert isinstance(part, frozenset)
+                wanted.append(part)
+            elif isinstance(check, _Match) and kind in check.close:
+                assert isinstance(part, tuple)
+                stack = part[0]
+                wanted.append(frozenset((stack.name,) if isinstance(stack, NameNode) else ()))
+        return wanted
+
     def limit(self, state: State, kind: str, text: str) -> int:
         """How much of ``text``, the start of a ``kind`` token, can still
         become a token the checks accept (``len(text)`` when all of it can)."""
@@ -279,23 +296,32 @@ class NameChecks:
         best = len(text)
         affixed = self._affixes[kind]
         name = text[affixed.prefix :]
-        for check, part in zip(self.checks, state, strict=True):
-            wanted: Iterable[str] = ()
-            if isinstance(check, _Declared) and kind in check.uses:
-                assert isinstance(part, frozenset)
-                wanted = part
-            elif isinstance(check, _Match) and kind in check.close:
-                assert isinstance(part, tuple)
-                stack = part[0]
-                wanted = (stack.name,) if isinstance(stack, NameNode) else ()
-            else:
-                continue
-            if len(text) <= affixed.prefix:
-                continue
+        if len(text) <= affixed.prefix:
+            return best
+        for wanted in self._wanted(state, kind):
             reach = max((_common(name, candidate) for candidate in wanted), default=0)
             if reach < len(name):
                 best = min(best, affixed.prefix + reach)
         return best
+
+    def fit(self, state: State, kind: str, start: str, text: str) -> str | None:
+        """The shortest text of a ``kind`` token that starts with ``start``
+        and names what the checks accept in ``state`` (completion: the end
+        tag of the open element, a declared entity): ``text``, a token of the
+        terminal, when they ask nothing of its name, else ``text``'s fixed
+        start and end around a name they accept; None when none fits."""
+        wanted = self._wanted(state, kind) if kind in self.terminals else []
+        if not wanted:
+            return text
+        affixed = self._affixes[kind]
+        head, tail = text[: affixed.prefix], text[len(text) - affixed.suffix :]
+        names = frozenset.intersection(*wanted)
+        fitting = [head + name + tail for name in names]
+        return min(
+            (token for token in fitting if token.startswith(start)),
+            key=lambda token: (len(token), token),
+            default=None,
+        )
 
     def expected_close(self, state: State) -> list[str]:
         """The names an element's end must give, innermost first (for completion)."""

@@ -26,16 +26,35 @@ What is precomputed once per grammar (:class:`Completer`):
 A text that ends inside a token (``"fo``, ``tr``, ``1.``, an unclosed
 ``/* comment``) is finished first: the shortest extension that makes it a
 whole token of a terminal the parser accepts there (or an ignored one).
+
+Where a grammar's hints give *endings* for a terminal (model tokens: XML's
+declaration names UTF-8), a cut-off token of it is finished with an end
+of a model that makes it a whole token, if one does (the one whose model
+text before it ends most like the token, then the shortest):
+``<?xml version="1.0" encodi`` gets ``ng="UTF-8"?>``, not the shortest
+name, which no XML reader knows.
+
+A grammar with name checks beside its parser (:mod:`~inputmend.grammar.checks`:
+XML's end tags repeat the names of the open elements) has tokens whose text
+the checks dictate.  Their cost is counted as the shortest text of their
+terminal (every completion must close the same open elements anyway), and
+the completion is written token by token, each checked token as the checks'
+state there asks (:meth:`~inputmend.grammar.checks.NameChecks.fit`):
+``<a><b>hi`` ends with ``</b></a>``, a cut-off ``</it`` becomes ``</item``.
 """
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from inputmend.grammar.checks import Rejected
+from inputmend.grammar.checks import State as CheckState
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import HintsError, hints_beside
 from inputmend.grammar.lark_internals import END
 from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
 from inputmend.grammar.scan import ScanState
@@ -43,6 +62,10 @@ from inputmend.grammar.tables import StackNode
 
 ROOT = "$root"  # the origin of the augmented start rule: reducing it accepts
 _CHAR = 1024  # cost of one character; one token costs 1, so fewer tokens break ties
+
+Tokens = tuple[tuple[str, str], ...]
+"""A cheapest text as its tokens: (terminal, text); a filler that stands for a
+rule is one token named after the rule."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +89,7 @@ class _Down:
     pop: int
     origin: str
     text: str
+    tokens: Tokens
 
 
 _Back = tuple[int, int, _Down]  # how a node was reached: from (level, state), leaving by a down
@@ -80,10 +104,19 @@ class Completer:
     documentation).  ``filler`` is the value to invent where one is missing
     (a grammar's hints say ``null`` for JSON; default: the shortest text):
     it stands for every terminal it is a token of and every rule that
-    derives such a terminal alone (JSON's ``value`` and ``start``)."""
+    derives such a terminal alone (JSON's ``value`` and ``start``).
+    ``endings`` are the model tokens cut-off tokens are finished as, by
+    terminal (default: the grammar's hints')."""
 
-    def __init__(self, grammar: CompiledGrammar, *, filler: str | None = None):
+    def __init__(
+        self,
+        grammar: CompiledGrammar,
+        *,
+        filler: str | None = None,
+        endings: Mapping[str, Sequence[str]] | None = None,
+    ):
         self.grammar = grammar
+        self.endings = _hinted_endings(grammar) if endings is None else endings
         self.tables = grammar.tables
         self.fillers = _fillers(grammar, filler)
         self._automata: dict[str, RegexAutomaton | None] = {}
@@ -91,6 +124,7 @@ class Completer:
             (" " for name in grammar.ignored if grammar.patterns[name].fullmatch(" ") is not None),
             "",
         )
+        self.tokens: dict[str, Tokens] = {}
         self.texts, self.costs = self._cheapest_texts()
         self.exits = self._state_exits()
         # the ways to leave a level, by (state below, state) as one number
@@ -102,13 +136,7 @@ class Completer:
     def automaton(self, terminal: str) -> RegexAutomaton | None:
         """The terminal's pattern as an automaton (None when it cannot be followed)."""
         if terminal not in self._automata:
-            try:
-                automaton: RegexAutomaton | None = RegexAutomaton(
-                    self.grammar.terminals[terminal].source
-                )
-            except UnsupportedRegex:
-                automaton = None
-            self._automata[terminal] = automaton
+            self._automata[terminal] = _automaton(self.grammar.terminals[terminal].source)
         return self._automata[terminal]
 
     def _terminal_text(self, name: str) -> str | None:
@@ -166,6 +194,7 @@ class Completer:
                 ):
                     total = sum(costs[s] for s in expansion)
                     heapq.heappush(heap, (total, next(order), rules[user].origin, user))
+        self.tokens = {name: ((name, text),) for name, text in texts.items()}
         for origin in chosen:
             texts[origin] = self._derive(origin, chosen, texts)
         return texts, costs
@@ -178,10 +207,11 @@ class Completer:
         number = chosen[origin]
         if number < 0:
             text = self.fillers[origin]
+            self.tokens[origin] = ((origin, text),)
         else:
-            text = self.join(
-                self._derive(s, chosen, texts) for s in self.grammar.rules[number].expansion
-            )
+            expansion = self.grammar.rules[number].expansion
+            text = self.join(self._derive(s, chosen, texts) for s in expansion)
+            self.tokens[origin] = tuple(token for s in expansion for token in self.tokens[s])
         texts[origin] = text
         return text
 
@@ -260,15 +290,25 @@ class Completer:
                     continue
                 known = downs.get((leave.pop, leave.origin))
                 if known is None or total < known.cost:
-                    text = self.text(symbol for rest in path for symbol in rest)
-                    downs[(leave.pop, leave.origin)] = _Down(total, leave.pop, leave.origin, text)
+                    symbols = [symbol for rest in path for symbol in rest]
+                    tokens = tuple(token for symbol in symbols for token in self.tokens[symbol])
+                    downs[(leave.pop, leave.origin)] = _Down(
+                        total, leave.pop, leave.origin, self.text(symbols), tokens
+                    )
         found = self._downs[key] = sorted(downs.values(), key=lambda d: d.cost)
         return found
 
-    def ending(self, node: StackNode, before: str = "") -> str | None:
+    def ending(
+        self, node: StackNode, before: str = "", checked: CheckState | None = None
+    ) -> str | None:
         """The cheapest text that, read after ``before`` (a prefix that left
-        the parser with stack ``node``), makes the parser accept; None when
-        there is none.
+        the parser with stack ``node`` and the name checks in state
+        ``checked``), makes the parser accept; None when there is none."""
+        path = self._path(node)
+        return None if path is None else self._write(path, before, checked)
+
+    def _path(self, node: StackNode) -> list[_Down] | None:
+        """The cheapest ways down the stack ``node`` to acceptance, in order.
 
         A shortest path over the nodes (level, state): each way to leave a
         node lands strictly lower, so the nodes are settled level by level,
@@ -283,8 +323,8 @@ class Completer:
             current = current.parent
         states.reverse()
         gotos, cache, width = self.tables.gotos, self._downs, self._width
-        pieces: list[str] = []
-        seen: dict[int, tuple[int, int]] = {}  # state on top -> (level, pieces) when last there
+        path: list[_Down] = []
+        seen: dict[int, tuple[int, int]] = {}  # state on top -> (level, len(path)) when last there
         # the chain goes down the stack: ``state`` is on top of the real
         # entries ``states[:level]``
         level = len(states) - 1
@@ -299,28 +339,60 @@ class Completer:
             down = downs[0]
             landing = level - down.pop  # the entry that popping the top and pop - 1 more uncovers
             if down.origin == ROOT:  # accepted when nothing but the bottom is left
-                return self.join([*pieces, down.text], before) if landing == 0 else None
+                return [*path, down] if landing == 0 else None
             if landing < 0:
                 return None
             target = gotos[states[landing]].get(down.origin)
             if target is None:
                 return None
-            pieces.append(down.text)
+            path.append(down)
             level, state = landing + 1, target
             if state in seen:
                 higher, count = seen[state]
                 period = higher - level
                 repeats = _repeats(states, level - 1, period)
                 if repeats:
-                    pieces.extend(pieces[count:] * repeats)
+                    path.extend(path[count:] * repeats)
                     level -= repeats * period
-            seen[state] = (level, len(pieces))
+            seen[state] = (level, len(path))
         rest = self._search(states[:level], level, state)
-        return None if rest is None else self.join([*pieces, *rest], before)
+        return None if rest is None else [*path, *rest]
 
-    def _search(self, states: list[int], top: int, start: int) -> list[str] | None:
-        """The texts of the cheapest way from node (``top``, ``start``) of the
-        stack ``states`` to acceptance, when several ways lead on."""
+    def _write(self, path: list[_Down], before: str, checked: CheckState | None) -> str | None:
+        """The text of ``path``: with name checks (in state ``checked``), token
+        by token, each checked token as the checks ask; None when they refuse."""
+        checks = self.grammar.checks
+        if checks is None or checked is None:
+            return self.join((down.text for down in path), before)
+        pieces: list[str] = []
+        for down in path:
+            for kind, text in down.tokens:
+                if kind in checks.terminals:
+                    fitted = self._fit(checked, kind, "", text)
+                    if fitted is None:
+                        return None
+                    text, checked = fitted
+                pieces.append(text)
+        return self.join(pieces, before)
+
+    def _fit(
+        self, checked: CheckState, kind: str, start: str, text: str
+    ) -> tuple[str, CheckState] | None:
+        """The text of a ``kind`` token that starts with ``start`` and that the
+        name checks accept in state ``checked`` (``text`` is one the grammar
+        accepts), and their state after it; None when there is none."""
+        checks = self.grammar.checks
+        if checks is None:
+            return text, checked
+        fitted = checks.fit(checked, kind, start, text)
+        if fitted is None:
+            return None
+        stepped = checks.step(checked, kind, fitted)
+        return None if isinstance(stepped, Rejected) else (fitted, stepped)
+
+    def _search(self, states: list[int], top: int, start: int) -> list[_Down] | None:
+        """The cheapest way from node (``top``, ``start``) of the stack
+        ``states`` to acceptance, when several ways lead on."""
         gotos = self.tables.gotos
         # nodes still to leave, by level: state -> (cost, how it was reached)
         pending: dict[int, dict[int, tuple[int, _Back | None]]] = {top: {start: (0, None)}}
@@ -350,14 +422,14 @@ class Completer:
                         targets[target] = (total, (level, state, down))
         if accepted is None:
             return None
-        pieces: list[str] = []
+        path: list[_Down] = []
         step: _Back | None = accepted[1]
         while step is not None:
             level, state, down = step
-            pieces.append(down.text)
+            path.append(down)
             step = backs[(level, state)]
-        pieces.reverse()
-        return pieces
+        path.reverse()
+        return path
 
     # -- completing a text -----------------------------------------------------
 
@@ -365,39 +437,105 @@ class Completer:
         """The cheapest text to append to ``text``, a valid prefix whose scan
         stopped at ``end``, so that the parser accepts it: finish the token
         cut off at the end (if any), then complete the stack.  Also tries
-        finishing the last whole token as a longer one (``1.`` as ``1.0``)."""
-        found = self._finish_token(text, end.position, end.stack)
+        finishing the last whole token as a longer one (``1.`` as ``1.0``),
+        unless the name checks read it (their state before it is not known)."""
+        checked = end.extra[1]
+        found = self._finish_token(text, end.position, end.stack, checked)
         if found is not None and end.position == len(text):
             return found  # at a token boundary: a longer last token is no shorter
-        if end.last_end == end.position and end.last_start < end.position:
-            longer = self._finish_token(text, end.last_start, end.before)
+        if (
+            end.last_end == end.position
+            and end.last_start < end.position
+            and not self._checked_token(text, end.last_start, end.last_end)
+        ):
+            longer = self._finish_token(text, end.last_start, end.before, checked)
             if longer is not None and (found is None or len(longer) < len(found)):
                 return longer
         return found
 
-    def _finish_token(self, text: str, start: int, stack: StackNode) -> str | None:
-        """Finish ``text[start:]`` as one token on ``stack``, then the stack."""
+    def _checked_token(self, text: str, start: int, end: int) -> bool:
+        """Could ``text[start:end]`` be a token the name checks read?"""
+        checks = self.grammar.checks
+        return checks is not None and any(
+            self.grammar.patterns[name].fullmatch(text, start, end) is not None
+            for name in checks.terminals
+        )
+
+    def _finish_token(
+        self, text: str, start: int, stack: StackNode, checked: CheckState | None
+    ) -> str | None:
+        """Finish ``text[start:]`` as one token on ``stack`` (the name checks
+        in state ``checked``), then the stack."""
         piece = text[start:]
         if not piece:
-            return self.ending(stack, text[-1:])
+            return self.ending(stack, text[-1:], checked)
         best: str | None = None
         tables = self.tables
         for name in sorted(tables.acceptable(stack) | self.grammar.ignored):
             automaton = self.automaton(name) if name in self.grammar.terminals else None
             if automaton is None:
                 continue
-            extension = automaton.completion(piece)
+            extension = self._extension(name, piece, automaton)
             if extension is None:
                 continue
+            after = checked
+            if checked is not None:
+                fitted = self._fit(checked, name, piece, piece + extension)
+                if fitted is None:
+                    continue
+                extension, after = fitted[0][len(piece) :], fitted[1]
             last = extension[-1:] or piece[-1:]  # what the rest of the ending follows
             if name in self.grammar.ignored:
-                rest = self.ending(stack, last)
+                rest = self.ending(stack, last, after)
             else:
                 shifted = tables.shift(stack, name)
-                rest = None if shifted is None else self.ending(shifted, last)
+                rest = None if shifted is None else self.ending(shifted, last, after)
             if rest is not None and (best is None or len(extension) + len(rest) < len(best)):
                 best = extension + rest
         return best
+
+    def _extension(self, name: str, piece: str, automaton: RegexAutomaton) -> str | None:
+        """The text that finishes ``piece`` as a ``name`` token: an end of one
+        of its endings that does, the one whose model text before it ends
+        most like ``piece`` (then the shortest), else the shortest text."""
+        pattern = self.grammar.patterns[name]
+        best: tuple[int, int, str] | None = None  # -overlap, length, end
+        for model in self.endings.get(name, ()):
+            for cut in range(len(model), -1, -1):
+                end = model[cut:]
+                if pattern.fullmatch(piece + end) is not None:
+                    found = (-_overlap(piece, model[:cut]), len(end), end)
+                    best = found if best is None else min(best, found)
+        return best[2] if best is not None else automaton.completion(piece)
+
+
+@functools.lru_cache(maxsize=1024)
+def _automaton(source: str) -> RegexAutomaton | None:
+    """A pattern as an automaton (None when it cannot be followed), built once
+    per pattern: a grammar is loaded again for every repair, and XML's
+    terminals with their Unicode name classes take most of a completer's
+    building time."""
+    try:
+        return RegexAutomaton(source)
+    except UnsupportedRegex:
+        return None
+
+
+def _overlap(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` end with alike."""
+    count = 0
+    while count < min(len(a), len(b)) and a[-1 - count] == b[-1 - count]:
+        count += 1
+    return count
+
+
+def _hinted_endings(grammar: CompiledGrammar) -> Mapping[str, Sequence[str]]:
+    """The endings the grammar's hints give (none when they cannot be read:
+    the repair reports that itself)."""
+    try:
+        return hints_beside(grammar.info.path).endings
+    except HintsError:
+        return {}
 
 
 def _fillers(grammar: CompiledGrammar, filler: str | None) -> dict[str, str]:

@@ -13,12 +13,16 @@ The format (every key optional; unknown keys are errors)::
 
     filler = "null"              # the value to put where one is missing
     fields = ","                 # records (lines) have as many of these as the first
+    contextual = true            # read each token as what can follow the one before
 
     [roles]                      # terminal -> "data" | "structure" | "layout"
     COMMENT = "layout"           # when lark's naming conventions do not tell
 
     [kinds]                      # terminals that hold the same kind of value
     QUOTED = "TEXT"              # "7" and 7 are both a field
+
+    [endings]                    # how a token cut off at the end is finished, where
+    XML_DECL = ['<?xml version="1.0" encoding="UTF-8"?>']  # one fits (completion)
 
     [literals]                   # foreign words -> canonical text (whole words)
     True = "true"
@@ -171,6 +175,8 @@ class Hints:
     concatenated: Concatenation | None = None
     fields: str | None = None  # every record (line) has as many of these as the first
     kinds: Mapping[str, str] = field(default_factory=dict)  # terminal -> kind of value it holds
+    contextual: bool = False  # the tolerant lexer prefers what may follow the token before
+    endings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # terminal -> models
 
     @property
     def rewrites(self) -> tuple[Rewrite, ...]:
@@ -216,6 +222,8 @@ class HintsError(OracleConfigError):
 _TOP_KEYS = {
     "filler",
     "fields",
+    "contextual",
+    "endings",
     "kinds",
     "roles",
     "literals",
@@ -321,6 +329,9 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
     filler, fields = (
         _string(source, key, data[key]) if key in data else None for key in ("filler", "fields")
     )
+    contextual = data.get("contextual", False)
+    if not isinstance(contextual, bool):
+        raise _fail(source, "contextual", f"expected true or false, got {contextual!r}")
     roles: dict[str, Role] = {}
     for terminal, role in _mapping(source, "roles", data.get("roles", {})).items():
         if role not in ROLES:
@@ -330,6 +341,12 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
         terminal: _string(source, f"kinds.{terminal}", kind)
         for terminal, kind in _mapping(source, "kinds", data.get("kinds", {})).items()
     }
+    endings: dict[str, tuple[str, ...]] = {}
+    for terminal, models in _mapping(source, "endings", data.get("endings", {})).items():
+        where = f"endings.{terminal}"
+        if not isinstance(models, list) or not models:
+            raise _fail(source, where, "expected a list of texts")
+        endings[terminal] = tuple(_string(source, where, model) for model in models)
     literals = _mapping(source, "literals", data.get("literals", {}))
     tokens = [
         *(_literal(source, word, canonical) for word, canonical in literals.items()),
@@ -367,6 +384,8 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
         concatenated,
         fields,
         kinds,
+        contextual,
+        endings,
     )
 
 

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from re import _constants as sre_constants
 from re import _parser as sre_parse
@@ -295,10 +296,10 @@ class _CharClass:
         if self._representative is None:
             spans = [range(low, min(high, low + 256) + 1) for low, high in self.ranges]
             spans.append(range(0xA0, 0x3000))
-            candidates = (
-                *_PREFERRED,
-                *sorted(self.chars),
-                *(chr(code) for span in spans for code in span if chr(code).isprintable()),
+            candidates = itertools.chain(  # lazily: most classes hold a preferred one
+                _PREFERRED,
+                sorted(self.chars),
+                (chr(code) for span in spans for code in span if chr(code).isprintable()),
             )
             self._representative = next((c for c in candidates if c in self), "")
         return self._representative or None

@@ -11,11 +11,20 @@ reads words, numbers, quoted strings and punctuation.
 
 Every lexeme has a *role*: **data** (values, names, keywords: a lark pattern
 terminal or a literal with a letter or digit), **structure** (punctuation: a
-literal without letters or digits, or a terminal whose name starts with ``_``,
-which lark leaves out of trees), **layout** (comments: ignored terminals other
+literal without letters or digits, a terminal whose name starts with ``_``,
+which lark leaves out of trees, or a token whose text the grammar's name
+stack dictates, such as XML's end tag, which repeats its start tag's name and
+holds no data of its own), **layout** (comments: ignored terminals other
 than whitespace; foreign comments and wrappers) or **junk** (a character no
 terminal matches).  A hints file's ``[roles]`` overrides the first three.
 Whitespace is no lexeme at all.
+
+Longest match reads a text without its context.  Where a grammar's terminals
+overlap so that only the context tells them apart (XML's ``>`` ends a tag,
+and ``>b`` is also character data), its hints say ``contextual = true``: the
+lexer then prefers the terminals the parser could take after the tokens
+before (:class:`_Context`), and falls back to any terminal where none of them
+matches (broken text).
 """
 
 from __future__ import annotations
@@ -46,7 +55,9 @@ class Lexeme:
     ``kind`` is the terminal (of the canonical form, for a foreign token), or
     the kind of value its hints say it holds; ``None`` for junk and for what
     has no terminal.  ``partial``: a token cut
-    off by the end of the text (``"fo`` of a string, ``tr`` of ``true``)."""
+    off by the end of the text (``"fo`` of a string, ``tr`` of ``true``).
+    ``guessed``: read where a contextual lexer expected none of the
+    terminals that match (broken text: its kind is a guess)."""
 
     kind: str | None
     start: int
@@ -55,6 +66,7 @@ class Lexeme:
     role: Role
     foreign: str | None = None
     partial: bool = False
+    guessed: bool = False
 
 
 class TolerantLexer(Protocol):
@@ -102,6 +114,7 @@ class GrammarLexer:
         self._kinds = {name: hints.kinds.get(name, name) for name in grammar.terminals}
         self._starters: dict[str, list[str]] = {}
         self._canonical: dict[str, tuple[str | None, Role]] = {}
+        self._context = _Context(grammar) if hints.contextual else None
 
     def _role(self, name: str) -> Role:
         declared = self.hints.roles.get(name)
@@ -109,6 +122,9 @@ class GrammarLexer:
             return Role(declared)
         if name in self.grammar.ignored:
             return Role.LAYOUT
+        checks = self.grammar.checks
+        if checks is not None and name in checks.dictated:
+            return Role.STRUCTURE
         literal = self.grammar.terminals[name].literal
         if name.startswith("_") or (literal is not None and not any(c.isalnum() for c in literal)):
             return Role.STRUCTURE
@@ -121,11 +137,36 @@ class GrammarLexer:
             found = self._starters[char] = [name for name in self._order if name in starters]
         return found
 
-    def _native(self, text: str, position: int) -> tuple[str | None, int]:
+    def _native(
+        self, text: str, position: int, states: frozenset[int] | None
+    ) -> tuple[str | None, int, bool]:
+        """The longest token at ``position``: of a terminal the parser could
+        take in one of ``states`` when the lexer is contextual and one
+        matches; else of any terminal, literals first, then guessed (the
+        third value)."""
+        candidates = self._candidates(text[position])
+        context = self._context
+        if context is not None and states is not None:
+            allowed = context.allowed(states)
+            expected = [name for name in candidates if name in allowed]
+            name, end = self._longest(text, position, expected)
+            if name is not None:
+                return name, end, False
+            # broken text: punctuation reads as itself (the second `=` of
+            # `a=="x"`), anything else as the longest token
+            literals = [name for name in candidates if name in self.grammar.literals]
+            name, end = self._longest(text, position, literals)
+            if name is None:
+                name, end = self._longest(text, position, candidates)
+            return name, end, True
+        name, end = self._longest(text, position, candidates)
+        return name, end, False
+
+    def _longest(self, text: str, position: int, names: list[str]) -> tuple[str | None, int]:
         best_name: str | None = None
         best_end = position
         patterns = self.grammar.patterns
-        for name in self._candidates(text[position]):
+        for name in names:
             found = patterns[name].match(text, position)
             if found is not None and found.end() > best_end:
                 best_name, best_end = name, found.end()
@@ -161,11 +202,13 @@ class GrammarLexer:
         lexemes: list[Lexeme] = []
         position = start
         size = len(text)
+        context = self._context
+        states: frozenset[int] | None = None  # where the parser may be (None: unknown)
         while position < end:
             if text[position].isspace() and not self._candidates(text[position]):
                 position += 1
                 continue
-            name, token_end = self._native(text, position)
+            name, token_end, guessed = self._native(text, position, states)
             hint = self._foreign.longest(text, position) if foreign else None
             if hint is not None and hint[1].end() >= token_end:
                 rewrite, found = hint
@@ -173,6 +216,7 @@ class GrammarLexer:
                 kind, role = self.classify(value)
                 lexemes.append(Lexeme(kind, position, found.end(), value, role, rewrite.name))
                 position = found.end()
+                states = None
                 continue
             # a token the end of the text cuts off, also where a shorter token
             # matches (`""` of a cut-off `"""` string)
@@ -185,14 +229,78 @@ class GrammarLexer:
             if name is None:
                 lexemes.append(Lexeme(None, position, position + 1, text[position], Role.JUNK))
                 position += 1
+                states = None
                 continue
             value = text[position:token_end]
             if value.strip():
-                lexemes.append(
-                    Lexeme(self._kinds[name], position, token_end, value, self._roles[name])
-                )
+                kind, role = self._kinds[name], self._roles[name]
+                lexemes.append(Lexeme(kind, position, token_end, value, role, guessed=guessed))
             position = token_end
+            if context is not None and name not in self.grammar.ignored:
+                states = context.after(states, name)
         return lexemes
+
+
+class _Context:
+    """Where an LR parser may be after the tokens read so far, without its
+    stack: a set of states.  After a token, the states that shift its
+    terminal from the set, after the reductions its look-ahead calls for
+    (a reduction goes to any state entered by its rule's symbol: the stack
+    below is not known, so the set is a superset); every state that shifts
+    the terminal when none of the set does (broken text)."""
+
+    def __init__(self, grammar: CompiledGrammar) -> None:
+        tables = grammar.tables
+        self._actions, self._reductions = tables.actions, tables.reductions
+        self._entered: dict[str, set[int]] = {}  # nonterminal -> the states its gotos enter
+        self._shifted: dict[str, frozenset[int]] = {}  # terminal -> the states it shifts to
+        for row in tables.gotos.values():
+            for symbol, target in row.items():
+                self._entered.setdefault(symbol, set()).add(target)
+        shifted: dict[str, set[int]] = {}
+        for row in self._actions.values():
+            for symbol, target in row.items():
+                if target >= 0:
+                    shifted.setdefault(symbol, set()).add(target)
+        self._shifted = {symbol: frozenset(targets) for symbol, targets in shifted.items()}
+        self._after: dict[tuple[frozenset[int] | None, str], frozenset[int]] = {}
+        self._allowed: dict[frozenset[int], frozenset[str]] = {}
+
+    def after(self, states: frozenset[int] | None, terminal: str) -> frozenset[int]:
+        """The states after a ``terminal`` token read in one of ``states``."""
+        key = (states, terminal)
+        found = self._after.get(key)
+        if found is None:
+            found = self._shift(states, terminal) if states is not None else frozenset()
+            found = self._after[key] = found or self._shifted.get(terminal, frozenset())
+        return found
+
+    def _shift(self, states: frozenset[int], terminal: str) -> frozenset[int]:
+        actions, reductions = self._actions, self._reductions
+        reached = set(states)
+        pending = list(states)
+        while pending:
+            action = actions[pending.pop()].get(terminal)
+            if action is None or action >= 0:
+                continue
+            for target in self._entered.get(reductions[-action - 1].origin, ()):
+                if target not in reached:
+                    reached.add(target)
+                    pending.append(target)
+        return frozenset(
+            action
+            for action in (actions[state].get(terminal) for state in reached)
+            if action is not None and action >= 0
+        )
+
+    def allowed(self, states: frozenset[int]) -> frozenset[str]:
+        """The terminals the parser takes in one of ``states``."""
+        found = self._allowed.get(states)
+        if found is None:
+            found = self._allowed[states] = frozenset(
+                terminal for state in states for terminal in self._actions[state]
+            )
+        return found
 
 
 _GENERIC = regex.compile(

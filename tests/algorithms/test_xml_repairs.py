@@ -1,0 +1,46 @@
+"""XML's everyday slips, repaired as a person would: the hints propose, the
+ranking (which reads XML in context) puts the repair that keeps the data first."""
+
+from __future__ import annotations
+
+import pytest
+
+from inputmend import services
+from inputmend.core.budget import Budget
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+SHELF = '<shelf>\n  <book lang="en" year="1965">Dune</book>\n  <book lang="fr"/>\n</shelf>\n'
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        SHELF.replace('"en"', '"en', 1),  # a value lost its closing quote
+        SHELF.replace('"1965"', '1965"', 1),  # or its opening quote
+        SHELF.replace('"1965">Dune', '"1965"Dune', 1),  # a start tag lost its `>`
+        SHELF.replace('<book lang="fr"/>', '<book lang="fr"', 1),  # an empty tag its `/>`
+        SHELF.replace("</book>", "</book", 1),  # an end tag its `>`
+        "<shelf>\n  <title>Dune</title>\n</shelf>\n".replace("<title>", "<title", 1),
+    ],
+)
+def test_a_lost_quote_or_bracket_is_put_back(damaged: str) -> None:
+    original = SHELF if damaged.count("book") else "<shelf>\n  <title>Dune</title>\n</shelf>\n"
+    oracle = IncrementalGrammarOracle("xml")
+    result = services.repair(damaged, oracle, budget=Budget(timeout_s=20))
+    assert result.repairs[0].text == original
+
+
+def test_an_answer_around_the_document_is_peeled_without_a_search() -> None:
+    oracle = IncrementalGrammarOracle("xml")
+    answer = f"Here is the shelf you asked for:\n\n{SHELF}\nLet me know if you need more.\n"
+    result = services.repair(answer, oracle, budget=Budget(timeout_s=20))
+    assert result.repairs[0].text.strip() == SHELF.strip()
+    # removing the text around the data loses none: no search runs after it
+    assert not {"fsynth", "ddmax-hybrid"} & {r.algorithm for r in result.repairs}
+
+
+def test_a_cut_off_sentence_inside_an_element_is_completed_not_peeled() -> None:
+    oracle = IncrementalGrammarOracle("xml")
+    cut = "<shelf>\n  <note>\n\n  Read it twice."
+    result = services.repair(cut, oracle, budget=Budget(timeout_s=20))
+    assert result.repairs[0].text == cut + "</note></shelf>"
