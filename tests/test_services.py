@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from dataclasses import replace
 
@@ -208,3 +210,12 @@ def test_an_end_tag_from_the_name_stack_is_completed_and_invents_nothing() -> No
     assert result.repairs[0].text == text.replace("Columbine", "Columbine</plant>")
     assert not {"fsynth", "ddmax-hybrid"} & {r.algorithm for r in result.repairs}
     assert result.stats.tests < 50
+
+
+def test_a_quote_closed_at_the_end_of_a_table_leaves_no_short_record() -> None:
+    text = "id,name,score\n1,Ann,90\n2,\"Bob,85\n3,Cy,70\n"
+    result = services.repair(text, IncrementalGrammarOracle("csv"))
+    rows = list(csv.reader(io.StringIO(result.repairs[0].text)))
+    # closing the quote at the end would make `2,"Bob,85\n3,Cy,70"` one
+    # record of two fields: every record keeps the header's three
+    assert {len(row) for row in rows} == {3}

@@ -373,6 +373,16 @@ class Judge:
             )
         return judged, lost
 
+    def starts_record(self, offset: int) -> bool:
+        """Does a record of the input start at ``offset``: a line start where the
+        grammar's scan has a token start (the line break's or the next one's;
+        not inside a quoted field that runs over lines)?"""
+        if offset == 0:
+            return True
+        if self.original[offset - 1] != "\n" or self.token_start is None:
+            return False
+        return self.token_start(offset) in (offset - 1, offset)
+
     def header_fields(self) -> int | None:
         """The number of fields of the input's first record (``fields`` hints)."""
         separator = self.lexer.hints.fields
@@ -692,7 +702,7 @@ class _Assessment:
         if fields is None:
             return 0
         records = _records(self.repaired, self.after)
-        if self.window.start > 0:
+        if not self.judge.starts_record(self.window.start):
             records = records[1:]  # may be the end of a record that began before
         cut = self.original[-1:] not in ("\n", "")
         if records and cut and records[-1][-1].end >= self.mapping.end(len(self.original)):
