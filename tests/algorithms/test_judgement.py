@@ -137,3 +137,19 @@ def test_only_the_stretch_around_the_edits_is_read(json: TolerantLexer) -> None:
     repair = Repair(long, (Edit(len(long) - 1, 2),), "t", True, 2)
     judgement = Judge(text, json)(repair)
     assert judgement.structure_lost == 0 and judgement.tokens_kept < 2_000
+
+
+def test_a_comment_a_lost_quote_hid_is_read_inside_out() -> None:
+    yaml = _lexer("yaml")
+    # the lost quote of `""` makes a string run into the comment, up to its quote
+    text = 'title: "\n# subtitle: "none"\npages: 3\n'
+    closed = judge(yaml, text, 'title: ""\n# subtitle: "none"\npages: 3\n')
+    assert (closed.changed, closed.data_lost) == (0, 0)
+
+
+def test_punctuation_a_hint_fix_removes_from_a_value_is_not_lost() -> None:
+    yaml = _lexer("yaml")
+    # a YAML plain scalar may hold brackets: `beta]]` reads as one value
+    text = "tags: [alpha, beta]]\nsize: 2\n"
+    assert judge(yaml, text, "tags: [alpha, beta]\nsize: 2\n").data_lost == 0
+    assert judge(yaml, text, "tags: [alpha, bet]]\nsize: 2\n").data_lost == 1
