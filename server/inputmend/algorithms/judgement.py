@@ -518,13 +518,23 @@ class _Assessment:
     def _read_inside_out(self, position: int, cover: Lexeme) -> bool:
         """Are both delimiters of ``cover`` pieces of input tokens that the
         repair splits (not inserted, not whole tokens of their own)?  A
-        comment has one: where it starts (it ends with its line)."""
+        comment has one: where it starts (it ends with its line).  The closing
+        delimiter may be the token's own last character, a copy of the opening
+        one: a quote glued to the token's end (YAML's ``%{total}"``, a plain
+        scalar that holds a quote, after a string a lost quote ran on)."""
         edges = (cover.start,) if cover.role is Role.LAYOUT else (cover.start, cover.end - 1)
         for edge in edges:
             if _within(self.inserted, edge, edge + 1):
                 return False
             origin = self.mapping.behind(edge)
             index = bisect.bisect_right(self.before_starts, origin) - 1
+            if (
+                index == position
+                and edge > cover.start
+                and origin == self.before[position].end - 1
+                and self.original[origin] == self.repaired[cover.start]
+            ):
+                continue
             if index < 0 or index == position or origin >= self.before[index].end:
                 return False
             if self.lows[index] >= cover.start and self.highs[index] <= cover.end:
