@@ -38,15 +38,25 @@ def _top(damaged: str) -> str:
         # a chat assistant's sentence before or after the file
         ("Sure! Here is the file\n\nname: demo\nreplicas: 2\n", "name: demo\nreplicas: 2\n"),
         ("name: demo\nreplicas: 2\n\nLet me know if it works.\n", "name: demo\nreplicas: 2\n"),
-        # a lost colon: after the key's word, not at the end of the line
+        # the data's last line break stays (a block scalar keeps its value)
+        ("```yaml\nrun: |\n  make test\n```\n", "run: |\n  make test\n"),
+        # a lost colon: after the key's word, not at the end of the line; before a
+        # block scalar's indicator; after a key of several words above its block
         ("db:\n  host localhost\n  port: 5432\n", "db:\n  host: localhost\n  port: 5432\n"),
         ("kind Service\nmetadata:\n  name: web\n", "kind: Service\nmetadata:\n  name: web\n"),
+        ("apiVersion 1\n\nkind: Pod\n", "apiVersion: 1\n\nkind: Pod\n"),  # no prose
+        ("welcome text >\n  Hello there\nport: 22\n", "welcome text: >\n  Hello there\nport: 22\n"),
+        (
+            "nav:\n  - Getting started\n      - Install: a.md\n",
+            "nav:\n  - Getting started:\n      - Install: a.md\n",
+        ),
         # a lost closing quote: closed where the line ends, not lines later
         (
             'motd: "Welcome home\nport: 22\nbanner: "x"\n',
             'motd: "Welcome home"\nport: 22\nbanner: "x"\n',
         ),
         ("routes:\n  '/api/*:\n    - auth\n", "routes:\n  '/api/*':\n    - auth\n"),
+        ('cron: "17 4 * * 1   # every "Monday"\nuser: x\n', 'cron: "17 4 * * 1"\nuser: x\n'),
         ('tags: ["alpha, "beta"]\nsize: 2\n', 'tags: ["alpha", "beta"]\nsize: 2\n'),
         # a lost opening quote: opened where the value begins, not commented out
         (
