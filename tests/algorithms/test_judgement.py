@@ -178,3 +178,28 @@ def test_a_string_cut_off_after_the_closing_brackets_lost_its_quote(json: Tolera
     text = '{"tags": [" ]}'
     assert judge(json, text, text + '"]}').changed == 1
     assert judge(json, text, '{"tags": [""]}').data_lost == 0
+
+
+def test_a_comment_a_lost_quote_hid_is_read_inside_out() -> None:
+    yaml = _lexer("yaml")
+    # the lost quote of `""` makes a string run into the comment, up to its quote
+    text = 'title: "\n# subtitle: "none"\npages: 3\n'
+    closed = judge(yaml, text, 'title: ""\n# subtitle: "none"\npages: 3\n')
+    assert (closed.changed, closed.data_lost) == (0, 0)
+
+
+def test_punctuation_a_hint_fix_removes_from_a_value_is_not_lost() -> None:
+    yaml = _lexer("yaml")
+    # a YAML plain scalar may hold brackets: `beta]]` reads as one value
+    text = "tags: [alpha, beta]]\nsize: 2\n"
+    assert judge(yaml, text, "tags: [alpha, beta]\nsize: 2\n").data_lost == 0
+    assert judge(yaml, text, "tags: [alpha, bet]]\nsize: 2\n").data_lost == 1
+
+
+def test_a_quote_glued_to_a_token_can_close_a_value_read_inside_out() -> None:
+    yaml = _lexer("yaml")
+    # the runaway string ends at the quote before `%{n}`, whose closing quote
+    # the input reads as part of the plain scalar `%{n} pages"`
+    text = 'title: "Sum\npages: 3\nunit: "%{n} pages"\n'
+    closed = judge(yaml, text, 'title: "Sum"\npages: 3\nunit: "%{n} pages"\n')
+    assert (closed.changed, closed.data_lost) == (0, 0)

@@ -198,17 +198,24 @@ def _removal(text: str, start: int, end: int) -> Edit:
 
 
 def _rewrites_at(
-    text: str, error: int, hints: Hints, anchors: set[int], early: int
+    text: str, error: int, hints: Hints, anchors: set[int], early: int, last: int | None = None
 ) -> list[tuple[str, tuple[Edit, ...]]]:
     """The hints' rewrites around an error: foreign tokens and fixes that
     start at an anchor or after ``early`` and reach the error (or end right
-    before it, with only blanks between), and fixes after ``early`` that end
-    before it (a lost quote shows up late); nearest to the error first."""
+    before it, with only blanks between, or hold the start of ``last``, the
+    token before the error, which they read otherwise: a quote that lost its
+    partner opens a string that runs on for lines), and fixes after ``early``
+    that end before it (a lost quote shows up late); nearest to the error
+    first."""
     matches: dict[tuple[int, int, str], tuple[str, tuple[Edit, ...]]] = {}
 
     def offer(rewrite: Rewrite, found: Any) -> None:
         start, end = found.start(), found.end()
-        reaches = start <= error <= end or (end < error and not text[end:error].strip())
+        reaches = (
+            start <= error <= end
+            or (end < error and not text[end:error].strip())
+            or (last is not None and start <= last < end)
+        )
         if not reaches and (rewrite.kind != "fix" or end > error):
             return
         canonical = rewrite.canonical(found)
@@ -246,8 +253,11 @@ def _near(text: str, error: int, last_token: int | None) -> int:
 
 
 def _wrappers_at(text: str, error: int, hints: Hints) -> list[tuple[str, tuple[Edit, ...]]]:
+    """Removing the text around the data, when the error is in it or after it:
+    prose before YAML data reads as a plain scalar, and the error shows only
+    on the data's first lines."""
     regions = hints.wrapper_regions(text)
-    if not any(start <= error <= end for start, end, _ in regions):
+    if not any(start <= error for start, _, _ in regions):
         return []
     names = ", ".join(dict.fromkeys(name for _, _, name in regions))
     return [(names, tuple(Edit(start, end - start) for start, end, _ in regions))]
@@ -381,7 +391,7 @@ def hint_repairs(
                     anchors.add(last)
             near = [
                 *_wrappers_at(current, error, hints),
-                *_rewrites_at(current, error, hints, anchors, _near(current, error, last)),
+                *_rewrites_at(current, error, hints, anchors, _near(current, error, last), last),
                 *_concatenation_at(current, error, hints, locate),
             ]
             solved, best = attempt(near)

@@ -21,18 +21,21 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     token the repair splits (its pieces are judged by the next criteria), a
     token glued to junk (no blank between them: misread text), a token whose
     kind a contextual lexer could only guess (none it expected matched), and
-    a token swallowed by a value whose delimiters were already in the input as pieces
-    of tokens the repair splits (the repair reads the text the other way
-    round, it does not wrap it).  Foreign syntax too counts only when the
-    repair leaves it in one token: a reading the repair splits with an edit
-    inside (``"JD Ballard" ~ "email"`` read as a string with unescaped quotes,
-    repaired to two strings and a comma) is judged by its pieces.
+    a token swallowed by a value whose delimiters (a comment: whose start)
+    were already in the input as pieces of tokens the repair splits (the
+    repair reads the text the other way round, it does not wrap it).  Foreign
+    syntax too counts only when the repair leaves it in one token: a reading
+    the repair splits with an edit inside (``"JD Ballard" ~ "email"`` read as
+    a string with unescaped quotes, repaired to two strings and a comma) is
+    judged by its pieces.
 ``data_lost``
     Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
     or digits the grammar cannot read; not punctuation, and not foreign syntax
     removed or rewritten as its hint says (a comment in a foreign style, a
-    code fence, prose around the data).
+    code fence, prose around the data), nor punctuation a hint's fix removes
+    from a value (the doubled ``]`` of YAML's ``[a, b]]``, which reads as
+    the plain scalar ``b]]``).
 ``structure_lost``
     Punctuation tokens deleted or overwritten, except a duplicate (the stray
     comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``) and what a hint's
@@ -597,12 +600,24 @@ class _Assessment:
 
     def _read_inside_out(self, position: int, cover: Lexeme) -> bool:
         """Are both delimiters of ``cover`` pieces of input tokens that the
-        repair splits (not inserted, not whole tokens of their own)?"""
-        for edge in (cover.start, cover.end - 1):
+        repair splits (not inserted, not whole tokens of their own)?  A
+        comment has one: where it starts (it ends with its line).  The closing
+        delimiter may be the token's own last character, a copy of the opening
+        one: a quote glued to the token's end (YAML's ``%{total}"``, a plain
+        scalar that holds a quote, after a string a lost quote ran on)."""
+        edges = (cover.start,) if cover.role is Role.LAYOUT else (cover.start, cover.end - 1)
+        for edge in edges:
             if _within(self.inserted, edge, edge + 1):
                 return False
             origin = self.mapping.behind(edge)
             index = bisect.bisect_right(self.before_starts, origin) - 1
+            if (
+                index == position
+                and edge > cover.start
+                and origin == self.before[position].end - 1
+                and self.original[origin] == self.repaired[cover.start]
+            ):
+                continue
             if index < 0 or index == position or origin >= self.before[index].end:
                 return False
             if self.lows[index] >= cover.start and self.highs[index] <= cover.end:
@@ -645,9 +660,25 @@ class _Assessment:
                 not token.value.strip() or token.role is Role.LAYOUT
             ):
                 continue
-            else:
+            elif char.isalnum() or not self._punctuation_fix(offset):
                 lost += 1
         return lost, sum(1 for index in punctuation if not self._stray(index)), junk
+
+    def _punctuation_fix(self, offset: int) -> bool:
+        """Does a hint's fix remove punctuation starting at ``offset`` (a
+        doubled ``]`` that the lexer reads as the end of a value, ``errcheck]]``
+        in YAML, where a plain scalar may hold brackets)?"""
+        text = self.original
+        for fix in self.judge.lexer.hints.fixes:
+            found = fix.pattern.match(text, offset)
+            if (
+                found is not None
+                and found.end() > offset
+                and not fix.canonical(found)
+                and not any(c.isalnum() for c in found.group())
+            ):
+                return True
+        return False
 
     def _stray(self, position: int) -> bool:
         """Is a punctuation token a duplicate of its neighbour, or what a fix removes?"""

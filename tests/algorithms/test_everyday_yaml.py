@@ -1,0 +1,76 @@
+"""Everyday YAML damage: the top repair carries the data the file held.
+
+Comments in another language's style, chat prose around the file, lost and
+doubled quotes, colons, dashes and brackets.  The top repair of each damaged
+text must read (PyYAML's ``safe_load``) as the undamaged one: not a comment
+line turned into a key by an invented ``:``, not a lost quote put back where
+it swallows lines, not a doubled bracket closed into a nested collection.
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from inputmend import services
+from inputmend.core.budget import Budget
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+
+def _top(damaged: str) -> str:
+    result = services.repair(damaged, IncrementalGrammarOracle("yaml"), budget=Budget(timeout_s=20))
+    assert result.repairs, damaged
+    return result.repairs[0].text
+
+
+@pytest.mark.parametrize(
+    ("damaged", "meant"),
+    [
+        # comments in C and JavaScript style on a line of their own
+        (
+            "server:\n  host: example.org\n  // the proxy's port\n  port: 8080\n",
+            "server:\n  host: example.org\n  port: 8080\n",
+        ),
+        (
+            "server:\n  host: example.org\n  /* retries before giving up */\n  retries: 3\n",
+            "server:\n  host: example.org\n  retries: 3\n",
+        ),
+        # a chat assistant's sentence before or after the file
+        ("Sure! Here is the file\n\nname: demo\nreplicas: 2\n", "name: demo\nreplicas: 2\n"),
+        ("name: demo\nreplicas: 2\n\nLet me know if it works.\n", "name: demo\nreplicas: 2\n"),
+        # the data's last line break stays (a block scalar keeps its value)
+        ("```yaml\nrun: |\n  make test\n```\n", "run: |\n  make test\n"),
+        # a lost colon: after the key's word, not at the end of the line; before a
+        # block scalar's indicator; after a key of several words above its block
+        ("db:\n  host localhost\n  port: 5432\n", "db:\n  host: localhost\n  port: 5432\n"),
+        ("kind Service\nmetadata:\n  name: web\n", "kind: Service\nmetadata:\n  name: web\n"),
+        ("apiVersion 1\n\nkind: Pod\n", "apiVersion: 1\n\nkind: Pod\n"),  # no prose
+        ("welcome text >\n  Hello there\nport: 22\n", "welcome text: >\n  Hello there\nport: 22\n"),
+        (
+            "nav:\n  - Getting started\n      - Install: a.md\n",
+            "nav:\n  - Getting started:\n      - Install: a.md\n",
+        ),
+        # a lost closing quote: closed where the line ends, not lines later
+        (
+            'motd: "Welcome home\nport: 22\nbanner: "x"\n',
+            'motd: "Welcome home"\nport: 22\nbanner: "x"\n',
+        ),
+        ("routes:\n  '/api/*:\n    - auth\n", "routes:\n  '/api/*':\n    - auth\n"),
+        ('cron: "17 4 * * 1   # every "Monday"\nuser: x\n', 'cron: "17 4 * * 1"\nuser: x\n'),
+        ('tags: ["alpha, "beta"]\nsize: 2\n', 'tags: ["alpha", "beta"]\nsize: 2\n'),
+        # a lost opening quote: opened where the value begins, not commented out
+        (
+            'deploy:\n  token: {{ secret_token }}"\n  region: eu\n',
+            'deploy:\n  token: "{{ secret_token }}"\n  region: eu\n',
+        ),
+        # doubled indicators: the copy removed, not closed into a nested collection
+        ("steps:\n  -- uses: git\n  - run: make\n", "steps:\n  - uses: git\n  - run: make\n"),
+        (
+            "jobs:\n  build:\n    caches: [[npm, node]\n    script: make\n",
+            "jobs:\n  build:\n    caches: [npm, node]\n    script: make\n",
+        ),
+        ("set: !!set {a, b}}\nhost: x\n", "set: !!set {a, b}\nhost: x\n"),
+    ],
+)
+def test_the_top_repair_keeps_the_data(damaged: str, meant: str) -> None:
+    assert yaml.safe_load(_top(damaged)) == yaml.safe_load(meant)
