@@ -13,7 +13,9 @@ depth.  So:
   one whose nesting matches the layout);
 * :func:`layout_repairs` finds the lines where the depth stops agreeing
   with the indentation and tries, there, the single edits that restore it:
-  insert an opener or a closer, delete a surplus one.  The oracle checks
+  insert an opener or a closer, delete a surplus one; and, in grammars
+  whose strings may span lines, puts a lost quote back on the line of the
+  string it left running on (:func:`quote_edits`).  The oracle checks
   every candidate.
 
 Bracket pairs come from the grammar (:func:`brackets_of`): a rule that ends
@@ -53,6 +55,7 @@ class Brackets:
     openers: tuple[str, ...]
     closers: tuple[str, ...]
     pattern: re.Pattern[str]
+    quotes: tuple[str, ...] = ()  # the quotes of strings that may span lines
 
 
 def brackets_of(grammar: CompiledGrammar) -> Brackets | None:
@@ -98,7 +101,18 @@ def brackets_of(grammar: CompiledGrammar) -> Brackets | None:
         pattern = re.compile("|".join(part for part in parts if part))
     except re.error:
         return None
-    return Brackets(openers, closers, pattern)
+    quotes = {
+        source[0]
+        for name, terminal in grammar.terminals.items()
+        if name not in literals
+        and (source := terminal.source)[:1] in _QUOTES
+        and source[-1] == source[0] != source[1:3]
+        and _may_hide(source, {"\n"})
+    }
+    return Brackets(openers, closers, pattern, tuple(sorted(quotes)))
+
+
+_QUOTES = frozenset("\"'`")
 
 
 def _reaches(symbols: tuple[str, ...], targets: set[str], derives: dict[str, set[str]]) -> bool:
@@ -215,12 +229,135 @@ def _offsets(lines: tuple[Line, ...]) -> list[int]:
 
 def layout_agreement(text: str, brackets: Brackets) -> int:
     """How well the nesting of ``text`` agrees with its layout: 0 when every
-    line sits at the bracket depth that lines of its indentation mostly have
-    and its depth changes from the line before by as many levels as its
-    indentation; minus one for each line where either does not hold (higher
-    is better)."""
-    lines = layout_of(text, brackets).lines
-    return -sum(offset != 0 for offset in _offsets(lines)) - len(_level_breaks(lines))
+    line sits at the bracket depth that lines of its indentation mostly have,
+    its depth changes from the line before by as many levels as its
+    indentation, and the brackets open at its start are those its
+    indentation leaves open (:func:`_closing_breaks`); minus one for each line
+    and rule where this does not hold (higher is better)."""
+    layout = layout_of(text, brackets)
+    lines = layout.lines
+    return (
+        -sum(offset != 0 for offset in _offsets(lines))
+        - len(_level_breaks(lines))
+        - len(_closing_breaks(text, layout, brackets))
+        - _words_astray(text, brackets)
+    )
+
+
+def _column(text: str, offset: int, openers: tuple[str, ...]) -> int:
+    """Where a line's indentation says the bracket opened at ``offset`` is:
+    its column, or the indentation of its line when the line ends with an
+    opener (``{`` or ``"b": {"c": [`` ending a line open a block indented
+    from the line, ``(foo`` a list indented from the parenthesis)."""
+    before = text[_line_start(text, offset) : offset]
+    if not _rest(text, offset).rstrip().endswith(openers):
+        return _width(before)
+    return _width(before[: len(before) - len(before.lstrip(" \t"))])
+
+
+_REST = re.compile(r"[^\r\n]*")
+
+
+def _line_start(text: str, offset: int) -> int:
+    """Where the line of ``offset`` starts."""
+    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+
+
+def _rest(text: str, offset: int) -> str:
+    """The text from ``offset`` to the end of its line."""
+    match = _REST.match(text, offset)
+    return match.group() if match else ""
+
+
+def _closing_breaks(text: str, layout: Layout, brackets: Brackets) -> list[int]:
+    """The lines whose indentation disagrees with the brackets open at their
+    start, as a reader of indented code (and parinfer, for Lisp) takes them:
+    a bracket opened on an earlier line stays open over the lines indented
+    further than it is (:func:`_column`), and the closers that end the line
+    before or start this one close exactly the brackets at or right of this
+    line's indentation.  A line breaks the rule when such a closer closed a
+    bracket left of its indentation, or one at or right of it is still open;
+    the line before breaks it when it closes a bracket of an earlier line
+    and goes on (``(+ a 10)) 15)`` closing a ``(let`` two lines up: a form
+    that spans lines ends with its last line), or closes what was not open."""
+    found = layout.brackets
+    openers = set(brackets.openers)
+    closer_chars = "".join(brackets.closers) + " \t"
+    stack: list[tuple[int, int]] = []  # the open brackets: (:func:`_column`, offset)
+    closed: list[int] = []  # the columns of the brackets the last closers closed
+    index = 0
+    breaks = []
+    for k, line in enumerate(layout.lines):
+        content = text[line.content : line.end]
+        lead_end = line.end - len(content.lstrip(closer_chars))  # after the leading closers
+        broken = False
+        while index < len(found) and found[index][0] < lead_end:
+            offset, bracket = found[index]
+            index += 1
+            if bracket in openers:
+                stack.append((_column(text, offset, brackets.openers), offset))
+                closed.clear()
+            elif not stack:
+                broken = True
+            else:
+                column, opened = stack.pop()
+                if offset >= line.content or _ends_line(text, offset + len(bracket), brackets):
+                    closed.append(column)
+                else:
+                    closed.clear()
+                    broken = broken or opened < _line_start(text, offset)
+        if (k and lead_end < line.end) or k == len(layout.lines) - 1:
+            indent = line.indent
+            broken = (
+                broken
+                or any(c < indent for c in closed)
+                or any(c >= indent for c, _ in stack)
+            )
+            closed.clear()
+        if broken and k:
+            breaks.append(k)
+    return breaks
+
+
+def _ends_line(text: str, offset: int, brackets: Brackets) -> bool:
+    """Do only closers, separators (``,`` ``;``), blanks and maybe a comment
+    follow ``offset`` on its line?"""
+    rest = _rest(text, offset)
+    kept = rest.lstrip("".join(brackets.closers) + " \t,;")
+    if not kept:
+        return True
+    hidden = brackets.pattern.match(rest, len(rest) - len(kept))
+    return hidden is not None and hidden.lastgroup == "s" and not rest[hidden.end() :].strip()
+
+
+_WORDS = re.compile(r"\S+")
+_WORD_START = frozenset("_-+*/<>=!?%&$:.@~^")
+
+
+def _words_astray(text: str, brackets: Brackets) -> int:
+    """Words that mostly come first in their brackets (Lisp's ``(defun``,
+    ``(fib``) where they do not: how many such places (a lost ``(`` before
+    ``fib 0)`` is put back there rather than where it makes no difference to
+    the words).  A word is text between blanks and brackets that starts
+    with a letter, a digit or a symbol, not a string or a comment."""
+    first: Counter[str] = Counter()
+    other: Counter[str] = Counter()
+    after_opener = False
+    position = 0
+    for match in itertools.chain(brackets.pattern.finditer(text), (None,)):
+        end = len(text) if match is None else match.start()
+        words = _WORDS.findall(text, position, end)
+        if match is not None:
+            token = match.group()
+            position = match.end()
+            if match.lastgroup == "s" and (token[0].isalnum() or token[0] in _WORD_START):
+                words.append(token)  # an atom the grammar's pattern finds
+        for word in words:
+            (first if after_opener else other)[word] += 1
+            after_opener = False
+        if match is not None:
+            after_opener = match.lastgroup == "o"
+    return sum(count for word, count in other.items() if first[word] > count)
 
 
 # ----------------------------------------------------------------- repairs
@@ -284,7 +421,8 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
     closers = brackets.closers[::-1]  # shortest first
     inserted = brackets.openers[::-1] if openers else ()
     seen: set[Edit] = set()
-    for k in _breaks(lines):
+    closing = _closing_breaks(text, layout, brackets)
+    for k in dict.fromkeys([*closing, *_breaks(lines)]):
         before, line = lines[k - 1], lines[k]
         leading = []
         for offset, bracket in layout.brackets_in(line.content, line.end):
@@ -308,8 +446,71 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
                 )
             ),
             *(Edit(offset, len(bracket), "") for offset, bracket in _surplus(text, leading)),
+            *(_inside(text, before, closers, inserted) if k in closing else ()),
         ]
         for edit in edits:
+            if edit not in seen:
+                seen.add(edit)
+                yield edit
+
+
+def _inside(
+    text: str, line: Line, closers: tuple[str, ...], openers: tuple[str, ...]
+) -> Iterator[Edit]:
+    """A closer after, an opener before each word of ``line`` (its pieces
+    between blanks): where a bracket lost inside a line goes, when the line
+    closes more or less than the next line's indentation says."""
+    for word in _WORDS.finditer(text, line.content, line.end):
+        for opener in openers:
+            yield Edit(word.start(), 0, opener)
+        for closer in closers:
+            yield Edit(word.end(), 0, closer)
+
+
+def quote_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
+    """Where a lost quote goes back: for each string that runs over a line
+    break and each quote that starts no string (it finds no partner), a
+    quote inserted where a word on its line ends after it (its closing quote
+    was lost: ``"~a~% (solve (read))))``) or begins before it (it is the
+    closing quote of a string whose opening one was lost:
+    ``(write-line Hello World")``).  Only for grammars whose strings may
+    span lines: elsewhere the error is on the string's line anyway."""
+    if not brackets.quotes:
+        return
+    suspects = []
+    position = 0
+    for match in itertools.chain(brackets.pattern.finditer(text), (None,)):
+        end = len(text) if match is None else match.start()
+        suspects += [i for i in range(position, end) if text[i] in brackets.quotes]
+        if match is None:
+            break
+        token = match.group()
+        if token[0] in brackets.quotes and ("\n" in token or "\r" in token):
+            suspects.append(match.start())
+        position = match.end()
+    openers = "".join(brackets.openers)
+    closers = "".join(brackets.closers)
+    seen: set[Edit] = set()
+    for at in suspects:
+        quote = text[at]
+        start = _line_start(text, at)
+        stop = at + len(_rest(text, at))
+        places = [
+            i
+            for i in range(at + 2, stop + 1)
+            if not text[i - 1].isspace()
+            and text[i - 1] not in closers
+            and (i == stop or text[i].isspace() or text[i] in closers)
+        ]
+        places += [
+            i
+            for i in range(start, at)
+            if not text[i].isspace()
+            and text[i] not in openers
+            and (i == start or text[i - 1].isspace() or text[i - 1] in openers)
+        ]
+        for place in places:
+            edit = Edit(place, 0, quote)
             if edit not in seen:
                 seen.add(edit)
                 yield edit
@@ -337,7 +538,10 @@ def layout_repairs(
     checked, meter = metered(oracle, budget)
     repairs: list[Repair] = []
     try:
-        for edit in layout_edits(text, brackets, openers=not incomplete):
+        edits = itertools.chain(
+            layout_edits(text, brackets, openers=not incomplete), quote_edits(text, brackets)
+        )
+        for edit in edits:
             candidate = apply_edits(text, (edit,))
             if checked.check(candidate).valid:
                 repairs.append(
