@@ -177,3 +177,15 @@ def test_quotes_are_put_back_only_where_strings_may_span_lines() -> None:
     assert list(quote_edits('{"a": "b}', json_brackets)) == []
     places = {edit.offset for edit in quote_edits('(f "a b)\n(g "c")\n', sexp_brackets)}
     assert {5, 7} <= places  # after `a`, after `b`
+
+
+def test_words_keep_their_usual_place_at_the_start_of_brackets() -> None:
+    brackets = brackets_of(CompiledGrammar.load("sexp"))
+    assert brackets is not None
+    usual = "(f (car a) (car b) (car c))\n(cond ((eq a 1) x) ((eq b 2) y) ((eq c 3) z))\n"
+    for astray in (
+        usual.replace("(car c)", "((car c))"),  # a doubled opener
+        usual.replace("((eq b 2) y)", "(eq b 2) y"),  # a cond clause lost its brackets
+        usual.replace("(car b)", "car b"),  # a head lost its opener
+    ):
+        assert layout_agreement(usual, brackets) > layout_agreement(astray, brackets), astray

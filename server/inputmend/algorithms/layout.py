@@ -335,14 +335,18 @@ _WORD_START = frozenset("_-+*/<>=!?%&$:.@~^")
 
 
 def _words_astray(text: str, brackets: Brackets) -> int:
-    """Words that mostly come first in their brackets (Lisp's ``(defun``,
-    ``(fib``) where they do not: how many such places (a lost ``(`` before
-    ``fib 0)`` is put back there rather than where it makes no difference to
-    the words).  A word is text between blanks and brackets that starts
-    with a letter, a digit or a symbol, not a string or a comment."""
-    first: Counter[str] = Counter()
+    """Words out of their usual place at the start of brackets: words that
+    mostly come first in their brackets (Lisp's ``(defun``, ``(fib``) where
+    they do not, and words that come first after one opener where they
+    mostly come after two (``((eq? x`` in a ``cond``) or the other way round
+    (``((car x)`` where ``(car x)`` is usual); how many such places.  A lost
+    ``(`` before ``fib 0)`` is put back there, a doubled one in ``((car`` is
+    the one taken out.  A word is text between blanks and brackets that
+    starts with a letter, a digit or a symbol, not a string or a comment."""
+    single: Counter[str] = Counter()
+    double: Counter[str] = Counter()
     other: Counter[str] = Counter()
-    after_opener = False
+    openers = 0  # how many openers came right before
     position = 0
     for match in itertools.chain(brackets.pattern.finditer(text), (None,)):
         end = len(text) if match is None else match.start()
@@ -353,11 +357,15 @@ def _words_astray(text: str, brackets: Brackets) -> int:
             if match.lastgroup == "s" and (token[0].isalnum() or token[0] in _WORD_START):
                 words.append(token)  # an atom the grammar's pattern finds
         for word in words:
-            (first if after_opener else other)[word] += 1
-            after_opener = False
+            (other, single, double)[min(openers, 2)][word] += 1
+            openers = 0
         if match is not None:
-            after_opener = match.lastgroup == "o"
-    return sum(count for word, count in other.items() if first[word] > count)
+            openers = openers + 1 if match.lastgroup == "o" else 0
+    astray = 0
+    for word in {*other, *single, *double}:
+        elsewhere, first = other[word], single[word] + double[word]
+        astray += (elsewhere if first > elsewhere else 0) + min(single[word], double[word])
+    return astray
 
 
 # ----------------------------------------------------------------- repairs
@@ -414,15 +422,37 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
     lost `` {`` leaves a blank) or at the start of the line, an opener at the
     start of the line before; or delete a bracket of the line before or of
     the closers the line starts with that may be one too many (:func:`_surplus`).
+    Then, where the indentation says the line before closes too much or too
+    little (:func:`_closing_breaks`), a bracket before or after each of its
+    words (:func:`_inside`); in between, lost quotes (:func:`quote_edits`).
     Without ``openers``, no opener is inserted (a valid prefix that lacks its
     end cannot be made valid by opening more)."""
     layout = layout_of(text, brackets)
     lines = layout.lines
     closers = brackets.closers[::-1]  # shortest first
     inserted = brackets.openers[::-1] if openers else ()
-    seen: set[Edit] = set()
     closing = _closing_breaks(text, layout, brackets)
-    for k in dict.fromkeys([*closing, *_breaks(lines)]):
+    seen: set[Edit] = set()
+    for edit in itertools.chain(
+        _edge_edits(text, layout, [*closing, *_breaks(lines)], closers, inserted),
+        quote_edits(text, brackets),
+        (edit for k in closing for edit in _inside(text, lines[k - 1], closers, inserted)),
+    ):
+        if edit not in seen:
+            seen.add(edit)
+            yield edit
+
+
+def _edge_edits(
+    text: str,
+    layout: Layout,
+    breaks: list[int],
+    closers: tuple[str, ...],
+    inserted: tuple[str, ...],
+) -> Iterator[Edit]:
+    """The edits of :func:`layout_edits` at the edges of the lines at ``breaks``."""
+    lines = layout.lines
+    for k in dict.fromkeys(breaks):
         before, line = lines[k - 1], lines[k]
         leading = []
         for offset, bracket in layout.brackets_in(line.content, line.end):
@@ -431,7 +461,7 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
             ):
                 break
             leading.append((offset, bracket))
-        edits = [
+        yield from [
             *(Edit(at, 0, closer) for closer in closers for at in (before.end, line.content)),
             *(
                 Edit(at, 0, opener)
@@ -446,12 +476,7 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
                 )
             ),
             *(Edit(offset, len(bracket), "") for offset, bracket in _surplus(text, leading)),
-            *(_inside(text, before, closers, inserted) if k in closing else ()),
         ]
-        for edit in edits:
-            if edit not in seen:
-                seen.add(edit)
-                yield edit
 
 
 def _inside(
@@ -538,10 +563,7 @@ def layout_repairs(
     checked, meter = metered(oracle, budget)
     repairs: list[Repair] = []
     try:
-        edits = itertools.chain(
-            layout_edits(text, brackets, openers=not incomplete), quote_edits(text, brackets)
-        )
-        for edit in edits:
+        for edit in layout_edits(text, brackets, openers=not incomplete):
             candidate = apply_edits(text, (edit,))
             if checked.check(candidate).valid:
                 repairs.append(
