@@ -244,36 +244,65 @@ def layout_agreement(text: str, brackets: Brackets) -> int:
     )
 
 
-def _column(text: str, offset: int, openers: tuple[str, ...]) -> int:
-    """Where a line's indentation says the bracket opened at ``offset`` is:
-    its column, or the indentation of its line when the line ends with an
-    opener (``{`` or ``"b": {"c": [`` ending a line open a block indented
-    from the line, ``(foo`` a list indented from the parenthesis)."""
-    before = text[_line_start(text, offset) : offset]
-    if not _rest(text, offset).rstrip().endswith(openers):
-        return _width(before)
-    return _width(before[: len(before) - len(before.lstrip(" \t"))])
+@dataclass(frozen=True)
+class _Rows:
+    """Every line of a text (blank ones and those inside strings too): where
+    it starts, where its content starts and the width of its indentation,
+    where its tail of closers, separators and a last comment starts, and
+    whether it ends with an opener.  Computed once, so that a document on
+    one long line costs no more than on many."""
+
+    starts: list[int]
+    contents: list[int]
+    ends: list[int]  # where the content ends, before trailing blanks
+    indents: list[int]
+    tails: list[int]
+    opening: list[bool]
+
+    def of(self, offset: int) -> int:
+        """The line of ``offset``."""
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def column(self, offset: int) -> int:
+        """Where a line's indentation says the bracket opened at ``offset``
+        is: its column, or the indentation of its line when the line ends
+        with an opener (``{`` or ``"b": {"c": [`` ending a line open a block
+        indented from the line, ``(foo`` a list indented from the
+        parenthesis).  Tabs count as :data:`TAB` wide in the indentation,
+        one column after it."""
+        row = self.of(offset)
+        if self.opening[row]:
+            return self.indents[row]
+        return self.indents[row] + max(0, offset - self.contents[row])
 
 
-_REST = re.compile(r"[^\r\n]*")
-
-
-def _line_start(text: str, offset: int) -> int:
-    """Where the line of ``offset`` starts."""
-    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
-
-
-def _rest(text: str, offset: int) -> str:
-    """The text from ``offset`` to the end of its line."""
-    match = _REST.match(text, offset)
-    return match.group() if match else ""
+def _rows(text: str, brackets: Brackets) -> _Rows:
+    """The :class:`_Rows` of ``text``."""
+    hidden: dict[int, int] = {}  # end -> start of strings and comments
+    for match in brackets.pattern.finditer(text):
+        if match.lastgroup == "s":
+            hidden[match.end()] = match.start()
+    trailing = "".join(brackets.closers) + " \t,;"
+    rows = _Rows([], [], [], [], [], [])
+    for line in _LINE.finditer(text):
+        content, end = line.start(2), line.end(2)
+        rows.starts.append(line.start())
+        rows.contents.append(content)
+        rows.ends.append(end)
+        rows.indents.append(_width(line.group(1)))
+        rows.opening.append(text[content:end].endswith(brackets.openers))
+        tail = hidden.get(end, end) if hidden.get(end, -1) >= content else end
+        rows.tails.append(content + len(text[content:tail].rstrip(trailing)))
+        if line.end() >= len(text):
+            break
+    return rows
 
 
 def _closing_breaks(text: str, layout: Layout, brackets: Brackets) -> list[int]:
     """The lines whose indentation disagrees with the brackets open at their
     start, as a reader of indented code (and parinfer, for Lisp) takes them:
     a bracket opened on an earlier line stays open over the lines indented
-    further than it is (:func:`_column`), and the closers that end the line
+    further than it is (:meth:`_Rows.column`), and the closers that end the line
     before or start this one close exactly the brackets at or right of this
     line's indentation.  A line breaks the rule when such a closer closed a
     bracket left of its indentation, or one at or right of it is still open;
@@ -283,7 +312,8 @@ def _closing_breaks(text: str, layout: Layout, brackets: Brackets) -> list[int]:
     found = layout.brackets
     openers = set(brackets.openers)
     closer_chars = "".join(brackets.closers) + " \t"
-    stack: list[tuple[int, int]] = []  # the open brackets: (:func:`_column`, offset)
+    rows = _rows(text, brackets)
+    stack: list[tuple[int, int]] = []  # the open brackets: (:meth:`_Rows.column`, offset)
     closed: list[int] = []  # the columns of the brackets the last closers closed
     index = 0
     breaks = []
@@ -295,17 +325,18 @@ def _closing_breaks(text: str, layout: Layout, brackets: Brackets) -> list[int]:
             offset, bracket = found[index]
             index += 1
             if bracket in openers:
-                stack.append((_column(text, offset, brackets.openers), offset))
+                stack.append((rows.column(offset), offset))
                 closed.clear()
             elif not stack:
                 broken = True
             else:
                 column, opened = stack.pop()
-                if offset >= line.content or _ends_line(text, offset + len(bracket), brackets):
-                    closed.append(column)
+                row = rows.of(offset)
+                if offset >= line.content or offset >= rows.tails[row]:
+                    closed.append(column)  # it starts this line or ends the one before
                 else:
                     closed.clear()
-                    broken = broken or opened < _line_start(text, offset)
+                    broken = broken or opened < rows.starts[row]
         if (k and lead_end < line.end) or k == len(layout.lines) - 1:
             indent = line.indent
             broken = (
@@ -317,17 +348,6 @@ def _closing_breaks(text: str, layout: Layout, brackets: Brackets) -> list[int]:
         if broken and k:
             breaks.append(k)
     return breaks
-
-
-def _ends_line(text: str, offset: int, brackets: Brackets) -> bool:
-    """Do only closers, separators (``,`` ``;``), blanks and maybe a comment
-    follow ``offset`` on its line?"""
-    rest = _rest(text, offset)
-    kept = rest.lstrip("".join(brackets.closers) + " \t,;")
-    if not kept:
-        return True
-    hidden = brackets.pattern.match(rest, len(rest) - len(kept))
-    return hidden is not None and hidden.lastgroup == "s" and not rest[hidden.end() :].strip()
 
 
 _WORDS = re.compile(r"\S+")
@@ -520,13 +540,16 @@ def quote_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
         if token[0] in brackets.quotes and ("\n" in token or "\r" in token):
             suspects.append(match.start())
         position = match.end()
+    if not suspects:
+        return
     openers = "".join(brackets.openers)
     closers = "".join(brackets.closers)
+    rows = _rows(text, brackets)
     seen: set[Edit] = set()
     for at in suspects:
         quote = text[at]
-        start = _line_start(text, at)
-        stop = at + len(_rest(text, at))
+        row = rows.of(at)
+        start, stop = rows.starts[row], max(at + 1, rows.ends[row])
         places = [
             i
             for i in range(at + 2, stop + 1)
