@@ -190,12 +190,3 @@ def test_words_keep_their_usual_place_at_the_start_of_brackets() -> None:
     ):
         assert layout_agreement(usual, brackets) > layout_agreement(astray, brackets), astray
 
-
-def test_a_lost_closing_quote_leaves_the_names_of_the_code_outside() -> None:
-    fixed = """\
-(defun run-checks (checks)
-  (dolist (check checks)
-    (format t "Running ~a~%" check)
-    (funcall check)))
-"""
-    assert _top(fixed.replace('~%" check', "~% check"), "sexp") == fixed

@@ -362,14 +362,10 @@ def _words_astray(text: str, brackets: Brackets) -> int:
     (``((car x)`` where ``(car x)`` is usual); how many such places.  A lost
     ``(`` before ``fib 0)`` is put back there, a doubled one in ``((car`` is
     the one taken out.  A word is text between blanks and brackets that
-    starts with a letter, a digit or a symbol, not a string or a comment.
-    Words of the code found in strings count too (a lost closing quote goes
-    back before ``checker)``, not after it, when ``checker`` is a name the
-    code uses)."""
+    starts with a letter, a digit or a symbol, not a string or a comment."""
     single: Counter[str] = Counter()
     double: Counter[str] = Counter()
     other: Counter[str] = Counter()
-    quoted: list[str] = []  # the words in strings
     openers = 0  # how many openers came right before
     position = 0
     for match in itertools.chain(brackets.pattern.finditer(text), (None,)):
@@ -380,8 +376,6 @@ def _words_astray(text: str, brackets: Brackets) -> int:
             position = match.end()
             if match.lastgroup == "s" and (token[0].isalnum() or token[0] in _WORD_START):
                 words.append(token)  # an atom the grammar's pattern finds
-            elif token[0] in brackets.quotes:
-                quoted += _WORDS.findall(token, 1, len(token) - 1)
         for word in words:
             (other, single, double)[min(openers, 2)][word] += 1
             openers = 0
@@ -391,8 +385,7 @@ def _words_astray(text: str, brackets: Brackets) -> int:
     for word in {*other, *single, *double}:
         elsewhere, first = other[word], single[word] + double[word]
         astray += (elsewhere if first > elsewhere else 0) + min(single[word], double[word])
-    code = {*other, *single, *double}
-    return astray + sum(1 for word in quoted if len(word) > 1 and word in code)
+    return astray
 
 
 # ----------------------------------------------------------------- repairs
@@ -555,7 +548,7 @@ def quote_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
             for i in range(at + 2, stop + 1)
             if not text[i - 1].isspace()
             and text[i - 1] not in closers
-            and (i == stop or text[i].isspace() or text[i] in closers)
+            and (i == stop or text[i].isspace() or text[i] in closers or text[i] in ",;")
         ]
         places += [
             i
