@@ -8,10 +8,12 @@ import pytest
 
 from inputmend import services
 from inputmend.algorithms.layout import (
+    _closing_breaks,
     brackets_of,
     layout_agreement,
     layout_of,
     layout_repairs,
+    quote_edits,
 )
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -92,3 +94,99 @@ def test_one_line_documents_have_no_layout_to_follow() -> None:
     brackets = brackets_of(CompiledGrammar.load("json"))
     assert brackets is not None
     assert layout_agreement('{"a": [1, {"b": 2}]}', brackets) == 0
+
+
+def _top(text: str, grammar: str) -> str:
+    result = services.repair(text, IncrementalGrammarOracle(grammar))
+    assert result.repairs
+    return result.repairs[0].text
+
+
+LISP_FORMS = """\
+(defun evens (nums)
+  (remove-if-not #'evenp nums))
+
+(defun odds (nums)
+  (remove-if #'evenp nums))
+"""
+
+
+def test_lisp_closers_follow_the_indentation() -> None:
+    # the body is indented under `(defun`: the line before may not close it
+    broken = LISP_FORMS.replace("odds (nums)", "odds nums)")
+    assert _top(broken, "sexp") == LISP_FORMS
+    brackets = brackets_of(CompiledGrammar.load("sexp"))
+    assert brackets is not None
+    misplaced = LISP_FORMS.replace("(defun odds (nums)", "((defun odds nums)")
+    assert layout_agreement(LISP_FORMS, brackets) > layout_agreement(misplaced, brackets)
+
+
+def test_indented_braces_and_brackets_agree_with_their_layout() -> None:
+    brackets = brackets_of(CompiledGrammar.load("json"))
+    assert brackets is not None
+    nested = '{\n  "a": [1, 2,\n        3],\n  "b": {"c": [\n    4\n  ]}\n}\n'
+    assert _closing_breaks(nested, layout_of(nested, brackets), brackets) == []
+
+
+LISP_CALLS = """\
+(defun total (xs)
+  (reduce #'+ xs))
+
+(print (total '(1 2 3)))
+(print (total '(4 5 6)))
+(print (total '(7 8 9)))
+(print (total '(1 1 1)))
+"""
+
+
+def test_a_lost_opener_goes_before_the_word_that_heads_its_other_forms() -> None:
+    broken = LISP_CALLS.replace("(print (total '(7", "(print total '(7")
+    assert _top(broken, "sexp") == LISP_CALLS
+
+
+LISP_STRINGS = """\
+(defun report (xs)
+  (format t "~a items~%" (length xs))
+  (dolist (x xs)
+    (print x)))
+
+(defun settings ()
+  (list (cons "name" user-name)
+        (cons "client-id" secret)
+        (cons "scope" "read")))
+"""
+
+
+@pytest.mark.parametrize(
+    ("lost", "why"),
+    [
+        ('items~%"', "a closing quote, with code after it on the line"),
+        ('"client-id', "an opening quote, the string's next quote lines away"),
+    ],
+)
+def test_a_lost_quote_goes_back_on_its_line(lost: str, why: str) -> None:
+    broken = LISP_STRINGS.replace(lost, lost.replace('"', ""))
+    assert _top(broken, "sexp") == LISP_STRINGS, why
+
+
+def test_quotes_are_put_back_only_where_strings_may_span_lines() -> None:
+    json_brackets = brackets_of(CompiledGrammar.load("json"))
+    sexp_brackets = brackets_of(CompiledGrammar.load("sexp"))
+    assert json_brackets is not None and sexp_brackets is not None
+    assert json_brackets.quotes == () and sexp_brackets.quotes == ('"',)
+    assert list(quote_edits('{"a": "b}', json_brackets)) == []
+    places = {edit.offset for edit in quote_edits('(f "a b)\n(g "c")\n', sexp_brackets)}
+    assert {5, 7} <= places  # after `a`, after `b`
+
+
+def test_words_keep_their_usual_place_at_the_start_of_brackets() -> None:
+    brackets = brackets_of(CompiledGrammar.load("sexp"))
+    assert brackets is not None
+    usual = "(f (car a) (car b) (car c))\n(cond ((eq a 1) x) ((eq b 2) y) ((eq c 3) z))\n"
+    for astray in (
+        usual.replace("(car c)", "((car c))"),  # a doubled opener
+        usual.replace("((eq b 2) y)", "(eq b 2) y"),  # a cond clause lost its brackets
+        usual.replace("(car b)", "car b"),  # a head lost its opener
+    ):
+        assert layout_agreement(usual, brackets) > layout_agreement(astray, brackets), astray
+

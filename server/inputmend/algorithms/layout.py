@@ -13,7 +13,9 @@ depth.  So:
   one whose nesting matches the layout);
 * :func:`layout_repairs` finds the lines where the depth stops agreeing
   with the indentation and tries, there, the single edits that restore it:
-  insert an opener or a closer, delete a surplus one.  The oracle checks
+  insert an opener or a closer, delete a surplus one; and, in grammars
+  whose strings may span lines, puts a lost quote back on the line of the
+  string it left running on (:func:`quote_edits`).  The oracle checks
   every candidate.
 
 Bracket pairs come from the grammar (:func:`brackets_of`): a rule that ends
@@ -53,6 +55,7 @@ class Brackets:
     openers: tuple[str, ...]
     closers: tuple[str, ...]
     pattern: re.Pattern[str]
+    quotes: tuple[str, ...] = ()  # the quotes of strings that may span lines
 
 
 def brackets_of(grammar: CompiledGrammar) -> Brackets | None:
@@ -98,7 +101,18 @@ def brackets_of(grammar: CompiledGrammar) -> Brackets | None:
         pattern = re.compile("|".join(part for part in parts if part))
     except re.error:
         return None
-    return Brackets(openers, closers, pattern)
+    quotes = {
+        source[0]
+        for name, terminal in grammar.terminals.items()
+        if name not in literals
+        and (source := terminal.source)[:1] in _QUOTES
+        and source[-1] == source[0] != source[1:3]
+        and _may_hide(source, {"\n"})
+    }
+    return Brackets(openers, closers, pattern, tuple(sorted(quotes)))
+
+
+_QUOTES = frozenset("\"'`")
 
 
 def _reaches(symbols: tuple[str, ...], targets: set[str], derives: dict[str, set[str]]) -> bool:
@@ -215,12 +229,163 @@ def _offsets(lines: tuple[Line, ...]) -> list[int]:
 
 def layout_agreement(text: str, brackets: Brackets) -> int:
     """How well the nesting of ``text`` agrees with its layout: 0 when every
-    line sits at the bracket depth that lines of its indentation mostly have
-    and its depth changes from the line before by as many levels as its
-    indentation; minus one for each line where either does not hold (higher
-    is better)."""
-    lines = layout_of(text, brackets).lines
-    return -sum(offset != 0 for offset in _offsets(lines)) - len(_level_breaks(lines))
+    line sits at the bracket depth that lines of its indentation mostly have,
+    its depth changes from the line before by as many levels as its
+    indentation, and the brackets open at its start are those its
+    indentation leaves open (:func:`_closing_breaks`); minus one for each line
+    and rule where this does not hold (higher is better)."""
+    layout = layout_of(text, brackets)
+    lines = layout.lines
+    return (
+        -sum(offset != 0 for offset in _offsets(lines))
+        - len(_level_breaks(lines))
+        - len(_closing_breaks(text, layout, brackets))
+        - _words_astray(text, brackets)
+    )
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """Every line of a text (blank ones and those inside strings too): where
+    it starts, where its content starts and the width of its indentation,
+    where its tail of closers, separators and a last comment starts, and
+    whether it ends with an opener.  Computed once, so that a document on
+    one long line costs no more than on many."""
+
+    starts: list[int]
+    contents: list[int]
+    ends: list[int]  # where the content ends, before trailing blanks
+    indents: list[int]
+    tails: list[int]
+    opening: list[bool]
+
+    def of(self, offset: int) -> int:
+        """The line of ``offset``."""
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def column(self, offset: int) -> int:
+        """Where a line's indentation says the bracket opened at ``offset``
+        is: its column, or the indentation of its line when the line ends
+        with an opener (``{`` or ``"b": {"c": [`` ending a line open a block
+        indented from the line, ``(foo`` a list indented from the
+        parenthesis).  Tabs count as :data:`TAB` wide in the indentation,
+        one column after it."""
+        row = self.of(offset)
+        if self.opening[row]:
+            return self.indents[row]
+        return self.indents[row] + max(0, offset - self.contents[row])
+
+
+def _rows(text: str, brackets: Brackets) -> _Rows:
+    """The :class:`_Rows` of ``text``."""
+    hidden: dict[int, int] = {}  # end -> start of strings and comments
+    for match in brackets.pattern.finditer(text):
+        if match.lastgroup == "s":
+            hidden[match.end()] = match.start()
+    trailing = "".join(brackets.closers) + " \t,;"
+    rows = _Rows([], [], [], [], [], [])
+    for line in _LINE.finditer(text):
+        content, end = line.start(2), line.end(2)
+        rows.starts.append(line.start())
+        rows.contents.append(content)
+        rows.ends.append(end)
+        rows.indents.append(_width(line.group(1)))
+        rows.opening.append(text[content:end].endswith(brackets.openers))
+        tail = hidden.get(end, end) if hidden.get(end, -1) >= content else end
+        rows.tails.append(content + len(text[content:tail].rstrip(trailing)))
+        if line.end() >= len(text):
+            break
+    return rows
+
+
+def _closing_breaks(text: str, layout: Layout, brackets: Brackets) -> list[int]:
+    """The lines whose indentation disagrees with the brackets open at their
+    start, as a reader of indented code (and parinfer, for Lisp) takes them:
+    a bracket opened on an earlier line stays open over the lines indented
+    further than it is (:meth:`_Rows.column`), and the closers that end the line
+    before or start this one close exactly the brackets at or right of this
+    line's indentation.  A line breaks the rule when such a closer closed a
+    bracket left of its indentation, or one at or right of it is still open;
+    the line before breaks it when it closes a bracket of an earlier line
+    and goes on (``(+ a 10)) 15)`` closing a ``(let`` two lines up: a form
+    that spans lines ends with its last line), or closes what was not open."""
+    found = layout.brackets
+    openers = set(brackets.openers)
+    closer_chars = "".join(brackets.closers) + " \t"
+    rows = _rows(text, brackets)
+    stack: list[tuple[int, int]] = []  # the open brackets: (:meth:`_Rows.column`, offset)
+    closed: list[int] = []  # the columns of the brackets the last closers closed
+    index = 0
+    breaks = []
+    for k, line in enumerate(layout.lines):
+        content = text[line.content : line.end]
+        lead_end = line.end - len(content.lstrip(closer_chars))  # after the leading closers
+        broken = False
+        while index < len(found) and found[index][0] < lead_end:
+            offset, bracket = found[index]
+            index += 1
+            if bracket in openers:
+                stack.append((rows.column(offset), offset))
+                closed.clear()
+            elif not stack:
+                broken = True
+            else:
+                column, opened = stack.pop()
+                row = rows.of(offset)
+                if offset >= line.content or offset >= rows.tails[row]:
+                    closed.append(column)  # it starts this line or ends the one before
+                else:
+                    closed.clear()
+                    broken = broken or opened < rows.starts[row]
+        if (k and lead_end < line.end) or k == len(layout.lines) - 1:
+            indent = line.indent
+            broken = (
+                broken
+                or any(c < indent for c in closed)
+                or any(c >= indent for c, _ in stack)
+            )
+            closed.clear()
+        if broken and k:
+            breaks.append(k)
+    return breaks
+
+
+_WORDS = re.compile(r"\S+")
+_WORD_START = frozenset("_-+*/<>=!?%&$:.@~^")
+
+
+def _words_astray(text: str, brackets: Brackets) -> int:
+    """Words out of their usual place at the start of brackets: words that
+    mostly come first in their brackets (Lisp's ``(defun``, ``(fib``) where
+    they do not, and words that come first after one opener where they
+    mostly come after two (``((eq? x`` in a ``cond``) or the other way round
+    (``((car x)`` where ``(car x)`` is usual); how many such places.  A lost
+    ``(`` before ``fib 0)`` is put back there, a doubled one in ``((car`` is
+    the one taken out.  A word is text between blanks and brackets that
+    starts with a letter, a digit or a symbol, not a string or a comment."""
+    single: Counter[str] = Counter()
+    double: Counter[str] = Counter()
+    other: Counter[str] = Counter()
+    openers = 0  # how many openers came right before
+    position = 0
+    for match in itertools.chain(brackets.pattern.finditer(text), (None,)):
+        end = len(text) if match is None else match.start()
+        words = _WORDS.findall(text, position, end)
+        if match is not None:
+            token = match.group()
+            position = match.end()
+            if match.lastgroup == "s" and (token[0].isalnum() or token[0] in _WORD_START):
+                words.append(token)  # an atom the grammar's pattern finds
+        for word in words:
+            (other, single, double)[min(openers, 2)][word] += 1
+            openers = 0
+        if match is not None:
+            openers = openers + 1 if match.lastgroup == "o" else 0
+    astray = 0
+    for word in {*other, *single, *double}:
+        elsewhere, first = other[word], single[word] + double[word]
+        astray += (elsewhere if first > elsewhere else 0) + min(single[word], double[word])
+    return astray
 
 
 # ----------------------------------------------------------------- repairs
@@ -277,14 +442,37 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
     lost `` {`` leaves a blank) or at the start of the line, an opener at the
     start of the line before; or delete a bracket of the line before or of
     the closers the line starts with that may be one too many (:func:`_surplus`).
+    Then, where the indentation says the line before closes too much or too
+    little (:func:`_closing_breaks`), a bracket before or after each of its
+    words (:func:`_inside`); in between, lost quotes (:func:`quote_edits`).
     Without ``openers``, no opener is inserted (a valid prefix that lacks its
     end cannot be made valid by opening more)."""
     layout = layout_of(text, brackets)
     lines = layout.lines
     closers = brackets.closers[::-1]  # shortest first
     inserted = brackets.openers[::-1] if openers else ()
+    closing = _closing_breaks(text, layout, brackets)
     seen: set[Edit] = set()
-    for k in _breaks(lines):
+    for edit in itertools.chain(
+        _edge_edits(text, layout, [*closing, *_breaks(lines)], closers, inserted),
+        quote_edits(text, brackets),
+        (edit for k in closing for edit in _inside(text, lines[k - 1], closers, inserted)),
+    ):
+        if edit not in seen:
+            seen.add(edit)
+            yield edit
+
+
+def _edge_edits(
+    text: str,
+    layout: Layout,
+    breaks: list[int],
+    closers: tuple[str, ...],
+    inserted: tuple[str, ...],
+) -> Iterator[Edit]:
+    """The edits of :func:`layout_edits` at the edges of the lines at ``breaks``."""
+    lines = layout.lines
+    for k in dict.fromkeys(breaks):
         before, line = lines[k - 1], lines[k]
         leading = []
         for offset, bracket in layout.brackets_in(line.content, line.end):
@@ -293,7 +481,7 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
             ):
                 break
             leading.append((offset, bracket))
-        edits = [
+        yield from [
             *(Edit(at, 0, closer) for closer in closers for at in (before.end, line.content)),
             *(
                 Edit(at, 0, opener)
@@ -309,7 +497,68 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
             ),
             *(Edit(offset, len(bracket), "") for offset, bracket in _surplus(text, leading)),
         ]
-        for edit in edits:
+
+
+def _inside(
+    text: str, line: Line, closers: tuple[str, ...], openers: tuple[str, ...]
+) -> Iterator[Edit]:
+    """A closer after, an opener before each word of ``line`` (its pieces
+    between blanks): where a bracket lost inside a line goes, when the line
+    closes more or less than the next line's indentation says."""
+    for word in _WORDS.finditer(text, line.content, line.end):
+        for opener in openers:
+            yield Edit(word.start(), 0, opener)
+        for closer in closers:
+            yield Edit(word.end(), 0, closer)
+
+
+def quote_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
+    """Where a lost quote goes back: for each string that runs over a line
+    break and each quote that starts no string (it finds no partner), a
+    quote inserted where a word on its line ends after it (its closing quote
+    was lost: ``"~a~% (solve (read))))``) or begins before it (it is the
+    closing quote of a string whose opening one was lost:
+    ``(write-line Hello World")``).  Only for grammars whose strings may
+    span lines: elsewhere the error is on the string's line anyway."""
+    if not brackets.quotes:
+        return
+    suspects = []
+    position = 0
+    for match in itertools.chain(brackets.pattern.finditer(text), (None,)):
+        end = len(text) if match is None else match.start()
+        suspects += [i for i in range(position, end) if text[i] in brackets.quotes]
+        if match is None:
+            break
+        token = match.group()
+        if token[0] in brackets.quotes and ("\n" in token or "\r" in token):
+            suspects.append(match.start())
+        position = match.end()
+    if not suspects:
+        return
+    openers = "".join(brackets.openers)
+    closers = "".join(brackets.closers)
+    rows = _rows(text, brackets)
+    seen: set[Edit] = set()
+    for at in suspects:
+        quote = text[at]
+        row = rows.of(at)
+        start, stop = rows.starts[row], max(at + 1, rows.ends[row])
+        places = [
+            i
+            for i in range(at + 2, stop + 1)
+            if not text[i - 1].isspace()
+            and text[i - 1] not in closers
+            and (i == stop or text[i].isspace() or text[i] in closers or text[i] in ",;")
+        ]
+        places += [
+            i
+            for i in range(start, at)
+            if not text[i].isspace()
+            and text[i] not in openers
+            and (i == start or text[i - 1].isspace() or text[i - 1] in openers)
+        ]
+        for place in places:
+            edit = Edit(place, 0, quote)
             if edit not in seen:
                 seen.add(edit)
                 yield edit
