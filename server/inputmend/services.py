@@ -397,14 +397,18 @@ def _layout_may_help(task: RepairTask) -> bool:
     """Layout can move the closers completion appended to an incomplete
     input only where there are lines to follow, and only when completion
     closed one bracket: layout edits one bracket, and brackets pair up in a
-    valid text, so an input that needs two more closers stays invalid."""
+    valid text, so an input that needs two more closers stays invalid.  Or
+    when the input ends in a string run on over lines: layout puts a lost
+    quote back on its line (for grammars whose strings may span lines)."""
     if _not_completed(task):
         return True
     if task.brackets is None or "\n" not in task.text.strip():
         return False
-    size = len(task.text)
+    brackets, guide, size = task.brackets, task.guide, len(task.text)
+    if guide is not None and brackets.quotes and _runs_on(task.text, _locator(task.oracle, guide)):
+        return True
     return any(
-        _closes(task.brackets, r.text[size:]) < 2
+        _closes(brackets, r.text[size:]) < 2
         for r in task.found
         if r.algorithm == COMPLETION_ALGORITHM
     )
