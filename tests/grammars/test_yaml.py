@@ -233,3 +233,62 @@ def test_an_edit_rejoins_where_indentation_and_stack_agree(
     common = [i for i, p in enumerate(base.positions) if p in shifted]
     assert common
     assert all(base.extras[i] is shifted[base.positions[i]] for i in common)
+
+
+UNIT = (
+    "# the fleet\n"
+    "%YAML 1.1\n"
+    "---\n"
+    "services:\n"
+    "  - name: web  # the front\n"
+    "    ports: [80, 443, {tls: true}]\n"
+    "    command: |\n"
+    "      ./run --port 80\n"
+    "      --verbose\n"
+    "    env:\n"
+    "      LOG: &level info\n"
+    "      DEBUG: *level\n"
+    "...\n"
+    "---\n"
+    "? complex key\n"
+    ": - a\n"
+    "  - b\n"
+    "...\n"
+)
+REGIONS = {
+    "indentation": "\n    ports",
+    "block scalar": "      ./run --port 80\n      --verbose\n",
+    "flow collection": "[80, 443, {tls: true}]",
+    "comment line": "# the fleet\n",
+    "comment after a value": "  # the front\n",
+    "document boundary": "...\n---\n? ",
+    "directive": "%YAML 1.1\n---\n",
+    "anchor and alias": "&level info\n      DEBUG: *level",
+}
+EDITS = [(1, ""), (0, " "), (0, "  "), (1, "x"), (0, "\n"), (0, "- "), (0, ": "), (0, "#")]
+EDITS += [(1, "]"), (0, "\t"), (0, "---\n"), (2, ""), (1, "\n  ")]
+
+
+@pytest.mark.parametrize("region", sorted(REGIONS))
+def test_edits_where_the_layout_matters_agree_with_a_from_scratch_scan(region: str) -> None:
+    # Indentation, block scalars, flow collections, comments, document
+    # boundaries: an edit resumes from a checkpoint with the layout's state
+    # and rejoins where stack and state agree, at any spacing of checkpoints.
+    text = UNIT * 6
+    reference = GrammarOracle("yaml")
+    assert reference.check(text).valid and pyyaml_reads(text)
+    start = len(UNIT) * 3 + UNIT.index(REGIONS[region])
+    positions = range(start, start + len(REGIONS[region]) + 1)
+    rng = random.Random(region)
+    oracles = [IncrementalGrammarOracle("yaml", checkpoint_every=n) for n in (None, 1, 3, 8)]
+    bases = [oracle.scan(text) for oracle in oracles]
+    for position in sorted(rng.sample(positions, min(len(positions), 6))):
+        for removed, insert in EDITS:
+            edited = text[:position] + insert + text[position + removed :]
+            expected = reference.check(edited)
+            for oracle, base in zip(oracles, bases, strict=True):
+                feedback = oracle.edit(base, position, position + removed, insert).feedback
+                assert (feedback.verdict, feedback.error_offset) == (
+                    expected.verdict,
+                    expected.error_offset,
+                ), f"{region}: {edited[position - 30 : position + 30]!r}"

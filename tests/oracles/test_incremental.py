@@ -13,7 +13,11 @@ from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import OracleConfigError, Verdict
 from inputmend.oracles.grammar import GrammarOracle
-from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.incremental import (
+    CHECKPOINT_EVERY,
+    LAYOUT_CHECKPOINT_EVERY,
+    IncrementalGrammarOracle,
+)
 from tests.conftest import CORPUS, ROOT
 
 SAMPLES = ROOT / "tests" / "grammars" / "samples"
@@ -301,3 +305,21 @@ def test_a_stop_hook_abandons_long_scans() -> None:
     assert oracle.check(text[:1000]).verdict is Verdict.INCOMPLETE  # short scans are not stopped
     stopping = False
     assert oracle.check(text).valid
+
+
+def test_checkpoints_are_denser_with_a_layout() -> None:
+    # Each token of a layout grammar costs the layout's work too: its scans
+    # keep a checkpoint every LAYOUT_CHECKPOINT_EVERY tokens, others every
+    # CHECKPOINT_EVERY, unless the caller says otherwise.
+    for name, text, every in [
+        ("json", _document(2_000), CHECKPOINT_EVERY),
+        ("yaml", "items:\n" + "  - name: a\n    size: [1, 2]\n" * 40, LAYOUT_CHECKPOINT_EVERY),
+    ]:
+        positions = IncrementalGrammarOracle(name).scan(text).positions
+        assert (
+            positions == IncrementalGrammarOracle(name, checkpoint_every=every).scan(text).positions
+        )
+        assert (
+            positions
+            != IncrementalGrammarOracle(name, checkpoint_every=every + 1).scan(text).positions
+        )

@@ -265,10 +265,9 @@ class YamlLayout:
         self, state: object, kind: str, text: str, start: int, end: int, complete: bool
     ) -> Step | Refusal | None:
         state = cast(YamlState, state)
-        indents, flow, keys, directives = state.indents, state.flow, state.keys, state.directives
+        indents, flow, allow, keys, column, directives = state[:6]
         if kind == "SPACE" or kind == "COMMENT":  # the common case, on one line
-            column = state.column + end - start
-            return Step(YamlState(indents, flow, state.allow, keys, column, directives))
+            return Step(YamlState(indents, flow, allow, keys, column + end - start, directives))
         if kind == "NEWLINE":
             if keys and any(key.required for key in keys):
                 return Refusal("could not find expected ':' (a simple key is one line)")
@@ -386,48 +385,67 @@ _TOKEN_CHARS = {char: char for char in "[]{},*&!'\""}
 def _prepare(state: YamlState, kind: str) -> tuple[YamlState, tuple[str, ...]]:
     """Before a token that PyYAML classifies as ``kind`` (not at a line start):
     the blocks it closes, the simple key it may start or end, the block it
-    opens, as the zero-width tokens for the parser; the state it is read in."""
-    flow, allow, column, indents = state.flow, state.allow, state.column, state.indents
-    keys = _fresh_keys(state.keys, column) if state.keys else ()
-    markers: list[str] = []
+    opens, as the zero-width tokens for the parser; the state it is read in.
+
+    (It runs before nearly every token: the common cases build no list and
+    call no helper.)"""
+    indents, flow, allow, keys, column = state[:5]
+    if keys and column - keys[0].column > SIMPLE_KEY_LENGTH:
+        keys = _fresh_keys(keys, column)
+    markers: tuple[str, ...] = ()
     if not flow and indents[-1] > column:
-        indents = _unwind(indents, column, markers)
+        closing: list[str] = []
+        indents = _unwind(indents, column, closing)
+        markers = tuple(closing)
     keyed = False
     if kind in _KEYABLE:
         if allow:  # (PyYAML's save_possible_simple_key)
-            keys = _without_key(keys, flow)
-            required = not flow and indents[-1] == column
-            if not flow:
-                markers.append("KR" if required else "KN")
-            keys = (*keys, _Key(flow, column, required))
-    elif kind == "|" or kind in "]},":
-        keys = _without_key(keys, flow)
-    elif kind in "-?":
+            if keys:
+                keys = _without_key(keys, flow)
+            if flow:
+                keys = (*keys, _Key(flow, column, False))
+            elif indents[-1] == column:
+                markers += _REQUIRED_KEY
+                keys = (*keys, _Key(flow, column, True))
+            else:
+                markers += _POSSIBLE_KEY
+                keys = (*keys, _Key(flow, column, False))
+    elif kind == ":":  # it ends a simple key, or it is a value alone
+        key = None
+        for candidate in keys:
+            if candidate.level == flow:
+                key = candidate
+                break
+        if key is not None:
+            keys, keyed = _without(keys, key), True
+            if not flow and indents[-1] < key.column:
+                markers += _NEW_MAPPING_KEY  # the key starts a new mapping
+                indents = (*indents, key.column)
+            else:
+                markers += _KEY
+        elif not flow:
+            if not allow:
+                raise _Refused("mapping values are not allowed here")
+            if indents[-1] < column:
+                markers += _NEW_EXPLICIT_MAPPING
+                indents = (*indents, column)
+    elif kind == "-" or kind == "?":
         if not flow:
             if not allow:
                 what = "sequence entries" if kind == "-" else "mapping keys"
                 raise _Refused(f"{what} are not allowed here")
             if indents[-1] < column:
-                markers.append("BSS" if kind == "-" else "BMS")
+                markers += _NEW_SEQUENCE if kind == "-" else _NEW_EXPLICIT_MAPPING
                 indents = (*indents, column)
+        if keys:
+            keys = _without_key(keys, flow)
+    elif keys:  # "|", "]", "}", ","
         keys = _without_key(keys, flow)
-    elif kind == ":":  # it ends a simple key, or it is a value alone
-        key = next((key for key in keys if key.level == flow), None)
-        if key is not None:
-            keys, keyed = tuple(k for k in keys if k is not key), True
-            if not flow and indents[-1] < key.column:
-                markers.append("BMK")  # the key starts a new mapping
-                indents = (*indents, key.column)
-            else:
-                markers.append("KEY")
-        elif not flow:
-            if not allow:
-                raise _Refused("mapping values are not allowed here")
-            if indents[-1] < column:
-                markers.append("BMS")
-                indents = (*indents, column)
-    state = YamlState(indents, flow, allow, keys, column, state.directives, kind, keyed)
-    return state, tuple(markers)
+    return YamlState(indents, flow, allow, keys, column, state.directives, kind, keyed), markers
+
+
+_REQUIRED_KEY, _POSSIBLE_KEY, _KEY = ("KR",), ("KN",), ("KEY",)
+_NEW_MAPPING_KEY, _NEW_EXPLICIT_MAPPING, _NEW_SEQUENCE = ("BMK",), ("BMS",), ("BSS",)
 
 
 def _fresh_keys(keys: tuple[_Key, ...], column: int) -> tuple[_Key, ...]:
@@ -458,8 +476,15 @@ def _without_key(keys: tuple[_Key, ...], flow: int) -> tuple[_Key, ...]:
         if key.level == flow:
             if key.required:
                 raise _Refused("could not find expected ':'")
-            return tuple(k for k in keys if k is not key)
+            return _without(keys, key)
     return keys
+
+
+def _without(keys: tuple[_Key, ...], key: _Key) -> tuple[_Key, ...]:
+    """``keys`` less ``key`` (mostly the only one)."""
+    if len(keys) == 1:
+        return ()
+    return tuple(k for k in keys if k is not key)
 
 
 def _last_line_break(text: str, start: int, end: int) -> int:

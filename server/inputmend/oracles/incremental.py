@@ -20,19 +20,28 @@ from inputmend.grammar.lexer import Token
 from inputmend.grammar.scan import Scan, Scanner, Stop
 from inputmend.oracles.base import Feedback, Verdict
 
+CHECKPOINT_EVERY = 8  # tokens between two checkpoints
+LAYOUT_CHECKPOINT_EVERY = 4  # the same with a layout (see IncrementalGrammarOracle)
+
 
 class IncrementalGrammarOracle:
     """COMPLETE / INCOMPLETE / INCORRECT with the parse boundary, incrementally.
 
     ``stop`` is called every few thousand tokens of a scan and may raise to
-    abandon it (budgets, cancellation)."""
+    abandon it (budgets, cancellation).  ``checkpoint_every`` tokens between
+    two checkpoints trade the memory and time of a whole scan against the
+    text an edit re-reads (from the checkpoint before the edit to the one
+    where it rejoins the original).  By default :data:`CHECKPOINT_EVERY`; with
+    a layout :data:`LAYOUT_CHECKPOINT_EVERY`, as each token costs the layout's
+    work too, and most one-character edits of an indented document stay
+    valid and re-read up to a checkpoint (an invalid one stops at its error)."""
 
     def __init__(
         self,
         grammar: str | CompiledGrammar,
         *,
         base_dir: Path | None = None,
-        checkpoint_every: int = 8,
+        checkpoint_every: int | None = None,
         history: int = 16,
         margin: int = 32,
         stop: Stop | None = None,
@@ -40,6 +49,9 @@ class IncrementalGrammarOracle:
         if not isinstance(grammar, CompiledGrammar):
             grammar = CompiledGrammar.load(grammar, base_dir=base_dir)
         self.grammar = grammar
+        if checkpoint_every is None:
+            layout = grammar.layout is not None
+            checkpoint_every = LAYOUT_CHECKPOINT_EVERY if layout else CHECKPOINT_EVERY
         scanner = Scanner(grammar, checkpoint_every=checkpoint_every, margin=margin)
         self._history = ScanHistory(scanner, size=history)
         self._continuations = Continuations(grammar)
