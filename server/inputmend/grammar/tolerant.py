@@ -172,11 +172,14 @@ class GrammarLexer:
                 best_name, best_end = name, found.end()
         return best_name, best_end
 
-    def _partial(self, text: str, position: int) -> str | None:
-        """The terminal a cut-off token at the end of ``text`` would belong to."""
+    def _partial(
+        self, text: str, position: int, allowed: frozenset[str] | None = None
+    ) -> str | None:
+        """The terminal a cut-off token at the end of ``text`` would belong to
+        (one of ``allowed``, when the context says what the parser takes)."""
         patterns = self.grammar.patterns
         for name in self._candidates(text[position]):
-            if name in self.grammar.ignored:
+            if name in self.grammar.ignored or (allowed is not None and name not in allowed):
                 continue
             if patterns[name].fullmatch(text, position, partial=True) is not None:
                 return name
@@ -219,8 +222,14 @@ class GrammarLexer:
                 states = None
                 continue
             # a token the end of the text cuts off, also where a shorter token
-            # matches (`""` of a cut-off `"""` string)
-            partial = self._partial(text, position) if name is None or token_end < size else None
+            # matches (`""` of a cut-off `"""` string), of a terminal the
+            # parser takes there; in broken text the native reading stands
+            partial = None
+            if name is None or (token_end < size and not guessed):
+                allowed = None  # what the parser takes, when the context knows it
+                if context is not None and states is not None and name is not None:
+                    allowed = context.allowed(states)
+                partial = self._partial(text, position, allowed)
             if partial is not None:
                 role = self._roles[partial]
                 kind = self._kinds[partial]
