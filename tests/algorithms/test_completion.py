@@ -25,6 +25,13 @@ def test_an_incomplete_text_is_completed_by_appending() -> None:
     assert result.stats.tests == 2  # the verdict on the text, then the check of the repair
 
 
+def test_a_text_cut_off_in_a_line_comment_is_completed_on_the_next_line() -> None:
+    oracle = IncrementalGrammarOracle("jsonc")
+    text = '{\n  "a": [1, 2],\n  // settings checked in from a Wi'
+    (repair,) = complete_text(text, oracle, options=_options(oracle)).repairs
+    assert repair.text == text + "\n}"  # not `Wi}`, inside the comment
+
+
 def test_an_incorrect_text_keeps_the_part_before_the_error() -> None:
     oracle = IncrementalGrammarOracle("json")
     text = '[{"a": 1}, {"b": 2 @@#garbage'

@@ -13,6 +13,8 @@ the rest dropped (a truncated text with a garbled tail).  Dropping a large
 tail loses data; the ranking and the loss rule judge that.  The layout that
 ended the text (its last line break) is kept where the grammar allows it:
 dropping the garbled tail is no reason to drop the file's final newline.
+A text that ends in a line comment gets a line break before its completion
+when the completion alone would be read as part of the comment.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from inputmend.oracles.base import Feedback, Oracle, Verdict
 from inputmend.oracles.wrappers import metered
 
 ALGORITHM = "completion"
+
+LINE_BREAK = "\n"
+"""Put before a completion that the text's last token would take in."""
 
 Complete = Callable[[str], str | None]
 """A valid prefix -> the text to append so that it is complete (None: none)."""
@@ -80,7 +85,10 @@ def complete_text(
             if suffix is None:
                 continue
             endings = (ending, "") if ending and cut < len(text) - len(ending) else ("",)
-            for appended in (suffix + end for end in endings):
+            # a line break first, where the last token would read on into
+            # the completion (a `//` comment at the end takes in the `}`)
+            tries = [suffix + end for end in endings] + [LINE_BREAK + suffix]
+            for appended in tries:
                 candidate = prefix + appended
                 if candidate != text and checked.check(candidate).valid:
                     edits = tuple(
