@@ -190,3 +190,14 @@ def test_words_keep_their_usual_place_at_the_start_of_brackets() -> None:
     ):
         assert layout_agreement(usual, brackets) > layout_agreement(astray, brackets), astray
 
+
+
+def test_a_closer_lost_before_a_line_ends_in_its_separator_goes_before_it() -> None:
+    # JSONC allows `"jest",]`, so only the layout tells that `]` was lost
+    # before the comma, not after it
+    original = (
+        '{\n  "compilerOptions": {\n    "types": ["node", "jest"],\n'
+        '    // "strict": true,\n    "outDir": "dist"\n  }\n}\n'
+    )
+    damaged = original.replace('"jest"]', '"jest"')
+    assert _top(damaged, "jsonc") == original

@@ -435,11 +435,16 @@ def _surplus(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return list(chosen)
 
 
+_SEPARATORS = ",;"
+"""What a line may end in after a closer: a list's or a statement's separator."""
+
+
 def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iterator[Edit]:
     """Single bracket edits where the nesting stops agreeing with the layout
     (:func:`_breaks`): insert a closer or an opener at the end of the line
-    before (after its last character, or after its trailing blanks, where a
-    lost `` {`` leaves a blank) or at the start of the line, an opener at the
+    before (after its last character, before the separators it ends in, or
+    after its trailing blanks, where a lost `` {`` leaves a blank) or at the
+    start of the line, an opener at the
     start of the line before; or delete a bracket of the line before or of
     the closers the line starts with that may be one too many (:func:`_surplus`).
     Then, where the indentation says the line before closes too much or too
@@ -482,7 +487,11 @@ def _edge_edits(
                 break
             leading.append((offset, bracket))
         yield from [
-            *(Edit(at, 0, closer) for closer in closers for at in (before.end, line.content)),
+            *(
+                Edit(at, 0, closer)
+                for closer in closers
+                for at in dict.fromkeys((before.end, _separated(text, before), line.content))
+            ),
             *(
                 Edit(at, 0, opener)
                 for opener in inserted
@@ -497,6 +506,15 @@ def _edge_edits(
             ),
             *(Edit(offset, len(bracket), "") for offset, bracket in _surplus(text, leading)),
         ]
+
+
+def _separated(text: str, line: Line) -> int:
+    """Where ``line``'s content ends before the separators it ends in (a
+    closer lost at the end of ``"jest"],`` goes before the comma)."""
+    end = line.end
+    while end > line.content and text[end - 1] in _SEPARATORS:
+        end -= 1
+    return end
 
 
 def _inside(
