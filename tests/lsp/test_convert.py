@@ -107,7 +107,7 @@ def test_repair_actions_carry_data_and_name_the_diagnostic_they_fix() -> None:
     error = convert.error_diagnostic(snapshot, UTF16)
     assert best.diagnostics == [error] and error is not None and error.code == "syntax"
     assert remove.data is not None and remove.data["kind"] == "remove-spans"
-    assert remove.title == 'Remove `"age"` after `"Dave"`'
+    assert remove.title == 'Remove `"age"` after `"Dave"` (loses data: 5 characters)'
     titles = " ".join(action.title for action in (best, second, remove))
     assert "fsynth" not in titles and "ddmax" not in titles, "no algorithm names"
     edit = best.edit

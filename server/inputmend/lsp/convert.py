@@ -343,10 +343,12 @@ def title(snapshot: Snapshot, edits: Sequence[Edit], encoding: str | None) -> st
 def repair_title(snapshot: Snapshot, repair: Repair, encoding: str | None) -> str:
     """A repair's title; a lossy one says so, so that nobody applies it unawares."""
     summary = title(snapshot, repair.edits, encoding)
-    if not repair.lossy:
-        return summary
-    lost = repair.data_lost
-    return f"{summary} (loses data: {lost} character{'s' if lost != 1 else ''})"
+    return summary + loss_note(repair.data_lost) if repair.lossy else summary
+
+
+def loss_note(lost: int) -> str:
+    """What a title adds for a fix that deletes ``lost`` characters of data."""
+    return f" (loses data: {lost} character{'s' if lost != 1 else ''})"
 
 
 def text_edits(
@@ -435,7 +437,9 @@ def repair_actions(
         removal = Repair(apply_edits(snapshot.text, deletions), deletions, "ddmax", True, 0)
         lexer = text_lexer(snapshot)
         if distinct(snapshot.text, (*repairs, removal), lexer)[-1] is removal:
-            summary = title(snapshot, deletions, encoding)
+            # removing the spans deletes their non-blank characters, data or not
+            removed = sum(len("".join(snapshot.text[e.offset : e.end].split())) for e in deletions)
+            summary = title(snapshot, deletions, encoding) + (loss_note(removed) if removed else "")
             actions.append(
                 types.CodeAction(
                     title=summary,
