@@ -54,23 +54,23 @@ def polish_layout(
     tried); a change that gives other tokens than ``repair`` (``lexer``'s,
     default words: a blank moved into or out of a string) is not tried."""
     edits = list(repair.edits)
+    text = repair.text
     model: StyleModel | None = None
     for index, current in enumerate(repair.edits):
         places = _placements(original, edits, index)
         if not places:
             continue
-        if model is None:
-            model = StyleModel.around(original, edits)
         trials = {
             place: [*edits[:index], place, *edits[index + 1 :]] for place in (current, *places)
         }
-        evidence = original.count(current.insert) >= _EVIDENCE
-        cost = {
-            place: math.floor(model.cost(original, apply_edits(original, trial), trial))
-            if evidence
-            else 0
-            for place, trial in trials.items()
-        }
+        texts = {place: apply_edits(original, trial) for place, trial in trials.items()}
+        cost = dict.fromkeys(trials, 0)  # without evidence of style, no preference
+        if original.count(current.insert) >= _EVIDENCE:
+            model = model or StyleModel.around(original, edits)
+            cost = {
+                place: math.floor(model.cost(original, texts[place], trial))
+                for place, trial in trials.items()
+            }
         usual = _usual(original, current)
         better = [
             place
@@ -78,14 +78,12 @@ def polish_layout(
             if cost[place] < cost[current] or (place == usual and cost[place] == cost[current])
         ]
         for place in better:
-            polished = apply_edits(original, trials[place])
-            moved = replace(repair, text=polished, edits=tuple(trials[place]))
-            if same_for_reader(original, repair, moved, lexer) and accepts(polished):
-                edits = trials[place]
+            moved = replace(repair, text=texts[place], edits=tuple(trials[place]))
+            if same_for_reader(original, repair, moved, lexer) and accepts(texts[place]):
+                edits, text = trials[place], texts[place]
                 break
-    if edits == list(repair.edits):
+    if text == repair.text:
         return repair
-    text = apply_edits(original, edits)
     return replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
 
 
