@@ -307,6 +307,12 @@ def _remaining(feedback: Feedback, text: str) -> int:
     return len(text) - feedback.error_offset
 
 
+def _stuck(best: tuple[int, Any, Any, str] | None, remaining: int) -> bool:
+    """Does the best try (its progress first) leave as much of the text
+    unparsed as ``remaining``, what was left before it?"""
+    return best is None or best[0] >= remaining
+
+
 def _plain_steps(text: str, error: int) -> list[tuple[str, tuple[Edit, ...]]]:
     """Steps past an error that no hint explains: delete the character there,
     or insert a separator or closer."""
@@ -394,15 +400,15 @@ def hint_repairs(
                 *_rewrites_at(current, error, hints, anchors, _near(current, error, last), last),
                 *_concatenation_at(current, error, hints, locate),
             ]
+            remaining = _remaining(feedback, current)
             solved, best = attempt(near)
-            stuck = best is None or best[0] >= _remaining(feedback, current)
-            if not solved and stuck and anywhere:
+            if not solved and _stuck(best, remaining) and anywhere:
                 # nothing near the error helps: fixes anywhere before it
                 solved, best = attempt(_rewrites_at(current, error, hints, set(), 0))
-            plain = not solved and (best is None or best[0] >= _remaining(feedback, current))
+            plain = not solved and _stuck(best, remaining)
             if plain:
                 solved, best = attempt(_plain_steps(current, error), hint=False)
-            if solved or best is None or best[0] >= _remaining(feedback, current):
+            if solved or best is None or _stuck(best, remaining):
                 break
             _, draft, feedback, name = best
             applied.append(name)

@@ -19,6 +19,7 @@ from typing import Any
 from lsprotocol import types
 
 from inputmend import services
+from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, Span, apply_edits, spans_to_edits
 from inputmend.core.render import Lexer, Where, describe_repair, distinct
 from inputmend.core.text import LineIndex, snippet
@@ -438,7 +439,7 @@ def repair_actions(
         lexer = text_lexer(snapshot)
         if distinct(snapshot.text, (*repairs, removal), lexer)[-1] is removal:
             # removing the spans deletes their non-blank characters, data or not
-            removed = sum(len("".join(snapshot.text[e.offset : e.end].split())) for e in deletions)
+            removed = sum(significant(snapshot.text[e.offset : e.end]) for e in deletions)
             summary = title(snapshot, deletions, encoding) + (loss_note(removed) if removed else "")
             actions.append(
                 types.CodeAction(
