@@ -101,6 +101,17 @@ def test_an_incomplete_input_is_completed_first_and_alone() -> None:
     assert not result.stats.budget_exhausted
 
 
+def test_a_list_cut_off_after_its_separator_is_closed_not_given_an_invented_element() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    for text, expected in [
+        ('{"id": 7, "tags": ["x", "y",', '{"id": 7, "tags": ["x", "y"]}'),
+        ('{"id": 7,\n', '{"id": 7}\n'),  # not an invented `"": null` member
+    ]:
+        assert services.repair(text, oracle).repairs[0].text == expected
+    # a value cut off after its key's colon gets the grammar's filler
+    assert services.repair('{"id":', oracle).repairs[0].text == '{"id":null}'
+
+
 def test_an_incorrect_input_is_searched_until_a_repair_does_the_data_no_harm() -> None:
     oracle = IncrementalGrammarOracle("json")
     result = services.repair('{"a": 1 "b": 2}', oracle, top=10)
@@ -177,7 +188,7 @@ def test_a_quote_lost_before_the_closing_brackets_goes_back_before_them() -> Non
 def test_a_garbled_tail_is_dropped_but_not_the_final_newline() -> None:
     oracle = IncrementalGrammarOracle("json")
     result = services.repair('{"a": 1 @@ x\n', oracle, algorithm="completion")
-    assert {repair.text for repair in result.repairs} == {'{"a": 1 }\n', '{"a": 0}\n'}
+    assert {repair.text for repair in result.repairs} == {'{"a": 1 }\n', '{"a": null}\n'}
 
 
 def test_a_lost_delimiter_that_needs_two_edits_beats_overwriting_a_value() -> None:

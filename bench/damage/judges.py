@@ -300,7 +300,10 @@ def keeps_prefix(grammar: str, truncated: str, repaired: str) -> bool:
     tokens start with the truncated text's tokens, except that the text at its
     very end (a token cut off in the middle, such as ``tr`` of ``true`` or an
     unterminated string) only needs to be the start of what follows in the
-    repair.  Whitespace between tokens does not count.
+    repair, and a ``,`` it ends with may be left out (a list or object cut
+    off after its separator may be closed there: ``[1, 2,`` -> ``[1, 2]``
+    keeps all its data, as ``[1, 2, null]`` does not).  Whitespace between
+    tokens does not count.
     """
     repaired_lexed = lex(grammar, repaired)
     if not repaired_lexed.complete:
@@ -312,6 +315,8 @@ def keeps_prefix(grammar: str, truncated: str, repaired: str) -> bool:
     splits = [(tokens, end)]
     if tokens and tokens[-1].end == end:  # the last token read may be cut off too ("1" of "1.5")
         splits.append((tokens[:-1], tokens[-1].start))
+    if tokens and tokens[-1].text == ",":
+        splits.append((tokens[:-1], end))
     return any(
         _continues(grammar, kept, truncated[partial_start:], theirs)
         for kept, partial_start in splits

@@ -36,7 +36,7 @@ def test_an_incorrect_text_keeps_the_part_before_the_error() -> None:
     oracle = IncrementalGrammarOracle("json")
     text = '[{"a": 1}, {"b": 2 @@#garbage'
     repairs = complete_text(text, oracle, options=_options(oracle)).repairs
-    assert [r.text for r in repairs] == ['[{"a": 1}, {"b": 2 }]', '[{"a": 1}, {"b": 0}]']
+    assert [r.text for r in repairs] == ['[{"a": 1}, {"b": 2 }]', '[{"a": 1}, {"b": null}]']
     for repair in repairs:
         assert apply_edits(text, repair.edits) == repair.text
     # the edits are minimal: the closers replace the start of the dropped tail
@@ -54,3 +54,12 @@ def test_nothing_to_do_and_no_budget() -> None:
     assert complete_text("[1]", oracle, options=_options(oracle)).repairs == ()
     stopped = complete_text("[1", oracle, options=_options(oracle), budget=Budget(max_tests=1))
     assert stopped.repairs == () and stopped.stats.budget_exhausted
+
+
+def test_a_text_cut_off_after_a_delimiter_is_also_closed_without_it() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    repairs = complete_text('{"k": [7, 8,', oracle, options=_options(oracle)).repairs
+    assert [r.text for r in repairs] == ['{"k": [7, 8,null]}', '{"k": [7, 8]}']
+    # a cut-off word or string is finished, never dropped
+    (finished,) = complete_text('{"k": tr', oracle, options=_options(oracle)).repairs
+    assert finished.text == '{"k": true}'

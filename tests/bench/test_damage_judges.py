@@ -76,6 +76,11 @@ def test_same_data_rejects_invalid_text_and_json_constants() -> None:
         ("[1, 2", "[1, 23]", True),
         ("[1.", "[1.5]", True),
         ("[1, 2", "[1, 2", False),
+        # cut off after a separator: closed without it, or with what followed
+        ("[1, 2, ", "[1, 2]", True),
+        ('{"a": 1,', '{"a": 1}', True),
+        ('{"a": 1,', '{"a": 1, "b": 2}', True),
+        ("[1, 2, ", "[1]", False),
     ],
 )
 def test_keeps_prefix_for_json(truncated: str, repaired: str, kept: bool) -> None:

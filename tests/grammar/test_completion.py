@@ -22,8 +22,8 @@ CASES = {
         ('["foo', '"]'),  # a string cut off is closed, not overwritten
         ('{"a": tr', "ue}"),  # a literal cut off is finished
         ("[1.", "0]"),  # the last token grows into a longer one
-        ('{"a', '":0}'),  # a value is invented: the shortest (no hints)
-        ("", "0"),
+        ('{"a', '":null}'),  # a value is invented: the hints' filler
+        ("", "null"),
     ],
     "sexp": [("(defun f (x)", ")"), ('(a "b', '")'), ("(a . ", "0)")],
     "tinyc": [("{ if (a < 3", ");}"), ("do", ";while(a);")],
@@ -90,6 +90,8 @@ def test_fillers_choose_what_is_invented() -> None:
     assert scan.end is not None
     assert Completer(grammar, filler="null").complete('{"a":', scan.end) == "null}"
     assert Completer(grammar, filler="7").complete('{"a":', scan.end) == "7}"
+    assert Completer(grammar).complete('{"a":', scan.end) == "null}"  # the hints' filler
+    assert Completer(grammar, filler="").complete('{"a":', scan.end) == "0}"  # the shortest
     ignored = Completer(grammar, filler="x")  # not a token of the grammar: not used
     assert ignored.complete('{"a":', scan.end) == "0}"
     nulls = Completer(grammar, filler="null")

@@ -6,6 +6,11 @@ keeps all of it appends the shortest text that makes it complete, which the
 grammar computes from the parser's stack at the end without any search
 (:mod:`inputmend.grammar.completion`).  One oracle run checks it.
 
+A text cut off after a delimiter is also completed without it: the list or
+object it was to continue is closed rather than given an invented element
+(``{"a": 1,`` -> ``{"a": 1}``); the ranking decides, and the grammar's hints
+say which delimiters are not lost data when dropped at the end.
+
 For an *incorrect* text the same applies to the part before the error: the
 prefix up to the parse boundary, and the prefix before the last token before
 it (a fault inside a token often shows only after it), each completed, with
@@ -73,9 +78,11 @@ def complete_text(
             return CompletionResult((), RunStats.of(meter))
         cut = len(text) if feedback.verdict is Verdict.INCOMPLETE else feedback.error_offset
         cuts = [] if cut is None else [cut]
-        if feedback.verdict is Verdict.INCORRECT and cut is not None and options.token_start:
+        if cut is not None and options.token_start:
             start = options.token_start(text[:cut])
-            if start is not None and start < cut:
+            if start is not None and start < cut and (
+                feedback.verdict is Verdict.INCORRECT or _punctuation(text[start:cut])
+            ):
                 cuts.append(start)
         ending = text[len(text.rstrip()) :]
         for cut in cuts:
@@ -102,3 +109,9 @@ def complete_text(
     except BudgetExhausted:
         pass
     return CompletionResult(tuple(repairs), RunStats.of(meter))
+
+
+def _punctuation(token: str) -> bool:
+    """Is ``token`` a delimiter (no letter, digit or quote), which a text cut
+    off after it may go without (``[1, 2,`` -> ``[1, 2]``, not ``[1, 2, null]``)?"""
+    return bool(token.strip()) and not any(c.isalnum() or c in "\"'`" for c in token)

@@ -85,8 +85,6 @@ class CompiledGrammar:
             )
         )
         self._starters: dict[str, frozenset[str]] = {}
-        # the value completion invents where one is missing (the hints' filler)
-        self.filler: str | None = None
 
     @classmethod
     def load(cls, name_or_path: str, *, base_dir: Path | None = None) -> CompiledGrammar:
@@ -134,7 +132,7 @@ class CompiledGrammar:
         from inputmend.grammar.completion import Completer, CompletionError
 
         try:
-            return Completer(self, filler=self.filler)
+            return Completer(self)
         except CompletionError:
             return None
 

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from inputmend.grammar.checks import Rejected
 from inputmend.grammar.checks import State as CheckState
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.grammar.hints import HintsError, hints_beside
+from inputmend.grammar.hints import Hints, HintsError, hints_beside
 from inputmend.grammar.lark_internals import END
 from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
 from inputmend.grammar.scan import ScanState
@@ -116,8 +116,11 @@ class Completer:
         endings: Mapping[str, Sequence[str]] | None = None,
     ):
         self.grammar = grammar
-        self.endings = _hinted_endings(grammar) if endings is None else endings
+        hints = _hints_of(grammar)
+        self.endings = (hints.endings if hints else {}) if endings is None else endings
         self.tables = grammar.tables
+        if filler is None:
+            filler = hints.filler if hints else None
         self.fillers = _fillers(grammar, filler)
         self._automata: dict[str, RegexAutomaton | None] = {}
         self.separator = next(
@@ -529,13 +532,13 @@ def _overlap(a: str, b: str) -> int:
     return count
 
 
-def _hinted_endings(grammar: CompiledGrammar) -> Mapping[str, Sequence[str]]:
-    """The endings the grammar's hints give (none when they cannot be read:
-    the repair reports that itself)."""
+def _hints_of(grammar: CompiledGrammar) -> Hints | None:
+    """The grammar's hints (None when they cannot be read: the repair
+    reports that itself)."""
     try:
-        return hints_beside(grammar.info.path).endings
+        return hints_beside(grammar.info.path)
     except HintsError:
-        return {}
+        return None
 
 
 def _fillers(grammar: CompiledGrammar, filler: str | None) -> dict[str, str]:
