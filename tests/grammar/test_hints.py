@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import (
     NO_HINTS,
     WRAPPER_REACH,
@@ -39,6 +40,21 @@ def test_a_grammar_without_a_hints_file_has_none(tmp_path: Path) -> None:
     assert hints_beside(grammar) is NO_HINTS
     (tmp_path / "mine.hints.toml").write_text('filler = "a"\n[literals]\nA = "a"\n')
     assert hints_beside(grammar).filler == "a"
+
+
+def test_a_grammar_reads_its_hints_once_and_again_when_they_change(tmp_path: Path) -> None:
+    path = tmp_path / "mine.lark"
+    path.write_text('start: "a"\n')
+    grammar = CompiledGrammar.load(str(path))
+    assert grammar.hints() is NO_HINTS
+    beside = tmp_path / "mine.hints.toml"
+    beside.write_text('filler = "a"\n')
+    first = grammar.hints()
+    assert first.filler == "a" and grammar.hints() is first  # not read again
+    beside.write_text('filler = "aa"\n')  # another size: a change even within the clock's tick
+    assert grammar.hints().filler == "aa"
+    beside.unlink()
+    assert grammar.hints() is NO_HINTS
 
 
 def test_canonical_forms_fill_groups_and_escape_them() -> None:

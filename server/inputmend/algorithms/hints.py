@@ -31,7 +31,7 @@ import Levenshtein
 from inputmend.core.budget import Budget, BudgetExhausted, RunStats
 from inputmend.core.model import Edit, Repair, edits_between
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.grammar.hints import NO_HINTS, Hints, HintsError, Rewrite, hints_beside
+from inputmend.grammar.hints import NO_HINTS, Hints, HintsError, Rewrite
 from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, TolerantLexer
 from inputmend.oracles.base import Feedback, Oracle, Verdict
 from inputmend.oracles.wrappers import metered
@@ -80,7 +80,7 @@ def guidance(grammar: CompiledGrammar | None) -> Guidance:
     if grammar is None:
         return NO_GUIDANCE
     try:
-        hints = hints_beside(grammar.info.path)
+        hints = grammar.hints()
     except HintsError as error:
         return Guidance(NO_HINTS, GrammarLexer(grammar), f"{error}; repaired without hints")
     return Guidance(hints, GrammarLexer(grammar, hints))

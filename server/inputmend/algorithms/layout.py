@@ -29,6 +29,7 @@ inside strings and comments is skipped.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 from collections import Counter
@@ -58,8 +59,10 @@ class Brackets:
     quotes: tuple[str, ...] = ()  # the quotes of strings that may span lines
 
 
+@functools.lru_cache(maxsize=32)
 def brackets_of(grammar: CompiledGrammar) -> Brackets | None:
-    """The nesting bracket pairs of a grammar (None when it has none)."""
+    """The nesting bracket pairs of a grammar (None when it has none); found
+    once per grammar, as every repair and ranking asks."""
     literals = {
         name: literal
         for name, literal in grammar.literals.items()

@@ -21,6 +21,7 @@ import regex
 
 from inputmend.grammar import lark_internals, registry
 from inputmend.grammar.checks import NameChecks
+from inputmend.grammar.hints import NO_HINTS, Hints, hints_path, load_hints
 from inputmend.grammar.lark_internals import END, BnfRule
 from inputmend.grammar.regex import Ranges, first_chars, first_ranges, prefix_extent
 
@@ -85,6 +86,7 @@ class CompiledGrammar:
             )
         )
         self._starters: dict[str, frozenset[str]] = {}
+        self._hints: tuple[tuple[int, int] | None, Hints] | None = None
 
     @classmethod
     def load(cls, name_or_path: str, *, base_dir: Path | None = None) -> CompiledGrammar:
@@ -95,6 +97,21 @@ class CompiledGrammar:
         grammar = cls(info, registry.build_parser(info))
         _ = grammar.checks, grammar.layout  # a header that asks for what cannot be is an error now
         return grammar
+
+    def hints(self) -> Hints:
+        """The repair hints in the file beside the grammar (none without one),
+        read again only when the file changed: every repair reads them, and
+        a user may be editing them (raises ``HintsError`` with a one-line
+        reason when they cannot be read)."""
+        path = hints_path(self.info.path)
+        try:
+            status = path.stat()
+            version = (status.st_mtime_ns, status.st_size) if path.is_file() else None
+        except OSError:
+            version = None
+        if self._hints is None or self._hints[0] != version:
+            self._hints = (version, NO_HINTS if version is None else load_hints(path))
+        return self._hints[1]
 
     @functools.cached_property
     def tables(self) -> ParseTables:

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from inputmend.grammar.checks import Rejected
 from inputmend.grammar.checks import State as CheckState
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.grammar.hints import Hints, HintsError, hints_beside
+from inputmend.grammar.hints import Hints, HintsError
 from inputmend.grammar.lark_internals import END
 from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
 from inputmend.grammar.scan import ScanState
@@ -536,7 +536,7 @@ def _hints_of(grammar: CompiledGrammar) -> Hints | None:
     """The grammar's hints (None when they cannot be read: the repair
     reports that itself)."""
     try:
-        return hints_beside(grammar.info.path)
+        return grammar.hints()
     except HintsError:
         return None
 
