@@ -230,3 +230,8 @@ def test_a_quote_closed_at_the_end_of_a_table_leaves_no_short_record() -> None:
     # closing the quote at the end would make `2,"Bob,85\n3,Cy,70"` one
     # record of two fields: every record keeps the header's three
     assert {len(row) for row in rows} == {3}
+
+
+def test_leading_zeros_are_kept_as_a_string_not_read_as_an_exponent() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    assert services.repair('{"id": 0042}', oracle).repairs[0].text == '{"id": "0042"}'

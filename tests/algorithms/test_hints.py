@@ -98,6 +98,10 @@ def test_concatenated_documents_become_one_array() -> None:
 
 def test_numbers_as_javascript_writes_them() -> None:
     assert [0.5, 5, -0.25, 3.0] in _data(_texts("json", "[.5, +5, -.25, 3.]"))
+    # leading zeros: every digit kept, as a string (not 7, not 0e07)
+    assert {"zip": "01234", "id": "-007.5", "n": 0} in _data(
+        _texts("json", '{"zip": 01234, "id": -007.5, "n": 0}')
+    )
 
 
 def test_text_that_parses_is_never_rewritten() -> None:
