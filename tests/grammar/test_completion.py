@@ -12,6 +12,7 @@ from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.completion import Completer, CompletionError, _align
 from inputmend.grammar.lark_internals import END
 from inputmend.grammar.tables import StackNode
+from inputmend.oracles.base import Verdict
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 SAMPLES = Path(__file__).resolve().parents[1] / "grammars" / "samples"
@@ -196,3 +197,39 @@ def test_completions_of_every_token_boundary_are_cheapest(name: str) -> None:
             if scan.end.position == len(prefix) and len(suffix) <= 3:  # the reference is slow
                 expected = _reference_cost(completer, scan.end.stack)
                 assert len(suffix.replace(" ", "")) == expected, (prefix, suffix)
+
+
+YAML_CASES = [
+    ("a: [1, 2", "]"),
+    ("k: v\nl:\n  - 1\n  - [a, {b: c", "}]"),
+    ('a: "abc', '"'),
+    # a cut-off alias is finished as an anchor the document declared
+    ("base: &defaults\n  x: 1\nuse:\n  <<: *defa", "ults"),
+    ("a: &xy 1\nb: [*x", "y]"),
+]
+
+
+def test_a_grammar_with_a_layout_is_completed_with_its_zero_width_tokens() -> None:
+    """YAML's block tokens are written by its layout, not by the text: the
+    completion counts them free and leaves them to it."""
+    oracle = IncrementalGrammarOracle("yaml")
+    for prefix, expected in YAML_CASES:
+        assert oracle.completion(prefix) == expected, prefix
+        assert oracle.check(prefix + expected).valid, prefix
+
+
+def test_cuts_of_the_yaml_corpus_are_completed() -> None:
+    oracle = IncrementalGrammarOracle("yaml")
+    corpus = Path(__file__).resolve().parents[1] / "corpus" / "yaml"
+    incomplete = completed = 0
+    for sample in sorted(corpus.glob("*.y*ml")):
+        text = sample.read_text(encoding="utf-8")
+        for cut in range(len(text) // 13, len(text), len(text) // 13 + 1):
+            prefix = text[:cut]
+            if oracle.check(prefix).verdict is not Verdict.INCOMPLETE:
+                continue
+            incomplete += 1
+            suffix = oracle.completion(prefix)
+            completed += suffix is not None and oracle.check(prefix + suffix).valid
+    assert incomplete > 50
+    assert completed >= incomplete - 2  # a cut-off `%YAML` directive is not finished

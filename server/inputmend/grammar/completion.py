@@ -163,6 +163,13 @@ class Completer:
                 texts[name], costs[name] = text, len(text) * _CHAR + 1
         rules = self.grammar.rules
         nonterminals = {rule.origin for rule in rules}
+        if self.grammar.layout is not None:
+            # the layout's zero-width tokens (declared, no pattern): it writes
+            # them itself where the text's layout says; the oracle checks
+            for rule in rules:
+                for name in rule.expansion:
+                    if name not in nonterminals and name not in self.grammar.terminals:
+                        texts[name], costs[name] = "", 1
         waiting: dict[str, list[int]] = {}
         missing = []
         heap: list[tuple[int, int, str, int]] = []  # cost, order, origin, rule (-1: filler)
