@@ -235,3 +235,27 @@ def test_a_quote_closed_at_the_end_of_a_table_leaves_no_short_record() -> None:
 def test_leading_zeros_are_kept_as_a_string_not_read_as_an_exponent() -> None:
     oracle = IncrementalGrammarOracle("json")
     assert services.repair('{"id": 0042}', oracle).repairs[0].text == '{"id": "0042"}'
+
+
+def test_a_program_oracle_s_guide_reads_the_input_once_per_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bundled grammar that guides a program's repairs scans the input
+    once for all strategies (completion, hints, layout, ranking)."""
+    import json
+
+    from inputmend.oracles.python import CallableOracle
+    from inputmend.oracles.wrappers import GuidedOracle
+
+    made: list[object] = []
+
+    class Counted(IncrementalGrammarOracle):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            made.append(self)
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(services, "IncrementalGrammarOracle", Counted)
+    oracle = GuidedOracle(CallableOracle(json.loads), "json")
+    result = services.repair('{"a": [1, 2,', oracle)
+    assert result.repairs[0].text == '{"a": [1, 2]}'
+    assert len(made) == 1

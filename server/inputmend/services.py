@@ -116,15 +116,15 @@ def rank_repairs(
     ``max_loss`` allows."""
     grammar = None if oracle is None else guide_of(oracle)
     brackets = None if grammar is None else brackets_of(grammar)
-    return _rank(text, repairs, top, oracle, grammar, guidance(grammar), brackets, max_loss, [])
+    locator = None if oracle is None or grammar is None else _locator(oracle, grammar)
+    return _rank(text, repairs, top, locator, guidance(grammar), brackets, max_loss, [])
 
 
 def _rank(
     text: str,
     repairs: Iterable[Repair],
     top: int,
-    oracle: Oracle | None,
-    grammar: CompiledGrammar | None,
+    locator: IncrementalGrammarOracle | None,
     guide: Guidance,
     brackets: Brackets | None,
     max_loss: LossLimit,
@@ -143,7 +143,7 @@ def _rank(
         repairs,
         top,
         lexer=guide.lexer,
-        token_start=_token_starts(text, oracle, grammar),
+        token_start=_token_starts(text, locator),
         layout=layout,
         limit=max_loss,
         judge=judge,
@@ -151,12 +151,12 @@ def _rank(
 
 
 def _token_starts(
-    text: str, oracle: Oracle | None, grammar: CompiledGrammar | None
+    text: str, locator: IncrementalGrammarOracle | None
 ) -> Callable[[int], int | None] | None:
-    """Where the token of ``text`` before an offset starts, by ``grammar``."""
-    if grammar is None or oracle is None:
+    """Where the token of ``text`` before an offset starts, by the grammar of
+    ``locator`` (see :func:`_locator`)."""
+    if locator is None:
         return None
-    locator = _locator(oracle, grammar)
 
     def token_start(offset: int) -> int | None:
         return locator.last_token_start(text[:offset])
@@ -199,6 +199,7 @@ class RepairTask:
     guide: CompiledGrammar | None = None  # the grammar that reads the input (guide_of)
     guidance: Guidance = NO_GUIDANCE  # its hints and tolerant lexer
     brackets: Brackets | None = None  # the guide's nesting brackets
+    locator: IncrementalGrammarOracle | None = None  # the guide's scans (_locator), made once
     found: tuple[Repair, ...] = ()
     judge: Judge | None = None  # judges repairs of the input (made once, see _judge)
 
@@ -206,6 +207,13 @@ class RepairTask:
 Attempt = tuple[list[Repair], Repair | None, RunStats]
 """What one strategy found: repairs, a partial repair, its cost."""
 StrategyRun = Callable[[RepairTask, Budget], Attempt]
+
+
+def _scans(task: RepairTask, grammar: CompiledGrammar) -> IncrementalGrammarOracle:
+    """The task's scans by its guide ``grammar`` (see :func:`_locator`): made
+    once per request, so that with a program as the oracle the guide reads
+    the input once, not once per strategy."""
+    return task.locator if task.locator is not None else _locator(task.oracle, grammar)
 
 
 def _always(task: RepairTask) -> bool:
@@ -217,7 +225,7 @@ def _judge(task: RepairTask) -> Judge:
     """The judge of repairs of the task's input (see :func:`_rank`)."""
     if task.judge is not None:
         return task.judge
-    starts = _token_starts(task.text, task.oracle, task.guide)
+    starts = _token_starts(task.text, None if task.guide is None else _scans(task, task.guide))
     return Judge(task.text, task.guidance.lexer, token_start=starts)
 
 
@@ -315,7 +323,7 @@ def _hints(task: RepairTask, budget: Budget) -> Attempt:
     hints = task.guidance.hints
     if grammar is None or hints is NO_HINTS:
         return [], None, RunStats(0, 0.0)
-    locator = _locator(task.oracle, grammar)
+    locator = _scans(task, grammar)
 
     def finish(rest: str, left: Budget) -> tuple[list[Repair], RunStats]:
         finishing = replace(task, text=rest, found=())
@@ -353,7 +361,7 @@ def _runs_on(text: str, locator: IncrementalGrammarOracle) -> bool:
 def _completion(task: RepairTask, budget: Budget) -> Attempt:
     if task.guide is None:  # no grammar to complete with
         return [], None, RunStats(0, 0.0)
-    incremental = _locator(task.oracle, task.guide)
+    incremental = _scans(task, task.guide)
     # the oracle's own grammar locates the error (through its guards); the
     # guide's only where the oracle is a program that cannot say
     own = grammar_of(task.oracle) is not None
@@ -405,7 +413,7 @@ def _layout_may_help(task: RepairTask) -> bool:
     if task.brackets is None or "\n" not in task.text.strip():
         return False
     brackets, guide, size = task.brackets, task.guide, len(task.text)
-    if guide is not None and brackets.quotes and _runs_on(task.text, _locator(task.oracle, guide)):
+    if guide is not None and brackets.quotes and _runs_on(task.text, _scans(task, guide)):
         return True
     return any(
         _closes(brackets, r.text[size:]) < 2
@@ -514,7 +522,8 @@ def repair(
         return RepairResult(True, (), RunStats(1, time.monotonic() - started))
     guide = guide_of(oracle)
     brackets = None if guide is None else brackets_of(guide)
-    task = RepairTask(text, oracle, feedback, guide, guidance(guide), brackets)
+    locator = None if guide is None else _locator(oracle, guide)
+    task = RepairTask(text, oracle, feedback, guide, guidance(guide), brackets, locator=locator)
     task = replace(task, judge=_judge(task))
     partial: Repair | None = None
     tests = 1
@@ -552,8 +561,7 @@ def repair(
         text,
         verified,
         top,
-        oracle,
-        task.guide,
+        task.locator,
         task.guidance,
         task.brackets,
         max_loss,
