@@ -302,8 +302,9 @@ def keeps_prefix(grammar: str, truncated: str, repaired: str) -> bool:
     unterminated string) only needs to be the start of what follows in the
     repair, and a ``,`` it ends with may be left out (a list or object cut
     off after its separator may be closed there: ``[1, 2,`` -> ``[1, 2]``
-    keeps all its data, as ``[1, 2, null]`` does not).  Whitespace between
-    tokens does not count.
+    keeps all its data, as ``[1, 2, null]`` does not).  A comment cut off in
+    the middle must be kept as written.  Whitespace between tokens does not
+    count, nor where the line breaks at the end go (TOML reads them as tokens).
     """
     repaired_lexed = lex(grammar, repaired)
     if not repaired_lexed.complete:
@@ -317,10 +318,27 @@ def keeps_prefix(grammar: str, truncated: str, repaired: str) -> bool:
         splits.append((tokens[:-1], tokens[-1].start))
     if tokens and tokens[-1].text == ",":
         splits.append((tokens[:-1], end))
+    ended = len(tokens)  # line breaks a line-based grammar reads as tokens may follow the ending
+    while ended and not tokens[ended - 1].text.strip():
+        ended -= 1
+    if ended < len(tokens):
+        splits.append((tokens[:ended], end))
     return any(
         _continues(grammar, kept, truncated[partial_start:], theirs)
+        or _keeps_comment(truncated[partial_start:], repaired)
+        and _continues(grammar, kept, "", theirs)
         for kept, partial_start in splits
     )
+
+
+_COMMENT_OPENERS = ("/*", "//", "#", ";", "<!--")
+
+
+def _keeps_comment(partial: str, repaired: str) -> bool:
+    """Is ``partial`` a comment cut off in the middle (which the lexer skips,
+    so it is not among the tokens) that the repair keeps as written?"""
+    partial = partial.strip()
+    return partial.startswith(_COMMENT_OPENERS) and partial in repaired
 
 
 def _continues(grammar: str, kept: Sequence[Token], partial: str, theirs: Sequence[Token]) -> bool:

@@ -94,6 +94,13 @@ def test_keeps_prefix_for_other_formats() -> None:
     assert keeps_prefix("sexp", "(defun f (x", "(defun f (x))")
     assert not keeps_prefix("sexp", "(defun f (x", "(defun f)")
     assert keeps_prefix("dot", 'digraph { a -> "long na', 'digraph { a -> "long name" }')
+    # a comment cut off in the middle: kept as written, then closed
+    assert keeps_prefix("jsonc", '{"a": 1, /* see th', '{"a": 1, /* see th*/}')
+    assert keeps_prefix("jsonc", "/* orders\n * in ce", "/* orders\n * in ce*/null")
+    assert not keeps_prefix("jsonc", '{"a": 1, /* see th', '{"a": 1}')
+    # TOML reads line breaks as tokens: the closer may come before the last one
+    assert keeps_prefix("toml", 'a = [\n  { b = 1 },\n  ', 'a = [\n  { b = 1 },]\n  ')
+    assert not keeps_prefix("toml", 'a = [\n  { b = 1 },\n  ', 'a = [\n]\n  ')
 
 
 def test_data_lost_counts_deleted_and_overwritten_non_blanks() -> None:
