@@ -258,3 +258,14 @@ def test_a_program_for_json_files_is_guided_by_the_json_grammar() -> None:
         assert guide_of(unguided) is None
     finally:
         unguided.close()
+
+
+def test_a_jsonc_string_that_lost_its_closing_quote_is_closed_before_the_line_s_comment() -> None:
+    for comment in ("/* the target */", "// the target"):
+        text = '{\n  "target": "es2016,      ' + comment + '\n  "strict": true\n}\n'
+        assert '"target": "es2016",' in "\n".join(_texts("jsonc", text)), comment
+
+
+def test_a_shell_comment_line_in_jsonc_is_removed() -> None:
+    text = '{\n\t"body": [\n\t\t"a",\n\t\t# FIXME\n\t\t"b"\n\t]\n}\n'
+    assert '{\n\t"body": [\n\t\t"a",\n\t\t"b"\n\t]\n}\n' in _texts("jsonc", text)
