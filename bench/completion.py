@@ -12,7 +12,8 @@ points (seeded), prints per depth:
 * ``services.repair`` end to end with a fresh oracle (scan, completion, the
   check of the completed text, the hints near the end, ranking), split into
   the first scan and the rest, and whether its top repair is the truncated
-  text plus an ending;
+  text plus an ending (or, for a text cut after a comma, the text without
+  it plus closers: ``[1, 2,`` -> ``[1, 2]``);
 * with ``--lsp``: the language server (``python -m inputmend lsp`` over
   stdio, default settings) holding the whole document open, a change that
   cuts its tail off, then codeAction requests (polled): the time to the
@@ -95,6 +96,15 @@ async def lsp_completion(text: str, cuts: list[int], root: Path) -> list[tuple[f
     return times
 
 
+def _appends(cut: str, repaired: str) -> bool:
+    """Does ``repaired`` keep all of ``cut`` and only append to it, but for
+    the comma ``cut`` may end in (a list closed after its last element)?"""
+    kept = cut.rstrip()
+    if repaired.startswith(cut) or not kept.endswith(","):
+        return repaired.startswith(cut)
+    return repaired.startswith(kept[:-1]) and "," not in repaired[len(kept) - 1 :]
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:,.1f} ms" if seconds >= 0.001 else f"{seconds * 1000:.2f} ms"
 
@@ -116,7 +126,7 @@ def main() -> None:
     print(
         "| document | cuts | first scan median / max | completion step median / max "
         "| services.repair after the scan median / max | end to end median / max "
-        "| completed by appending |"
+        "| completed by appending (a trailing `,` may go) |"
     )
     print("|---|---|---|---|---|---|---|")
     documents = []
@@ -138,7 +148,7 @@ def main() -> None:
             result = services.repair(cut, oracle)  # its first check reuses the scan
             rests.append(time.perf_counter() - repair_started)
             totals.append(scans[-1] + rests[-1])
-            appended += bool(result.repairs) and result.repairs[0].text.startswith(cut)
+            appended += bool(result.repairs) and _appends(cut, result.repairs[0].text)
         shape = "records, depth 5" if depth == 1 else f"depth {depth:,}"
         name = f"{len(text) / 1000:,.0f} KB, {shape}"
         documents.append((name, text, rng))
