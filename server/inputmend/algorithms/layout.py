@@ -15,8 +15,10 @@ depth.  So:
   with the indentation and tries, there, the single edits that restore it:
   insert an opener or a closer, delete a surplus one; and, in grammars
   whose strings may span lines, puts a lost quote back on the line of the
-  string it left running on (:func:`quote_edits`).  The oracle checks
-  every candidate.
+  string it left running on (:func:`quote_edits`); and where a text
+  reads as cut off with one bracket open, deletes that bracket when it is
+  written twice (:func:`_doubled_unclosed`).  The oracle checks every
+  candidate.
 
 Bracket pairs come from the grammar (:func:`brackets_of`): a rule that ends
 with a punctuation literal and has an earlier one, when the part between
@@ -451,14 +453,21 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
     little (:func:`_closing_breaks`), a bracket before or after each of its
     words (:func:`_inside`); in between, lost quotes (:func:`quote_edits`).
     Without ``openers``, no opener is inserted (a valid prefix that lacks its
-    end cannot be made valid by opening more)."""
+    end cannot be made valid by opening more), and the bracket left open at
+    the end goes when it is written twice (:func:`_doubled_unclosed`); on a
+    single line, with no indentation to follow, that is the only edit."""
     layout = layout_of(text, brackets)
     lines = layout.lines
+    doubled = [] if openers else _doubled_unclosed(text, layout, brackets)
+    if not openers and len(lines) < 3:  # one line and the end
+        yield from doubled
+        return
     closers = brackets.closers[::-1]  # shortest first
     inserted = brackets.openers[::-1] if openers else ()
     closing = _closing_breaks(text, layout, brackets)
     seen: set[Edit] = set()
     for edit in itertools.chain(
+        doubled,
         _edge_edits(text, layout, [*closing, *_breaks(lines)], closers, inserted),
         quote_edits(text, brackets),
         (edit for k in closing for edit in _inside(text, lines[k - 1], closers, inserted)),
@@ -466,6 +475,30 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
         if edit not in seen:
             seen.add(edit)
             yield edit
+
+
+def _doubled_unclosed(text: str, layout: Layout, brackets: Brackets) -> list[Edit]:
+    """Deleting the one bracket ``text`` leaves open at its end, when the
+    same opener follows it (blanks between them allowed): ``((print x)`` is
+    ``(print x)`` written with its ``(`` twice, as ``{{a=1;}`` is ``{a=1;}``.
+    Deleting it moves nothing into another bracket: what it held is the
+    bracket after it.  Nothing when more than one bracket is left open (one
+    edit cannot close them) or the bracket left open has no twin: deleting
+    another opener would move what follows it (``(let ((a 1)) (print a)``
+    lost its last ``)``, its ``((a`` is not doubled)."""
+    openers = set(brackets.openers)
+    stack: list[int] = []
+    for index, (_, bracket) in enumerate(layout.brackets):
+        if bracket in openers:
+            stack.append(index)
+        elif stack:
+            stack.pop()
+    if len(stack) != 1 or stack[0] + 1 >= len(layout.brackets):
+        return []
+    (offset, bracket), (following, twin) = layout.brackets[stack[0] : stack[0] + 2]
+    if twin != bracket or text[offset + len(bracket) : following].strip():
+        return []
+    return [Edit(offset, len(bracket), "")]
 
 
 def _edge_edits(
