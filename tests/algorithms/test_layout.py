@@ -219,9 +219,11 @@ def test_a_doubled_opener_left_open_at_the_end_is_removed(doubled: str, grammar:
     assert _top(doubled, grammar) == single
 
 
-def test_an_opener_left_open_without_a_twin_is_closed_at_the_end() -> None:
+def test_an_opener_left_open_that_holds_more_than_its_twin_is_closed_at_the_end() -> None:
     # `(let` lost its last `)`: deleting an opener of `((a 1))` would move
     # `(print a)` out of the `let`
     lost = "(let ((a 1)) (print a)\n"
     assert _top(lost, "sexp") == "(let ((a 1)) (print a))\n"
+    # `y` is in the bracket left open: deleting it would move `y` out
+    assert _top("((f x) y\n", "sexp") == "((f x) y)\n"
     assert _top("{{a=1;}{b=2;}", "tinyc") == "{{a=1;}{b=2;}}"

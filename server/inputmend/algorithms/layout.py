@@ -479,24 +479,34 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
 
 def _doubled_unclosed(text: str, layout: Layout, brackets: Brackets) -> list[Edit]:
     """Deleting the one bracket ``text`` leaves open at its end, when the
-    same opener follows it (blanks between them allowed): ``((print x)`` is
-    ``(print x)`` written with its ``(`` twice, as ``{{a=1;}`` is ``{a=1;}``.
-    Deleting it moves nothing into another bracket: what it held is the
-    bracket after it.  Nothing when more than one bracket is left open (one
-    edit cannot close them) or the bracket left open has no twin: deleting
-    another opener would move what follows it (``(let ((a 1)) (print a)``
-    lost its last ``)``, its ``((a`` is not doubled)."""
+    same opener follows it (blanks between them allowed) and that one's form
+    ends the text: ``((print x)`` is ``(print x)`` written with its ``(``
+    twice, as ``{{a=1;}`` is ``{a=1;}``.  What the deleted bracket held is
+    its twin's form alone, so nothing moves into or out of another form.
+    Nothing when more than one bracket is left open (one edit cannot close
+    them), when the bracket left open has no twin (``(let ((a 1)) (print a)``
+    lost its last ``)``: deleting the ``(`` of ``((a`` would move
+    ``(print a)`` out of the ``let``), or when more follows the twin's form
+    (``((f x) y``: ``y`` would leave the form it is in)."""
+    found = layout.brackets
     openers = set(brackets.openers)
     stack: list[int] = []
-    for index, (_, bracket) in enumerate(layout.brackets):
+    closed_by: dict[int, int] = {}  # opener's index -> its closer's index
+    for index, (_, bracket) in enumerate(found):
         if bracket in openers:
             stack.append(index)
         elif stack:
-            stack.pop()
-    if len(stack) != 1 or stack[0] + 1 >= len(layout.brackets):
+            closed_by[stack.pop()] = index
+    if len(stack) != 1 or closed_by.get(stack[0] + 1) != len(found) - 1:
         return []
-    (offset, bracket), (following, twin) = layout.brackets[stack[0] : stack[0] + 2]
+    (offset, bracket), (following, twin), (last, closer) = (
+        found[stack[0]],
+        found[stack[0] + 1],
+        found[-1],
+    )
     if twin != bracket or text[offset + len(bracket) : following].strip():
+        return []
+    if text[last + len(closer) :].strip():
         return []
     return [Edit(offset, len(bracket), "")]
 
