@@ -402,15 +402,16 @@ def _searching_may_help(task: RepairTask) -> bool:
 
 
 def _layout_may_help(task: RepairTask) -> bool:
-    """Layout can move the closers completion appended to an incomplete
-    input only where there are lines to follow, and only when completion
+    """Layout can move the closer completion appended to an incomplete
+    input (where there are lines to follow) or remove the opener it closed
+    when that is written twice (on any line), and only when completion
     closed one bracket: layout edits one bracket, and brackets pair up in a
     valid text, so an input that needs two more closers stays invalid.  Or
     when the input ends in a string run on over lines: layout puts a lost
     quote back on its line (for grammars whose strings may span lines)."""
     if _not_completed(task):
         return True
-    if task.brackets is None or "\n" not in task.text.strip():
+    if task.brackets is None:
         return False
     brackets, guide, size = task.brackets, task.guide, len(task.text)
     if guide is not None and brackets.quotes and _runs_on(task.text, _scans(task, guide)):

@@ -201,3 +201,29 @@ def test_a_closer_lost_before_a_line_ends_in_its_separator_goes_before_it() -> N
     )
     damaged = original.replace('"jest"]', '"jest"')
     assert _top(damaged, "jsonc") == original
+
+
+@pytest.mark.parametrize(
+    ("doubled", "grammar"),
+    [
+        ('((display "ready")\n', "sexp"),
+        ("{{x=1;y=2;}", "tinyc"),
+        ("(define (area r)\n  (* r r))\n((area 2)\n", "sexp"),
+    ],
+)
+def test_a_doubled_opener_left_open_at_the_end_is_removed(doubled: str, grammar: str) -> None:
+    # the text reads as cut off, but the bracket it leaves open is written
+    # twice: the twin goes, rather than a closer wrapping the form in a
+    # one-element list (or block)
+    single = doubled.replace("((", "(").replace("{{", "{")
+    assert _top(doubled, grammar) == single
+
+
+def test_an_opener_left_open_that_holds_more_than_its_twin_is_closed_at_the_end() -> None:
+    # `(let` lost its last `)`: deleting an opener of `((a 1))` would move
+    # `(print a)` out of the `let`
+    lost = "(let ((a 1)) (print a)\n"
+    assert _top(lost, "sexp") == "(let ((a 1)) (print a))\n"
+    # `y` is in the bracket left open: deleting it would move `y` out
+    assert _top("((f x) y\n", "sexp") == "((f x) y)\n"
+    assert _top("{{a=1;}{b=2;}", "tinyc") == "{{a=1;}{b=2;}}"

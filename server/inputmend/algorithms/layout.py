@@ -15,8 +15,10 @@ depth.  So:
   with the indentation and tries, there, the single edits that restore it:
   insert an opener or a closer, delete a surplus one; and, in grammars
   whose strings may span lines, puts a lost quote back on the line of the
-  string it left running on (:func:`quote_edits`).  The oracle checks
-  every candidate.
+  string it left running on (:func:`quote_edits`); and where a text
+  reads as cut off with one bracket open, deletes that bracket when it is
+  written twice (:func:`_doubled_unclosed`).  The oracle checks every
+  candidate.
 
 Bracket pairs come from the grammar (:func:`brackets_of`): a rule that ends
 with a punctuation literal and has an earlier one, when the part between
@@ -454,14 +456,21 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
     little (:func:`_closing_breaks`), a bracket before or after each of its
     words (:func:`_inside`); in between, lost quotes (:func:`quote_edits`).
     Without ``openers``, no opener is inserted (a valid prefix that lacks its
-    end cannot be made valid by opening more)."""
+    end cannot be made valid by opening more), and the bracket left open at
+    the end goes when it is written twice (:func:`_doubled_unclosed`); on a
+    single line, with no indentation to follow, that is the only edit."""
     layout = layout_of(text, brackets)
     lines = layout.lines
+    doubled = [] if openers else _doubled_unclosed(text, layout, brackets)
+    if not openers and len(lines) < 3:  # one line and the end
+        yield from doubled
+        return
     closers = brackets.closers[::-1]  # shortest first
     inserted = brackets.openers[::-1] if openers else ()
     closing = _closing_breaks(text, layout, brackets)
     seen: set[Edit] = set()
     for edit in itertools.chain(
+        doubled,
         _edge_edits(text, layout, [*closing, *_breaks(lines)], closers, inserted),
         quote_edits(text, brackets),
         (edit for k in closing for edit in _inside(text, lines[k - 1], closers, inserted)),
@@ -469,6 +478,40 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
         if edit not in seen:
             seen.add(edit)
             yield edit
+
+
+def _doubled_unclosed(text: str, layout: Layout, brackets: Brackets) -> list[Edit]:
+    """Deleting the one bracket ``text`` leaves open at its end, when the
+    same opener follows it (blanks between them allowed) and that one's form
+    ends the text: ``((print x)`` is ``(print x)`` written with its ``(``
+    twice, as ``{{a=1;}`` is ``{a=1;}``.  What the deleted bracket held is
+    its twin's form alone, so nothing moves into or out of another form.
+    Nothing when more than one bracket is left open (one edit cannot close
+    them), when the bracket left open has no twin (``(let ((a 1)) (print a)``
+    lost its last ``)``: deleting the ``(`` of ``((a`` would move
+    ``(print a)`` out of the ``let``), or when more follows the twin's form
+    (``((f x) y``: ``y`` would leave the form it is in)."""
+    found = layout.brackets
+    openers = set(brackets.openers)
+    stack: list[int] = []
+    closed_by: dict[int, int] = {}  # opener's index -> its closer's index
+    for index, (_, bracket) in enumerate(found):
+        if bracket in openers:
+            stack.append(index)
+        elif stack:
+            closed_by[stack.pop()] = index
+    if len(stack) != 1 or closed_by.get(stack[0] + 1) != len(found) - 1:
+        return []
+    (offset, bracket), (following, twin), (last, closer) = (
+        found[stack[0]],
+        found[stack[0] + 1],
+        found[-1],
+    )
+    if twin != bracket or text[offset + len(bracket) : following].strip():
+        return []
+    if text[last + len(closer) :].strip():
+        return []
+    return [Edit(offset, len(bracket), "")]
 
 
 def _edge_edits(
