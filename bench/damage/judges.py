@@ -325,8 +325,10 @@ def keeps_prefix(grammar: str, truncated: str, repaired: str) -> bool:
         splits.append((tokens[:ended], end))
     return any(
         _continues(grammar, kept, truncated[partial_start:], theirs)
-        or _keeps_comment(truncated[partial_start:], repaired)
-        and _continues(grammar, kept, "", theirs)
+        or (
+            _keeps_comment(truncated[partial_start:], repaired)
+            and _continues(grammar, kept, "", theirs)
+        )
         for kept, partial_start in splits
     )
 
