@@ -11,6 +11,7 @@ from inputmend.algorithms.layout import (
     _closing_breaks,
     brackets_of,
     layout_agreement,
+    layout_edits,
     layout_of,
     layout_repairs,
     quote_edits,
@@ -227,3 +228,13 @@ def test_an_opener_left_open_that_holds_more_than_its_twin_is_closed_at_the_end(
     # `y` is in the bracket left open: deleting it would move `y` out
     assert _top("((f x) y\n", "sexp") == "((f x) y)\n"
     assert _top("{{a=1;}{b=2;}", "tinyc") == "{{a=1;}{b=2;}}"
+
+
+def test_a_text_that_does_not_indent_what_it_nests_gets_no_edits_from_its_indentation() -> None:
+    """One unindented record per line inside an array: every line sits at
+    column 0 although it is nested, so the indentation tells nothing."""
+    brackets = brackets_of(CompiledGrammar.load("json"))
+    assert brackets is not None
+    records = "".join(f'{{"id": {i}, "tags": ["a", "b"]}},\n' for i in range(40))
+    text = "[\n" + records + '{"id": 40, "tags": ["a"'
+    assert len(list(layout_edits(text, brackets, openers=False))) < 10

@@ -444,6 +444,13 @@ _SEPARATORS = ",;"
 """What a line may end in after a closer: a list's or a statement's separator."""
 
 
+FLAT_LINES = 8
+"""A text of more lines than this whose indentation disagrees with its
+nesting on most of them does not indent what it nests (a JSON array with
+one unindented record per line): its indentation says nothing about where
+a bracket went missing."""
+
+
 def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iterator[Edit]:
     """Single bracket edits where the nesting stops agreeing with the layout
     (:func:`_breaks`): insert a closer or an opener at the end of the line
@@ -458,7 +465,9 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
     Without ``openers``, no opener is inserted (a valid prefix that lacks its
     end cannot be made valid by opening more), and the bracket left open at
     the end goes when it is written twice (:func:`_doubled_unclosed`); on a
-    single line, with no indentation to follow, that is the only edit."""
+    single line, with no indentation to follow, that is the only edit.  A
+    text that does not indent what it nests (:data:`FLAT_LINES`) gets no
+    edits from its indentation."""
     layout = layout_of(text, brackets)
     lines = layout.lines
     doubled = [] if openers else _doubled_unclosed(text, layout, brackets)
@@ -468,6 +477,8 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
     closers = brackets.closers[::-1]  # shortest first
     inserted = brackets.openers[::-1] if openers else ()
     closing = _closing_breaks(text, layout, brackets)
+    if len(closing) * 2 > len(lines) > FLAT_LINES:
+        closing = []  # most lines disagree: the text does not indent what it nests
     seen: set[Edit] = set()
     for edit in itertools.chain(
         doubled,
