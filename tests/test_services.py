@@ -219,3 +219,20 @@ def test_a_quote_closed_at_the_end_of_a_table_leaves_no_short_record() -> None:
     # closing the quote at the end would make `2,"Bob,85\n3,Cy,70"` one
     # record of two fields: every record keeps the header's three
     assert {len(row) for row in rows} == {3}
+
+
+@pytest.mark.parametrize(
+    ("damaged", "original"),
+    [
+        # the opening quote of a phrase lost: the phrase is the string's text
+        (
+            '(defun greet ()\n  (write-line Good morning all"))\n',
+            '(defun greet ()\n  (write-line "Good morning all"))\n',
+        ),
+    ],
+)
+def test_a_lost_quote_in_lisp_goes_back_where_the_text_begins_or_ends(
+    damaged: str, original: str
+) -> None:
+    result = services.repair(damaged, IncrementalGrammarOracle("sexp"))
+    assert result.repairs[0].text == original

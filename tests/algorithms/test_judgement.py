@@ -203,3 +203,36 @@ def test_a_quote_glued_to_a_token_can_close_a_value_read_inside_out() -> None:
     text = 'title: "Sum\npages: 3\nunit: "%{n} pages"\n'
     closed = judge(yaml, text, 'title: "Sum"\npages: 3\nunit: "%{n} pages"\n')
     assert (closed.changed, closed.data_lost) == (0, 0)
+
+
+def test_words_before_an_unpaired_quote_are_reread_as_its_text() -> None:
+    """Putting back the opening quote of `Good morning all"` makes the words
+    the string's text: they are re-read, not swallowed, when the evidence is
+    there (the input's own unpaired quote on the line, only words between)."""
+    sexp = _lexer("sexp")
+    text = '(say Good morning all")\n'
+    whole = judge(sexp, text, '(say "Good morning all")\n')
+    assert (whole.changed, whole.reread) == (0, 3)
+    assert judge(sexp, text, '(say Good morning "all")\n').reread == 0
+    # glued to the bracket: the first word of a list is a name, not text
+    assert judge(sexp, text, '("say Good morning all")\n').changed > 0
+    # punctuation of the structure between: code, not text
+    json = _lexer("json")
+    assert judge(json, '{"a": [1, 2, x"]}', '{"a": "[1, 2, x"]}').changed > 0
+    # no unpaired quote in the input: wrapping is still swallowing
+    assert judge(json, "{'a': 2}", "\"{'a': 2}\"").reread == 0
+
+
+def test_a_name_is_not_reread_as_text() -> None:
+    sexp = _lexer("sexp")
+    # `t` is a name by the hints
+    text = '(defun show ()\n  (format t Done ~a~%" 1))\n'
+    assert judge(sexp, text, text.replace("t Done", 't "Done')).changed == 0
+    assert judge(sexp, text, text.replace("t Done", '"t Done')).changed > 0
+    # `port` by its use elsewhere in the input
+    text = '(defun show (port)\n  (format port at ~a" 2))\n'
+    assert judge(sexp, text, text.replace("port at", 'port "at')).changed == 0
+    assert judge(sexp, text, text.replace("port at", '"port at')).changed > 0
+    # a call written in another language's syntax is text: `avg(3)`
+    call = '(print avg(3) =" (avg 3))\n'
+    assert judge(sexp, call, '(print "avg(3) =" (avg 3))\n').changed == 0

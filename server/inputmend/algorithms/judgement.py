@@ -27,7 +27,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     syntax too counts only when the repair leaves it in one token: a reading
     the repair splits with an edit inside (``"JD Ballard" ~ "email"`` read as
     a string with unescaped quotes, repaired to two strings and a comma) is
-    judged by its pieces.
+    judged by its pieces.  Nor are words that a quote the repair puts back
+    makes the text of a string, closed or opened by the input's own quote
+    on that line that lost its partner (see ``reread``).
 ``data_lost``
     Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
@@ -64,6 +66,12 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     that held the separator and lost its quotes).  Two values become one, so
     the repair is not harmless, but nothing is lost, overwritten or merged
     out of sight (``4,56`` merges them and hides where they met).
+``reread``
+    Input tokens re-read as the text of a string whose lost quote the repair
+    puts back (``(write-line Hello World")`` as ``"Hello World"``): words
+    only between the inserted quote and an unpaired one of the input, on one
+    line (see :meth:`_Assessment._lost_quote_restored`).  The more, the
+    closer the repair comes to the phrase a person meant.
 ``removed``
     Characters deleted with foreign syntax the hints remove (a comment, a
     wrapper), blanks around it included: the ranking does not count them as
@@ -85,6 +93,7 @@ swallows the rest).
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -97,6 +106,9 @@ from inputmend.grammar.tolerant import Lexeme, Role, TolerantLexer
 LOOKAROUND = 512
 """Characters before and after an edit that its window of lexing reaches at
 most (on long lines; otherwise the window is the edit's lines)."""
+
+_WORD = re.compile(r"\S+")
+"""A word: what blanks separate."""
 
 _ALIGNED = 1_000_000
 """An edit that replaces ``a`` characters by ``b`` is aligned character by
@@ -119,6 +131,7 @@ class Judgement:
     tokens_kept: int = 0
     junk_lost: int = 0
     joined: int = 0
+    reread: int = 0
 
     @property
     def harmless(self) -> bool:
@@ -334,7 +347,7 @@ class Judge:
         if not edits:
             return Judgement()
         repaired = repair.text
-        counts = [0] * 11
+        counts = [0] * 12
         if any(edit.delete > 4 * LOOKAROUND for edit in edits):
             edits, counts[1] = self._unread_deletions(edits)
             if not edits:
@@ -375,6 +388,21 @@ class Judge:
                 if s < high and e > low
             )
         return judged, lost
+
+    def used_elsewhere(self, word: str, quote: str, low: int, high: int) -> bool:
+        """Does the input hold ``word`` outside ``[low, high)`` as a token of
+        its own (between blanks and brackets), outside strings (an even
+        number of ``quote`` before it on its line): as code, a name?"""
+        text = self.original
+        pattern = re.compile(rf"(?<![^\s(\[{{]){re.escape(word)}(?![^\s)\]}}])")
+        for found in pattern.finditer(text):
+            start = found.start()
+            if low <= start < high:
+                continue
+            line = text.rfind("\n", 0, start) + 1
+            if text.count(quote, line, start) % 2 == 0:
+                return True
+        return False
 
     def starts_record(self, offset: int) -> bool:
         """Does a record of the input start at ``offset``: a line start where the
@@ -436,6 +464,7 @@ class _Assessment:
         self.kept: set[int] = set()  # positions (in ``before``) of kept tokens
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
         self.joined: set[int] = set()  # ids of repaired lexemes that quote adjacent fields
+        self.reread = 0  # input tokens read as the text of a string whose quote was lost
 
     def judgement(self) -> tuple[int, ...]:
         changed = removed = 0
@@ -466,6 +495,7 @@ class _Assessment:
             len(self.kept),
             junk_lost,
             len(self.joined),
+            self.reread,
         )
 
     # -- tokens -------------------------------------------------------------
@@ -536,6 +566,9 @@ class _Assessment:
         if token.foreign is not None:
             # foreign syntax left as it is; a reading the repair splits (an edit
             # inside, no one token there now) is judged by its pieces
+            if cover is not None and self._lost_quote_restored(position, cover):
+                self.reread += 1
+                return False
             return cover is not None or not self._edited_inside(position)
         if token.partial and "\n" not in token.value:
             return True  # the input ended inside it: completing it is the repair
@@ -548,6 +581,9 @@ class _Assessment:
         ):
             if self._quotes_fields(position, cover):
                 self.joined.add(id(cover))
+                return False
+            if self._lost_quote_restored(position, cover):
+                self.reread += 1
                 return False
             return not self._read_inside_out(position, cover)
         return False
@@ -569,6 +605,95 @@ class _Assessment:
                 self.deleted, self.mapping.behind(cover.start), self.mapping.behind(cover.end - 1)
             )
         )
+
+    def _lost_quote_restored(self, position: int, cover: Lexeme) -> bool:
+        """Is ``cover`` a quoted value that the repair makes by putting back a
+        quote lost on a line with an unpaired one, only words between them,
+        the token at ``position`` among them?  Then the words were meant to
+        be the value's text (``(write-line Hello World")`` repaired as
+        ``"Hello World"``): re-read, not swallowed.  The evidence: the other
+        quote is the input's, on a line with an odd number of them; the
+        repair edits nothing between; the stretch holds no line break, no
+        comment and no punctuation of the structure (but for a bracket group
+        glued to a word, ``fib(1)``); and the inserted quote stands at a
+        word's edge, where a person would have typed it: an opening one after
+        a blank or at the start of the text (not glued to an opening bracket:
+        the first word of a list is a name more often than text), a closing
+        one before a blank, punctuation or the end of the text."""
+        original, repaired, mapping = self.original, self.repaired, self.mapping
+        quote = repaired[cover.start]
+        if (
+            cover.role is not Role.DATA
+            or cover.end - cover.start < 2
+            or quote.isalnum()
+            or quote.isspace()
+            or repaired[cover.end - 1] != quote
+            or _within(self.inserted, cover.start + 1, cover.end - 1)
+        ):
+            return False
+        opened = bool(_within(self.inserted, cover.start, cover.start + 1))
+        if opened == bool(_within(self.inserted, cover.end - 1, cover.end)):
+            return False
+        if opened:
+            low, high = mapping.behind(cover.start + 1), mapping.behind(cover.end - 1)
+            unpaired, outside = high, low - 1
+            at_edge = outside < 0 or original[outside].isspace()
+            glued = _word_end(original, unpaired)
+        else:
+            low, high = mapping.behind(cover.start) + 1, mapping.behind(cover.end - 1)
+            unpaired, outside = low - 1, high
+            at_edge = outside >= len(original) or not original[outside].isalnum()
+            glued = _word_start(original, unpaired)
+        token = self.before[position]
+        return (
+            at_edge
+            and glued
+            and low < high
+            and original[unpaired] == quote
+            and low - 1 <= token.start
+            and token.end <= high + 1
+            and quote not in original[low:high]
+            and not _within(self.deleted, low - 1, high + 1)
+            and _unpaired_on_line(original, unpaired)
+            and self._only_words(low, high, quote, opened=opened)
+        )
+
+    def _only_words(self, low: int, high: int, quote: str, *, opened: bool) -> bool:
+        """Does the input's ``[low, high)`` hold only words on one line: no
+        comment, no word the grammar's hints call a name (code, never text),
+        punctuation of the structure only in a bracket group glued to a word
+        (``rgba(0,0,0,0.4)``), and at the edge where the quote is put back
+        (the start when ``opened``) not a word the input uses elsewhere as
+        code (``(format stream ~a~%")`` in a function with a parameter
+        ``stream``)?"""
+        text = self.original
+        blanks = [found.span() for found in _WORD.finditer(text, low, high)]
+        if not blanks or "\n" in text[low:high]:
+            return False
+        punctuation = [False] * (high - low)
+        names = self.judge.lexer.hints.names
+        words: dict[tuple[int, int], Lexeme] = {}
+        first = max(0, bisect.bisect_right(self.before_starts, low) - 1)
+        for token in self.before[first:]:
+            if token.start >= high:
+                break
+            if token.end <= low:
+                continue
+            if token.role is Role.LAYOUT:
+                return False
+            if token.role is Role.STRUCTURE:
+                for offset in range(max(low, token.start), min(high, token.end)):
+                    punctuation[offset - low] = True
+            elif token.foreign is None and token.role is Role.DATA:
+                if names is not None and names.fullmatch(token.value):
+                    return False
+                words[(token.start, token.end)] = token
+        for start, end in blanks:
+            marks = punctuation[start - low : end - low]
+            if any(marks) and not _glued_group(text[start:end], marks):
+                return False
+        edge = words.get(blanks[0] if opened else blanks[-1])
+        return edge is None or not self.judge.used_elsewhere(edge.value, quote, low, high)
 
     def _edited_inside(self, position: int) -> bool:
         """Does an edit delete some of the token's characters or insert between them?"""
@@ -753,6 +878,53 @@ def _doubled_bracket(token: Lexeme) -> bool:
         and value[0] == value[1]
         and value[0] in "([{}])"
     )
+
+
+def _unpaired_on_line(text: str, offset: int) -> bool:
+    """Does the line of ``text[offset]`` hold an odd number of that quote
+    character (not escaped by a backslash)?"""
+    quote = text[offset]
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    line = text[start : len(text) if end < 0 else end]
+    count = sum(1 for i, c in enumerate(line) if c == quote and (i == 0 or line[i - 1] != "\\"))
+    return count % 2 == 1
+
+
+def _word_end(text: str, offset: int) -> bool:
+    """Does the character at ``offset`` end a word: after a non-blank, before a
+    blank, punctuation or the end of the text?"""
+    after = offset + 1
+    return (
+        offset > 0
+        and not text[offset - 1].isspace()
+        and (after >= len(text) or not text[after].isalnum())
+    )
+
+
+def _word_start(text: str, offset: int) -> bool:
+    """Does the character at ``offset`` start a word: before a non-blank, after
+    a blank, punctuation or the start of the text?"""
+    after = offset + 1
+    return (
+        after < len(text)
+        and not text[after].isspace()
+        and (offset == 0 or not text[offset - 1].isalnum())
+    )
+
+
+def _glued_group(word: str, punctuation: list[bool]) -> bool:
+    """Is the punctuation of ``word`` (marked) one balanced bracket group that
+    follows a letter or digit of it and ends it (``fib(1)``)?"""
+    first = punctuation.index(True)
+    if first == 0 or not word[first - 1].isalnum() or word[first] not in "([{":
+        return False
+    depth = 0
+    for index in range(first, len(word)):
+        depth += (word[index] in "([{") - (word[index] in ")]}")
+        if depth <= 0:
+            return depth == 0 and index == len(word) - 1
+    return False
 
 
 def _glued_to_junk(lexemes: list[Lexeme]) -> list[bool]:
