@@ -236,3 +236,13 @@ def test_a_name_is_not_reread_as_text() -> None:
     # a call written in another language's syntax is text: `avg(3)`
     call = '(print avg(3) =" (avg 3))\n'
     assert judge(sexp, call, '(print "avg(3) =" (avg 3))\n').changed == 0
+
+
+def test_a_string_read_inside_out_may_end_in_a_later_words_quote() -> None:
+    """The lost closing quote of a docstring makes the string run on to the
+    next one's opening quote; the next docstring's closing quote, glued to
+    its last word, is read as a string that lost its opening quote."""
+    sexp = _lexer("sexp")
+    text = '(doc "Adds two numbers.)\n\n(defun add (a b)\n  "Sum of a and b."\n  (+ a b))\n'
+    closed = judge(sexp, text, text.replace("numbers.)", 'numbers.")'))
+    assert (closed.changed, closed.data_lost) == (0, 0)

@@ -566,10 +566,12 @@ class _Assessment:
         if token.foreign is not None:
             # foreign syntax left as it is; a reading the repair splits (an edit
             # inside, no one token there now) is judged by its pieces
-            if cover is not None and self._lost_quote_restored(position, cover):
+            if cover is None:
+                return not self._edited_inside(position)
+            if self._lost_quote_restored(position, cover):
                 self.reread += 1
                 return False
-            return cover is not None or not self._edited_inside(position)
+            return not self._read_inside_out(position, cover)
         if token.partial and "\n" not in token.value:
             return True  # the input ended inside it: completing it is the repair
         if cover is None:
@@ -727,20 +729,23 @@ class _Assessment:
         """Are both delimiters of ``cover`` pieces of input tokens that the
         repair splits (not inserted, not whole tokens of their own)?  A
         comment has one: where it starts (it ends with its line).  The closing
-        delimiter may be the token's own last character, a copy of the opening
-        one: a quote glued to the token's end (YAML's ``%{total}"``, a plain
-        scalar that holds a quote, after a string a lost quote ran on)."""
+        delimiter may be a copy of the opening one glued to the end of a
+        word, the judged token or one after it (YAML's ``%{total}"``, a plain
+        scalar that holds a quote; Lisp's ``Eratosthenes."``, read as a string
+        without its opening quote), after a string a lost quote ran on."""
         edges = (cover.start,) if cover.role is Role.LAYOUT else (cover.start, cover.end - 1)
+        quote = self.repaired[cover.start]
         for edge in edges:
             if _within(self.inserted, edge, edge + 1):
                 return False
             origin = self.mapping.behind(edge)
             index = bisect.bisect_right(self.before_starts, origin) - 1
             if (
-                index == position
+                index >= position
                 and edge > cover.start
-                and origin == self.before[position].end - 1
-                and self.original[origin] == self.repaired[cover.start]
+                and origin == self.before[index].end - 1
+                and self.original[origin] == quote
+                and self.original[self.before[index].start] != quote
             ):
                 continue
             if index < 0 or index == position or origin >= self.before[index].end:
