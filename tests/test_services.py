@@ -229,6 +229,11 @@ def test_a_quote_closed_at_the_end_of_a_table_leaves_no_short_record() -> None:
             '(defun greet ()\n  (write-line Good morning all"))\n',
             '(defun greet ()\n  (write-line "Good morning all"))\n',
         ),
+        # the closing quote of a text that ends in a bracket lost at the line's end
+        (
+            '(defun show (x)\n  (format t "(~a)\n          x)\n  (format t "[~a]" x))\n',
+            '(defun show (x)\n  (format t "(~a)"\n          x)\n  (format t "[~a]" x))\n',
+        ),
     ],
 )
 def test_a_lost_quote_in_lisp_goes_back_where_the_text_begins_or_ends(
