@@ -246,3 +246,21 @@ def test_a_string_read_inside_out_may_end_in_a_later_words_quote() -> None:
     text = '(doc "Adds two numbers.)\n\n(defun add (a b)\n  "Sum of a and b."\n  (+ a b))\n'
     closed = judge(sexp, text, text.replace("numbers.)", 'numbers.")'))
     assert (closed.changed, closed.data_lost) == (0, 0)
+
+
+def test_a_closing_quote_put_back_re_reads_the_words_but_not_a_name_after_them() -> None:
+    sexp = _lexer("sexp")
+    text = '(defun f (port)\n  (error "Cannot open: ~a port)\n  (close port))\n'
+    right = judge(sexp, text, text.replace("~a port)", '~a" port)'))
+    assert (right.changed, right.reread) == (0, 3)
+    swallowed = judge(sexp, text, text.replace("~a port)", '~a port")'))
+    assert swallowed.changed == 1  # `port` is the parameter, code
+    # prose punctuation is text where the input read a string; brackets are code
+    text = "(doc \"Use `x' here.\n  (f (g 1)))\n"
+    assert judge(sexp, text, text.replace("here.", 'here."')).reread == 3
+    text = '(print "f(1) = (f 1))\n'
+    assert judge(sexp, text, '(print "f(1) =" (f 1))\n').reread == 2
+    assert judge(sexp, text, '(print "f(1) = (f 1)")\n').reread == 0
+    # one word, or an operator: no evidence against it
+    text = '(deftest "++\n  ((++ 1))\n  2)\n'
+    assert judge(sexp, text, text.replace('"++', '"++"')).changed == 0

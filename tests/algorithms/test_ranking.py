@@ -125,9 +125,19 @@ def test_the_column_count_decides_where_a_lost_quote_goes() -> None:
             '(format nil Sum: "~a" 3)\n',
             ['(format "nil Sum: ~a" 3)\n'],
         ),
+        # a lost closing quote: after the phrase, before the parameter
+        (
+            '(defun f (x)\n  (error "Bad value ~a x))\n',
+            '(defun f (x)\n  (error "Bad value ~a" x))\n',
+            '(defun f (x)\n  (error "Bad value ~a x"))\n',
+            [
+                '(defun f (x)\n  (error "Bad value" ~a x))\n',
+                '(defun f (x)\n  (error "Bad" value ~a x))\n',
+            ],
+        ),
     ],
 )
-def test_a_lost_opening_quote_goes_before_the_words_it_opened(
+def test_a_lost_quote_goes_where_the_words_it_delimited_end(
     text: str, wanted: str, hinted: str, others: list[str]
 ) -> None:
     assert _best(text, [hinted, *others, wanted], _lexer("sexp"), hinted=hinted) == wanted

@@ -110,6 +110,8 @@ most (on long lines; otherwise the window is the edit's lines)."""
 _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
 
+_BRACKETS = frozenset("([{}])")
+
 _ALIGNED = 1_000_000
 """An edit that replaces ``a`` characters by ``b`` is aligned character by
 character when ``a * b`` is at most this; larger replacements count as
@@ -393,6 +395,8 @@ class Judge:
         """Does the input hold ``word`` outside ``[low, high)`` as a token of
         its own (between blanks and brackets), outside strings (an even
         number of ``quote`` before it on its line): as code, a name?"""
+        if not any(char.isalpha() for char in word):
+            return False  # an operator or a number: no evidence of a name
         text = self.original
         pattern = re.compile(rf"(?<![^\s(\[{{]){re.escape(word)}(?![^\s)\]}}])")
         for found in pattern.finditer(text):
@@ -483,6 +487,10 @@ class _Assessment:
                 changed += self._changed(position, cover)
         data_lost, structure_lost, junk_lost = self._lost()
         invented, unfilled = self._invented()
+        for lexeme in self.after:
+            swallowed, reread = self._closed_after_words(lexeme)
+            changed += swallowed
+            self.reread += reread
         return (
             changed,
             data_lost,
@@ -660,6 +668,49 @@ class _Assessment:
             and self._only_words(low, high, quote, opened=opened)
         )
 
+    def _closed_after_words(self, value: Lexeme) -> tuple[int, int]:
+        """Names swallowed and words re-read by ``value``, a string whose
+        closing quote the repair puts back on the line of its opening quote,
+        the input's, that lost its partner there: its words are re-read as
+        its text (the input may have read them so already, as a string
+        running on), the more the better; but a word that is code at its
+        end (``"Not found: ~S x)`` closed as ``"Not found: ~S x")`` in a
+        function with a parameter ``x``) is swallowed: the text ended before
+        it."""
+        repaired, original = self.repaired, self.original
+        quote = repaired[value.start]
+        after = value.end
+        if (
+            value.role is not Role.DATA
+            or value.end - value.start < 3
+            or quote.isalnum()
+            or quote.isspace()
+            or repaired[value.end - 1] != quote
+            or (after < len(repaired) and repaired[after].isalnum())
+            or not _within(self.inserted, value.end - 1, value.end)
+            or _within(self.inserted, value.start, value.end - 1)
+        ):
+            return 0, 0
+        unpaired, end = self.mapping.behind(value.start), self.mapping.behind(value.end - 1)
+        words = original[unpaired + 1 : end].split()
+        if (
+            original[unpaired] != quote
+            or not words
+            or "\n" in original[unpaired:end]
+            or _within(self.deleted, unpaired, end)
+            or not _word_start(original, unpaired)
+            or not _unpaired_on_line(original, unpaired)
+        ):
+            return 0, 0
+        if self._only_words(unpaired + 1, end, quote, opened=False):
+            return 0, len(words)
+        if len(words) == 1:
+            return 0, 0
+        names = self.judge.lexer.hints.names
+        last = words[-1]
+        code = names is not None and names.fullmatch(last)
+        return int(bool(code) or self.judge.used_elsewhere(last, quote, unpaired + 1, end)), 0
+
     def _only_words(self, low: int, high: int, quote: str, *, opened: bool) -> bool:
         """Does the input's ``[low, high)`` hold only words on one line: no
         comment, no word the grammar's hints call a name (code, never text),
@@ -669,33 +720,27 @@ class _Assessment:
         code (``(format stream ~a~%")`` in a function with a parameter
         ``stream``)?"""
         text = self.original
-        blanks = [found.span() for found in _WORD.finditer(text, low, high)]
-        if not blanks or "\n" in text[low:high]:
+        words = [found.span() for found in _WORD.finditer(text, low, high)]
+        if not words or "\n" in text[low:high]:
             return False
         punctuation = [False] * (high - low)
-        names = self.judge.lexer.hints.names
-        words: dict[tuple[int, int], Lexeme] = {}
-        first = max(0, bisect.bisect_right(self.before_starts, low) - 1)
-        for token in self.before[first:]:
+        for token in self.judge.lexer.lex(text, low, high):
             if token.start >= high:
                 break
-            if token.end <= low:
-                continue
             if token.role is Role.LAYOUT:
                 return False
-            if token.role is Role.STRUCTURE:
+            if token.role is Role.STRUCTURE and (opened or _BRACKETS.intersection(token.value)):
                 for offset in range(max(low, token.start), min(high, token.end)):
                     punctuation[offset - low] = True
-            elif token.foreign is None and token.role is Role.DATA:
-                if names is not None and names.fullmatch(token.value):
-                    return False
-                words[(token.start, token.end)] = token
-        for start, end in blanks:
+        names = self.judge.lexer.hints.names
+        for start, end in words:
             marks = punctuation[start - low : end - low]
-            if any(marks) and not _glued_group(text[start:end], marks):
+            if any(marks) and not _inside_word(text[start:end], marks):
                 return False
-        edge = words.get(blanks[0] if opened else blanks[-1])
-        return edge is None or not self.judge.used_elsewhere(edge.value, quote, low, high)
+            if names is not None and names.fullmatch(text[start:end]):
+                return False
+        start, end = words[0] if opened else words[-1]
+        return len(words) == 1 or not self.judge.used_elsewhere(text[start:end], quote, low, high)
 
     def _edited_inside(self, position: int) -> bool:
         """Does an edit delete some of the token's characters or insert between them?"""
@@ -918,9 +963,13 @@ def _word_start(text: str, offset: int) -> bool:
     )
 
 
-def _glued_group(word: str, punctuation: list[bool]) -> bool:
-    """Is the punctuation of ``word`` (marked) one balanced bracket group that
-    follows a letter or digit of it and ends it (``fib(1)``)?"""
+def _inside_word(word: str, punctuation: list[bool]) -> bool:
+    """Is the punctuation of ``word`` (marked) part of the word: only
+    between other characters of it (``~,11f``, ``0,0``), or one balanced
+    bracket group that follows a letter or digit and ends the word
+    (``fib(1)``)?"""
+    if not (punctuation[0] or punctuation[-1]):
+        return True
     first = punctuation.index(True)
     if first == 0 or not word[first - 1].isalnum() or word[first] not in "([{":
         return False
