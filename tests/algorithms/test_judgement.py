@@ -213,7 +213,7 @@ def test_words_before_an_unpaired_quote_are_reread_as_its_text() -> None:
     text = '(say Good morning all")\n'
     whole = judge(sexp, text, '(say "Good morning all")\n')
     assert (whole.changed, whole.reread) == (0, 3)
-    assert judge(sexp, text, '(say Good morning "all")\n').reread == 0
+    assert judge(sexp, text, '(say Good morning "all")\n').reread == 1
     # glued to the bracket: the first word of a list is a name, not text
     assert judge(sexp, text, '("say Good morning all")\n').changed > 0
     # punctuation of the structure between: code, not text

@@ -70,8 +70,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     Input tokens re-read as the text of a string whose lost quote the repair
     puts back (``(write-line Hello World")`` as ``"Hello World"``): words
     only between the inserted quote and an unpaired one of the input, on one
-    line (see :meth:`_Assessment._lost_quote_restored`).  The more, the
-    closer the repair comes to the phrase a person meant.
+    line (see :meth:`_Assessment._restore`).  The more, the closer the
+    repair comes to the phrase a person meant.
 ``removed``
     Characters deleted with foreign syntax the hints remove (a comment, a
     wrapper), blanks around it included: the ranking does not count them as
@@ -468,10 +468,15 @@ class _Assessment:
         self.kept: set[int] = set()  # positions (in ``before``) of kept tokens
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
         self.joined: set[int] = set()  # ids of repaired lexemes that quote adjacent fields
-        self.reread = 0  # input tokens read as the text of a string whose quote was lost
+        # ids of repaired strings whose lost quote the repair puts back -> the
+        # input's stretch of their text and its words
+        self.restored: dict[int, tuple[int, int, list[str]]] = {}
 
     def judgement(self) -> tuple[int, ...]:
         changed = removed = 0
+        for lexeme in self.after:
+            swallowed = self._restore(lexeme)
+            changed += swallowed
         misread = _glued_to_junk(self.before)
         for position, token in enumerate(self.before):
             if token.role is Role.JUNK:
@@ -487,10 +492,6 @@ class _Assessment:
                 changed += self._changed(position, cover)
         data_lost, structure_lost, junk_lost = self._lost()
         invented, unfilled = self._invented()
-        for lexeme in self.after:
-            swallowed, reread = self._closed_after_words(lexeme)
-            changed += swallowed
-            self.reread += reread
         return (
             changed,
             data_lost,
@@ -503,7 +504,7 @@ class _Assessment:
             len(self.kept),
             junk_lost,
             len(self.joined),
-            self.reread,
+            sum(len(words) for _, _, words in self.restored.values()),
         )
 
     # -- tokens -------------------------------------------------------------
@@ -576,10 +577,7 @@ class _Assessment:
             # inside, no one token there now) is judged by its pieces
             if cover is None:
                 return not self._edited_inside(position)
-            if self._lost_quote_restored(position, cover):
-                self.reread += 1
-                return False
-            return not self._read_inside_out(position, cover)
+            return not (self._reread(position, cover) or self._read_inside_out(position, cover))
         if token.partial and "\n" not in token.value:
             return True  # the input ended inside it: completing it is the repair
         if cover is None:
@@ -592,10 +590,7 @@ class _Assessment:
             if self._quotes_fields(position, cover):
                 self.joined.add(id(cover))
                 return False
-            if self._lost_quote_restored(position, cover):
-                self.reread += 1
-                return False
-            return not self._read_inside_out(position, cover)
+            return not (self._reread(position, cover) or self._read_inside_out(position, cover))
         return False
 
     def _quotes_fields(self, position: int, cover: Lexeme) -> bool:
@@ -616,109 +611,88 @@ class _Assessment:
             )
         )
 
-    def _lost_quote_restored(self, position: int, cover: Lexeme) -> bool:
-        """Is ``cover`` a quoted value that the repair makes by putting back a
-        quote lost on a line with an unpaired one, only words between them,
-        the token at ``position`` among them?  Then the words were meant to
-        be the value's text (``(write-line Hello World")`` repaired as
-        ``"Hello World"``): re-read, not swallowed.  The evidence: the other
-        quote is the input's, on a line with an odd number of them; the
-        repair edits nothing between; the stretch holds no line break, no
-        comment and no punctuation of the structure (but for a bracket group
-        glued to a word, ``fib(1)``); and the inserted quote stands at a
-        word's edge, where a person would have typed it: an opening one after
-        a blank or at the start of the text (not glued to an opening bracket:
-        the first word of a list is a name more often than text), a closing
-        one before a blank, punctuation or the end of the text."""
-        original, repaired, mapping = self.original, self.repaired, self.mapping
-        quote = repaired[cover.start]
-        if (
-            cover.role is not Role.DATA
-            or cover.end - cover.start < 2
-            or quote.isalnum()
-            or quote.isspace()
-            or repaired[cover.end - 1] != quote
-            or _within(self.inserted, cover.start + 1, cover.end - 1)
-        ):
-            return False
-        opened = bool(_within(self.inserted, cover.start, cover.start + 1))
-        if opened == bool(_within(self.inserted, cover.end - 1, cover.end)):
-            return False
-        if opened:
-            low, high = mapping.behind(cover.start + 1), mapping.behind(cover.end - 1)
-            unpaired, outside = high, low - 1
-            at_edge = outside < 0 or original[outside].isspace()
-            glued = _word_end(original, unpaired)
-        else:
-            low, high = mapping.behind(cover.start) + 1, mapping.behind(cover.end - 1)
-            unpaired, outside = low - 1, high
-            at_edge = outside >= len(original) or not original[outside].isalnum()
-            glued = _word_start(original, unpaired)
+    def _reread(self, position: int, cover: Lexeme) -> bool:
+        """Is the token at ``position`` a word of the text of ``cover``, a
+        string whose lost quote the repair puts back (:meth:`_restore`)?"""
+        found = self.restored.get(id(cover))
         token = self.before[position]
-        return (
-            at_edge
-            and glued
-            and low < high
-            and original[unpaired] == quote
-            and low - 1 <= token.start
-            and token.end <= high + 1
-            and quote not in original[low:high]
-            and not _within(self.deleted, low - 1, high + 1)
-            and _unpaired_on_line(original, unpaired)
-            and self._only_words(low, high, quote, opened=opened)
-        )
+        return found is not None and found[0] - 1 <= token.start and token.end <= found[1] + 1
 
-    def _closed_after_words(self, value: Lexeme) -> tuple[int, int]:
-        """Names swallowed and words re-read by ``value``, a string whose
-        closing quote the repair puts back on the line of its opening quote,
-        the input's, that lost its partner there: its words are re-read as
-        its text (the input may have read them so already, as a string
-        running on), the more the better; but a word that is code at its
-        end (``"Not found: ~S x)`` closed as ``"Not found: ~S x")`` in a
-        function with a parameter ``x``) is swallowed: the text ended before
-        it."""
-        repaired, original = self.repaired, self.original
+    def _restore(self, value: Lexeme) -> int:
+        """Is ``value`` a string that the repair makes by putting back a quote
+        lost on the line of an unpaired one of the input, only words between
+        them?  Then the words were meant to be its text
+        (``(write-line Hello World")`` repaired as ``"Hello World"``):
+        re-read, not swallowed (recorded in :attr:`restored`).  The
+        evidence: the other quote is the input's, on a line with an odd
+        number of them, at a word's edge; the repair edits nothing between;
+        the stretch holds only words (:meth:`_only_words`); and the inserted
+        quote stands at a word's edge, where a person would have typed it: an
+        opening one after a blank or at the start of the text (not glued to
+        an opening bracket: the first word of a list is a name more often
+        than text), a closing one before a blank, punctuation or the end of
+        the text.  Returns the names swallowed: 1 when a closing quote is put
+        back after several words the last of which is code (``"Not found: ~S
+        x)`` closed as ``"Not found: ~S x")`` in a function with a parameter
+        ``x``): the text ended before it."""
+        original, repaired, mapping = self.original, self.repaired, self.mapping
         quote = repaired[value.start]
-        after = value.end
         if (
             value.role is not Role.DATA
             or value.end - value.start < 3
             or quote.isalnum()
             or quote.isspace()
             or repaired[value.end - 1] != quote
-            or (after < len(repaired) and repaired[after].isalnum())
-            or not _within(self.inserted, value.end - 1, value.end)
-            or _within(self.inserted, value.start, value.end - 1)
+            or _within(self.inserted, value.start + 1, value.end - 1)
         ):
-            return 0, 0
-        unpaired, end = self.mapping.behind(value.start), self.mapping.behind(value.end - 1)
-        words = original[unpaired + 1 : end].split()
-        if (
-            original[unpaired] != quote
-            or not words
-            or "\n" in original[unpaired:end]
-            or _within(self.deleted, unpaired, end)
-            or not _word_start(original, unpaired)
-            or not _unpaired_on_line(original, unpaired)
+            return 0
+        opened = bool(_within(self.inserted, value.start, value.start + 1))
+        if opened == bool(_within(self.inserted, value.end - 1, value.end)):
+            return 0
+        if opened:
+            low, high = mapping.behind(value.start + 1), mapping.behind(value.end - 1)
+            unpaired = high
+            at_edge = low == 0 or original[low - 1].isspace()
+            glued = _word_end(original, unpaired)
+        else:
+            low, high = mapping.behind(value.start) + 1, mapping.behind(value.end - 1)
+            unpaired = low - 1
+            at_edge = value.end >= len(repaired) or not repaired[value.end].isalnum()
+            glued = _word_start(original, unpaired)
+        words = original[low:high].split()
+        if not (
+            at_edge
+            and glued
+            and words
+            and original[unpaired] == quote
+            and quote not in original[low:high]
+            and "\n" not in original[low:high]
+            and not _within(self.deleted, low - 1, high + 1)
+            and _unpaired_on_line(original, unpaired)
         ):
-            return 0, 0
-        if self._only_words(unpaired + 1, end, quote, opened=False):
-            return 0, len(words)
-        if len(words) == 1:
-            return 0, 0
+            return 0
+        if self._only_words(low, high, quote, opened=opened):
+            self.restored[id(value)] = (low, high, words)
+            return 0
+        if opened or len(words) == 1:
+            return 0  # the words read as code are judged one by one
         names = self.judge.lexer.hints.names
         last = words[-1]
         code = names is not None and names.fullmatch(last)
-        return int(bool(code) or self.judge.used_elsewhere(last, quote, unpaired + 1, end)), 0
+        return int(bool(code) or self.judge.used_elsewhere(last, quote, low, high))
 
     def _only_words(self, low: int, high: int, quote: str, *, opened: bool) -> bool:
         """Does the input's ``[low, high)`` hold only words on one line: no
         comment, no word the grammar's hints call a name (code, never text),
-        punctuation of the structure only in a bracket group glued to a word
-        (``rgba(0,0,0,0.4)``), and at the edge where the quote is put back
-        (the start when ``opened``) not a word the input uses elsewhere as
-        code (``(format stream ~a~%")`` in a function with a parameter
-        ``stream``)?"""
+        punctuation of the structure only inside a word (``~,11f``) or in a
+        bracket group glued to one (``rgba(0,0,0,0.4)``), and at the edge
+        where the quote is put back (the start when ``opened``) not a word
+        the input uses elsewhere as code (``(format stream ~a~%")`` in a
+        function with a parameter ``stream``)?  Where the input read the
+        stretch as a string running on (a closing quote put back), only
+        brackets mark code among the words (prose keeps its commas and
+        quotes), and punctuation where the quote goes: `"jest,` is closed
+        before its comma."""
         text = self.original
         words = [found.span() for found in _WORD.finditer(text, low, high)]
         if not words or "\n" in text[low:high]:
@@ -729,7 +703,9 @@ class _Assessment:
                 break
             if token.role is Role.LAYOUT:
                 return False
-            if token.role is Role.STRUCTURE and (opened or _BRACKETS.intersection(token.value)):
+            if token.role is Role.STRUCTURE and (
+                opened or token.end >= high or _BRACKETS.intersection(token.value)
+            ):
                 for offset in range(max(low, token.start), min(high, token.end)):
                     punctuation[offset - low] = True
         names = self.judge.lexer.hints.names
