@@ -264,3 +264,18 @@ def test_a_closing_quote_put_back_re_reads_the_words_but_not_a_name_after_them()
     # one word, or an operator: no evidence against it
     text = '(deftest "++\n  ((++ 1))\n  2)\n'
     assert judge(sexp, text, text.replace('"++', '"++"')).changed == 0
+
+
+def test_keywords_and_punctuation_of_the_structure_are_not_a_strings_text() -> None:
+    # DOT's keyword `node` is as much text as code: no evidence of a name
+    dot = _lexer("dot")
+    text = 'digraph {\n  node [shape=box];\n  a -> "db node [color=red];\n}\n'
+    closed = judge(dot, text, text.replace("db node", 'db node"'))
+    assert (closed.changed, closed.reread) == (0, 2)
+    # `=` between blanks, or inside a word read as code, is structure
+    toml = _lexer("toml")
+    text = 'lint = { level = "warn, priority = -1 }\n'
+    assert judge(toml, text, text.replace("-1 }", '-1" }')).reread == 0
+    assert judge(toml, text, text.replace("warn,", 'warn",')).reread == 1
+    text = 'digraph {\n  color=red\n  label=tools box";\n}\n'
+    assert judge(dot, text, text.replace("label=tools", '"label=tools')).reread == 0

@@ -101,7 +101,7 @@ import Levenshtein
 
 from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
-from inputmend.grammar.tolerant import Lexeme, Role, TolerantLexer
+from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
 
 LOOKAROUND = 512
 """Characters before and after an edit that its window of lexing reaches at
@@ -111,6 +111,7 @@ _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
 
 _BRACKETS = frozenset("([{}])")
+"""Brackets: the punctuation that marks code among words a string ran on over."""
 
 _ALIGNED = 1_000_000
 """An edit that replaces ``a`` characters by ``b`` is aligned character by
@@ -248,6 +249,7 @@ class Judge:
         self.lexer = lexer
         self.token_start = token_start
         self._header: int | None = None
+        self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
         self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
 
@@ -395,18 +397,42 @@ class Judge:
         """Does the input hold ``word`` outside ``[low, high)`` as a token of
         its own (between blanks and brackets), outside strings (an even
         number of ``quote`` before it on its line): as code, a name?"""
-        if not any(char.isalpha() for char in word):
-            return False  # an operator or a number: no evidence of a name
+        if not any(char.isalpha() for char in word) or self._keyword(word):
+            return False  # an operator, a number, a keyword: no evidence of a name
+        key = (word, quote)
+        found = self._code.get(key)
+        if found is None:
+            found = self._code[key] = self._outside_strings(word, quote)
+        return any(not low <= start < high for start in found)
+
+    def _keyword(self, word: str) -> bool:
+        """Is ``word`` a keyword of the grammar (a literal terminal, such as
+        DOT's ``node``), which text uses as often as code does?"""
+        if not isinstance(self.lexer, GrammarLexer):
+            return False
+        read = self.lexer.lex(word, 0, len(word), foreign=False)
+        return (
+            len(read) == 1
+            and read[0].end == len(word)
+            and read[0].kind in self.lexer.grammar.literals
+        )
+
+    def _outside_strings(self, word: str, quote: str) -> list[int]:
+        """Where ``word`` stands as a token of its own outside strings."""
         text = self.original
         pattern = re.compile(rf"(?<![^\s(\[{{]){re.escape(word)}(?![^\s)\]}}])")
+        places: list[int] = []
+        counted = quotes = 0  # quotes on the line up to ``counted`` (linear on one long line)
         for found in pattern.finditer(text):
             start = found.start()
-            if low <= start < high:
-                continue
-            line = text.rfind("\n", 0, start) + 1
-            if text.count(quote, line, start) % 2 == 0:
-                return True
-        return False
+            line = text.rfind("\n", counted, start) + 1
+            if line:
+                counted, quotes = line, 0
+            quotes += text.count(quote, counted, start)
+            counted = start
+            if quotes % 2 == 0:
+                places.append(start)
+        return places
 
     def starts_record(self, offset: int) -> bool:
         """Does a record of the input start at ``offset``: a line start where the
@@ -473,10 +499,8 @@ class _Assessment:
         self.restored: dict[int, tuple[int, int, list[str]]] = {}
 
     def judgement(self) -> tuple[int, ...]:
-        changed = removed = 0
-        for lexeme in self.after:
-            swallowed = self._restore(lexeme)
-            changed += swallowed
+        removed = 0
+        changed = sum(self._restore(lexeme) for lexeme in self.after)
         misread = _glued_to_junk(self.before)
         for position, token in enumerate(self.before):
             if token.role is Role.JUNK:
@@ -690,9 +714,10 @@ class _Assessment:
         the input uses elsewhere as code (``(format stream ~a~%")`` in a
         function with a parameter ``stream``)?  Where the input read the
         stretch as a string running on (a closing quote put back), only
-        brackets mark code among the words (prose keeps its commas and
-        quotes), and punctuation where the quote goes: `"jest,` is closed
-        before its comma."""
+        brackets, punctuation that is a word of its own (TOML's ``=`` in
+        ``"warn, priority = -1 }``) and punctuation where the quote goes
+        (``"jest,`` is closed before its comma) mark code among the words:
+        prose keeps its commas and quotes."""
         text = self.original
         words = [found.span() for found in _WORD.finditer(text, low, high)]
         if not words or "\n" in text[low:high]:
@@ -704,14 +729,17 @@ class _Assessment:
             if token.role is Role.LAYOUT:
                 return False
             if token.role is Role.STRUCTURE and (
-                opened or token.end >= high or _BRACKETS.intersection(token.value)
+                opened
+                or token.end >= high
+                or (token.start, token.end) in words
+                or _BRACKETS.intersection(token.value)
             ):
                 for offset in range(max(low, token.start), min(high, token.end)):
                     punctuation[offset - low] = True
         names = self.judge.lexer.hints.names
         for start, end in words:
             marks = punctuation[start - low : end - low]
-            if any(marks) and not _inside_word(text[start:end], marks):
+            if any(marks) and not _inside_word(text[start:end], marks, between=not opened):
                 return False
             if names is not None and names.fullmatch(text[start:end]):
                 return False
@@ -939,12 +967,12 @@ def _word_start(text: str, offset: int) -> bool:
     )
 
 
-def _inside_word(word: str, punctuation: list[bool]) -> bool:
-    """Is the punctuation of ``word`` (marked) part of the word: only
-    between other characters of it (``~,11f``, ``0,0``), or one balanced
-    bracket group that follows a letter or digit and ends the word
-    (``fib(1)``)?"""
-    if not (punctuation[0] or punctuation[-1]):
+def _inside_word(word: str, punctuation: list[bool], *, between: bool) -> bool:
+    """Is the punctuation of ``word`` (marked) part of the word: one
+    balanced bracket group that follows a letter or digit and ends the word
+    (``fib(1)``), or when ``between``, also marks only between other
+    characters of it (``~,11f``, ``0,0``)?"""
+    if between and not (punctuation[0] or punctuation[-1]):
         return True
     first = punctuation.index(True)
     if first == 0 or not word[first - 1].isalnum() or word[first] not in "([{":
