@@ -13,7 +13,7 @@ The format (every key optional; unknown keys are errors)::
 
     filler = "null"              # the value to put where one is missing
     fields = ","                 # records (lines) have as many of these as the first
-    names = 't|nil'               # words that are code, never a string's text
+    names = 't|nil'              # words that are code, never a string's text
     contextual = true            # read each token as what can follow the one before
 
     [roles]                      # terminal -> "data" | "structure" | "layout"
