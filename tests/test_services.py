@@ -259,3 +259,25 @@ def test_a_program_oracle_s_guide_reads_the_input_once_per_request(
     result = services.repair('{"a": [1, 2,', oracle)
     assert result.repairs[0].text == '{"a": [1, 2]}'
     assert len(made) == 1
+
+
+@pytest.mark.parametrize(
+    ("damaged", "original"),
+    [
+        # the opening quote of a phrase lost: the phrase is the string's text
+        (
+            '(defun greet ()\n  (write-line Good morning all"))\n',
+            '(defun greet ()\n  (write-line "Good morning all"))\n',
+        ),
+        # the closing quote of a text that ends in a bracket lost at the line's end
+        (
+            '(defun show (x)\n  (format t "(~a)\n          x)\n  (format t "[~a]" x))\n',
+            '(defun show (x)\n  (format t "(~a)"\n          x)\n  (format t "[~a]" x))\n',
+        ),
+    ],
+)
+def test_a_lost_quote_in_lisp_goes_back_where_the_text_begins_or_ends(
+    damaged: str, original: str
+) -> None:
+    result = services.repair(damaged, IncrementalGrammarOracle("sexp"))
+    assert result.repairs[0].text == original

@@ -203,3 +203,79 @@ def test_a_quote_glued_to_a_token_can_close_a_value_read_inside_out() -> None:
     text = 'title: "Sum\npages: 3\nunit: "%{n} pages"\n'
     closed = judge(yaml, text, 'title: "Sum"\npages: 3\nunit: "%{n} pages"\n')
     assert (closed.changed, closed.data_lost) == (0, 0)
+
+
+def test_words_before_an_unpaired_quote_are_reread_as_its_text() -> None:
+    """Putting back the opening quote of `Good morning all"` makes the words
+    the string's text: they are re-read, not swallowed, when the evidence is
+    there (the input's own unpaired quote on the line, only words between)."""
+    sexp = _lexer("sexp")
+    text = '(say Good morning all")\n'
+    whole = judge(sexp, text, '(say "Good morning all")\n')
+    assert (whole.changed, whole.reread) == (0, 3)
+    assert judge(sexp, text, '(say Good morning "all")\n').reread == 1
+    # glued to the bracket: the first word of a list is a name, not text
+    assert judge(sexp, text, '("say Good morning all")\n').changed > 0
+    # punctuation of the structure between: code, not text
+    json = _lexer("json")
+    assert judge(json, '{"a": [1, 2, x"]}', '{"a": "[1, 2, x"]}').changed > 0
+    # no unpaired quote in the input: wrapping is still swallowing
+    assert judge(json, "{'a': 2}", "\"{'a': 2}\"").reread == 0
+
+
+def test_a_name_is_not_reread_as_text() -> None:
+    sexp = _lexer("sexp")
+    # `t` is a name by the hints
+    text = '(defun show ()\n  (format t Done ~a~%" 1))\n'
+    assert judge(sexp, text, text.replace("t Done", 't "Done')).changed == 0
+    assert judge(sexp, text, text.replace("t Done", '"t Done')).changed > 0
+    # `port` by its use elsewhere in the input
+    text = '(defun show (port)\n  (format port at ~a" 2))\n'
+    assert judge(sexp, text, text.replace("port at", 'port "at')).changed == 0
+    assert judge(sexp, text, text.replace("port at", '"port at')).changed > 0
+    # a call written in another language's syntax is text: `avg(3)`
+    call = '(print avg(3) =" (avg 3))\n'
+    assert judge(sexp, call, '(print "avg(3) =" (avg 3))\n').changed == 0
+
+
+def test_a_string_read_inside_out_may_end_in_a_later_words_quote() -> None:
+    """The lost closing quote of a docstring makes the string run on to the
+    next one's opening quote; the next docstring's closing quote, glued to
+    its last word, is read as a string that lost its opening quote."""
+    sexp = _lexer("sexp")
+    text = '(doc "Adds two numbers.)\n\n(defun add (a b)\n  "Sum of a and b."\n  (+ a b))\n'
+    closed = judge(sexp, text, text.replace("numbers.)", 'numbers.")'))
+    assert (closed.changed, closed.data_lost) == (0, 0)
+
+
+def test_a_closing_quote_put_back_re_reads_the_words_but_not_a_name_after_them() -> None:
+    sexp = _lexer("sexp")
+    text = '(defun f (port)\n  (error "Cannot open: ~a port)\n  (close port))\n'
+    right = judge(sexp, text, text.replace("~a port)", '~a" port)'))
+    assert (right.changed, right.reread) == (0, 3)
+    swallowed = judge(sexp, text, text.replace("~a port)", '~a port")'))
+    assert swallowed.changed == 1  # `port` is the parameter, code
+    # prose punctuation is text where the input read a string; brackets are code
+    text = "(doc \"Use `x' here.\n  (f (g 1)))\n"
+    assert judge(sexp, text, text.replace("here.", 'here."')).reread == 3
+    text = '(print "f(1) = (f 1))\n'
+    assert judge(sexp, text, '(print "f(1) =" (f 1))\n').reread == 2
+    assert judge(sexp, text, '(print "f(1) = (f 1)")\n').reread == 0
+    # one word, or an operator: no evidence against it
+    text = '(deftest "++\n  ((++ 1))\n  2)\n'
+    assert judge(sexp, text, text.replace('"++', '"++"')).changed == 0
+
+
+def test_keywords_and_punctuation_of_the_structure_are_not_a_strings_text() -> None:
+    # DOT's keyword `node` is as much text as code: no evidence of a name
+    dot = _lexer("dot")
+    text = 'digraph {\n  node [shape=box];\n  a -> "db node [color=red];\n}\n'
+    closed = judge(dot, text, text.replace("db node", 'db node"'))
+    assert (closed.changed, closed.reread) == (0, 2)
+    # `=` between blanks, or inside a word read as code, is structure
+    toml = _lexer("toml")
+    text = 'lint = { level = "warn, priority = -1 }\n'
+    assert judge(toml, text, text.replace("-1 }", '-1" }')).reread == 0
+    assert judge(toml, text, text.replace("warn,", 'warn",')).reread == 1
+    text = 'digraph {\n  color=red\n  label=tools box";\n}\n'
+    assert judge(dot, text, text.replace("label=tools", '"label=tools')).reread == 0

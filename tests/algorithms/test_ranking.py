@@ -108,6 +108,41 @@ def test_the_column_count_decides_where_a_lost_quote_goes() -> None:
     assert _best(text, [wrong, right], csv) == right
 
 
+@pytest.mark.parametrize(
+    ("text", "wanted", "hinted", "others"),
+    [
+        # the whole phrase before the unpaired quote, not only its last word
+        (
+            '(say Good morning all")\n',
+            '(say "Good morning all")\n',
+            '(say Good morning "all")\n',
+            ['(say Good morning all"")\n', '("say Good morning all")\n'],
+        ),
+        # but not back over a name: `nil` is code
+        (
+            '(format nil Sum: ~a" 3)\n',
+            '(format nil "Sum: ~a" 3)\n',
+            '(format nil Sum: "~a" 3)\n',
+            ['(format "nil Sum: ~a" 3)\n'],
+        ),
+        # a lost closing quote: after the phrase, before the parameter
+        (
+            '(defun f (x)\n  (error "Bad value ~a x))\n',
+            '(defun f (x)\n  (error "Bad value ~a" x))\n',
+            '(defun f (x)\n  (error "Bad value ~a x"))\n',
+            [
+                '(defun f (x)\n  (error "Bad value" ~a x))\n',
+                '(defun f (x)\n  (error "Bad" value ~a x))\n',
+            ],
+        ),
+    ],
+)
+def test_a_lost_quote_goes_where_the_words_it_delimited_end(
+    text: str, wanted: str, hinted: str, others: list[str]
+) -> None:
+    assert _best(text, [hinted, *others, wanted], _lexer("sexp"), hinted=hinted) == wanted
+
+
 def test_a_long_line_is_read_from_a_token_start(json: TolerantLexer) -> None:
     pairs = ", ".join(f'"k{n}": "v {n}"' for n in range(60))  # blanks inside strings
     text = "{" + pairs + ', "z": None}'

@@ -33,6 +33,14 @@ def test_every_bundled_grammar_with_hints_loads_them() -> None:
         assert hints.source is not None and hints.rewrites + hints.wrappers, name
 
 
+def test_names_are_whole_words_that_are_code() -> None:
+    hints = parse_hints({"names": "t|nil|:\\w+"}, SOURCE)
+    assert [w for w in ("t", "nil", ":key", "time", "n") if hints.names.fullmatch(w)] == [
+        *("t", "nil", ":key")
+    ]
+    assert parse_hints({}, SOURCE).names is None
+
+
 def test_a_grammar_without_a_hints_file_has_none(tmp_path: Path) -> None:
     grammar = tmp_path / "mine.lark"
     grammar.write_text('start: "a"\n')
@@ -108,6 +116,7 @@ def test_comments_are_removed_unless_a_replacement_is_given() -> None:
         ({"wrapper": [{"name": "w"}]}, "wrapper[0]: a wrapper needs before, after or both"),
         ({"filler": 3}, "filler: expected a string, got int"),
         ({"contextual": "yes"}, "contextual: expected true or false"),
+        ({"names": "("}, "names: not a regular expression"),
         ({"endings": {"X": "a"}}, "endings.X: expected a list of texts"),
         ({"literals": {"": "x"}}, "literals: an empty word"),
         ({"token": [{"pattern": "a", "replace": "b", "escape": {"": "c"}}]}, "cannot be escaped"),

@@ -27,7 +27,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     syntax too counts only when the repair leaves it in one token: a reading
     the repair splits with an edit inside (``"JD Ballard" ~ "email"`` read as
     a string with unescaped quotes, repaired to two strings and a comma) is
-    judged by its pieces.
+    judged by its pieces.  Nor are words that a quote the repair puts back
+    makes the text of a string, closed or opened by the input's own quote
+    on that line that lost its partner (see ``reread``).
 ``data_lost``
     Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
@@ -64,6 +66,12 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     that held the separator and lost its quotes).  Two values become one, so
     the repair is not harmless, but nothing is lost, overwritten or merged
     out of sight (``4,56`` merges them and hides where they met).
+``reread``
+    Input tokens re-read as the text of a string whose lost quote the repair
+    puts back (``(write-line Hello World")`` as ``"Hello World"``): words
+    only between the inserted quote and an unpaired one of the input, on one
+    line (see :meth:`_Assessment._restore`).  The more, the closer the
+    repair comes to the phrase a person meant.
 ``removed``
     Characters deleted with foreign syntax the hints remove (a comment, a
     wrapper), blanks around it included: the ranking does not count them as
@@ -85,6 +93,7 @@ swallows the rest).
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -92,11 +101,17 @@ import Levenshtein
 
 from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
-from inputmend.grammar.tolerant import Lexeme, Role, TolerantLexer
+from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
 
 LOOKAROUND = 512
 """Characters before and after an edit that its window of lexing reaches at
 most (on long lines; otherwise the window is the edit's lines)."""
+
+_WORD = re.compile(r"\S+")
+"""A word: what blanks separate."""
+
+_BRACKETS = frozenset("([{}])")
+"""Brackets: the punctuation that marks code among words a string ran on over."""
 
 _ALIGNED = 1_000_000
 """An edit that replaces ``a`` characters by ``b`` is aligned character by
@@ -119,6 +134,7 @@ class Judgement:
     tokens_kept: int = 0
     junk_lost: int = 0
     joined: int = 0
+    reread: int = 0
 
     @property
     def harmless(self) -> bool:
@@ -233,6 +249,7 @@ class Judge:
         self.lexer = lexer
         self.token_start = token_start
         self._header: int | None = None
+        self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
         self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
 
@@ -334,7 +351,7 @@ class Judge:
         if not edits:
             return Judgement()
         repaired = repair.text
-        counts = [0] * 11
+        counts = [0] * 12
         if any(edit.delete > 4 * LOOKAROUND for edit in edits):
             edits, counts[1] = self._unread_deletions(edits)
             if not edits:
@@ -375,6 +392,47 @@ class Judge:
                 if s < high and e > low
             )
         return judged, lost
+
+    def used_elsewhere(self, word: str, quote: str, low: int, high: int) -> bool:
+        """Does the input hold ``word`` outside ``[low, high)`` as a token of
+        its own (between blanks and brackets), outside strings (an even
+        number of ``quote`` before it on its line): as code, a name?"""
+        if not any(char.isalpha() for char in word) or self._keyword(word):
+            return False  # an operator, a number, a keyword: no evidence of a name
+        key = (word, quote)
+        found = self._code.get(key)
+        if found is None:
+            found = self._code[key] = self._outside_strings(word, quote)
+        return any(not low <= start < high for start in found)
+
+    def _keyword(self, word: str) -> bool:
+        """Is ``word`` a keyword of the grammar (a literal terminal, such as
+        DOT's ``node``), which text uses as often as code does?"""
+        if not isinstance(self.lexer, GrammarLexer):
+            return False
+        read = self.lexer.lex(word, 0, len(word), foreign=False)
+        return (
+            len(read) == 1
+            and read[0].end == len(word)
+            and read[0].kind in self.lexer.grammar.literals
+        )
+
+    def _outside_strings(self, word: str, quote: str) -> list[int]:
+        """Where ``word`` stands as a token of its own outside strings."""
+        text = self.original
+        pattern = re.compile(rf"(?<![^\s(\[{{]){re.escape(word)}(?![^\s)\]}}])")
+        places: list[int] = []
+        counted = quotes = 0  # quotes on the line up to ``counted`` (linear on one long line)
+        for found in pattern.finditer(text):
+            start = found.start()
+            line = text.rfind("\n", counted, start) + 1
+            if line:
+                counted, quotes = line, 0
+            quotes += text.count(quote, counted, start)
+            counted = start
+            if quotes % 2 == 0:
+                places.append(start)
+        return places
 
     def starts_record(self, offset: int) -> bool:
         """Does a record of the input start at ``offset``: a line start where the
@@ -436,9 +494,13 @@ class _Assessment:
         self.kept: set[int] = set()  # positions (in ``before``) of kept tokens
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
         self.joined: set[int] = set()  # ids of repaired lexemes that quote adjacent fields
+        # ids of repaired strings whose lost quote the repair puts back -> the
+        # input's stretch of their text and its words
+        self.restored: dict[int, tuple[int, int, list[str]]] = {}
 
     def judgement(self) -> tuple[int, ...]:
-        changed = removed = 0
+        removed = 0
+        changed = sum(self._restore(lexeme) for lexeme in self.after)
         misread = _glued_to_junk(self.before)
         for position, token in enumerate(self.before):
             if token.role is Role.JUNK:
@@ -466,6 +528,7 @@ class _Assessment:
             len(self.kept),
             junk_lost,
             len(self.joined),
+            sum(len(words) for _, _, words in self.restored.values()),
         )
 
     # -- tokens -------------------------------------------------------------
@@ -536,7 +599,9 @@ class _Assessment:
         if token.foreign is not None:
             # foreign syntax left as it is; a reading the repair splits (an edit
             # inside, no one token there now) is judged by its pieces
-            return cover is not None or not self._edited_inside(position)
+            if cover is None:
+                return not self._edited_inside(position)
+            return not (self._reread(position, cover) or self._read_inside_out(position, cover))
         if token.partial and "\n" not in token.value:
             return True  # the input ended inside it: completing it is the repair
         if cover is None:
@@ -549,7 +614,7 @@ class _Assessment:
             if self._quotes_fields(position, cover):
                 self.joined.add(id(cover))
                 return False
-            return not self._read_inside_out(position, cover)
+            return not (self._reread(position, cover) or self._read_inside_out(position, cover))
         return False
 
     def _quotes_fields(self, position: int, cover: Lexeme) -> bool:
@@ -569,6 +634,117 @@ class _Assessment:
                 self.deleted, self.mapping.behind(cover.start), self.mapping.behind(cover.end - 1)
             )
         )
+
+    def _reread(self, position: int, cover: Lexeme) -> bool:
+        """Is the token at ``position`` a word of the text of ``cover``, a
+        string whose lost quote the repair puts back (:meth:`_restore`)?"""
+        found = self.restored.get(id(cover))
+        token = self.before[position]
+        return found is not None and found[0] - 1 <= token.start and token.end <= found[1] + 1
+
+    def _restore(self, value: Lexeme) -> int:
+        """Is ``value`` a string that the repair makes by putting back a quote
+        lost on the line of an unpaired one of the input, only words between
+        them?  Then the words were meant to be its text
+        (``(write-line Hello World")`` repaired as ``"Hello World"``):
+        re-read, not swallowed (recorded in :attr:`restored`).  The
+        evidence: the other quote is the input's, on a line with an odd
+        number of them, at a word's edge; the repair edits nothing between;
+        the stretch holds only words (:meth:`_only_words`); and the inserted
+        quote stands at a word's edge, where a person would have typed it: an
+        opening one after a blank or at the start of the text (not glued to
+        an opening bracket: the first word of a list is a name more often
+        than text), a closing one before a blank, punctuation or the end of
+        the text.  Returns the names swallowed: 1 when a closing quote is put
+        back after several words the last of which is code (``"Not found: ~S
+        x)`` closed as ``"Not found: ~S x")`` in a function with a parameter
+        ``x``): the text ended before it."""
+        original, repaired, mapping = self.original, self.repaired, self.mapping
+        quote = repaired[value.start]
+        if (
+            value.role is not Role.DATA
+            or value.end - value.start < 3
+            or quote.isalnum()
+            or quote.isspace()
+            or repaired[value.end - 1] != quote
+            or _within(self.inserted, value.start + 1, value.end - 1)
+        ):
+            return 0
+        opened = bool(_within(self.inserted, value.start, value.start + 1))
+        if opened == bool(_within(self.inserted, value.end - 1, value.end)):
+            return 0
+        if opened:
+            low, high = mapping.behind(value.start + 1), mapping.behind(value.end - 1)
+            unpaired = high
+            at_edge = low == 0 or original[low - 1].isspace()
+            glued = _word_end(original, unpaired)
+        else:
+            low, high = mapping.behind(value.start) + 1, mapping.behind(value.end - 1)
+            unpaired = low - 1
+            at_edge = value.end >= len(repaired) or not repaired[value.end].isalnum()
+            glued = _word_start(original, unpaired)
+        words = original[low:high].split()
+        if not (
+            at_edge
+            and glued
+            and words
+            and original[unpaired] == quote
+            and quote not in original[low:high]
+            and "\n" not in original[low:high]
+            and not _within(self.deleted, low - 1, high + 1)
+            and _unpaired_on_line(original, unpaired)
+        ):
+            return 0
+        if self._only_words(low, high, quote, opened=opened):
+            self.restored[id(value)] = (low, high, words)
+            return 0
+        if opened or len(words) == 1:
+            return 0  # the words read as code are judged one by one
+        names = self.judge.lexer.hints.names
+        last = words[-1]
+        code = names is not None and names.fullmatch(last)
+        return int(bool(code) or self.judge.used_elsewhere(last, quote, low, high))
+
+    def _only_words(self, low: int, high: int, quote: str, *, opened: bool) -> bool:
+        """Does the input's ``[low, high)`` hold only words on one line: no
+        comment, no word the grammar's hints call a name (code, never text),
+        punctuation of the structure only inside a word (``~,11f``) or in a
+        bracket group glued to one (``rgba(0,0,0,0.4)``), and at the edge
+        where the quote is put back (the start when ``opened``) not a word
+        the input uses elsewhere as code (``(format stream ~a~%")`` in a
+        function with a parameter ``stream``)?  Where the input read the
+        stretch as a string running on (a closing quote put back), only
+        brackets, punctuation that is a word of its own (TOML's ``=`` in
+        ``"warn, priority = -1 }``) and punctuation where the quote goes
+        (``"jest,`` is closed before its comma) mark code among the words:
+        prose keeps its commas and quotes."""
+        text = self.original
+        words = [found.span() for found in _WORD.finditer(text, low, high)]
+        if not words or "\n" in text[low:high]:
+            return False
+        punctuation = [False] * (high - low)
+        for token in self.judge.lexer.lex(text, low, high):
+            if token.start >= high:
+                break
+            if token.role is Role.LAYOUT:
+                return False
+            if token.role is Role.STRUCTURE and (
+                opened
+                or token.end >= high
+                or (token.start, token.end) in words
+                or _BRACKETS.intersection(token.value)
+            ):
+                for offset in range(max(low, token.start), min(high, token.end)):
+                    punctuation[offset - low] = True
+        names = self.judge.lexer.hints.names
+        for start, end in words:
+            marks = punctuation[start - low : end - low]
+            if any(marks) and not _inside_word(text[start:end], marks, between=not opened):
+                return False
+            if names is not None and names.fullmatch(text[start:end]):
+                return False
+        start, end = words[0] if opened else words[-1]
+        return len(words) == 1 or not self.judge.used_elsewhere(text[start:end], quote, low, high)
 
     def _edited_inside(self, position: int) -> bool:
         """Does an edit delete some of the token's characters or insert between them?"""
@@ -602,20 +778,23 @@ class _Assessment:
         """Are both delimiters of ``cover`` pieces of input tokens that the
         repair splits (not inserted, not whole tokens of their own)?  A
         comment has one: where it starts (it ends with its line).  The closing
-        delimiter may be the token's own last character, a copy of the opening
-        one: a quote glued to the token's end (YAML's ``%{total}"``, a plain
-        scalar that holds a quote, after a string a lost quote ran on)."""
+        delimiter may be a copy of the opening one glued to the end of a
+        word, the judged token or one after it (YAML's ``%{total}"``, a plain
+        scalar that holds a quote; Lisp's ``Eratosthenes."``, read as a string
+        without its opening quote), after a string a lost quote ran on."""
         edges = (cover.start,) if cover.role is Role.LAYOUT else (cover.start, cover.end - 1)
+        quote = self.repaired[cover.start]
         for edge in edges:
             if _within(self.inserted, edge, edge + 1):
                 return False
             origin = self.mapping.behind(edge)
             index = bisect.bisect_right(self.before_starts, origin) - 1
             if (
-                index == position
+                index >= position
                 and edge > cover.start
-                and origin == self.before[position].end - 1
-                and self.original[origin] == self.repaired[cover.start]
+                and origin == self.before[index].end - 1
+                and self.original[origin] == quote
+                and self.original[self.before[index].start] != quote
             ):
                 continue
             if index < 0 or index == position or origin >= self.before[index].end:
@@ -753,6 +932,57 @@ def _doubled_bracket(token: Lexeme) -> bool:
         and value[0] == value[1]
         and value[0] in "([{}])"
     )
+
+
+def _unpaired_on_line(text: str, offset: int) -> bool:
+    """Does the line of ``text[offset]`` hold an odd number of that quote
+    character (not escaped by a backslash)?"""
+    quote = text[offset]
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    line = text[start : len(text) if end < 0 else end]
+    count = sum(1 for i, c in enumerate(line) if c == quote and (i == 0 or line[i - 1] != "\\"))
+    return count % 2 == 1
+
+
+def _word_end(text: str, offset: int) -> bool:
+    """Does the character at ``offset`` end a word: after a non-blank, before a
+    blank, punctuation or the end of the text?"""
+    after = offset + 1
+    return (
+        offset > 0
+        and not text[offset - 1].isspace()
+        and (after >= len(text) or not text[after].isalnum())
+    )
+
+
+def _word_start(text: str, offset: int) -> bool:
+    """Does the character at ``offset`` start a word: before a non-blank, after
+    a blank, punctuation or the start of the text?"""
+    after = offset + 1
+    return (
+        after < len(text)
+        and not text[after].isspace()
+        and (offset == 0 or not text[offset - 1].isalnum())
+    )
+
+
+def _inside_word(word: str, punctuation: list[bool], *, between: bool) -> bool:
+    """Is the punctuation of ``word`` (marked) part of the word: one
+    balanced bracket group that follows a letter or digit and ends the word
+    (``fib(1)``), or when ``between``, also marks only between other
+    characters of it (``~,11f``, ``0,0``)?"""
+    if between and not (punctuation[0] or punctuation[-1]):
+        return True
+    first = punctuation.index(True)
+    if first == 0 or not word[first - 1].isalnum() or word[first] not in "([{":
+        return False
+    depth = 0
+    for index in range(first, len(word)):
+        depth += (word[index] in "([{") - (word[index] in ")]}")
+        if depth <= 0:
+            return depth == 0 and index == len(word) - 1
+    return False
 
 
 def _glued_to_junk(lexemes: list[Lexeme]) -> list[bool]:

@@ -16,7 +16,10 @@ Each repair is judged by what it does to the input's data
    invented, then values invented other than the grammar's filler: keeping
    beats deleting, deleting a stray comma beats making up a value, and
    completing ``d=0<`` beats cutting its ``<``;
-5. blanks an inserted delimiter moves into a value (``"yarn "}``);
+5. blanks an inserted delimiter moves into a value (``"yarn "}``), then
+   more words re-read as the text of a string whose lost quote the repair
+   puts back (``"Hello World"`` rather than ``Hello "World"`` for
+   ``Hello World"``);
 6. edit distance, less what was deleted with foreign syntax (a comment with
    its line), then the number of separate edits: among repairs that treat the
    data alike, the smallest;
@@ -141,6 +144,7 @@ def _key(repair: Repair, judgement: Judgement) -> tuple[int, ...]:
         judgement.invented,
         judgement.unfilled,
         judgement.absorbed,
+        -judgement.reread,
         max(0, repair.distance - judgement.removed),
         len(repair.edits),
     )

@@ -13,6 +13,7 @@ The format (every key optional; unknown keys are errors)::
 
     filler = "null"              # the value to put where one is missing
     fields = ","                 # records (lines) have as many of these as the first
+    names = 't|nil'              # words that are code, never a string's text
     contextual = true            # read each token as what can follow the one before
 
     [roles]                      # terminal -> "data" | "structure" | "layout"
@@ -177,6 +178,7 @@ class Hints:
     kinds: Mapping[str, str] = field(default_factory=dict)  # terminal -> kind of value it holds
     contextual: bool = False  # the tolerant lexer prefers what may follow the token before
     endings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # terminal -> models
+    names: Any = None  # compiled pattern: words that are code, never the text of a string
 
     @property
     def rewrites(self) -> tuple[Rewrite, ...]:
@@ -222,6 +224,7 @@ class HintsError(OracleConfigError):
 _TOP_KEYS = {
     "filler",
     "fields",
+    "names",
     "contextual",
     "endings",
     "kinds",
@@ -329,6 +332,7 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
     filler, fields = (
         _string(source, key, data[key]) if key in data else None for key in ("filler", "fields")
     )
+    names = _compile(source, "names", data["names"]) if "names" in data else None
     contextual = data.get("contextual", False)
     if not isinstance(contextual, bool):
         raise _fail(source, "contextual", f"expected true or false, got {contextual!r}")
@@ -386,6 +390,7 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
         kinds,
         contextual,
         endings,
+        names,
     )
 
 
