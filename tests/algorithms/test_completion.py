@@ -63,3 +63,9 @@ def test_a_text_cut_off_after_a_delimiter_is_also_closed_without_it() -> None:
     # a cut-off word or string is finished, never dropped
     (finished,) = complete_text('{"k": tr', oracle, options=_options(oracle)).repairs
     assert finished.text == '{"k": true}'
+
+
+def test_a_text_cut_off_after_an_opener_is_closed_not_shortened() -> None:
+    oracle = IncrementalGrammarOracle("tinyc")
+    (closed,) = complete_text("{{", oracle, options=_options(oracle)).repairs
+    assert closed.text == "{{}}"

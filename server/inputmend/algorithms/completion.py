@@ -112,6 +112,7 @@ def complete_text(
 
 
 def _punctuation(token: str) -> bool:
-    """Is ``token`` a delimiter (no letter, digit or quote), which a text cut
-    off after it may go without (``[1, 2,`` -> ``[1, 2]``, not ``[1, 2, null]``)?"""
-    return bool(token.strip()) and not any(c.isalnum() or c in "\"'`" for c in token)
+    """Is ``token`` a separator (no letter, digit, quote or opening bracket),
+    which a text cut off after it may go without (``[1, 2,`` -> ``[1, 2]``,
+    not ``[1, 2, null]``)?  An opener is kept: the form it began is closed."""
+    return bool(token.strip()) and not any(c.isalnum() or c in "\"'`([{<" for c in token)
