@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -56,6 +57,33 @@ def test_prefix_extent() -> None:
     assert prefix_extent(string, 'x "abc', 0) == 0
     assert prefix_extent(string, '"abc', 0, end=2) == 2
     assert prefix_extent(string, '"abc', 4) == 0
+
+
+def test_prefix_extent_is_the_longest_viable_prefix() -> None:
+    # The search starts at the pattern's own match and gallops: it must find
+    # what trying every length finds, also where the match is not the answer
+    # (a token that can go on, a lookahead at the cut, no match at all).
+    patterns = [
+        r'"[^"]*"',
+        r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?",
+        r"(?:a|b:(?=[^ ]))+",
+        r"ab|abcde",
+        r"x(?:yz)*y?",
+        r"/\*(?:[^*]|\*(?!/))*\*/",
+    ]
+    rng = random.Random(7)
+    for source in patterns:
+        pattern = regex.compile(source)
+        for _ in range(300):
+            text = "".join(rng.choice('ab: "-1.5e+xyz/*') for _ in range(rng.randrange(1, 24)))
+            start = rng.randrange(len(text))
+            end = rng.randrange(start, len(text) + 1)
+            longest = max(
+                k
+                for k in range(end - start + 1)
+                if k == 0 or pattern.fullmatch(text, start, start + k, partial=True)
+            )
+            assert prefix_extent(pattern, text, start, end) == longest, (source, text, start, end)
 
 
 def test_first_ranges_keep_large_classes() -> None:

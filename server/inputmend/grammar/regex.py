@@ -222,16 +222,34 @@ def _ranges_of_item(item: RegexItem) -> tuple[list[tuple[int, int]] | None, bool
 
 def prefix_extent(pattern: Any, text: str, start: int, end: int | None = None) -> int:
     """Longest ``k`` such that ``text[start:start+k]`` (within ``end``) is, or
-    can still grow into, a match of ``pattern`` (a ``regex`` pattern)."""
+    can still grow into, a match of ``pattern`` (a ``regex`` pattern).
+
+    Such prefixes are closed under shortening, so ``k`` is found by search;
+    the search starts from the end of the pattern's own match, which is
+    mostly the answer (the next character cannot continue the token): then
+    it costs three or four regex calls, not one per halving of the text."""
     end = len(text) if end is None else end
-    if start >= end or pattern.fullmatch(text, start, start + 1, partial=True) is None:
+
+    def viable(length: int) -> bool:
+        return pattern.fullmatch(text, start, start + length, partial=True) is not None
+
+    if start >= end or not viable(1):
         return 0  # cannot even start here: the common case, one regex call
-    if pattern.fullmatch(text, start, end, partial=True) is not None:
-        return end - start
-    low, high = 0, end - start  # extent ``low`` is always possible (k=0)
-    while low < high:
+    found = pattern.match(text, start, end)
+    low = 1  # a length known to be viable
+    if found is not None and found.end() - start > 1 and viable(found.end() - start):
+        low = found.end() - start
+    high = end - start  # a length no shorter than the answer
+    step = 1
+    while low < high:  # gallop up from ``low`` until a length is not viable
+        probe = min(low + step, high)
+        if not viable(probe):
+            high = probe - 1
+            break
+        low, step = probe, 2 * step
+    while low < high:  # then halve the gap
         middle = (low + high + 1) // 2
-        if pattern.fullmatch(text, start, start + middle, partial=True) is not None:
+        if viable(middle):
             low = middle
         else:
             high = middle - 1

@@ -707,9 +707,9 @@ class Scanner:
                 index = bisect.bisect_left(base_positions, base_pos)
                 if index < len(base_positions) and base_positions[index] == base_pos:
                     base, frame = push(base, frame), []
+                    # (equal states are interchangeable: no need to intern this one)
                     if base is base_stacks[index] and (
-                        plain
-                        or base_extras[index] is self.intern_extra((layout_state, check_state))
+                        plain or base_extras[index] == (layout_state, check_state)
                     ):
                         self.scanned_chars += pos
                         assert resync is not None

@@ -265,21 +265,18 @@ class YamlLayout:
         self, state: object, kind: str, text: str, start: int, end: int, complete: bool
     ) -> Step | Refusal | None:
         state = cast(YamlState, state)
-        indents, flow, allow, keys, column, directives = state[:6]
+        indents, flow, allow, keys, column, directives, pending, keyed = state
         if kind == "SPACE" or kind == "COMMENT":  # the common case, on one line
             return Step(YamlState(indents, flow, allow, keys, column + end - start, directives))
         if kind == "NEWLINE":
             if keys and any(key.required for key in keys):
                 return Refusal("could not find expected ':' (a simple key is one line)")
-            allow = True if not flow else state.allow
+            allow = allow or not flow
             column = end - _last_line_break(text, start, end) - 1
             return Step(YamlState(indents, flow, allow, (), column, directives), (), (kind, end))
-        pending = state.pending
         if pending in _LINE_START:
-            column = state.column + end - start
-            return Step(
-                YamlState(indents, flow, state.allow, keys, column, directives), (), (kind, end)
-            )
+            column += end - start
+            return Step(YamlState(indents, flow, allow, keys, column, directives), (), (kind, end))
         if kind not in _KINDS.get(pending, ()):
             return Refusal("YAML reads another token here")
         if kind not in _READS_ON:  # an indicator: it ends where it was lexed
@@ -290,9 +287,9 @@ class YamlLayout:
                 flow = max(flow - 1, 0)
             elif kind == "COMMA" or kind == "DASH":
                 allow = True
-            elif kind == "QUESTION" or (kind == "COLON" and not state.keyed):
+            elif kind == "QUESTION" or (kind == "COLON" and not keyed):
                 allow = not flow
-            column = state.column + end - start
+            column += end - start
             return Step(YamlState(indents, flow, allow, keys, column, directives), (), (kind, end))
         peek = _Peek(text, complete)
         try:

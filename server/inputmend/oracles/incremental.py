@@ -21,7 +21,7 @@ from inputmend.grammar.scan import Scan, Scanner, Stop
 from inputmend.oracles.base import Feedback, Verdict
 
 CHECKPOINT_EVERY = 8  # tokens between two checkpoints
-LAYOUT_CHECKPOINT_EVERY = 4  # the same with a layout (see IncrementalGrammarOracle)
+LAYOUT_CHECKPOINT_EVERY = 2  # the same with a layout (see IncrementalGrammarOracle)
 
 
 class IncrementalGrammarOracle:
