@@ -1,10 +1,21 @@
 """What the analyser decides by itself: the final ranking is the command
-line's, and keeps the quick fix the search did not find when it is as good."""
+line's, and keeps the quick fix the search did not find when it is as good;
+it is offered as soon as it is ranked."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from inputmend.core.model import Edit, Repair, apply_edits
-from inputmend.lsp.analysis import final_ranking
+from inputmend.lsp import jobs
+from inputmend.lsp.analysis import Analyser, final_ranking
+from inputmend.lsp.scheduler import Scheduler
+from inputmend.lsp.session import Session, Snapshot
 
 TEXT = '{"a": 1 "b": 2}'
 GAP = TEXT.index(' "b"')
@@ -46,3 +57,48 @@ def test_the_search_ranks_what_it_found_as_the_command_line_does() -> None:
             TEXT, (COMMA_LATER,), (COMMA, COMMA_LATER), 5, quick_verified=verified
         )
         assert ranked == (COMMA, COMMA_LATER)
+
+
+class _Progress:
+    async def begin(self, key: str, title: str, message: str) -> None:
+        del key, title, message
+
+    def report(self, key: str, message: str) -> None:
+        del key, message
+
+    def end(self, key: str) -> None:
+        del key
+
+
+async def test_the_final_repairs_are_offered_before_the_spans_search_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The spans' search may use its whole budget: the ranked repairs (and
+    the preferred quick fix) do not wait for it."""
+    monkeypatch.setattr(jobs, "_FLAGS", [0] * 4)
+    published: list[Snapshot] = []
+    analyser = Analyser(Session(root=tmp_path), Scheduler(), published.append, _Progress())
+    path = tmp_path / "order.json"
+    snapshot = analyser.opened(path.as_uri(), path, 1, '{"a": 1 "b": 2}')
+    analyser.fast_check_now(snapshot)
+    spans_may_end = asyncio.Event()
+
+    class HeldSpans:
+        slot = 0
+
+        async def __call__(self, phase: Callable[[jobs.Job], Any], job: jobs.Job) -> Any:
+            if phase is jobs.diagnose:
+                await spans_may_end.wait()
+            return phase(job)
+
+    analysis = asyncio.ensure_future(analyser._analyse(snapshot.uri, HeldSpans()))  # type: ignore[arg-type]
+    for _ in range(1000):
+        if any(s.final for s in published) or analysis.done():
+            break
+        await asyncio.sleep(0.01)
+    final = [s for s in published if s.final]
+    assert final and not final[-1].analysed and not final[-1].spans
+    assert final[-1].repairs and final[-1].repairs[0].text == '{"a": 1, "b": 2}'
+    spans_may_end.set()
+    await analysis
+    assert published[-1].analysed and published[-1].final and published[-1].spans

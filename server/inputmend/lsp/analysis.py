@@ -231,7 +231,9 @@ class Analyser:
     async def _analyse(self, uri: str, runner: Runner) -> None:
         """Quick repairs (offered at once), then the validator, then the
         failure-inducing spans and the final repairs (in parallel) of the
-        document's current snapshot, recorded together at the end."""
+        document's current snapshot: the final repairs are offered as soon as
+        they are ranked (the spans' search may take its whole budget), and
+        everything is recorded together at the end."""
         snapshot = self.session.get(uri)
         if snapshot is None or snapshot.spec is None:
             return
@@ -255,27 +257,9 @@ class Analyser:
         try:
             await self._begin(snapshot, key, "computing repairs")
             begun = True
-            results = await self._background(snapshot, spec, runner, key)
-            quick_repairs = await quick
+            results = await self._background(snapshot, spec, runner, key, quick)
+            await quick
             if results is not None:
-                found = results.pop("repairs", None)
-                if found is not None or quick_repairs:
-                    verified = not snapshot.has_validator
-                    results["repairs"] = await self.scheduler.in_thread(
-                        lambda: self._offered(
-                            snapshot,
-                            final_ranking(
-                                snapshot.text,
-                                quick_repairs,
-                                found or (),
-                                len(found or ()) + 1,
-                                quick_verified=verified,
-                                oracle=snapshot.setup.fast_oracle,
-                                max_loss=self.session.settings.max_loss,
-                            ),
-                        )
-                    )
-                    results["final"] = True
                 self._apply(snapshot, analysed=True, **results)
         except asyncio.CancelledError:
             raise
@@ -287,10 +271,15 @@ class Analyser:
                 self.progress.end(key)
 
     async def _background(
-        self, snapshot: Snapshot, spec: OracleSpec, runner: Runner, key: str
+        self,
+        snapshot: Snapshot,
+        spec: OracleSpec,
+        runner: Runner,
+        key: str,
+        quick: asyncio.Future[tuple[Repair, ...]],
     ) -> dict[str, Any] | None:
-        """The pool's results for ``snapshot`` (progress ``key``); None when it
-        went stale."""
+        """The pool's results for ``snapshot`` (progress ``key``), the final
+        repairs ranked with the ``quick`` ones; None when it went stale."""
         settings = self.session.settings
         results: dict[str, Any] = {}
         if snapshot.has_validator:
@@ -311,7 +300,7 @@ class Analyser:
         self.progress.report(key, "computing repairs")
         phases = []
         if settings.repairs:
-            phases.append(self._repairs(snapshot, spec, runner))
+            phases.append(self._final_repairs(snapshot, spec, runner, quick))
         if settings.diagnose:
             phases.append(self._diagnosis(snapshot, spec, runner))
         notes = []
@@ -376,6 +365,39 @@ class Analyser:
         with the same tokens after the repair, are one quick fix)."""
         offered = distinct(snapshot.text, repairs, convert.text_lexer(snapshot))
         return tuple(offered[: self.session.settings.top])
+
+    async def _final_repairs(
+        self,
+        snapshot: Snapshot,
+        spec: OracleSpec,
+        runner: Runner,
+        quick: asyncio.Future[tuple[Repair, ...]],
+    ) -> dict[str, Any]:
+        """The pool's repairs ranked with the quick ones (:func:`final_ranking`),
+        offered at once, before the other background results."""
+        results = await self._repairs(snapshot, spec, runner)
+        quick_repairs = await asyncio.shield(quick)
+        found = results.pop("repairs", None)
+        if found is None and not quick_repairs:
+            return results
+        verified = not snapshot.has_validator
+        results["repairs"] = await self.scheduler.in_thread(
+            lambda: self._offered(
+                snapshot,
+                final_ranking(
+                    snapshot.text,
+                    quick_repairs,
+                    found or (),
+                    len(found or ()) + 1,
+                    quick_verified=verified,
+                    oracle=snapshot.setup.fast_oracle,
+                    max_loss=self.session.settings.max_loss,
+                ),
+            )
+        )
+        results["final"] = True
+        self._apply(snapshot, repairs=results["repairs"], final=True)
+        return results
 
     async def _repairs(
         self, snapshot: Snapshot, spec: OracleSpec, runner: Runner
