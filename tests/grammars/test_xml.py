@@ -39,6 +39,14 @@ def oracle() -> IncrementalGrammarOracle:
         ('<a xmlns:p="u"><p:b/></a>', Verdict.COMPLETE, None, ""),
         ('<a><b xmlns:p="u"/><p:c/></a>', Verdict.INCORRECT, 23, None),  # out of scope
         ('<p:a p:x="1" xmlns:p="u"/>', Verdict.COMPLETE, None, ""),  # declared later in the tag
+        # with namespaces a name has at most one colon, with a name on each side
+        (
+            '<a xmlns:p="u" p:="1"/>',
+            Verdict.INCORRECT,
+            21,
+            "`p:` is not a qualified name (prefix:local)",
+        ),
+        ('<a xmlns:p="u" p:b:c="1"/>', Verdict.INCORRECT, 24, None),
     ],
 )
 def test_checks_beside_the_parser(

@@ -253,7 +253,9 @@ class NameChecks:
             assert stack is not None
             scope = stack.prefixes | tag.declared
             for qualified in tag.names:
-                prefix, colon, _ = qualified.partition(":")
+                prefix, colon, local = qualified.partition(":")
+                if colon and not (prefix and local and ":" not in local):
+                    return Rejected(0, f"`{qualified}` is not a qualified name (prefix:local)")
                 if colon and prefix not in scope:
                     return Rejected(0, f"the prefix of `{qualified}` is not declared")
             stack = self._push(stack.name, stack.parent, scope)
