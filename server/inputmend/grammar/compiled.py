@@ -11,6 +11,7 @@ object, so a grammar is analysed once however many of them use it.
 from __future__ import annotations
 
 import functools
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ import regex
 
 from inputmend.grammar import lark_internals, registry
 from inputmend.grammar.checks import NameChecks
-from inputmend.grammar.hints import NO_HINTS, Hints, hints_path, load_hints
+from inputmend.grammar.hints import Hints, hints_beside, hints_path
 from inputmend.grammar.lark_internals import END, BnfRule
 from inputmend.grammar.regex import Ranges, first_chars, first_ranges, prefix_extent
 
@@ -103,14 +104,15 @@ class CompiledGrammar:
         read again only when the file changed: every repair reads them, and
         a user may be editing them (raises ``HintsError`` with a one-line
         reason when they cannot be read)."""
-        path = hints_path(self.info.path)
         try:
-            status = path.stat()
-            version = (status.st_mtime_ns, status.st_size) if path.is_file() else None
+            status = hints_path(self.info.path).stat()
         except OSError:
             version = None
+        else:
+            regular = stat.S_ISREG(status.st_mode)
+            version = (status.st_mtime_ns, status.st_size) if regular else None
         if self._hints is None or self._hints[0] != version:
-            self._hints = (version, NO_HINTS if version is None else load_hints(path))
+            self._hints = (version, hints_beside(self.info.path))
         return self._hints[1]
 
     @functools.cached_property
