@@ -69,3 +69,10 @@ def test_a_text_cut_off_after_an_opener_is_closed_not_shortened() -> None:
     oracle = IncrementalGrammarOracle("tinyc")
     (closed,) = complete_text("{{", oracle, options=_options(oracle)).repairs
     assert closed.text == "{{}}"
+
+
+def test_a_text_that_breaks_at_its_final_newline_keeps_it() -> None:
+    oracle = IncrementalGrammarOracle("toml")
+    text = 'deps = { python = "^3.11"\n'  # an inline table may not span lines
+    (first, *_) = complete_text(text, oracle, options=_options(oracle)).repairs
+    assert first.text == 'deps = { python = "^3.11"}\n'

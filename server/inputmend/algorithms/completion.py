@@ -91,7 +91,7 @@ def complete_text(
             suffix = options.complete(prefix)
             if suffix is None:
                 continue
-            endings = (ending, "") if ending and cut < len(text) - len(ending) else ("",)
+            endings = (ending, "") if ending and cut <= len(text) - len(ending) else ("",)
             # a line break first, where the last token would read on into
             # the completion (a `//` comment at the end takes in the `}`)
             tries = [suffix + end for end in endings] + [LINE_BREAK + suffix]
