@@ -63,6 +63,15 @@ def test_chat_answers_log_lines_and_javascript_lose_their_wrapping() -> None:
         assert jsonlib.loads(data) in _data(_texts("json", wrapped)), wrapped
 
 
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_text_after_the_data_goes_and_the_final_line_break_stays(ending: str) -> None:
+    data = '{"a": [1, 2]}'
+    wrapped = f"Here it is:{ending}```json{ending}{data}{ending}```{ending}Anything else?{ending}"
+    texts = _texts("json", wrapped)
+    assert texts[0] == data + ending
+    assert data in texts  # the removal of everything after the data is still a candidate
+
+
 def test_unescaped_quotes_inside_a_string_get_their_backslash() -> None:
     texts = _texts("json", '{"quote": "He said "hi" to me", "n": 1}')
     assert {"quote": 'He said "hi" to me', "n": 1} in _data(texts)

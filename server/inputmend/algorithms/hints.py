@@ -260,7 +260,14 @@ def _wrappers_at(text: str, error: int, hints: Hints) -> list[tuple[str, tuple[E
     if not any(start <= error for start, _, _ in regions):
         return []
     names = ", ".join(dict.fromkeys(name for _, _, name in regions))
-    return [(names, tuple(Edit(start, end - start) for start, end, _ in regions))]
+    removals = tuple(Edit(start, end - start) for start, end, _ in regions)
+    ending = len(text) - len(text.rstrip("\r\n"))
+    last = removals[-1]
+    if last.offset > 0 and last.offset + last.delete == len(text) and last.delete > ending > 0:
+        # the text after the data goes, the file's final line break stays
+        kept = (*removals[:-1], Edit(last.offset, last.delete - ending))
+        return [(names, kept), (names, removals)]
+    return [(names, removals)]
 
 
 def _documents(text: str, error: int, locate: Callable[[str], Feedback]) -> list[int] | None:
