@@ -53,6 +53,25 @@ def test_a_blank_inside_a_string_never_moves() -> None:
     assert polished("json", original, edits) == apply_edits(original, edits)
 
 
+@pytest.mark.parametrize(
+    ("original", "edits", "expected"),
+    [
+        # a closing quote that overwrote the blank before `}` goes before it
+        (
+            '{"a": "x", "b": *3.45 }',
+            [Edit(16, 1, '"'), Edit(21, 1, '"')],
+            '{"a": "x", "b": "3.45" }',
+        ),
+        # an opening quote that overwrote the blank after `:` goes after it
+        ('{"a": "x", "b": 3.45" }', [Edit(15, 1, '"')], '{"a": "x", "b": "3.45" }'),
+    ],
+)
+def test_a_quote_that_overwrote_a_blank_goes_beside_it(
+    original: str, edits: list[Edit], expected: str
+) -> None:
+    assert polished("json", original, edits) == expected
+
+
 def test_nothing_moves_that_the_oracle_would_reject() -> None:
     original = '{ "a": 1 "b": 2 }'
     repair = Repair('{ "a": 1,"b": 2 }', (Edit(8, 1, ","),), "fsynth", True, 1)

@@ -33,6 +33,9 @@ ATTACH_LEFT = frozenset(",;:)]}")
 """Delimiters written right after what precedes them: ``1, 2``, ``f(x);``."""
 ATTACH_RIGHT = frozenset("([{")
 """Delimiters written right before what follows them: ``(x``, ``[1``."""
+QUOTES = frozenset("\"'")
+"""Quotes: one that overwrote a blank goes beside it instead (``"*3.45" }``,
+not ``"*3.45"}``), on the side that keeps the string's text."""
 
 _BLANKS = " \t\r\n\f\v"
 
@@ -65,17 +68,19 @@ def polish_layout(
         }
         texts = {place: apply_edits(original, trial) for place, trial in trials.items()}
         cost = dict.fromkeys(trials, 0)  # without evidence of style, no preference
-        if original.count(current.insert) >= _EVIDENCE:
+        # a quote that overwrote a blank keeps it whatever the style: the
+        # blank was the input's, and only one side keeps the string's text
+        if current.insert not in QUOTES and original.count(current.insert) >= _EVIDENCE:
             model = model or StyleModel.around(original, edits)
             cost = {
                 place: math.floor(model.cost(original, texts[place], trial))
                 for place, trial in trials.items()
             }
-        usual = _usual(original, current)
+        usual = _usual(original, current, places)
         better = [
             place
             for place in sorted(places, key=cost.__getitem__)
-            if cost[place] < cost[current] or (place == usual and cost[place] == cost[current])
+            if cost[place] < cost[current] or (place in usual and cost[place] == cost[current])
         ]
         for place in better:
             moved = replace(repair, text=texts[place], edits=tuple(trials[place]))
@@ -101,12 +106,14 @@ def _blanks_around(original: str, edit: Edit) -> tuple[int, int]:
 def _placements(original: str, edits: list[Edit], index: int) -> list[Edit]:
     """Other places for ``edits[index]``'s inserted delimiters at the edges of
     the blanks around it, keeping the blanks (none when it inserts anything
-    but delimiters, deletes more than blanks, or a place would meet a
-    neighbouring edit)."""
+    but delimiters or a quote that overwrote blanks, deletes more than blanks,
+    or a place would meet a neighbouring edit)."""
     edit = edits[index]
     inserted = edit.insert
     removed = original[edit.offset : edit.end]
-    if not inserted or not set(inserted) <= ATTACH_LEFT | ATTACH_RIGHT or removed.strip(_BLANKS):
+    quote = inserted in QUOTES and bool(removed)
+    delimiters = bool(inserted) and set(inserted) <= ATTACH_LEFT | ATTACH_RIGHT
+    if not (quote or delimiters) or removed.strip(_BLANKS):
         return []
     start, end = _blanks_around(original, edit)
     floor = edits[index - 1].end if index > 0 else -1
@@ -115,13 +122,17 @@ def _placements(original: str, edits: list[Edit], index: int) -> list[Edit]:
     return [place for place in places if place != edit] if start < end else []
 
 
-def _usual(original: str, edit: Edit) -> Edit:
+def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     """Where ``edit``'s delimiter usually goes among the blanks around it: right
     after what precedes them (closers, separators), right before what follows
-    them (openers); else where it is."""
+    them (openers); a quote that overwrote blanks beside them, on either side
+    (the side that changes the string's text is refused as other tokens);
+    else where it is."""
     start, end = _blanks_around(original, edit)
+    if edit.insert in QUOTES:
+        return places
     if edit.insert[0] in ATTACH_LEFT:
-        return Edit(start, 0, edit.insert)
+        return [Edit(start, 0, edit.insert)]
     if edit.insert[-1] in ATTACH_RIGHT:
-        return Edit(end, 0, edit.insert)
-    return edit
+        return [Edit(end, 0, edit.insert)]
+    return [edit]
