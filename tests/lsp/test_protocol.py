@@ -1,10 +1,17 @@
 """JSON-RPC errors as the specification says, and framing that recovers from
-a wrong Content-Length; against the real server over raw pipes."""
+a wrong Content-Length; against the real server over raw pipes (and its
+writer, which drops what is sent after `exit`)."""
 
 from __future__ import annotations
 
-import pytest
+import io
+import logging
 
+import pytest
+from lsprotocol import types
+
+from inputmend.lsp.app import create_server
+from inputmend.lsp.protocol import StdoutWriter
 from tests.lsp.raw import frame, notification, raw_server, request
 
 HOVER = {"textDocument": {"uri": "file:///tmp/a.json"}, "position": {"line": 0, "character": 0}}
@@ -77,3 +84,24 @@ def test_exit_without_shutdown_exits_with_1() -> None:
         server.initialize()
         server.send(notification("exit"))
         assert server.process.wait(10) == 1
+
+
+@pytest.mark.parametrize("how", ["exit", "client gone"])
+def test_messages_after_exit_are_dropped_quietly(
+    how: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # a cancelled analysis that ends after `exit` still ends its progress:
+    # the write must not set off pygls's error reports (each fails again)
+    server = create_server()
+    stream = io.BytesIO()
+    writer = StdoutWriter(stream)
+    server.protocol.set_writer(writer)
+    if how == "exit":
+        writer.close()
+    else:
+        stream.close()
+    message = types.LogMessageParams(types.MessageType.Info, "late")
+    with caplog.at_level(logging.DEBUG):
+        server.protocol.notify(types.WINDOW_LOG_MESSAGE, message)
+        server.protocol.notify(types.WINDOW_LOG_MESSAGE, message)
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]

@@ -22,12 +22,13 @@ clients do not, is not kept.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import threading
 from collections.abc import Awaitable, Callable, Generator
-from typing import Any
+from typing import Any, BinaryIO
 
 import cattrs
 from lsprotocol import types
@@ -227,3 +228,31 @@ def stdin_reader(fd: int) -> Read:
 
     threading.Thread(target=pump, name="lsp-stdin", daemon=True).start()
     return chunks.get
+
+
+class StdoutWriter:
+    """Writes the server's messages to stdout, and drops them once it is
+    closed (by ``exit``) or the client is gone.
+
+    A background task that ends after ``exit`` (a cancelled analysis ending
+    its progress) still sends: pygls would then report the failed write to
+    the client, which fails again, recursively, and fill stderr with
+    thousands of chained tracebacks while the process lingers."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._closed = False
+
+    def write(self, data: bytes) -> None:
+        if self._closed:
+            return
+        try:
+            self._stream.write(data)
+            self._stream.flush()
+        except (OSError, ValueError):  # the pipe is closed: nobody reads any more
+            self._closed = True
+
+    def close(self) -> None:
+        self._closed = True
+        with contextlib.suppress(OSError, ValueError):
+            self._stream.close()

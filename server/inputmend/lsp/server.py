@@ -14,14 +14,13 @@ import logging
 import sys
 
 from lsprotocol import types
-from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from inputmend import __version__
 from inputmend.lsp import convert
 from inputmend.lsp.analysis import Analyser
 from inputmend.lsp.progress import WorkDoneProgress
-from inputmend.lsp.protocol import InputmendProtocol, stdin_reader
+from inputmend.lsp.protocol import InputmendProtocol, StdoutWriter, stdin_reader
 from inputmend.lsp.scheduler import Scheduler
 from inputmend.lsp.session import Session, Snapshot
 from inputmend.lsp.show import GeneratedFiles
