@@ -427,7 +427,7 @@ const checks = [
   ],
   [
     'server-log',
-    'Show Server Log shows the output channel "inputmend"',
+    'Show Server Log shows the output channel "inputmend"; no server stopped on the way left a traceback in it',
     async () => {
       await runCommand('inputmend: Show Server Log');
       // The view shows the end of the channel; every server start logs "starting: … -m inputmend lsp".
@@ -438,6 +438,9 @@ const checks = [
       await until(async () => /-m inputmend lsp/.test(await shown()), 'the server log in the Output view');
       const channel = await page.locator('.panel select.monaco-select-box').first().inputValue().catch(() => '');
       if (channel !== 'inputmend') throw new Error(`the Output view shows the channel "${channel}"`);
+      // the servers stopped by the restarts above ended quietly
+      const traceback = outputChannel().indexOf('Traceback');
+      if (traceback >= 0) throw new Error(`a traceback in the server log:\n${outputChannel().slice(traceback, traceback + 1500)}`);
       return (await shown()).slice(-300);
     },
   ],
