@@ -41,6 +41,40 @@ def test_delimiters_attach_as_in_nearly_every_format(
     assert polished("json", original, edits) == expected
 
 
+@pytest.mark.parametrize(
+    ("grammar", "original", "expected"),
+    [
+        # a closer deleted from its own line left the line's indentation
+        ("json", '[\n  {\n    "a": 1\n    \n]\n', '[\n  {\n    "a": 1\n    }\n]\n'),
+        (
+            "dot",
+            "digraph {\n  subgraph {\n    a;\n  \n  b;\n}\n",
+            "digraph {\n  subgraph {\n    a;\n  }\n  b;\n}\n",
+        ),
+        # the line kept the comma that followed the closer
+        (
+            "json",
+            '{\n  "a": {\n    "b": 1\n  ,\n  "c": 2\n}\n',
+            '{\n  "a": {\n    "b": 1\n  },\n  "c": 2\n}\n',
+        ),
+        # an empty line between Lisp forms is no place for a closer
+        (
+            "sexp",
+            "(defun f (x)\n  (g x)\n\n(defun h ()\n  (f 1))\n",
+            "(defun f (x)\n  (g x))\n\n(defun h ()\n  (f 1))\n",
+        ),
+    ],
+)
+def test_a_lost_closer_goes_where_its_line_was_left(
+    grammar: str, original: str, expected: str
+) -> None:
+    at = next(i for i in range(len(original)) if original[i] != expected[i])
+    closer = expected[at]
+    # the search inserted it right after what precedes the blanks
+    after = len(original[:at].rstrip())
+    assert polished(grammar, original, [Edit(after, 0, closer)]) == expected
+
+
 def test_the_files_own_style_decides_where_it_has_one() -> None:
     # comma-first: the file writes ` ,` everywhere
     assert polished("json", "[1 ,2 3 ,4]", [Edit(5, 1, ",")]) == "[1 ,2 ,3 ,4]"

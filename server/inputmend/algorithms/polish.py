@@ -33,6 +33,9 @@ ATTACH_LEFT = frozenset(",;:)]}")
 """Delimiters written right after what precedes them: ``1, 2``, ``f(x);``."""
 ATTACH_RIGHT = frozenset("([{")
 """Delimiters written right before what follows them: ``(x``, ``[1``."""
+CLOSERS = frozenset(")]}")
+SEPARATORS = frozenset(",;")
+"""Closers: among blank lines, one goes on an indented empty line left for it."""
 QUOTES = frozenset("\"'")
 """Quotes: one that overwrote a blank goes beside it instead (``"*3.45" }``,
 not ``"*3.45"}``), on the side that keeps the string's text."""
@@ -118,19 +121,50 @@ def _placements(original: str, edits: list[Edit], index: int) -> list[Edit]:
     start, end = _blanks_around(original, edit)
     floor = edits[index - 1].end if index > 0 else -1
     ceiling = edits[index + 1].offset if index + 1 < len(edits) else len(original) + 1
-    places = [Edit(at, 0, inserted) for at in (start, end) if floor < at < ceiling]
+    ats = [start, end]
+    if delimiters and set(inserted) <= CLOSERS:
+        ats += _left_open(original, start, end)
+    places = [Edit(at, 0, inserted) for at in ats if floor < at < ceiling]
     return [place for place in places if place != edit] if start < end else []
+
+
+def _left_open(original: str, start: int, end: int) -> list[int]:
+    """The ends of the indented empty lines among the blanks ``start:end`` that
+    are indented at least as deep as the line after the blanks: a closer that
+    was deleted from its own line leaves it so (``    }`` became ``    ``)."""
+    lines = original[start:end].split("\n")
+    if len(lines) < 3:
+        return []
+    following = len(lines[-1].expandtabs())
+    places: list[int] = []
+    at = start + len(lines[0]) + 1
+    for line in lines[1:-1]:
+        indent = len(line.rstrip("\r").expandtabs())
+        if indent and indent >= following:
+            places.append(at + len(line.rstrip("\r")))
+        at += len(line) + 1
+    return places
 
 
 def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     """Where ``edit``'s delimiter usually goes among the blanks around it: right
     after what precedes them (closers, separators), right before what follows
-    them (openers); a quote that overwrote blanks beside them, on either side
-    (the side that changes the string's text is refused as other tokens);
-    else where it is."""
+    them (openers), a closer on an empty line left indented for it or before
+    the separator that starts the line after the blanks; a quote
+    that overwrote blanks beside them, on either side (the side that changes
+    the string's text is refused as other tokens); else where it is."""
     start, end = _blanks_around(original, edit)
     if edit.insert in QUOTES:
         return places
+    left_open = [Edit(at, 0, edit.insert) for at in _left_open(original, start, end)]
+    if set(edit.insert) <= CLOSERS and left_open:
+        return left_open[-1:]
+    if (
+        set(edit.insert) <= CLOSERS
+        and "\n" in original[start:end]
+        and original[end : end + 1] in SEPARATORS
+    ):
+        return [Edit(end, 0, edit.insert)]  # its line kept the separator after it: `  },`
     if edit.insert[0] in ATTACH_LEFT:
         return [Edit(start, 0, edit.insert)]
     if edit.insert[-1] in ATTACH_RIGHT:
