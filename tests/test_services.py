@@ -237,6 +237,18 @@ def test_leading_zeros_are_kept_as_a_string_not_read_as_an_exponent() -> None:
     assert services.repair('{"id": 0042}', oracle).repairs[0].text == '{"id": "0042"}'
 
 
+@pytest.mark.parametrize(
+    ("damaged", "expected"),
+    [
+        ('{"a": 1, "i": , "j": 2}', '{"a": 1, "i": null, "j": 2}'),
+        ('{"a": [1, 2], "b": }', '{"a": [1, 2], "b": null}'),
+    ],
+)
+def test_a_missing_value_is_filled_with_the_grammars_filler(damaged: str, expected: str) -> None:
+    result = services.repair(damaged, IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == expected
+
+
 def test_a_program_oracle_s_guide_reads_the_input_once_per_request(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

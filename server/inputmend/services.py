@@ -41,7 +41,7 @@ from inputmend.algorithms.layout import (
     layout_agreement,
     layout_repairs,
 )
-from inputmend.algorithms.polish import polish_layout
+from inputmend.algorithms.polish import polish_layout, with_filler
 from inputmend.algorithms.ranking import rank
 from inputmend.algorithms.redecode import ALGORITHM as REDECODE_ALGORITHM
 from inputmend.algorithms.redecode import redecode
@@ -313,7 +313,18 @@ def _fsynth(task: RepairTask, budget: Budget) -> Attempt:
             options, reach=lambda text, boundary: 0, reach_alphabet=DELIMITERS, reach_threads=1
         )
     result = fsynth(task.text, task.oracle, budget=budget, options=options)
-    return list(result.repairs), result.partial, result.stats
+    repairs, stats = list(result.repairs), result.stats
+    filler = task.guidance.hints.filler
+    if filler is not None:
+        # FSynth makes up the shortest value (`0`); the grammar's filler (`null`)
+        # is offered beside it, for the ranking to prefer
+        for repair in result.repairs:
+            filled = with_filler(task.text, repair, filler)
+            if filled is not None and budget.exhausted_by(stats) is None:
+                stats = stats + RunStats(1, 0.0)
+                if _verify(task.oracle, filled.text):
+                    repairs.append(filled)
+    return repairs, result.partial, stats
 
 
 def _hints(task: RepairTask, budget: Budget) -> Attempt:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from inputmend.algorithms.polish import polish_layout
+from inputmend.algorithms.polish import polish_layout, with_filler
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.services import lexer_of
@@ -128,3 +128,22 @@ def test_an_unchanged_repair_is_returned_as_it_is() -> None:
 def test_a_delimiter_already_where_it_belongs_stays() -> None:
     assert polished("json", '{"a" 1}', [Edit(4, 0, ":")]) == '{"a": 1}'
     assert polished("json", '{"a" 1}', [Edit(5, 0, ":")]) == '{"a": 1}'
+
+
+@pytest.mark.parametrize(
+    ("original", "edits", "expected"),
+    [
+        ('{"i": , "j": 2}', [Edit(5, 1, "0")], '{"i": null, "j": 2}'),
+        ("[1, 2, ]", [Edit(7, 0, "0")], "[1, 2, null]"),
+        ('{"a": 1, "b": 2, : 3}', [Edit(17, 0, '""')], None),  # a made-up key stays
+        ("[1, 2x]", [Edit(5, 0, ",")], None),  # nothing made up
+        ('{"a": tru}', [Edit(9, 0, "e")], None),  # a word completed, not made up
+        ('{"a": null}', [Edit(1, 0, "")], None),
+    ],
+)
+def test_a_made_up_value_becomes_the_filler(
+    original: str, edits: list[Edit], expected: str | None
+) -> None:
+    repair = Repair(apply_edits(original, edits), tuple(edits), "fsynth", True, 1)
+    filled = with_filler(original, repair, "null")
+    assert (filled.text if filled else None) == expected

@@ -1,4 +1,5 @@
-"""Polishing a repair's layout: the inserted comma goes where a person types it.
+"""Polishing a repair: the inserted comma goes where a person types it, and a
+value a search made up is the grammar's filler.
 
 The searches place an inserted delimiter wherever the parser first noticed it
 was missing, and they may overwrite a blank with it, because every such
@@ -22,6 +23,7 @@ loses is the same: only blanks move.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -170,3 +172,60 @@ def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     if edit.insert[-1] in ATTACH_RIGHT:
         return [Edit(end, 0, edit.insert)]
     return [edit]
+
+
+_MADE_UP = re.compile(r"""[\w.+-]+|""|''""")
+"""A value a search inserts: the shortest word or number, or an empty string."""
+
+
+def with_filler(original: str, repair: Repair, filler: str) -> Repair | None:
+    """``repair`` with each value it made up (a whole word, number or empty
+    string inserted where the input had none: FSynth's ``0`` in ``"i": ,``)
+    written as the grammar's ``filler`` instead (``null``), after the blanks
+    before it; None when it made up none but the filler.  A made-up key (a
+    name before ``:``) stays.  The ranking prefers the filler (see
+    :mod:`~inputmend.algorithms.judgement`); the oracle decides whether it
+    fits there."""
+    edits = list(repair.edits)
+    changed = False
+    for index, edit in enumerate(edits):
+        if original[edit.offset : edit.end].strip(_BLANKS):
+            continue
+        inserted = edit.insert
+        for found in reversed(list(_MADE_UP.finditer(inserted))):
+            value = found.group()
+            glued_before = found.start() == 0 and original[: edit.offset][-1:].isalnum()
+            glued_after = (
+                found.end() == len(inserted) and original[edit.end : edit.end + 1].isalnum()
+            )
+            rest = (
+                inserted[found.end() :]
+                if found.end() < len(inserted)
+                else original[edit.end : edit.end + 64]
+            )
+            key = rest.lstrip(" \t").startswith(":")  # a made-up name, not a value
+            if (
+                value == filler
+                or key
+                or glued_before
+                or glued_after
+                or not any(c.isalnum() or c in "\"'" for c in value)
+            ):
+                continue
+            inserted = inserted[: found.start()] + filler + inserted[found.end() :]
+            changed = True
+        replacement = Edit(edit.offset, edit.delete, inserted)
+        if _MADE_UP.fullmatch(inserted):
+            # a value alone keeps the blanks it overwrote and goes after the
+            # blanks before it: `"i": null,`
+            offset = edit.end
+            while original[offset : offset + 1] in (" ", "\t"):
+                offset += 1
+            following = edits[index + 1].offset if index + 1 < len(edits) else len(original)
+            if offset <= following and not original[offset : offset + 1].isalnum():
+                replacement = Edit(offset, 0, inserted)
+        edits[index] = replacement
+    if not changed:
+        return None
+    text = apply_edits(original, edits)
+    return replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
