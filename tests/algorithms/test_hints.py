@@ -197,6 +197,8 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("toml", "[tool]\nflag = True\n", "[tool]\nflag = true\n"),
         ("toml", "[tool]\nname = hello world\n", '[tool]\nname = "hello world"\n'),
         ("jsonc", "{'a': 1, /* kept */ }", '{"a": 1, /* kept */ }'),
+        ("csv", 'id,text\n1,"a "quoted" word"\n', 'id,text\n1,"a ""quoted"" word"\n'),
+        ("csv", 'id,text\n1,"He said "hi""\n2,x\n', 'id,text\n1,"He said ""hi"""\n2,x\n'),
     ],
 )
 def test_what_users_get_wrong_in_each_format(grammar: str, damaged: str, repaired: str) -> None:
