@@ -261,9 +261,11 @@ def _wrappers_at(text: str, error: int, hints: Hints) -> list[tuple[str, tuple[E
         return []
     names = ", ".join(dict.fromkeys(name for _, _, name in regions))
     removals = tuple(Edit(start, end - start) for start, end, _ in regions)
-    ending = len(text) - len(text.rstrip("\r\n"))
+    ending = 2 if text.endswith("\r\n") else int(text.endswith(("\n", "\r")))
     last = removals[-1]
-    if last.offset > 0 and last.offset + last.delete == len(text) and last.delete > ending > 0:
+    data_ends_line = text[last.offset - 1 : last.offset] in ("\n", "\r")
+    at_end = last.offset + last.delete == len(text)
+    if at_end and last.delete > ending > 0 and last.offset > 0 and not data_ends_line:
         # the text after the data goes, the file's final line break stays
         kept = (*removals[:-1], Edit(last.offset, last.delete - ending))
         return [(names, kept), (names, removals)]
