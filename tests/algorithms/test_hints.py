@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json as jsonlib
+from typing import Any
 
 import pytest
 
+import inputmend.algorithms.hints as hints_module
 from inputmend.algorithms.hints import Guidance, guidance, hint_repairs
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits
@@ -210,6 +212,28 @@ def test_csv_quotes_are_proposed_at_every_field_the_ranking_chooses() -> None:
     assert text.replace("Müller", '"Müller') in _texts("csv", text)
     cut = 'name,amount\n"Lee, Ann,1\n"Chen, Mei",3\n'
     assert cut.replace("Ann,", 'Ann",') in _texts("csv", cut)
+
+
+def test_a_run_of_plain_steps_searches_the_text_before_them_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a lost opening quote deep in a long document: the hints pass the
+    # error by many small steps; the fixes anywhere before an error are
+    # looked for in the whole text once, then only near each new error
+    rows = [f'  {{"id": {n}, "email": "u{n}@example.com"}}' for n in range(400)]
+    rows[200] = rows[200].replace('"email"', 'email"')
+    text = "[\n" + ",\n".join(rows) + "\n]\n"
+    starts: list[int] = []
+    real = hints_module._rewrites_at
+
+    def spy(text: str, error: int, hints: Any, anchors: Any, early: int, last: Any = None) -> Any:
+        if not anchors:
+            starts.append(early)
+        return real(text, error, hints, anchors, early, last)
+
+    monkeypatch.setattr(hints_module, "_rewrites_at", spy)
+    _texts("json", text)
+    assert starts and starts[0] == 0 and all(start > 0 for start in starts[1:])
 
 
 def test_hints_need_an_error_position_and_stop_at_the_budget() -> None:

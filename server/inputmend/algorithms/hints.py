@@ -32,6 +32,7 @@ from inputmend.core.budget import Budget, BudgetExhausted, RunStats
 from inputmend.core.model import Edit, Repair, edits_between
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS, Hints, HintsError, Rewrite
+from inputmend.grammar.history import common_prefix
 from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, TolerantLexer
 from inputmend.oracles.base import Feedback, Oracle, Verdict
 from inputmend.oracles.wrappers import metered
@@ -391,6 +392,11 @@ def hint_repairs(
         return solved, best
 
     spent = RunStats(0, 0.0)
+    # Where the search for fixes anywhere before an error starts: the text
+    # before the last error's neighbourhood was searched for the errors
+    # before (every step since edits only after it), so a plain step past
+    # each of a run of errors costs a few lines, not the whole text again.
+    searched = 0
     try:
         feedback = locate(draft.text)
         while not feedback.valid and (hints.rewrites or hints.wrappers or hints.concatenated):
@@ -404,22 +410,25 @@ def hint_repairs(
                 last = locator.last_token_start(current[:error])
                 if last is not None:
                     anchors.add(last)
+            early = _near(current, error, last)
             near = [
                 *_wrappers_at(current, error, hints),
-                *_rewrites_at(current, error, hints, anchors, _near(current, error, last), last),
+                *_rewrites_at(current, error, hints, anchors, early, last),
                 *_concatenation_at(current, error, hints, locate),
             ]
             remaining = _remaining(feedback, current)
             solved, best = attempt(near)
             if not solved and _stuck(best, remaining) and anywhere:
                 # nothing near the error helps: fixes anywhere before it
-                solved, best = attempt(_rewrites_at(current, error, hints, set(), 0))
+                solved, best = attempt(_rewrites_at(current, error, hints, set(), searched))
+                searched = max(searched, min(early, _line_start(current, error)))
             plain = not solved and _stuck(best, remaining)
             if plain:
                 solved, best = attempt(_plain_steps(current, error), hint=False)
             if solved or best is None or _stuck(best, remaining):
                 break
             _, draft, feedback, name = best
+            searched = min(searched, common_prefix(current, draft.text))  # a step before it
             applied.append(name)
             hinted += not plain
         if hinted and not found and finish is not None:
