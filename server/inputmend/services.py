@@ -38,9 +38,9 @@ from inputmend.algorithms.layout import ALGORITHM as LAYOUT_ALGORITHM
 from inputmend.algorithms.layout import (
     Brackets,
     brackets_of,
-    layout_agreement,
     layout_repairs,
 )
+from inputmend.algorithms.layout_window import windowed_agreement
 from inputmend.algorithms.polish import polish_layout, with_filler
 from inputmend.algorithms.ranking import rank
 from inputmend.algorithms.redecode import ALGORITHM as REDECODE_ALGORITHM
@@ -137,7 +137,8 @@ def _rank(
     one made for the text before, see :func:`_judge`)."""
     if guide.problem is not None:
         notes.append(guide.problem)
-    layout = None if brackets is None else functools.partial(layout_agreement, brackets=brackets)
+    repairs = list(repairs)
+    layout = None if brackets is None else windowed_agreement(text, repairs, brackets)
     return rank(
         text,
         repairs,
