@@ -155,3 +155,30 @@ def test_only_the_lines_around_an_edit_are_read() -> None:
         "Insert missing `,` after `1`"
     )
     assert max(read) < 200
+
+
+def test_a_long_deletion_is_named_from_its_edges_without_reading_it_all() -> None:
+    body = ",\n".join(f'  {{"id": {n}}}' for n in range(3000))
+    text = "[\n" + body + "\n]\n"
+    cut = text.index('{"id": 10}')
+    lexed: list[int] = []
+
+    def counting(piece: str) -> list[tuple[str | None, int, int]]:
+        lexed.append(len(piece))
+        return list(JSON_LEXER(piece))
+
+    # a tail deleted, then the list closed
+    edits = [Edit(cut - 1, len(text) - cut, "]\n")]
+    title = describe_repair(text, edits, lexer=counting)
+    assert title.startswith("Replace ` {\"id\": 10},") and title.endswith("after `,`")
+    assert max(lexed) < 4000
+    # a repair's tokens are still read whole where it matters: two repairs
+    # that differ in the middle of a long stretch are not taken for one
+    first = Repair(text[:cut] + text[cut:].replace('"id": 2500', '"id": 1'), (), "a", True, 1)
+    second = Repair(text[:cut] + text[cut:].replace('"id": 2500', '"id": 2'), (), "b", True, 1)
+    edits_of = [Edit(cut, len(text) - cut, r.text[cut:]) for r in (first, second)]
+    first, second = (
+        Repair(r.text, (e,), r.algorithm, True, 1)
+        for r, e in zip((first, second), edits_of, strict=True)
+    )
+    assert not same_for_reader(text, first, second, JSON_LEXER)

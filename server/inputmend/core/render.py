@@ -86,6 +86,18 @@ class _Tokens:
         shifted = tuple((kind, s + window_start, e + window_start) for kind, s, e in found)
         return cls(text, shifted)
 
+    @classmethod
+    def at_edges(cls, text: str, start: int, end: int, lexer: Lexer) -> _Tokens:
+        """As :meth:`around`, but a long stretch is lexed near its two ends
+        only: a title names what is next to an edit, and a deleted tail of a
+        megabyte must not be read whole for it."""
+        if end - start <= 4 * CONTEXT_CHARS:
+            return cls.around(text, start, end, lexer)
+        head = cls.around(text, start, start, lexer).tokens
+        tail = cls.around(text, end, end, lexer).tokens
+        resumed = tail[0][1] if tail else len(text)
+        return cls(text, tuple(t for t in head if t[2] <= resumed) + tail)
+
     def word(self, token: Lexeme) -> str:
         return self.text[token[1] : token[2]]
 
@@ -178,7 +190,7 @@ class _Describer:
         of the text (up to layout) that only ends a string and closes brackets."""
         edit = placed.edit
         end = placed.at + len(edit.insert)
-        tokens = _Tokens.around(self.repaired, placed.at, end, self.lexer)
+        tokens = _Tokens.at_edges(self.repaired, placed.at, end, self.lexer)
         parts, rest = [], placed.at
         crossing = tokens.across(placed.at)  # a token that began before the insertion
         if crossing is not None:
@@ -203,7 +215,7 @@ class _Describer:
         if at_end:
             return self.closing(placed) or f"append {_quoted(inserted)}"
         end = placed.at + len(edit.insert)
-        tokens = _Tokens.around(self.repaired, placed.at, end, self.lexer)
+        tokens = _Tokens.at_edges(self.repaired, placed.at, end, self.lexer)
         missing = "missing " if len(inserted) <= 2 and not inserted.isalnum() else ""
         crossing = tokens.across(placed.at)
         if crossing is not None:  # it completes a token that starts before it (a quote)
@@ -216,7 +228,7 @@ class _Describer:
 
     def _removed(self, edit: Edit) -> tuple[_Tokens, str]:
         """The tokens of the original around an edit, and what it removes."""
-        tokens = _Tokens.around(self.original, edit.offset, edit.end, self.lexer)
+        tokens = _Tokens.at_edges(self.original, edit.offset, edit.end, self.lexer)
         return tokens, self.original[edit.offset : edit.end]
 
     def deletion(self, placed: _Edit) -> str:
