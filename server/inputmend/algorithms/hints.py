@@ -45,6 +45,8 @@ REACH_LINES = 3
 """Lines before the error's line on which a fix is tried (a lost quote is
 often noticed lines later)."""
 
+POLL_EVERY = 256
+"""Matches of a pattern between two looks at the budget."""
 PLAIN_INSERTS = ",:;)]}"
 """What a plain step may insert at an error: separators and closers (an
 opener or a quote would only postpone the error to the end of the text)."""
@@ -199,7 +201,14 @@ def _removal(text: str, start: int, end: int) -> Edit:
 
 
 def _rewrites_at(
-    text: str, error: int, hints: Hints, anchors: set[int], early: int, last: int | None = None
+    text: str,
+    error: int,
+    hints: Hints,
+    anchors: set[int],
+    early: int,
+    last: int | None = None,
+    *,
+    poll: Callable[[], object] = lambda: None,
 ) -> list[tuple[str, tuple[Edit, ...]]]:
     """The hints' rewrites around an error: foreign tokens and fixes that
     start at an anchor or after ``early`` and reach the error (or end right
@@ -207,7 +216,8 @@ def _rewrites_at(
     token before the error, which they read otherwise: a quote that lost its
     partner opens a string that runs on for lines), and fixes after ``early``
     that end before it (a lost quote shows up late); nearest to the error
-    first."""
+    first.  ``poll`` is called now and then (it raises when the budget is
+    spent: on a long text the patterns alone take a while)."""
     matches: dict[tuple[int, int, str], tuple[str, tuple[Edit, ...]]] = {}
 
     def offer(rewrite: Rewrite, found: Any) -> None:
@@ -230,9 +240,11 @@ def _rewrites_at(
     for rewrite in hints.rewrites:
         overlapped = rewrite.kind == "fix"  # a fix may start anywhere: at each field, say
         region = (text, early, min(len(text), error + REACH))
-        for found in rewrite.pattern.finditer(*region, overlapped=overlapped):
+        for count, found in enumerate(rewrite.pattern.finditer(*region, overlapped=overlapped)):
             if found.start() > error:
                 break
+            if count % POLL_EVERY == 0:
+                poll()
             if found.end() > found.start():
                 offer(rewrite, found)
     nearest = sorted(matches, key=lambda key: (error - key[1] if key[1] <= error else 0, key))
@@ -413,14 +425,17 @@ def hint_repairs(
             early = _near(current, error, last)
             near = [
                 *_wrappers_at(current, error, hints),
-                *_rewrites_at(current, error, hints, anchors, early, last),
+                *_rewrites_at(current, error, hints, anchors, early, last, poll=meter.poll),
                 *_concatenation_at(current, error, hints, locate),
             ]
             remaining = _remaining(feedback, current)
             solved, best = attempt(near)
             if not solved and _stuck(best, remaining) and anywhere:
                 # nothing near the error helps: fixes anywhere before it
-                solved, best = attempt(_rewrites_at(current, error, hints, set(), searched))
+                anywhere_before = _rewrites_at(
+                    current, error, hints, set(), searched, poll=meter.poll
+                )
+                solved, best = attempt(anywhere_before)
                 searched = max(searched, min(early, _line_start(current, error)))
             plain = not solved and _stuck(best, remaining)
             if plain:
