@@ -29,3 +29,21 @@ def test_texts_are_checked_against_recent_scans() -> None:
     assert history.scan(text[:500]).feedback.error_offset == 500  # a prefix
     history.clear()
     assert history.scan(text) is not first
+
+
+def test_repairs_of_one_error_rejoin_an_earlier_valid_repair() -> None:
+    # an error in the middle of a long text: the first valid repair reads the
+    # rest anew; the next ones, however many invalid tries come between,
+    # rejoin its scan after their edit instead of reading the rest again
+    scanner = Scanner(CompiledGrammar.load("json"), checkpoint_every=4, margin=8)
+    history = ScanHistory(scanner, size=4)
+    items = [f'{{"n": {n}}}' for n in range(400)]
+    broken = "[" + ", ".join(items[:200]) + " " + ", ".join(items[200:]) + "]"
+    gap = broken.index(' {"n": 200}')
+    assert not history.scan(broken).feedback.valid
+    assert history.scan(broken[:gap] + "," + broken[gap:]).feedback.valid
+    for tried in ("]", "}", ":", "x", "1", "["):
+        history.scan(broken[:gap] + tried + broken[gap:])
+    lexed = scanner.scanned_chars
+    assert history.scan(broken[:gap] + ", " + broken[gap + 1 :]).feedback.valid
+    assert scanner.scanned_chars - lexed < 200

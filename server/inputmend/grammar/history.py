@@ -8,6 +8,9 @@ from inputmend.grammar.scan import Scan, Scanner, Stop
 from inputmend.oracles.base import Verdict
 
 CANDIDATES = 6  # recent scans compared with a new text
+ERROR_REACH = 64
+"""Characters after an edit within which a base's error may be the one the
+edit repairs."""
 
 
 class ScanHistory:
@@ -20,6 +23,7 @@ class ScanHistory:
         self.scanner = scanner
         self._recent: deque[Scan] = deque(maxlen=size)
         self._roots: deque[Scan] = deque(maxlen=4)  # full scans
+        self._whole: deque[Scan] = deque(maxlen=2)  # valid texts: checkpoints to the end
 
     def scan(self, text: str, *, stop: Stop | None = None) -> Scan:
         """Scan ``text``, reusing the most similar recent scan when there is one."""
@@ -35,21 +39,26 @@ class ScanHistory:
             scan.know_text(text)
         if not self._recent or self._recent[-1] is not scan:
             self._recent.append(scan)
+        if scan.feedback.valid and (not self._whole or self._whole[-1] is not scan):
+            self._whole.append(scan)
         return scan
 
     def clear(self) -> None:
         self._recent.clear()
         self._roots.clear()
+        self._whole.clear()
         self.scanner.clear()
 
     def _candidates(self) -> list[Scan]:
         """Bases to compare with, most promising first: the latest scans, then
-        the full scans (they are complete and stay relevant), then the rest."""
+        the full scans and the latest valid texts (they are complete, with
+        checkpoints to the end, and stay relevant: the repairs of one input
+        rejoin them after their edit), then the rest."""
         recent, roots = self._recent, self._roots
         ordered = [recent[-1]] if recent else []
         if len(recent) > 1 and recent[-2] is not ordered[0]:
             ordered.append(recent[-2])
-        for group in (roots, recent):
+        for group in (roots, self._whole, recent):
             for index in range(len(group) - 1, -1, -1):
                 if len(ordered) == CANDIDATES:
                     return ordered
@@ -79,9 +88,12 @@ class ScanHistory:
             if (
                 scan.feedback.verdict is Verdict.INCORRECT
                 and stopped is not None
-                and stopped < scan.length - suffix
+                and stopped < scan.length - suffix + ERROR_REACH
             ):
-                cost = len(text) - prefix  # no checkpoints past the base's error to rejoin
+                # no checkpoints past the base's error to rejoin: an edit that
+                # ends at the error or just before it may repair it, and the
+                # rest must then be read anew
+                cost = len(text) - prefix
             if cost < best_cost and prefix + suffix > 0:
                 best, best_cost = (scan, prefix, suffix), cost
                 if cost <= good_enough:
