@@ -139,16 +139,36 @@ def _rank(
         notes.append(guide.problem)
     repairs = list(repairs)
     layout = None if brackets is None else windowed_agreement(text, repairs, brackets)
-    return rank(
+    ranked = rank(
         text,
         repairs,
-        top,
+        len(repairs),
         lexer=guide.lexer,
         token_start=_token_starts(text, locator),
         layout=layout,
         limit=max_loss,
         judge=judge,
     )
+    return _semantics_first(ranked, top, locator)
+
+
+def _semantics_first(
+    ranked: tuple[Repair, ...], top: int, locator: IncrementalGrammarOracle | None
+) -> tuple[Repair, ...]:
+    """The ``top`` first of ``ranked``, those that the format's rules beyond
+    its syntax reject (a TOML table declared twice, by ``tomllib``) after
+    the others: ``[[servers]`` after a ``[[servers]]`` is closed, not made a
+    table of the same name."""
+    if locator is None or locator.grammar.info.semantics is None:
+        return ranked[:top]
+    accepted: list[Repair] = []
+    rejected: list[Repair] = []
+    for repair in ranked:
+        if len(accepted) == top:
+            break
+        feedback = locator.check_semantics(repair.text)
+        (accepted if feedback is None or feedback.valid else rejected).append(repair)
+    return (*accepted, *rejected)[:top]
 
 
 def _token_starts(

@@ -123,3 +123,11 @@ def test_a_doubled_bracket_is_removed_not_matched(
     oracle: IncrementalGrammarOracle, damaged: str, repaired: str
 ) -> None:
     assert top(oracle, damaged) == repaired
+
+
+def test_a_repair_tomllib_rejects_comes_after_those_it_accepts(
+    oracle: IncrementalGrammarOracle,
+) -> None:
+    # `[servers]` after `[[servers]]` is well formed, but declares servers twice
+    damaged = '[[servers]]\nname = "a"\n[[servers]\nname = "b"\n'
+    assert top(oracle, damaged) == '[[servers]]\nname = "a"\n[[servers]]\nname = "b"\n'
