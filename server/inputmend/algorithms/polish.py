@@ -36,8 +36,9 @@ ATTACH_LEFT = frozenset(",;:)]}")
 ATTACH_RIGHT = frozenset("([{")
 """Delimiters written right before what follows them: ``(x``, ``[1``."""
 CLOSERS = frozenset(")]}")
-SEPARATORS = frozenset(",;")
 """Closers: among blank lines, one goes on an indented empty line left for it."""
+SEPARATORS = frozenset(",;")
+"""What a closer goes before when its line kept it (``  },``)."""
 QUOTES = frozenset("\"'")
 """Quotes: one that overwrote a blank goes beside it instead (``"*3.45" }``,
 not ``"*3.45"}``), on the side that keeps the string's text."""
