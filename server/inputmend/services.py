@@ -33,6 +33,7 @@ from inputmend.algorithms.fsynth import (
 )
 from inputmend.algorithms.hints import ALGORITHM as HINTS_ALGORITHM
 from inputmend.algorithms.hints import NO_GUIDANCE, Guidance, guidance, hint_repairs
+from inputmend.algorithms.indentation import reindent_repairs
 from inputmend.algorithms.judgement import Judge
 from inputmend.algorithms.layout import ALGORITHM as LAYOUT_ALGORITHM
 from inputmend.algorithms.layout import (
@@ -407,14 +408,25 @@ def _completion(task: RepairTask, budget: Budget) -> Attempt:
 
 
 def _layout(task: RepairTask, budget: Budget) -> Attempt:
-    brackets = task.brackets
-    if brackets is None:  # no nesting brackets to place
-        return [], None, RunStats(0, 0.0)
+    """Brackets where the indentation says; and in a grammar whose layout is
+    indentation (YAML), the line near the error moved to another column."""
+    repairs: list[Repair] = []
+    stats = RunStats(0, 0.0)
     incomplete = task.feedback.verdict is Verdict.INCOMPLETE
-    result = layout_repairs(
-        task.text, task.oracle, brackets=brackets, incomplete=incomplete, budget=budget
-    )
-    return list(result.repairs), None, result.stats
+    error = task.feedback.error_offset
+    if task.guide is not None and task.guide.layout is not None and error is not None:
+        moved = reindent_repairs(task.text, task.oracle, error=error, budget=budget)
+        repairs, stats = list(moved.repairs), moved.stats
+    if task.brackets is not None:
+        placed = layout_repairs(
+            task.text,
+            task.oracle,
+            brackets=task.brackets,
+            incomplete=incomplete,
+            budget=budget.after(stats),
+        )
+        repairs, stats = repairs + list(placed.repairs), stats + placed.stats
+    return repairs, None, stats
 
 
 def _redecode(task: RepairTask, budget: Budget) -> Attempt:

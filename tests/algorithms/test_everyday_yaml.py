@@ -74,3 +74,26 @@ def _top(damaged: str) -> str:
 )
 def test_the_top_repair_keeps_the_data(damaged: str, meant: str) -> None:
     assert yaml.safe_load(_top(damaged)) == yaml.safe_load(meant)
+
+
+@pytest.mark.parametrize(
+    ("damaged", "meant"),
+    [
+        # a key one space too deep under its sibling; what it nests stays
+        (
+            "metadata:\n  name: demo\n   labels:\n    app: demo\nspec:\n  replicas: 2\n",
+            "metadata:\n  name: demo\n  labels:\n    app: demo\nspec:\n  replicas: 2\n",
+        ),
+        # a list item one space too deep: two items, not one mapping
+        (
+            "steps:\n  - name: build\n    run: make\n   - name: test\n    run: make test\n",
+            "steps:\n  - name: build\n    run: make\n  - name: test\n    run: make test\n",
+        ),
+        # a key two spaces too deep under a scalar
+        ("a:\n  b: 1\n    c: 2\n", "a:\n  b: 1\n  c: 2\n"),
+        # a value holding ': ' is quoted, not merged with its key
+        ("title: Note: read this\nother: 1\n", 'title: "Note: read this"\nother: 1\n'),
+    ],
+)
+def test_a_line_indented_wrong_is_moved_not_given_punctuation(damaged: str, meant: str) -> None:
+    assert yaml.safe_load(_top(damaged)) == yaml.safe_load(meant)

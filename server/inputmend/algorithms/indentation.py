@@ -1,0 +1,152 @@
+"""Re-indenting a line: the repair of a format where indentation is syntax.
+
+In YAML (any grammar with an indentation layout) the commonest mistake is a
+line indented a space or two wrong: ``name: demo`` at two spaces and
+``   labels:`` at three.  The parser notices it as an unexpected token, and
+the searches then insert punctuation that changes the data (``:labels``,
+``-labels``, ``#labels``).  A person moves the line to a column the lines
+around it use.  :func:`reindent_repairs` tries exactly that on the error's
+line and the :data:`LINES_BEFORE` lines before it: each line, alone or with
+the lines nested under it, moved to the columns of the lines it may belong
+to (the previous line's, those of the enclosing lines, one step deeper) and
+a space or two either way; the oracle checks every candidate.  Only blanks
+change, so such a repair keeps every character of the data.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
+from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.oracles.base import Oracle
+from inputmend.oracles.wrappers import metered
+
+ALGORITHM = "layout"
+LINES_BEFORE = 2
+"""Lines before the error's line that may be the one indented wrong (an
+indentation mistake often shows on the line after it)."""
+NUDGES = (-2, -1, 1, 2)
+"""Shifts tried besides the columns of other lines."""
+
+
+@dataclass(frozen=True)
+class _Line:
+    start: int  # offset of the line
+    indent: int  # spaces it starts with
+    blank: bool  # empty, blanks only, or a comment
+
+
+@dataclass(frozen=True)
+class IndentationResult:
+    """Verified re-indentations, and what finding them cost."""
+
+    repairs: tuple[Repair, ...]
+    stats: RunStats
+
+
+def _lines(text: str) -> list[_Line]:
+    lines = []
+    start = 0
+    for raw in text.splitlines(keepends=True):
+        body = raw.rstrip("\r\n")
+        content = body.lstrip(" ")
+        lines.append(
+            _Line(start, len(body) - len(content), not content.strip() or content[0] == "#")
+        )
+        start += len(raw)
+    return lines
+
+
+def _columns(lines: list[_Line], index: int) -> list[int]:
+    """Columns line ``index`` may belong at: the previous line's, those of
+    the lines enclosing it (each less indented than the ones after it, going
+    back), the previous line's plus the file's step, and a nudge either way;
+    nearest first."""
+    own = lines[index].indent
+    found: list[int] = []
+    floor: int | None = None
+    for line in reversed(lines[:index]):
+        if line.blank:
+            continue
+        if not found:
+            found.append(line.indent)
+        if floor is None or line.indent < floor:
+            floor = line.indent
+            found.append(line.indent)
+        if floor == 0:
+            break
+    steps = [b.indent - a.indent for a, b in itertools.pairwise(lines) if b.indent > a.indent]
+    step = min(steps, default=2)
+    if found:
+        found.append(found[0] + step)
+    found += [own + nudge for nudge in NUDGES]
+    columns = sorted({c for c in found if c >= 0 and c != own}, key=lambda c: (abs(c - own), c))
+    return columns
+
+
+def _block(lines: list[_Line], index: int) -> list[int]:
+    """Line ``index`` and the lines nested under it (more indented, up to the
+    next that is not; blank lines within go along)."""
+    own = lines[index].indent
+    block = [index]
+    for later in range(index + 1, len(lines)):
+        if lines[later].blank:
+            continue
+        if lines[later].indent <= own:
+            break
+        block.append(later)
+    return block
+
+
+def _shift(lines: list[_Line], block: list[int], by: int) -> tuple[Edit, ...] | None:
+    """Edits that move the lines of ``block`` by ``by`` columns (None when a
+    line has fewer spaces than it would lose)."""
+    edits = []
+    for index in block:
+        line = lines[index]
+        if by < 0:
+            if line.indent < -by:
+                return None
+            edits.append(Edit(line.start, -by))
+        else:
+            edits.append(Edit(line.start, 0, " " * by))
+    return tuple(edits)
+
+
+def reindent_repairs(
+    text: str, oracle: Oracle, *, error: int, budget: Budget = UNLIMITED
+) -> IndentationResult:
+    """Repairs of ``text`` that move one line (alone or with what it nests)
+    near ``error`` to another column, each checked by the oracle: the
+    nearest line to the error that some column makes valid, nearest
+    columns first."""
+    checked, meter = metered(oracle, budget)
+    lines = _lines(text)
+    line_of_error = max(0, sum(1 for line in lines if line.start <= error) - 1)
+    candidates = [
+        index
+        for index in range(line_of_error, max(-1, line_of_error - LINES_BEFORE - 1), -1)
+        if index < len(lines) and not lines[index].blank and index > 0
+    ]
+    repairs: dict[str, Repair] = {}
+    try:
+        for index in candidates:
+            if repairs:
+                break  # the line nearest the error that can be moved is the one
+            block = _block(lines, index)
+            ways = [[index], block] if len(block) > 1 else [[index]]
+            for moved in ways:
+                for column in _columns(lines, index):
+                    edits = _shift(lines, moved, column - lines[index].indent)
+                    if edits is None:
+                        continue
+                    candidate = apply_edits(text, edits)
+                    if candidate not in repairs and checked.check(candidate).valid:
+                        repairs[candidate] = Repair(
+                            candidate, edits, ALGORITHM, True, distance(text, candidate)
+                        )
+    except BudgetExhausted:
+        pass
+    return IndentationResult(tuple(repairs.values()), RunStats.of(meter))

@@ -1,0 +1,37 @@
+"""Re-indenting the line near an error, in a grammar whose layout is indentation."""
+
+from __future__ import annotations
+
+from inputmend.algorithms.indentation import reindent_repairs
+from inputmend.core.budget import Budget
+from inputmend.core.model import apply_edits
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+
+def _texts(text: str, budget: Budget | None = None) -> list[str]:
+    oracle = IncrementalGrammarOracle("yaml")
+    feedback = oracle.check(text)
+    assert not feedback.valid and feedback.error_offset is not None
+    found = reindent_repairs(
+        text, oracle, error=feedback.error_offset, budget=budget or Budget(timeout_s=10)
+    )
+    for repair in found.repairs:  # only blanks change
+        assert apply_edits(text, repair.edits) == repair.text
+        assert repair.text.split() == text.split()
+    return [repair.text for repair in found.repairs]
+
+
+def test_the_line_goes_to_the_columns_of_the_lines_around_it() -> None:
+    texts = _texts("a:\n  b: 1\n c: 2\n")
+    assert set(texts) == {"a:\n  b: 1\n  c: 2\n", "a:\n  b: 1\nc: 2\n"}
+
+
+def test_a_line_moves_alone_or_with_what_it_nests() -> None:
+    alone = "root:\n  x: 1\n   y:\n    z: 2\n"
+    assert "root:\n  x: 1\n  y:\n    z: 2\n" in _texts(alone)
+    together = "root:\n  x: 1\n y:\n   z: 2\n"
+    assert "root:\n  x: 1\n  y:\n    z: 2\n" in _texts(together)
+
+
+def test_the_budget_is_kept() -> None:
+    assert len(_texts("a:\n  b: 1\n c: 2\n", Budget(max_tests=1))) == 1
