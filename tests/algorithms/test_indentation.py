@@ -21,9 +21,15 @@ def _texts(text: str, budget: Budget | None = None) -> list[str]:
     return [repair.text for repair in found.repairs]
 
 
-def test_the_line_goes_to_the_columns_of_the_lines_around_it() -> None:
-    texts = _texts("a:\n  b: 1\n c: 2\n")
-    assert set(texts) == {"a:\n  b: 1\n  c: 2\n", "a:\n  b: 1\nc: 2\n"}
+def test_the_line_goes_to_the_nearest_column_a_sibling_uses() -> None:
+    assert _texts("a:\n  b: 1\n c: 2\n") == ["a:\n  b: 1\n  c: 2\n"]
+    # as near: the previous line's column, not the enclosing one's
+    assert _texts("a:\n  b:\n    c: 1\n   d: 2\n") == ["a:\n  b:\n    c: 1\n    d: 2\n"]
+
+
+def test_a_key_stays_left_of_the_block_under_it() -> None:
+    text = "on:\n  push: x\n\n env:\n  COLOR: always\n  NAME: y\n"
+    assert _texts(text)[0] == "on:\n  push: x\n\nenv:\n  COLOR: always\n  NAME: y\n"
 
 
 def test_a_line_moves_alone_or_with_what_it_nests() -> None:

@@ -63,7 +63,8 @@ def _columns(lines: list[_Line], index: int) -> list[int]:
     """Columns line ``index`` may belong at: the previous line's, those of
     the lines enclosing it (each less indented than the ones after it, going
     back), the previous line's plus the file's step, and a nudge either way;
-    nearest first."""
+    nearest first, and of equally near ones the previous line's first (a
+    sibling), then the enclosing lines' (nearest first)."""
     own = lines[index].indent
     found: list[int] = []
     floor: int | None = None
@@ -82,8 +83,26 @@ def _columns(lines: list[_Line], index: int) -> list[int]:
     if found:
         found.append(found[0] + step)
     found += [own + nudge for nudge in NUDGES]
-    columns = sorted({c for c in found if c >= 0 and c != own}, key=lambda c: (abs(c - own), c))
-    return columns
+    distinct = dict.fromkeys(c for c in found if c >= 0 and c != own)
+    return sorted(distinct, key=lambda c: abs(c - own))  # of equally near ones, the first found
+
+
+def _preferred(
+    text: str, lines: list[_Line], index: int, moved: list[int], columns: list[int]
+) -> list[int]:
+    """``columns`` with those that would leave a key's block outside it last:
+    a line that ends with ``:`` (a key whose value is the lines under it)
+    goes left of the next line it does not move (`` env:`` over
+    ``  COLOR: x`` is ``env:``, not ``  env:``)."""
+    line = lines[index]
+    end = text.find("\n", line.start)
+    content = text[line.start : len(text) if end < 0 else end].split(" #")[0].rstrip()
+    following = next(
+        (lines[i].indent for i in range(moved[-1] + 1, len(lines)) if not lines[i].blank), None
+    )
+    if not content.endswith(":") or following is None:
+        return columns
+    return sorted(columns, key=lambda column: column >= following)
 
 
 def _block(lines: list[_Line], index: int) -> list[int]:
@@ -119,9 +138,10 @@ def reindent_repairs(
     text: str, oracle: Oracle, *, error: int, budget: Budget = UNLIMITED
 ) -> IndentationResult:
     """Repairs of ``text`` that move one line (alone or with what it nests)
-    near ``error`` to another column, each checked by the oracle: the
-    nearest line to the error that some column makes valid, nearest
-    columns first."""
+    near ``error`` to another column, each checked by the oracle: on the
+    nearest line to the error that some column makes valid, the preferred
+    column that does (nearest, a sibling's, not leaving a key's block out),
+    for the line alone and for the line with what it nests."""
     checked, meter = metered(oracle, budget)
     lines = _lines(text)
     line_of_error = max(0, sum(1 for line in lines if line.start <= error) - 1)
@@ -138,7 +158,7 @@ def reindent_repairs(
             block = _block(lines, index)
             ways = [[index], block] if len(block) > 1 else [[index]]
             for moved in ways:
-                for column in _columns(lines, index):
+                for column in _preferred(text, lines, index, moved, _columns(lines, index)):
                     edits = _shift(lines, moved, column - lines[index].indent)
                     if edits is None:
                         continue
@@ -147,6 +167,7 @@ def reindent_repairs(
                         repairs[candidate] = Repair(
                             candidate, edits, ALGORITHM, True, distance(text, candidate)
                         )
+                        break  # the preferred column that works, for this way of moving
     except BudgetExhausted:
         pass
     return IndentationResult(tuple(repairs.values()), RunStats.of(meter))
