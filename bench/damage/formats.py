@@ -13,7 +13,7 @@ import itertools
 import random
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import operators as op
 from .lexing import lex
@@ -36,6 +36,7 @@ OPERATORS = (
     "single-quotes",
     "foreign-literal",
     "wrapper",
+    "indentation",
 )
 
 
@@ -121,8 +122,17 @@ NO_STRINGS = "the format has no quoted strings"
 NO_SEPARATOR = "the format has no list separator that can trail"
 FREE_TEXT = "values are free text: any literal is a valid value (with other data)"
 
+def _indentation_is_layout(spec: FormatSpec) -> FormatSpec:
+    """``spec``, saying why moving a line does not damage it (unless it has
+    the operator: formats whose indentation is syntax)."""
+    if "indentation" in spec.operators:
+        return spec
+    reason = "indentation is not syntax: a line moved to another column stays valid"
+    return replace(spec, not_applicable={**spec.not_applicable, "indentation": reason})
+
+
 FORMATS: dict[str, FormatSpec] = {
-    spec.name: spec
+    spec.name: _indentation_is_layout(spec)
     for spec in (
         FormatSpec(
             "json",
@@ -286,6 +296,7 @@ FORMATS: dict[str, FormatSpec] = {
                 "lost-quote": op.lost_quote("yaml", {"DQ", "SQ"}),
                 "foreign-comment": op.foreign_comment("yaml", ("//", "/*"), ("own line",)),
                 "wrapper": op.wrapper(_chat("configuration", "yaml")),
+                "indentation": op.misindented,
             },
             {
                 "trailing-delimiter": "flow collections may end in a comma (PyYAML)",

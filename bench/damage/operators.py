@@ -29,6 +29,25 @@ def truncation(text: str, rng: random.Random) -> str | None:
     return text[: rng.randrange(1, len(text))]
 
 
+def misindented(text: str, rng: random.Random) -> str | None:
+    """One line (not the first, not blank, not a comment) moved one or two
+    columns left or right: a key or list item indented a space off."""
+    lines = text.splitlines(keepends=True)
+    movable = [
+        index
+        for index, line in enumerate(lines)
+        if index and line.strip() and not line.lstrip().startswith("#")
+    ]
+    if not movable:
+        return None
+    index = rng.choice(movable)
+    line = lines[index]
+    indent = len(line) - len(line.lstrip(" "))
+    shift = rng.choice([s for s in (-2, -1, 1, 2) if indent + s >= 0])
+    lines[index] = " " * (indent + shift) + line.lstrip(" ")
+    return "".join(lines)
+
+
 def _core(token: Token) -> tuple[int, int]:
     """The offsets of a token without the blanks some grammars lex with it ("  [")."""
     stripped = token.text.strip()
