@@ -188,6 +188,20 @@ def test_a_comment_a_lost_quote_hid_is_read_inside_out() -> None:
     assert (closed.changed, closed.data_lost) == (0, 0)
 
 
+def test_text_a_repair_turns_into_a_comment_is_lost() -> None:
+    toml = _lexer("toml")
+    # a comment starter inserted in the middle of a value: its tail is gone
+    cut = judge(toml, "size = 12-3-7\n", "size = 12#-3-7\n")
+    assert cut.data_lost == 4  # -3-7, though the repair splits the token
+    # ... also where the lexer reads the text as junk
+    assert judge(toml, "w = 'a'b'\n", "w = 'a'#b'\n").data_lost >= 1
+    # a line break deleted after a comment: the next line joins it
+    joined = judge(toml, "a = 1 # one\nb = 2\n", "a = 1 # oneb = 2\n")
+    assert joined.data_lost == 2
+    # an input comment kept as it is loses nothing
+    assert judge(toml, "a = 1 # one\nb = x\n", 'a = 1 # one\nb = "x"\n').data_lost == 0
+
+
 def test_punctuation_a_hint_fix_removes_from_a_value_is_not_lost() -> None:
     yaml = _lexer("yaml")
     # a YAML plain scalar may hold brackets: `beta]]` reads as one value

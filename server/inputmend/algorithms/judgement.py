@@ -31,7 +31,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     makes the text of a string, closed or opened by the input's own quote
     on that line that lost its partner (see ``reread``).
 ``data_lost``
-    Non-whitespace characters of the input's data deleted or overwritten:
+    Non-whitespace characters of the input's data deleted, overwritten or
+    turned into a comment (``'it'#s'`` from ``'it's'``: a comment the repair
+    starts or lengthens holds no data, whatever the input's text read as):
     characters of data tokens (values, names, keywords), comments, and letters
     or digits the grammar cannot read; not punctuation, and not foreign syntax
     removed or rewritten as its hint says (a comment in a foreign style, a
@@ -497,6 +499,7 @@ class _Assessment:
         # ids of repaired strings whose lost quote the repair puts back -> the
         # input's stretch of their text and its words
         self.restored: dict[int, tuple[int, int, list[str]]] = {}
+        self.commented = self._commented_out()
 
     def judgement(self) -> tuple[int, ...]:
         removed = 0
@@ -815,14 +818,42 @@ class _Assessment:
 
     # -- characters ---------------------------------------------------------
 
+    def _commented_out(self) -> list[int]:
+        """Input offsets of text that the repair turns into a comment: in a
+        comment of the repaired text that the repair starts or lengthens, not
+        in one of the input (``'it'#s'`` from ``'it's'``).  Text in a comment
+        is no longer data.  A comment whose start is the input's, inside a
+        token the input misread (a string a lost quote ran on over it), is
+        read the other way round: its text was a comment all along."""
+        offsets: list[int] = []
+        original, mapping = self.original, self.mapping
+        comments = [(t.start, t.end) for t in self.before if t.role is Role.LAYOUT]
+        for lexeme in self.after:
+            if lexeme.role is not Role.LAYOUT:
+                continue
+            added = set(_within(self.inserted, lexeme.start, lexeme.end))
+            if lexeme.start not in added and all(
+                start != mapping.behind(lexeme.start) for start, _ in comments
+            ):
+                continue
+            for position in range(lexeme.start, lexeme.end):
+                if position in added:
+                    continue
+                offset = mapping.behind(position)
+                if not original[offset].isspace() and not any(
+                    start <= offset < end for start, end in comments
+                ):
+                    offsets.append(offset)
+        return offsets
+
     def _lost(self) -> tuple[int, int, int]:
-        """Data characters deleted or overwritten; punctuation tokens deleted
-        or overwritten that were not duplicates or a hint's fix; characters
-        no terminal reads, other than letters and digits, deleted."""
+        """Data characters deleted, overwritten or commented out; punctuation
+        tokens so lost that were not duplicates or a hint's fix; characters
+        no terminal reads, other than letters and digits, so lost."""
         original, tokens, starts = self.original, self.before, self.before_starts
         lost = junk = 0
         punctuation: set[int] = set()
-        for offset in self.deleted:
+        for offset in sorted(self.deleted_set.union(self.commented)):
             char = original[offset]
             if char.isspace():
                 continue
