@@ -52,6 +52,26 @@ def test_foreign_values_are_rewritten_not_made_up(
 @pytest.mark.parametrize(
     ("damaged", "repaired"),
     [
+        # an apostrophe in a literal string: a basic string holds it (not
+        # the rest of the value commented out, not the apostrophe deleted)
+        ("[pub]\nowner = 'Dana's Books'\n", '[pub]\nowner = "Dana\'s Books"\n'),
+        ("who = ['O'Hara', 'x'] # team\n", "who = [\"O'Hara\", 'x'] # team\n"),
+        # a date with a one-digit month or day: padded (not its tail commented out)
+        ("[trip]\nstart = 2023-7-14\n", "[trip]\nstart = 2023-07-14\n"),
+        ("due = 2025-12-3T09:30:00\n", "due = 2025-12-03T09:30:00\n"),
+        ("on = [2021-2-8, 2021-02-09]\n", "on = [2021-02-08, 2021-02-09]\n"),
+    ],
+)
+def test_another_languages_literal_becomes_the_toml_one(
+    oracle: IncrementalGrammarOracle, damaged: str, repaired: str
+) -> None:
+    assert top(oracle, damaged) == repaired
+    tomllib.loads(repaired)
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
         # the opening quote lost: the value was a string, not the number 4.2
         ('[deps]\nlib = 4.2"\nother = "1"\n', '[deps]\nlib = "4.2"\nother = "1"\n'),
         (
