@@ -70,6 +70,15 @@ def test_data_lost_counts_data_characters_only(json: TolerantLexer) -> None:
     assert judge(json, "[*, 1]", "[1]").data_lost == 0  # ... punctuation it cannot read
 
 
+def test_an_edit_over_a_bracket_and_a_quote_keeps_the_string_behind(json: TolerantLexer) -> None:
+    # `('` rewritten as `["` in one edit: the bracket, then the string 'x'
+    judged = judge(json, "{'k': ('x', 'y')}", '{"k": ["x", "y"]}')
+    assert (judged.changed, judged.data_lost, judged.junk_lost) == (0, 0, 0)
+    assert judged.tokens_kept == 7  # all but the junk brackets
+    # ... also with a comma deleted in the same stretch
+    assert judge(json, "{'k': ('x',)}", '{"k": ["x"]}').data_lost == 0
+
+
 def test_foreign_syntax_removed_as_its_hint_says_is_not_lost(json: TolerantLexer) -> None:
     comment = judge(json, '/* note */ {"a": 1}', '{"a": 1}')
     assert (comment.data_lost, comment.changed, comment.removed) == (0, 0, 11)
@@ -90,7 +99,8 @@ def test_a_foreign_reading_the_repair_splits_is_judged_by_its_pieces(json: Toler
     # quotes around it: not a string with unescaped quotes)
     text = '{"name": "JD Ballard" ~ "email": "x"}'
     split = judge(json, text, '{"name": "JD Ballard" , "email": "x"}')
-    assert (split.changed, split.data_lost, split.junk_lost) == (0, 0, 1)
+    assert (split.changed, split.data_lost, split.junk_lost) == (0, 0, 0)  # `~` re-read as `,`
+    assert judge(json, text, '{"name": "JD Ballard" "email": "x"}').junk_lost == 1
     assert judge(json, text, '{"name": "JD Ballard", "email": "x"}').changed == 0
     # an edit beside it leaves the foreign reading as it is: still changed
     assert judge(json, '{"a": "say "hi" now", "b": 1}', '{"a": "say "hi" now"}').changed == 1

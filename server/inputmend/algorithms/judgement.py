@@ -84,7 +84,13 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``junk_lost``
     Characters no terminal reads, other than letters and digits, deleted
     (``@@@``): not data for the ranking, but the loss rule counts them, so that
-    deleting a long run of anything is never done unasked.
+    deleting a long run of anything is never done unasked.  One overwritten
+    by punctuation is re-read, not deleted (the ``(`` of a Python tuple as
+    ``[``).
+
+Edits are judged character by character where they replace one for one,
+and apart where they keep characters between (``('a'`` rewritten as
+``["a"`` is a bracket and then the string ``'a'``, kept).
 
 The judgement looks at the input only around the edits: on the lines they
 touch and the line before, at most :data:`LOOKAROUND` characters away, and as
@@ -224,6 +230,31 @@ def _changes(
     return deleted, inserted
 
 
+def _substitutions_apart(original: str, edits: Sequence[Edit]) -> list[Edit]:
+    """``edits`` split where they keep characters, and each run of characters
+    replaced one for one split into one edit per character, so that a token
+    whose first character a longer edit overwrites is found where it starts
+    (``('a',)`` rewritten as ``["a"]`` is a bracket, the quotes of ``'a'``,
+    a comma and a bracket, not one stretch)."""
+    apart: list[Edit] = []
+    for edit in edits:
+        removed = original[edit.offset : edit.end]
+        if not removed or not edit.insert or len(removed) * len(edit.insert) > _ALIGNED:
+            apart.append(edit)
+            continue
+        for tag, low, high, start, end in Levenshtein.opcodes(removed, edit.insert):
+            if tag == "equal":
+                continue
+            if tag == "replace" and high - low == end - start:
+                apart.extend(
+                    Edit(edit.offset + low + index, 1, edit.insert[start + index])
+                    for index in range(high - low)
+                )
+            else:
+                apart.append(Edit(edit.offset + low, high - low, edit.insert[start:end]))
+    return apart
+
+
 @dataclass
 class _Window:
     start: int  # input offsets of the stretch lexed
@@ -352,6 +383,7 @@ class Judge:
             edits = list(edits_between(original, repair.text))
         if not edits:
             return Judgement()
+        edits = _substitutions_apart(original, edits)
         repaired = repair.text
         counts = [0] * 12
         if any(edit.delete > 4 * LOOKAROUND for edit in edits):
@@ -500,6 +532,14 @@ class _Assessment:
         # input's stretch of their text and its words
         self.restored: dict[int, tuple[int, int, list[str]]] = {}
         self.commented = self._commented_out()
+        # input offsets overwritten one for one by punctuation: junk re-read
+        # as a delimiter (Python's `(` of a tuple as `[`), not deleted
+        self.repunctuated = {
+            edit.offset
+            for edit in mapping.edits
+            if edit.delete == len(edit.insert) == 1
+            and not (edit.insert.isalnum() or edit.insert.isspace())
+        }
 
     def judgement(self) -> tuple[int, ...]:
         removed = 0
@@ -861,7 +901,7 @@ class _Assessment:
             token = tokens[index] if index >= 0 and offset < tokens[index].end else None
             if token is None or token.role is Role.JUNK:
                 lost += char.isalnum()
-                junk += not char.isalnum()
+                junk += not char.isalnum() and offset not in self.repunctuated
             elif index in self.kept:
                 continue
             elif token.role is Role.STRUCTURE and token.foreign is None:
