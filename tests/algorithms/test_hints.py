@@ -6,6 +6,7 @@ import json as jsonlib
 
 import pytest
 
+from inputmend import services
 from inputmend.algorithms.hints import Guidance, guidance, hint_repairs
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits
@@ -48,6 +49,30 @@ def test_python_and_javascript_objects_become_json(damaged: str, data: object) -
     del data
     expected = {"name": "Ada", "age": 36, "admin": True, "boss": None}
     assert expected in _data(_texts("json", damaged))
+
+
+@pytest.mark.parametrize("grammar", ["json", "jsonc"])
+@pytest.mark.parametrize(
+    ("printed", "repaired"),
+    [
+        # print() of a Python dict: tuples and sets are lists, the top repair
+        # (not the whole text wrapped in one string)
+        (
+            "{'city': 'Oslo', 'pos': (59.9, 10.7), 'open': False, 'note': None}",
+            '{"city": "Oslo", "pos": [59.9, 10.7], "open": false, "note": null}',
+        ),
+        (
+            "{'tags': {'red', 'blue'}, 'one': ('x',), 'none': ()}",
+            '{"tags": ["red", "blue"], "one": ["x"%s], "none": []}',
+        ),
+        ("[(1, 'a'), (2, 'b')]", '[[1, "a"], [2, "b"]]'),
+    ],
+)
+def test_a_printed_python_dict_becomes_json(grammar: str, printed: str, repaired: str) -> None:
+    result = services.repair(printed, _oracle(grammar), top=3, budget=BUDGET)
+    # a one-element tuple's comma: a trailing comma, which JSONC allows
+    assert result.repairs[0].text == repaired.replace("%s", "," if grammar == "jsonc" else "")
+    assert not result.repairs[0].lossy
 
 
 def test_chat_answers_log_lines_and_javascript_lose_their_wrapping() -> None:
