@@ -139,6 +139,12 @@ def test_a_word_the_input_ends_in_is_kept_by_any_token_that_continues_it() -> No
     assert judge(toml, "[x]\nlock = t", "[x]\nlock = 0").data_lost == 1
 
 
+def test_punctuation_re_read_as_other_punctuation_is_not_changed() -> None:
+    xml = _lexer("xml")
+    # the `>` of an HTML void element becomes `/>`: no data in it changes
+    assert judge(xml, "<p>a<br>b</p>", "<p>a<br/>b</p>").changed == 0
+
+
 def test_one_copy_of_a_doubled_bracket_read_as_one_token_is_kept() -> None:
     toml = _lexer("toml")  # `[[` is one token: TOML's array-of-tables bracket
     removed = judge(toml, "a = [[1, 2]\n", "a = [1, 2]\n")

@@ -8,7 +8,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``changed``
     Input tokens whose text survives but now reads as something else:
     swallowed into a string or a comment (``"{'a': 2}"``), turned into another
-    kind of token (``1`` quoted as ``"1"``), merged with a neighbour (``[12]``
+    kind of token (``1`` quoted as ``"1"``; not punctuation re-read as other
+    punctuation, XML's ``>`` as ``/>``, unless doubled into a bracket that
+    nests, TOML's ``]]``), merged with a neighbour (``[12]``
     from ``[1 2]``), or foreign syntax left in a non-canonical form
     (``{"'a'": 2}`` keeps the quotes of ``'a'``), or a token on the last line
     cut off by the end of the input that is not completed (``"Mensah",`` for
@@ -649,6 +651,8 @@ class _Assessment:
             return True  # the input ended inside it: completing it is the repair
         if cover is None:
             return False
+        if token.role is cover.role is Role.STRUCTURE and not _doubled_bracket(cover):
+            return False  # punctuation re-read as other punctuation (`>` as `/>`)
         if (
             cover.kind != token.kind
             or cover.role is not token.role
