@@ -143,6 +143,10 @@ def test_punctuation_re_read_as_other_punctuation_is_not_changed() -> None:
     xml = _lexer("xml")
     # the `>` of an HTML void element becomes `/>`: no data in it changes
     assert judge(xml, "<p>a<br>b</p>", "<p>a<br/>b</p>").changed == 0
+    # an edge operator of the other kind of graph: the edge is kept, not lost
+    edge = judge(_lexer("dot"), "graph { a -> b }", "graph { a -- b }")
+    assert (edge.changed, edge.structure_lost) == (0, 0)
+    assert judge(_lexer("dot"), "graph { a -> b }", "graph { a  b }").structure_lost == 1
 
 
 def test_one_copy_of_a_doubled_bracket_read_as_one_token_is_kept() -> None:

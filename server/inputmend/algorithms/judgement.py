@@ -44,7 +44,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     the plain scalar ``b]]``).
 ``structure_lost``
     Punctuation tokens deleted or overwritten, except a duplicate (the stray
-    comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``) and what a hint's
+    comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``), punctuation
+    re-read as other punctuation (DOT's ``->`` as ``--``) and what a hint's
     fix removes (a trailing comma): ``d=0<`` is better completed than cut.
 ``invented``
     Values the repair makes up (a token of inserted characters only, such as
@@ -528,6 +529,7 @@ class _Assessment:
             for t in before
         ]
         self.kept: set[int] = set()  # positions (in ``before``) of kept tokens
+        self.retyped: set[int] = set()  # ... of punctuation re-read as other punctuation
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
         self.joined: set[int] = set()  # ids of repaired lexemes that quote adjacent fields
         # ids of repaired strings whose lost quote the repair puts back -> the
@@ -652,7 +654,8 @@ class _Assessment:
         if cover is None:
             return False
         if token.role is cover.role is Role.STRUCTURE and not _doubled_bracket(cover):
-            return False  # punctuation re-read as other punctuation (`>` as `/>`)
+            self.retyped.add(position)  # punctuation re-read as other punctuation
+            return False
         if (
             cover.kind != token.kind
             or cover.role is not token.role
@@ -906,7 +909,7 @@ class _Assessment:
             if token is None or token.role is Role.JUNK:
                 lost += char.isalnum()
                 junk += not char.isalnum() and offset not in self.repunctuated
-            elif index in self.kept:
+            elif index in self.kept or index in self.retyped:
                 continue
             elif token.role is Role.STRUCTURE and token.foreign is None:
                 punctuation.add(index)
