@@ -75,6 +75,24 @@ def test_a_printed_python_dict_becomes_json(grammar: str, printed: str, repaired
     assert not result.repairs[0].lossy
 
 
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # the edge operator of the other kind of graph (not the edge deleted)
+        ("graph roads {\n  oslo -> bergen;\n}\n", "graph roads {\n  oslo -- bergen;\n}\n"),
+        ("digraph build {\n  src -- obj [w=2];\n}\n", "digraph build {\n  src -> obj [w=2];\n}\n"),
+        # every edge directed: the graph was meant to be a digraph
+        (
+            "strict graph g {\n  a -> b;\n  b -> c;\n}\n",
+            "strict digraph g {\n  a -> b;\n  b -> c;\n}\n",
+        ),
+    ],
+)
+def test_an_edge_of_the_other_kind_of_graph(damaged: str, repaired: str) -> None:
+    result = services.repair(damaged, _oracle("dot"), top=3, budget=BUDGET)
+    assert result.repairs[0].text == repaired
+
+
 def test_chat_answers_log_lines_and_javascript_lose_their_wrapping() -> None:
     data = '{\n  "items": [1, 2.5, "three"],\n  "ok": true\n}'
     for wrapped in (
