@@ -145,6 +145,10 @@ def test_numbers_as_javascript_writes_them() -> None:
     assert {"zip": "01234", "id": "-007.5", "n": 0} in _data(
         _texts("json", '{"zip": 01234, "id": -007.5, "n": 0}')
     )
+    # another base: every digit kept, as a string (not the 0 before the x)
+    printed = '{"flags": 0x2A, "bits": [0b0110, 7]}'
+    top = services.repair(printed, _oracle("json"), top=1, budget=BUDGET).repairs[0]
+    assert jsonlib.loads(top.text) == {"flags": "0x2A", "bits": ["0b0110", 7]}
 
 
 def test_text_that_parses_is_never_rewritten() -> None:
