@@ -60,6 +60,14 @@ def test_foreign_values_are_rewritten_not_made_up(
         ("[trip]\nstart = 2023-7-14\n", "[trip]\nstart = 2023-07-14\n"),
         ("due = 2025-12-3T09:30:00\n", "due = 2025-12-03T09:30:00\n"),
         ("on = [2021-2-8, 2021-02-09]\n", "on = [2021-02-08, 2021-02-09]\n"),
+        # a time without seconds; a decimal comma; a date with slashes as text
+        ("[shop]\nopens = 8:15\n", "[shop]\nopens = 08:15:00\n"),
+        ("at = 2022-06-30 17:45 # local\n", "at = 2022-06-30 17:45:00 # local\n"),
+        ("ratio = 0,75\n", "ratio = 0.75\n"),
+        ("born = 12/03/1990\n", 'born = "12/03/1990"\n'),
+        # quotes inside a string without their backslash, Python's \' in a literal
+        ('msg = "Press "OK" to go on"\n', 'msg = "Press \\"OK\\" to go on"\n'),
+        ("who = 'Dan\\'s'\n", 'who = "Dan\'s"\n'),
     ],
 )
 def test_another_languages_literal_becomes_the_toml_one(
