@@ -66,6 +66,7 @@ def test_python_and_javascript_objects_become_json(damaged: str, data: object) -
             '{"tags": ["red", "blue"], "one": ["x"%s], "none": []}',
         ),
         ("[(1, 'a'), (2, 'b')]", '[[1, "a"], [2, "b"]]'),
+        ("{'grid': ((0, 1), (2, 3)), 'seen': set()}", '{"grid": [[0, 1], [2, 3]], "seen": []}'),
     ],
 )
 def test_a_printed_python_dict_becomes_json(grammar: str, printed: str, repaired: str) -> None:
