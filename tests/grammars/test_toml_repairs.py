@@ -68,6 +68,10 @@ def test_foreign_values_are_rewritten_not_made_up(
         # quotes inside a string without their backslash, Python's \' in a literal
         ('msg = "Press "OK" to go on"\n', 'msg = "Press \\"OK\\" to go on"\n'),
         ("who = 'Dan\\'s'\n", 'who = "Dan\'s"\n'),
+        # a list without its brackets; a number with a unit
+        ('[web]\nhosts = "a.io", "b.io" # both\n', '[web]\nhosts = ["a.io", "b.io"] # both\n'),
+        ("retries = 3, 5, 8\n", "retries = [3, 5, 8]\n"),
+        ("[cache]\nmax = 512MB\nttl = 90s\n", '[cache]\nmax = "512MB"\nttl = "90s"\n'),
     ],
 )
 def test_another_languages_literal_becomes_the_toml_one(
