@@ -874,24 +874,20 @@ class _Assessment:
         read the other way round: its text was a comment all along."""
         offsets: list[int] = []
         original, mapping = self.original, self.mapping
-        comments = [(t.start, t.end) for t in self.before if t.role is Role.LAYOUT]
+        comments = [t for t in self.before if t.role is Role.LAYOUT]
+        starts = {t.start for t in comments}
+        inside = {offset for t in comments for offset in range(t.start, t.end)}
         for lexeme in self.after:
             if lexeme.role is not Role.LAYOUT:
                 continue
             added = set(_within(self.inserted, lexeme.start, lexeme.end))
-            if lexeme.start not in added and all(
-                start != mapping.behind(lexeme.start) for start, _ in comments
-            ):
+            if lexeme.start not in added and mapping.behind(lexeme.start) not in starts:
                 continue
             for position in range(lexeme.start, lexeme.end):
-                if position in added:
-                    continue
                 offset = mapping.behind(position)
-                if not original[offset].isspace() and not any(
-                    start <= offset < end for start, end in comments
-                ):
+                if position not in added and offset not in inside:
                     offsets.append(offset)
-        return offsets
+        return [offset for offset in offsets if not original[offset].isspace()]
 
     def _lost(self) -> tuple[int, int, int]:
         """Data characters deleted, overwritten or commented out; punctuation

@@ -1,9 +1,10 @@
 """When a repair throws away too much of its input: the loss rule.
 
 A repair that deletes, overwrites or comments out a large part of the
-input has replaced the data rather than repaired it.  Such a repair is *lossy* (issue #11): it
-loses more than a fraction of the input's non-whitespace characters
-(default 10%) or more than a number of them (default 64).  A lossy repair is
+input has replaced the data rather than repaired it.  Such a repair is
+*lossy* (issue #11): it loses more than a fraction of the input's
+non-whitespace characters (default 10%) or more than a number of them
+(default 64).  A lossy repair is
 never the preferred fix and never written unless the user allows it.
 Whitespace does not count: re-indenting loses nothing.  What a repair loses
 is judged token by token (:mod:`inputmend.algorithms.judgement`: foreign
