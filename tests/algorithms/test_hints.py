@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 import inputmend.algorithms.hints as hints_module
+from inputmend import services
 from inputmend.algorithms.hints import Guidance, guidance, hint_repairs
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits
@@ -50,6 +51,49 @@ def test_python_and_javascript_objects_become_json(damaged: str, data: object) -
     del data
     expected = {"name": "Ada", "age": 36, "admin": True, "boss": None}
     assert expected in _data(_texts("json", damaged))
+
+
+@pytest.mark.parametrize("grammar", ["json", "jsonc"])
+@pytest.mark.parametrize(
+    ("printed", "repaired"),
+    [
+        # print() of a Python dict: tuples and sets are lists, the top repair
+        # (not the whole text wrapped in one string)
+        (
+            "{'city': 'Oslo', 'pos': (59.9, 10.7), 'open': False, 'note': None}",
+            '{"city": "Oslo", "pos": [59.9, 10.7], "open": false, "note": null}',
+        ),
+        (
+            "{'tags': {'red', 'blue'}, 'one': ('x',), 'none': ()}",
+            '{"tags": ["red", "blue"], "one": ["x"%s], "none": []}',
+        ),
+        ("[(1, 'a'), (2, 'b')]", '[[1, "a"], [2, "b"]]'),
+        ("{'grid': ((0, 1), (2, 3)), 'seen': set()}", '{"grid": [[0, 1], [2, 3]], "seen": []}'),
+    ],
+)
+def test_a_printed_python_dict_becomes_json(grammar: str, printed: str, repaired: str) -> None:
+    result = services.repair(printed, _oracle(grammar), top=3, budget=BUDGET)
+    # a one-element tuple's comma: a trailing comma, which JSONC allows
+    assert result.repairs[0].text == repaired.replace("%s", "," if grammar == "jsonc" else "")
+    assert not result.repairs[0].lossy
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # the edge operator of the other kind of graph (not the edge deleted)
+        ("graph roads {\n  oslo -> bergen;\n}\n", "graph roads {\n  oslo -- bergen;\n}\n"),
+        ("digraph build {\n  src -- obj [w=2];\n}\n", "digraph build {\n  src -> obj [w=2];\n}\n"),
+        # every edge directed: the graph was meant to be a digraph
+        (
+            "strict graph g {\n  a -> b;\n  b -> c;\n}\n",
+            "strict digraph g {\n  a -> b;\n  b -> c;\n}\n",
+        ),
+    ],
+)
+def test_an_edge_of_the_other_kind_of_graph(damaged: str, repaired: str) -> None:
+    result = services.repair(damaged, _oracle("dot"), top=3, budget=BUDGET)
+    assert result.repairs[0].text == repaired
 
 
 def test_chat_answers_log_lines_and_javascript_lose_their_wrapping() -> None:
@@ -113,6 +157,10 @@ def test_numbers_as_javascript_writes_them() -> None:
     assert {"zip": "01234", "id": "-007.5", "n": 0} in _data(
         _texts("json", '{"zip": 01234, "id": -007.5, "n": 0}')
     )
+    # another base: every digit kept, as a string (not the 0 before the x)
+    printed = '{"flags": 0x2A, "bits": [0b0110, 7]}'
+    top = services.repair(printed, _oracle("json"), top=1, budget=BUDGET).repairs[0]
+    assert jsonlib.loads(top.text) == {"flags": "0x2A", "bits": ["0b0110", 7]}
 
 
 def test_text_that_parses_is_never_rewritten() -> None:

@@ -70,6 +70,15 @@ def test_data_lost_counts_data_characters_only(json: TolerantLexer) -> None:
     assert judge(json, "[*, 1]", "[1]").data_lost == 0  # ... punctuation it cannot read
 
 
+def test_an_edit_over_a_bracket_and_a_quote_keeps_the_string_behind(json: TolerantLexer) -> None:
+    # `('` rewritten as `["` in one edit: the bracket, then the string 'x'
+    judged = judge(json, "{'k': ('x', 'y')}", '{"k": ["x", "y"]}')
+    assert (judged.changed, judged.data_lost, judged.junk_lost) == (0, 0, 0)
+    assert judged.tokens_kept == 7  # all but the junk brackets
+    # ... also with a comma deleted in the same stretch
+    assert judge(json, "{'k': ('x',)}", '{"k": ["x"]}').data_lost == 0
+
+
 def test_foreign_syntax_removed_as_its_hint_says_is_not_lost(json: TolerantLexer) -> None:
     comment = judge(json, '/* note */ {"a": 1}', '{"a": 1}')
     assert (comment.data_lost, comment.changed, comment.removed) == (0, 0, 11)
@@ -90,7 +99,8 @@ def test_a_foreign_reading_the_repair_splits_is_judged_by_its_pieces(json: Toler
     # quotes around it: not a string with unescaped quotes)
     text = '{"name": "JD Ballard" ~ "email": "x"}'
     split = judge(json, text, '{"name": "JD Ballard" , "email": "x"}')
-    assert (split.changed, split.data_lost, split.junk_lost) == (0, 0, 1)
+    assert (split.changed, split.data_lost, split.junk_lost) == (0, 0, 0)  # `~` re-read as `,`
+    assert judge(json, text, '{"name": "JD Ballard" "email": "x"}').junk_lost == 1
     assert judge(json, text, '{"name": "JD Ballard", "email": "x"}').changed == 0
     # an edit beside it leaves the foreign reading as it is: still changed
     assert judge(json, '{"a": "say "hi" now", "b": 1}', '{"a": "say "hi" now"}').changed == 1
@@ -127,6 +137,16 @@ def test_a_word_the_input_ends_in_is_kept_by_any_token_that_continues_it() -> No
     completed = judge(toml, "[x]\nlock = t", "[x]\nlock = true")
     assert (completed.changed, completed.data_lost, completed.invented) == (0, 0, 0)
     assert judge(toml, "[x]\nlock = t", "[x]\nlock = 0").data_lost == 1
+
+
+def test_punctuation_re_read_as_other_punctuation_is_not_changed() -> None:
+    xml = _lexer("xml")
+    # the `>` of an HTML void element becomes `/>`: no data in it changes
+    assert judge(xml, "<p>a<br>b</p>", "<p>a<br/>b</p>").changed == 0
+    # an edge operator of the other kind of graph: the edge is kept, not lost
+    edge = judge(_lexer("dot"), "graph { a -> b }", "graph { a -- b }")
+    assert (edge.changed, edge.structure_lost) == (0, 0)
+    assert judge(_lexer("dot"), "graph { a -> b }", "graph { a  b }").structure_lost == 1
 
 
 def test_one_copy_of_a_doubled_bracket_read_as_one_token_is_kept() -> None:
@@ -186,6 +206,20 @@ def test_a_comment_a_lost_quote_hid_is_read_inside_out() -> None:
     text = 'title: "\n# subtitle: "none"\npages: 3\n'
     closed = judge(yaml, text, 'title: ""\n# subtitle: "none"\npages: 3\n')
     assert (closed.changed, closed.data_lost) == (0, 0)
+
+
+def test_text_a_repair_turns_into_a_comment_is_lost() -> None:
+    toml = _lexer("toml")
+    # a comment starter inserted in the middle of a value: its tail is gone
+    cut = judge(toml, "size = 12-3-7\n", "size = 12#-3-7\n")
+    assert cut.data_lost == 4  # -3-7, though the repair splits the token
+    # ... also where the lexer reads the text as junk
+    assert judge(toml, "w = 'a'b'\n", "w = 'a'#b'\n").data_lost >= 1
+    # a line break deleted after a comment: the next line joins it
+    joined = judge(toml, "a = 1 # one\nb = 2\n", "a = 1 # oneb = 2\n")
+    assert joined.data_lost == 2
+    # an input comment kept as it is loses nothing
+    assert judge(toml, "a = 1 # one\nb = x\n", 'a = 1 # one\nb = "x"\n').data_lost == 0
 
 
 def test_punctuation_a_hint_fix_removes_from_a_value_is_not_lost() -> None:

@@ -92,6 +92,16 @@ def test_a_lossy_repair_never_comes_first(json: TolerantLexer) -> None:
     assert rank(text, [lossy, wrapped], 1, lexer=json)[0] is not lossy
 
 
+def test_commenting_out_much_of_the_input_is_lossy() -> None:
+    toml = _lexer("toml")
+    text = "[pool]\nhosts = 'db1.example.org', 'db2.example.org', 'db3.example.org'\n"
+    commented = _to(text, text.replace("hosts", "#hosts"))
+    bracketed = _to(text, text.replace("= '", "= ['").replace("org'\n", "org']\n"))
+    first, second = rank(text, [commented, bracketed], 2, lexer=toml)
+    assert first.text == bracketed.text and not first.lossy
+    assert second.data_lost > 40 and second.lossy
+
+
 def test_the_hints_proposal_comes_first_among_equals() -> None:
     ini = _lexer("ini")
     text = "[colors]\ncolor  #EDEDED\n"

@@ -44,3 +44,30 @@ def test_a_cut_off_sentence_inside_an_element_is_completed_not_peeled() -> None:
     cut = "<shelf>\n  <note>\n\n  Read it twice."
     result = services.repair(cut, oracle, budget=Budget(timeout_s=20))
     assert result.repairs[0].text == cut + "</note></shelf>"
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # HTML's void elements pasted into XML: ended with `/>`, not closed by an
+        # end tag around what follows them
+        ("<p>Call us<br>today</p>\n", "<p>Call us<br/>today</p>\n"),
+        (
+            '<figure>\n  <img src="cat.png" alt="C">\n  <figcaption>T</figcaption>\n</figure>\n',
+            '<figure>\n  <img src="cat.png" alt="C"/>\n  <figcaption>T</figcaption>\n</figure>\n',
+        ),
+        # two left open before one end tag: each alone takes the parse no further
+        (
+            '<label>\n  Name <input name="who" required>\n  <hr>\n</label>\n',
+            '<label>\n  Name <input name="who" required="required"/>\n  <hr/>\n</label>\n',
+        ),
+        (
+            '<head><meta charset="utf-8"><link rel="icon" href="f.ico"></head>\n',
+            '<head><meta charset="utf-8"/><link rel="icon" href="f.ico"/></head>\n',
+        ),
+    ],
+)
+def test_html_void_elements_are_self_closed(damaged: str, repaired: str) -> None:
+    oracle = IncrementalGrammarOracle("xml")
+    result = services.repair(damaged, oracle, budget=Budget(timeout_s=20))
+    assert result.repairs[0].text == repaired

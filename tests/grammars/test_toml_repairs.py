@@ -52,6 +52,38 @@ def test_foreign_values_are_rewritten_not_made_up(
 @pytest.mark.parametrize(
     ("damaged", "repaired"),
     [
+        # an apostrophe in a literal string: a basic string holds it (not
+        # the rest of the value commented out, not the apostrophe deleted)
+        ("[pub]\nowner = 'Dana's Books'\n", '[pub]\nowner = "Dana\'s Books"\n'),
+        ("who = ['O'Hara', 'x'] # team\n", "who = [\"O'Hara\", 'x'] # team\n"),
+        # a date with a one-digit month or day: padded (not its tail commented out)
+        ("[trip]\nstart = 2023-7-14\n", "[trip]\nstart = 2023-07-14\n"),
+        ("due = 2025-12-3T09:30:00\n", "due = 2025-12-03T09:30:00\n"),
+        ("on = [2021-2-8, 2021-02-09]\n", "on = [2021-02-08, 2021-02-09]\n"),
+        # a time without seconds; a decimal comma; a date with slashes as text
+        ("[shop]\nopens = 8:15\n", "[shop]\nopens = 08:15:00\n"),
+        ("at = 2022-06-30 17:45 # local\n", "at = 2022-06-30 17:45:00 # local\n"),
+        ("ratio = 0,75\n", "ratio = 0.75\n"),
+        ("born = 12/03/1990\n", 'born = "12/03/1990"\n'),
+        # quotes inside a string without their backslash, Python's \' in a literal
+        ('msg = "Press "OK" to go on"\n', 'msg = "Press \\"OK\\" to go on"\n'),
+        ("who = 'Dan\\'s'\n", 'who = "Dan\'s"\n'),
+        # a list without its brackets; a number with a unit
+        ('[web]\nhosts = "a.io", "b.io" # both\n', '[web]\nhosts = ["a.io", "b.io"] # both\n'),
+        ("retries = 3, 5, 8\n", "retries = [3, 5, 8]\n"),
+        ("[cache]\nmax = 512MB\nttl = 90s\n", '[cache]\nmax = "512MB"\nttl = "90s"\n'),
+    ],
+)
+def test_another_languages_literal_becomes_the_toml_one(
+    oracle: IncrementalGrammarOracle, damaged: str, repaired: str
+) -> None:
+    assert top(oracle, damaged) == repaired
+    tomllib.loads(repaired)
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
         # the opening quote lost: the value was a string, not the number 4.2
         ('[deps]\nlib = 4.2"\nother = "1"\n', '[deps]\nlib = "4.2"\nother = "1"\n'),
         (

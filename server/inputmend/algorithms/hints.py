@@ -251,6 +251,29 @@ def _rewrites_at(
     return [matches[key] for key in nearest]
 
 
+def _together(
+    options: list[tuple[str, tuple[Edit, ...]]],
+) -> list[tuple[str, tuple[Edit, ...]]]:
+    """Each rewrite that matches in several places near an error, applied in
+    all of them at once (those that do not overlap, first first): a text may
+    need one fix twice before the parse gets past one error (two HTML void
+    elements left open before one end tag), and each alone takes it no
+    further."""
+    places: dict[str, list[Edit]] = {}
+    for name, option in options:
+        if len(option) == 1:
+            places.setdefault(name, []).append(option[0])
+    together: list[tuple[str, tuple[Edit, ...]]] = []
+    for name, found in places.items():
+        chosen: list[Edit] = []
+        for edit in sorted(found, key=lambda e: (e.offset, e.delete)):
+            if not chosen or edit.offset >= chosen[-1].end + (chosen[-1].delete == 0):
+                chosen.append(edit)
+        if len(chosen) > 1:
+            together.append((name, tuple(chosen)))
+    return together
+
+
 def _near(text: str, error: int, last_token: int | None) -> int:
     """Where rewrites near an error may start: the :data:`REACH_LINES` lines
     before its line (at most :data:`REACH` characters back), and the line of
@@ -430,6 +453,8 @@ def hint_repairs(
             ]
             remaining = _remaining(feedback, current)
             solved, best = attempt(near)
+            if not solved and _stuck(best, remaining):
+                solved, best = attempt(_together(near))
             if not solved and _stuck(best, remaining) and anywhere:
                 # nothing near the error helps: fixes anywhere before it
                 anywhere_before = _rewrites_at(

@@ -8,7 +8,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``changed``
     Input tokens whose text survives but now reads as something else:
     swallowed into a string or a comment (``"{'a': 2}"``), turned into another
-    kind of token (``1`` quoted as ``"1"``), merged with a neighbour (``[12]``
+    kind of token (``1`` quoted as ``"1"``; not punctuation re-read as other
+    punctuation, XML's ``>`` as ``/>``, unless doubled into a bracket that
+    nests, TOML's ``]]``), merged with a neighbour (``[12]``
     from ``[1 2]``), or foreign syntax left in a non-canonical form
     (``{"'a'": 2}`` keeps the quotes of ``'a'``), or a token on the last line
     cut off by the end of the input that is not completed (``"Mensah",`` for
@@ -31,7 +33,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     makes the text of a string, closed or opened by the input's own quote
     on that line that lost its partner (see ``reread``).
 ``data_lost``
-    Non-whitespace characters of the input's data deleted or overwritten:
+    Non-whitespace characters of the input's data deleted, overwritten or
+    turned into a comment (``'it'#s'`` from ``'it's'``: a comment the repair
+    starts or lengthens holds no data, whatever the input's text read as):
     characters of data tokens (values, names, keywords), comments, and letters
     or digits the grammar cannot read; not punctuation, and not foreign syntax
     removed or rewritten as its hint says (a comment in a foreign style, a
@@ -40,7 +44,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     the plain scalar ``b]]``).
 ``structure_lost``
     Punctuation tokens deleted or overwritten, except a duplicate (the stray
-    comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``) and what a hint's
+    comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``), punctuation
+    re-read as other punctuation (DOT's ``->`` as ``--``) and what a hint's
     fix removes (a trailing comma): ``d=0<`` is better completed than cut.
 ``invented``
     Values the repair makes up (a token of inserted characters only, such as
@@ -82,7 +87,13 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``junk_lost``
     Characters no terminal reads, other than letters and digits, deleted
     (``@@@``): not data for the ranking, but the loss rule counts them, so that
-    deleting a long run of anything is never done unasked.
+    deleting a long run of anything is never done unasked.  One overwritten
+    by punctuation is re-read, not deleted (the ``(`` of a Python tuple as
+    ``[``).
+
+Edits are judged character by character where they replace one for one,
+and apart where they keep characters between (``('a'`` rewritten as
+``["a"`` is a bracket and then the string ``'a'``, kept).
 
 The judgement looks at the input only around the edits: on the lines they
 touch and the line before, at most :data:`LOOKAROUND` characters away, and as
@@ -222,6 +233,31 @@ def _changes(
     return deleted, inserted
 
 
+def _substitutions_apart(original: str, edits: Sequence[Edit]) -> list[Edit]:
+    """``edits`` split where they keep characters, and each run of characters
+    replaced one for one split into one edit per character, so that a token
+    whose first character a longer edit overwrites is found where it starts
+    (``('a',)`` rewritten as ``["a"]`` is a bracket, the quotes of ``'a'``,
+    a comma and a bracket, not one stretch)."""
+    apart: list[Edit] = []
+    for edit in edits:
+        removed = original[edit.offset : edit.end]
+        if not removed or not edit.insert or len(removed) * len(edit.insert) > _ALIGNED:
+            apart.append(edit)
+            continue
+        for tag, low, high, start, end in Levenshtein.opcodes(removed, edit.insert):
+            if tag == "equal":
+                continue
+            if tag == "replace" and high - low == end - start:
+                apart.extend(
+                    Edit(edit.offset + low + index, 1, edit.insert[start + index])
+                    for index in range(high - low)
+                )
+            else:
+                apart.append(Edit(edit.offset + low, high - low, edit.insert[start:end]))
+    return apart
+
+
 @dataclass
 class _Window:
     start: int  # input offsets of the stretch lexed
@@ -350,6 +386,7 @@ class Judge:
             edits = list(edits_between(original, repair.text))
         if not edits:
             return Judgement()
+        edits = _substitutions_apart(original, edits)
         repaired = repair.text
         counts = [0] * 12
         if any(edit.delete > 4 * LOOKAROUND for edit in edits):
@@ -492,11 +529,21 @@ class _Assessment:
             for t in before
         ]
         self.kept: set[int] = set()  # positions (in ``before``) of kept tokens
+        self.retyped: set[int] = set()  # ... of punctuation re-read as other punctuation
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
         self.joined: set[int] = set()  # ids of repaired lexemes that quote adjacent fields
         # ids of repaired strings whose lost quote the repair puts back -> the
         # input's stretch of their text and its words
         self.restored: dict[int, tuple[int, int, list[str]]] = {}
+        self.commented = self._commented_out()
+        # input offsets overwritten one for one by punctuation: junk re-read
+        # as a delimiter (Python's `(` of a tuple as `[`), not deleted
+        self.repunctuated = {
+            edit.offset
+            for edit in mapping.edits
+            if edit.delete == len(edit.insert) == 1
+            and not (edit.insert.isalnum() or edit.insert.isspace())
+        }
 
     def judgement(self) -> tuple[int, ...]:
         removed = 0
@@ -605,6 +652,9 @@ class _Assessment:
         if token.partial and "\n" not in token.value:
             return True  # the input ended inside it: completing it is the repair
         if cover is None:
+            return False
+        if token.role is cover.role is Role.STRUCTURE and not _doubled_bracket(cover):
+            self.retyped.add(position)  # punctuation re-read as other punctuation
             return False
         if (
             cover.kind != token.kind
@@ -815,14 +865,38 @@ class _Assessment:
 
     # -- characters ---------------------------------------------------------
 
+    def _commented_out(self) -> list[int]:
+        """Input offsets of text that the repair turns into a comment: in a
+        comment of the repaired text that the repair starts or lengthens, not
+        in one of the input (``'it'#s'`` from ``'it's'``).  Text in a comment
+        is no longer data.  A comment whose start is the input's, inside a
+        token the input misread (a string a lost quote ran on over it), is
+        read the other way round: its text was a comment all along."""
+        offsets: list[int] = []
+        original, mapping = self.original, self.mapping
+        comments = [t for t in self.before if t.role is Role.LAYOUT]
+        starts = {t.start for t in comments}
+        inside = {offset for t in comments for offset in range(t.start, t.end)}
+        for lexeme in self.after:
+            if lexeme.role is not Role.LAYOUT:
+                continue
+            added = set(_within(self.inserted, lexeme.start, lexeme.end))
+            if lexeme.start not in added and mapping.behind(lexeme.start) not in starts:
+                continue
+            for position in range(lexeme.start, lexeme.end):
+                offset = mapping.behind(position)
+                if position not in added and offset not in inside:
+                    offsets.append(offset)
+        return [offset for offset in offsets if not original[offset].isspace()]
+
     def _lost(self) -> tuple[int, int, int]:
-        """Data characters deleted or overwritten; punctuation tokens deleted
-        or overwritten that were not duplicates or a hint's fix; characters
-        no terminal reads, other than letters and digits, deleted."""
+        """Data characters deleted, overwritten or commented out; punctuation
+        tokens so lost that were not duplicates or a hint's fix; characters
+        no terminal reads, other than letters and digits, so lost."""
         original, tokens, starts = self.original, self.before, self.before_starts
         lost = junk = 0
         punctuation: set[int] = set()
-        for offset in self.deleted:
+        for offset in sorted(self.deleted_set.union(self.commented)):
             char = original[offset]
             if char.isspace():
                 continue
@@ -830,8 +904,8 @@ class _Assessment:
             token = tokens[index] if index >= 0 and offset < tokens[index].end else None
             if token is None or token.role is Role.JUNK:
                 lost += char.isalnum()
-                junk += not char.isalnum()
-            elif index in self.kept:
+                junk += not char.isalnum() and offset not in self.repunctuated
+            elif index in self.kept or index in self.retyped:
                 continue
             elif token.role is Role.STRUCTURE and token.foreign is None:
                 punctuation.add(index)

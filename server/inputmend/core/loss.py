@@ -1,13 +1,15 @@
 """When a repair throws away too much of its input: the loss rule.
 
-A repair that deletes or overwrites a large part of the input has replaced
-the data rather than repaired it.  Such a repair is *lossy* (issue #11): it
-loses more than a fraction of the input's non-whitespace characters
-(default 10%) or more than a number of them (default 64).  A lossy repair is
+A repair that deletes, overwrites or comments out a large part of the
+input has replaced the data rather than repaired it.  Such a repair is
+*lossy* (issue #11): it loses more than a fraction of the input's
+non-whitespace characters (default 10%) or more than a number of them
+(default 64).  A lossy repair is
 never the preferred fix and never written unless the user allows it.
 Whitespace does not count: re-indenting loses nothing.  What a repair loses
 is judged token by token (:mod:`inputmend.algorithms.judgement`: foreign
-syntax that a hint removes is not data); this module holds the rule.
+syntax that a hint removes is not data, text turned into a comment is
+lost); this module holds the rule.
 """
 
 from __future__ import annotations
