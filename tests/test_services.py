@@ -232,6 +232,12 @@ def test_a_quote_closed_at_the_end_of_a_table_leaves_no_short_record() -> None:
     assert {len(row) for row in rows} == {3}
 
 
+def test_a_field_with_inner_quotes_is_kept_whole_not_split_into_two_records() -> None:
+    text = 'name,quote\nAnn,"He said "hi""\nBob,ok\n'
+    top = services.repair(text, IncrementalGrammarOracle("csv")).repairs[0]
+    assert top.text == 'name,quote\nAnn,"He said ""hi"""\nBob,ok\n'
+
+
 def test_leading_zeros_are_kept_as_a_string_not_read_as_an_exponent() -> None:
     oracle = IncrementalGrammarOracle("json")
     assert services.repair('{"id": 0042}', oracle).repairs[0].text == '{"id": "0042"}'

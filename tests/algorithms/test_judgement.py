@@ -168,6 +168,16 @@ def test_quoting_adjacent_fields_into_one_joins_them_and_loses_nothing() -> None
     assert judge(_lexer("json"), "[1, 2]", '["1, 2"]').joined == 0  # records only
 
 
+def test_a_line_break_put_between_fields_makes_a_record_misshapen() -> None:
+    csv = _lexer("csv")
+    text = 'name,quote\nAnn,"He said "hi""\nBob,ok\n'
+    # two records of two fields, as the header has: but one was a row of its own
+    split = judge(csv, text, 'name,quote\nAnn,"He said "\nhi,""\nBob,ok\n')
+    assert split.misshapen == 1
+    blank = judge(csv, "a,b\n1,2\n3,4\n", "a,b\n1,2\n\n3,4\n")  # a blank line: no record
+    assert blank.misshapen == 0
+
+
 def test_records_with_another_number_of_fields_are_misshapen() -> None:
     csv = _lexer("csv")
     text = 'name,amount\n"Lee, Ann",1\nMüller, Zoë",2\n"Chen, Mei",3\n'

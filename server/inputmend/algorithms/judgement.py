@@ -62,8 +62,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     file's ``fields``, CSV's ``,``): records near the edits with another
     number of fields than the first record (not the first record in view,
     which may have begun earlier, nor a last record cut off by the end of
-    the input).  Data in the wrong column is the worst damage to a
-    table, so the ranking looks at this first.
+    the input); and records the repair adds (a line break put between two
+    fields of one record).  Data in the wrong column or row is the worst
+    damage to a table, so the ranking looks at this first.
 ``joined``
     For formats with ``fields``: quoted fields made by putting quotes around
     adjacent fields and the separators between them, every character kept
@@ -104,6 +105,7 @@ swallows the rest).
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -980,18 +982,27 @@ class _Assessment:
 
     def _misshapen(self) -> int:
         """Records with another number of fields than the first (a record cut
-        off by the end of the input does not count)."""
+        off by the end of the input does not count), and records the repair
+        adds (a line break put between two fields of one record: its fields
+        are no longer one row's)."""
         fields = self.judge.header_fields()
         separator = self.judge.lexer.hints.fields
         if fields is None:
             return 0
         records = _records(self.repaired, self.after)
+        added = 0
+        for previous, lexeme in itertools.pairwise(self.after):
+            gap = self.repaired[previous.end : lexeme.start]
+            put = _within(self.inserted, previous.end, lexeme.start)
+            breaks = sum(self.repaired[i] == "\n" for i in put)
+            added += bool(breaks) and gap.count("\n") == breaks  # a new record break
         if not self.judge.starts_record(self.window.start):
             records = records[1:]  # may be the end of a record that began before
         cut = self.original[-1:] not in ("\n", "")
         if records and cut and records[-1][-1].end >= self.mapping.end(len(self.original)):
             records.pop()
-        return sum(1 for record in records if sum(t.value == separator for t in record) != fields)
+        wrong = sum(1 for record in records if sum(t.value == separator for t in record) != fields)
+        return wrong + added
 
 
 def _doubled_bracket(token: Lexeme) -> bool:
