@@ -274,10 +274,12 @@ def test_a_run_of_plain_steps_searches_the_text_before_them_once(
     starts: list[int] = []
     real = hints_module._rewrites_at
 
-    def spy(text: str, error: int, hints: Any, anchors: Any, early: int, last: Any = None) -> Any:
+    def spy(
+        text: str, error: int, hints: Any, anchors: Any, early: int, last: Any = None, **kw: Any
+    ) -> Any:
         if not anchors:
             starts.append(early)
-        return real(text, error, hints, anchors, early, last)
+        return real(text, error, hints, anchors, early, last, **kw)
 
     monkeypatch.setattr(hints_module, "_rewrites_at", spy)
     _texts("json", text)
