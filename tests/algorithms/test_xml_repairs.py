@@ -71,3 +71,21 @@ def test_html_void_elements_are_self_closed(damaged: str, repaired: str) -> None
     oracle = IncrementalGrammarOracle("xml")
     result = services.repair(damaged, oracle, budget=Budget(timeout_s=20))
     assert result.repairs[0].text == repaired
+
+
+def _top(damaged: str) -> str:
+    result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=Budget(timeout_s=20))
+    return result.repairs[0].text
+
+
+def test_a_lost_end_tag_goes_before_the_sibling_its_indentation_shows() -> None:
+    items = ['  <item id="1">\n    <name>A</name>\n', '  <item id="2">\n    <name>B</name>\n']
+    damaged = "<list>\n" + items[0] + items[1] + "  </item>\n</list>\n"
+    # item 2 follows item 1, it is not inside it
+    meant = damaged.replace("</name>\n  <item", "</name></item>\n  <item", 1)
+    assert _top(damaged) == meant
+
+
+def test_an_unclosed_comment_is_closed_on_its_line_not_at_the_end() -> None:
+    damaged = "<root>\n  <a>1</a>\n  <!-- note\n  <b>2</b>\n</root>\n"
+    assert _top(damaged) == "<root>\n  <a>1</a>\n  <!-- note -->\n  <b>2</b>\n</root>\n"
