@@ -264,8 +264,7 @@ def _not_completed(task: RepairTask) -> bool:
         return True
     judge = _judge(task)
     return not any(
-        judgement.changed == 0 and judgement.absorbed == 0
-        for judgement in map(judge, completed)
+        judgement.changed == 0 and judgement.absorbed == 0 for judgement in map(judge, completed)
     )
 
 
@@ -414,7 +413,12 @@ def _layout(task: RepairTask, budget: Budget) -> Attempt:
     stats = RunStats(0, 0.0)
     incomplete = task.feedback.verdict is Verdict.INCOMPLETE
     error = task.feedback.error_offset
-    if task.guide is not None and task.guide.layout is not None and error is not None:
+    if (
+        task.guide is not None
+        and task.guide.layout is not None
+        and error is not None
+        and not incomplete
+    ):
         moved = reindent_repairs(task.text, task.oracle, error=error, budget=budget)
         repairs, stats = list(moved.repairs), moved.stats
     if task.brackets is not None:
