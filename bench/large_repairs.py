@@ -1,0 +1,82 @@
+"""Repairs of one everyday slip in a large document: time, oracle runs, and
+whether the top repair gives the document back.
+
+A 125 KB and a 1.1 MB indented JSON document (records as a program writes
+them) each get one slip in the middle: a lost comma, a key's lost opening
+quote.  For each, ``services.repair`` runs once with the default budget and
+once with a 1 s budget (how far past its budget a run goes).
+
+    .venv/bin/python bench/large_repairs.py [--sizes 800,7000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+
+from inputmend import services
+from inputmend.core.budget import Budget
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+
+def document(records: int) -> str:
+    rng = random.Random(records)
+    data = [
+        {
+            "id": i,
+            "name": f"user{i}",
+            "email": f"u{i}@example.com",
+            "tags": ["a", "b"],
+            "score": round(rng.random() * 100, 2),
+            "active": i % 2 == 0,
+        }
+        for i in range(records)
+    ]
+    return json.dumps(data, indent=2) + "\n"
+
+
+def lost_comma(text: str) -> str:
+    at = text.rindex(",", 0, text.index('"score"', len(text) // 2))
+    return text[:at] + text[at + 1 :]
+
+
+def lost_key_quote(text: str) -> str:
+    at = text.index('"email"', len(text) // 2)
+    return text[:at] + text[at + 1 :]
+
+
+SLIPS: dict[str, Callable[[str], str]] = {
+    "lost comma": lost_comma,
+    "lost key quote": lost_key_quote,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="800,7000", help="records per document")
+    args = parser.parse_args()
+    print("| document | slip | budget | wall time | oracle runs | top repair gives it back |")
+    print("|---|---|---|---|---|---|")
+    for records in (int(n) for n in args.sizes.split(",")):
+        original = document(records)
+        for slip, damage in SLIPS.items():
+            damaged = damage(original)
+            for budget in (Budget(timeout_s=30), Budget(timeout_s=1)):
+                oracle = IncrementalGrammarOracle("json")  # a fresh oracle: nothing scanned yet
+                started = time.perf_counter()
+                result = services.repair(damaged, oracle, budget=budget)
+                wall = time.perf_counter() - started
+                back = bool(result.repairs) and json.loads(result.repairs[0].text) == json.loads(
+                    original
+                )
+                print(
+                    f"| {len(original) / 1000:,.0f} KB | {slip} | {budget.timeout_s:g} s "
+                    f"| {wall:.2f} s | {result.stats.tests} | {'yes' if back else 'no'} |"
+                )
+
+
+if __name__ == "__main__":
+    main()
