@@ -192,7 +192,6 @@ def test_words_keep_their_usual_place_at_the_start_of_brackets() -> None:
         assert layout_agreement(usual, brackets) > layout_agreement(astray, brackets), astray
 
 
-
 def test_a_closer_lost_before_a_line_ends_in_its_separator_goes_before_it() -> None:
     # JSONC allows `"jest",]`, so only the layout tells that `]` was lost
     # before the comma, not after it
@@ -238,3 +237,10 @@ def test_a_text_that_does_not_indent_what_it_nests_gets_no_edits_from_its_indent
     records = "".join(f'{{"id": {i}, "tags": ["a", "b"]}},\n' for i in range(40))
     text = "[\n" + records + '{"id": 40, "tags": ["a"'
     assert len(list(layout_edits(text, brackets, openers=False))) < 10
+
+
+def test_a_head_word_left_inside_its_list_gets_its_opener_back() -> None:
+    # the file uses `define` once: the hints say it comes first in its list
+    damaged = "(= (progn define a 10) (define b 20) (+ a b)) 30)\n"
+    top = services.repair(damaged, IncrementalGrammarOracle("sexp")).repairs[0].text
+    assert top == "(= (progn (define a 10) (define b 20) (+ a b)) 30)\n"

@@ -41,6 +41,14 @@ def test_names_are_whole_words_that_are_code() -> None:
     assert parse_hints({}, SOURCE).names is None
 
 
+def test_heads_are_words_that_come_first_in_their_brackets() -> None:
+    hints = parse_hints({"heads": "define|progn|\\+"}, SOURCE)
+    assert [w for w in ("define", "progn", "+", "x", "defines") if hints.heads.fullmatch(w)] == [
+        *("define", "progn", "+")
+    ]
+    assert parse_hints({}, SOURCE).heads is None
+
+
 def test_a_grammar_without_a_hints_file_has_none(tmp_path: Path) -> None:
     grammar = tmp_path / "mine.lark"
     grammar.write_text('start: "a"\n')
@@ -117,6 +125,7 @@ def test_comments_are_removed_unless_a_replacement_is_given() -> None:
         ({"filler": 3}, "filler: expected a string, got int"),
         ({"contextual": "yes"}, "contextual: expected true or false"),
         ({"names": "("}, "names: not a regular expression"),
+        ({"heads": "("}, "heads: not a regular expression"),
         ({"endings": {"X": "a"}}, "endings.X: expected a list of texts"),
         ({"literals": {"": "x"}}, "literals: an empty word"),
         ({"token": [{"pattern": "a", "replace": "b", "escape": {"": "c"}}]}, "cannot be escaped"),

@@ -37,10 +37,12 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits, distance
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import HintsError
 from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
 from inputmend.oracles.base import Oracle
 from inputmend.oracles.wrappers import metered
@@ -59,6 +61,7 @@ class Brackets:
     closers: tuple[str, ...]
     pattern: re.Pattern[str]
     quotes: tuple[str, ...] = ()  # the quotes of strings that may span lines
+    heads: Any = None  # the grammar's hints' pattern of words that come first in brackets
 
 
 @functools.lru_cache(maxsize=32)
@@ -114,7 +117,11 @@ def brackets_of(grammar: CompiledGrammar) -> Brackets | None:
         and source[-1] == source[0] != source[1:3]
         and _may_hide(source, {"\n"})
     }
-    return Brackets(openers, closers, pattern, tuple(sorted(quotes)))
+    try:
+        heads = grammar.hints().heads
+    except HintsError:
+        heads = None  # reported where the hints are used
+    return Brackets(openers, closers, pattern, tuple(sorted(quotes)), heads)
 
 
 _QUOTES = frozenset("\"'`")
@@ -366,8 +373,11 @@ def _words_astray(text: str, brackets: Brackets) -> int:
     mostly come after two (``((eq? x`` in a ``cond``) or the other way round
     (``((car x)`` where ``(car x)`` is usual); how many such places.  A lost
     ``(`` before ``fib 0)`` is put back there, a doubled one in ``((car`` is
-    the one taken out.  A word is text between blanks and brackets that
-    starts with a letter, a digit or a symbol, not a string or a comment."""
+    the one taken out.  Words the grammar's hints call ``heads`` (Lisp's
+    ``define``, ``progn``) come first wherever the file uses them only
+    once: ``(progn define a 10)`` lost the ``(`` before ``define``.  A word
+    is text between blanks and brackets that starts with a letter, a digit
+    or a symbol, not a string or a comment."""
     single: Counter[str] = Counter()
     double: Counter[str] = Counter()
     other: Counter[str] = Counter()
@@ -387,9 +397,11 @@ def _words_astray(text: str, brackets: Brackets) -> int:
         if match is not None:
             openers = openers + 1 if match.lastgroup == "o" else 0
     astray = 0
+    heads = brackets.heads
     for word in {*other, *single, *double}:
         elsewhere, first = other[word], single[word] + double[word]
-        astray += (elsewhere if first > elsewhere else 0) + min(single[word], double[word])
+        head = first > elsewhere or (heads is not None and heads.fullmatch(word) is not None)
+        astray += (elsewhere if head else 0) + min(single[word], double[word])
     return astray
 
 

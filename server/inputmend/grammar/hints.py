@@ -179,6 +179,7 @@ class Hints:
     contextual: bool = False  # the tolerant lexer prefers what may follow the token before
     endings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # terminal -> models
     names: Any = None  # compiled pattern: words that are code, never the text of a string
+    heads: Any = None  # compiled pattern: words that come first in their brackets (`define`)
 
     @property
     def rewrites(self) -> tuple[Rewrite, ...]:
@@ -225,6 +226,7 @@ _TOP_KEYS = {
     "filler",
     "fields",
     "names",
+    "heads",
     "contextual",
     "endings",
     "kinds",
@@ -333,6 +335,7 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
         _string(source, key, data[key]) if key in data else None for key in ("filler", "fields")
     )
     names = _compile(source, "names", data["names"]) if "names" in data else None
+    heads = _compile(source, "heads", data["heads"]) if "heads" in data else None
     contextual = data.get("contextual", False)
     if not isinstance(contextual, bool):
         raise _fail(source, "contextual", f"expected true or false, got {contextual!r}")
@@ -391,6 +394,7 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
         contextual,
         endings,
         names,
+        heads,
     )
 
 
