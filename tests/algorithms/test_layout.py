@@ -8,6 +8,7 @@ import pytest
 
 from inputmend import services
 from inputmend.algorithms.layout import (
+    POLL_LINES,
     _closing_breaks,
     brackets_of,
     layout_agreement,
@@ -16,6 +17,7 @@ from inputmend.algorithms.layout import (
     layout_repairs,
     quote_edits,
 )
+from inputmend.core.budget import BudgetExhausted
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
@@ -244,3 +246,21 @@ def test_a_head_word_left_inside_its_list_gets_its_opener_back() -> None:
     damaged = "(= (progn define a 10) (define b 20) (+ a b)) 30)\n"
     top = services.repair(damaged, IncrementalGrammarOracle("sexp")).repairs[0].text
     assert top == "(= (progn (define a 10) (define b 20) (+ a b)) 30)\n"
+
+
+def test_the_analysis_of_a_long_text_looks_at_the_budget() -> None:
+    # every POLL_LINES lines of each whole-text reading; a poll that raises
+    # (a spent budget) stops the analysis before it proposes anything
+    forms = "".join(f"(defun f{n} (x)\n  (print x))\n" for n in range(5000))
+    text = forms.replace("(print x))", "(print x)", 1)
+    brackets = brackets_of(IncrementalGrammarOracle("sexp").grammar)
+    assert brackets is not None
+    looks: list[int] = []
+    edits = list(layout_edits(text, brackets, poll=lambda: looks.append(1)))
+    assert edits and len(looks) >= 3 * (text.count("\n") // POLL_LINES)
+
+    def spent() -> None:
+        raise BudgetExhausted("spent")
+
+    with pytest.raises(BudgetExhausted):
+        next(iter(layout_edits(text, brackets, poll=spent)))

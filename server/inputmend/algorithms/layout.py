@@ -35,7 +35,7 @@ import functools
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +49,13 @@ from inputmend.oracles.wrappers import metered
 
 ALGORITHM = "layout"
 TAB = 8  # a tab indents to the next multiple of this
+POLL_LINES = 4096
+"""Lines read between two looks at the budget (a whole-text analysis of a
+megabyte takes a second or more)."""
+
+
+def _never() -> None:
+    """A budget that never runs out."""
 
 
 @dataclass(frozen=True)
@@ -184,7 +191,7 @@ class Layout:
 _LINE = re.compile(r"([ \t]*)([^\r\n]*?)[ \t]*(\r\n|\r|\n|\Z)")
 
 
-def layout_of(text: str, brackets: Brackets) -> Layout:
+def layout_of(text: str, brackets: Brackets, poll: Callable[[], None] = _never) -> Layout:
     """The lines of ``text`` (lines that start inside a string or comment
     and blank lines left out; the end of the text as a last, empty line at
     indentation 0, where the depth should be 0 again) and its brackets."""
@@ -202,7 +209,9 @@ def layout_of(text: str, brackets: Brackets) -> Layout:
     depths = [0, *itertools.accumulate(1 if b in openers else -1 for _, b in found)]
     lines: list[Line] = []
     size = len(text)
-    for line in _LINE.finditer(text):
+    for count, line in enumerate(_LINE.finditer(text)):
+        if not count % POLL_LINES:
+            poll()
         content, end = line.start(2), line.end(2)
         if content == end or bisect.bisect_left(hidden, line.start()) % 2:
             if line.end() >= size:
@@ -288,7 +297,7 @@ class _Rows:
         return self.indents[row] + max(0, offset - self.contents[row])
 
 
-def _rows(text: str, brackets: Brackets) -> _Rows:
+def _rows(text: str, brackets: Brackets, poll: Callable[[], None] = _never) -> _Rows:
     """The :class:`_Rows` of ``text``."""
     hidden: dict[int, int] = {}  # end -> start of strings and comments
     for match in brackets.pattern.finditer(text):
@@ -296,7 +305,9 @@ def _rows(text: str, brackets: Brackets) -> _Rows:
             hidden[match.end()] = match.start()
     trailing = "".join(brackets.closers) + " \t,;"
     rows = _Rows([], [], [], [], [], [])
-    for line in _LINE.finditer(text):
+    for count, line in enumerate(_LINE.finditer(text)):
+        if not count % POLL_LINES:
+            poll()
         content, end = line.start(2), line.end(2)
         rows.starts.append(line.start())
         rows.contents.append(content)
@@ -310,7 +321,9 @@ def _rows(text: str, brackets: Brackets) -> _Rows:
     return rows
 
 
-def _closing_breaks(text: str, layout: Layout, brackets: Brackets) -> list[int]:
+def _closing_breaks(
+    text: str, layout: Layout, brackets: Brackets, poll: Callable[[], None] = _never
+) -> list[int]:
     """The lines whose indentation disagrees with the brackets open at their
     start, as a reader of indented code (and parinfer, for Lisp) takes them:
     a bracket opened on an earlier line stays open over the lines indented
@@ -324,12 +337,14 @@ def _closing_breaks(text: str, layout: Layout, brackets: Brackets) -> list[int]:
     found = layout.brackets
     openers = set(brackets.openers)
     closer_chars = "".join(brackets.closers) + " \t"
-    rows = _rows(text, brackets)
+    rows = _rows(text, brackets, poll)
     stack: list[tuple[int, int]] = []  # the open brackets: (:meth:`_Rows.column`, offset)
     closed: list[int] = []  # the columns of the brackets the last closers closed
     index = 0
     breaks = []
     for k, line in enumerate(layout.lines):
+        if not k % POLL_LINES:
+            poll()
         content = text[line.content : line.end]
         lead_end = line.end - len(content.lstrip(closer_chars))  # after the leading closers
         broken = False
@@ -463,7 +478,9 @@ one unindented record per line): its indentation says nothing about where
 a bracket went missing."""
 
 
-def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iterator[Edit]:
+def layout_edits(
+    text: str, brackets: Brackets, *, openers: bool = True, poll: Callable[[], None] = _never
+) -> Iterator[Edit]:
     """Single bracket edits where the nesting stops agreeing with the layout
     (:func:`_breaks`): insert a closer or an opener at the end of the line
     before (after its last character, before the separators it ends in, or
@@ -479,8 +496,10 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
     the end goes when it is written twice (:func:`_doubled_unclosed`); on a
     single line, with no indentation to follow, that is the only edit.  A
     text that does not indent what it nests (:data:`FLAT_LINES`) gets no
-    edits from its indentation."""
-    layout = layout_of(text, brackets)
+    edits from its indentation.  ``poll`` is called every
+    :data:`POLL_LINES` lines while the whole text is read (it raises when
+    the budget is spent)."""
+    layout = layout_of(text, brackets, poll)
     lines = layout.lines
     doubled = [] if openers else _doubled_unclosed(text, layout, brackets)
     if not openers and len(lines) < 3:  # one line and the end
@@ -488,7 +507,7 @@ def layout_edits(text: str, brackets: Brackets, *, openers: bool = True) -> Iter
         return
     closers = brackets.closers[::-1]  # shortest first
     inserted = brackets.openers[::-1] if openers else ()
-    closing = _closing_breaks(text, layout, brackets)
+    closing = _closing_breaks(text, layout, brackets, poll)
     if len(closing) * 2 > len(lines) > FLAT_LINES:
         closing = []  # most lines disagree: the text does not indent what it nests
     seen: set[Edit] = set()
@@ -673,7 +692,7 @@ def layout_repairs(
     checked, meter = metered(oracle, budget)
     repairs: list[Repair] = []
     try:
-        for edit in layout_edits(text, brackets, openers=not incomplete):
+        for edit in layout_edits(text, brackets, openers=not incomplete, poll=meter.poll):
             candidate = apply_edits(text, (edit,))
             if checked.check(candidate).valid:
                 repairs.append(
