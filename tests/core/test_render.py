@@ -99,6 +99,13 @@ def test_several_edits_are_counted_after_the_first_two() -> None:
     )
 
 
+def test_an_ending_laid_out_on_lines_is_named_on_one() -> None:
+    text = "<a>\n  <b>\n    <c/>\n"
+    assert describe_repair(text, [Edit(len(text), 0, "  </b>\n</a>\n")]) == (
+        "Append `</b> </a>`"
+    )
+
+
 def test_positions_only_where_no_token_helps() -> None:
     assert describe_repair("", [Edit(0, 0, "{}")]) == "Append `{}`"
     # a lexer that sees only layout (comments, say) leaves the position

@@ -213,7 +213,8 @@ class _Describer:
             return f"insert {_layout(edit.insert)} {self.near(tokens, placed.at, placed.at)}"
         at_end = not self.original[edit.offset :].strip()
         if at_end:
-            return self.closing(placed) or f"append {_quoted(inserted)}"
+            # closers laid out on lines of their own read as one line: `</a> </b>`
+            return self.closing(placed) or f"append {_quoted(' '.join(inserted.split()))}"
         end = placed.at + len(edit.insert)
         tokens = _Tokens.at_edges(self.repaired, placed.at, end, self.lexer)
         missing = "missing " if len(inserted) <= 2 and not inserted.isalnum() else ""
