@@ -212,7 +212,7 @@ def test_an_end_tag_from_the_name_stack_is_completed_and_invents_nothing() -> No
     oracle = IncrementalGrammarOracle("xml")
     cut = '<?xml version="1.0"?>\n<catalog>\n  <plant zone="4">Columbine'
     completed = services.repair(cut, oracle)
-    assert completed.repairs[0].text == cut + "</plant></catalog>"
+    assert completed.repairs[0].text == cut + "</plant>\n</catalog>"
     assert {r.algorithm for r in completed.repairs} <= {"completion", "hints", "layout"}
     # an element left open inside the document: the hints close it with its own
     # name, which is no made-up data, so no search runs after them

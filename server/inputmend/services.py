@@ -42,7 +42,7 @@ from inputmend.algorithms.layout import (
     layout_repairs,
 )
 from inputmend.algorithms.layout_window import windowed_agreement
-from inputmend.algorithms.polish import polish_layout, with_filler
+from inputmend.algorithms.polish import closers_on_lines, polish_layout, with_filler
 from inputmend.algorithms.ranking import rank
 from inputmend.algorithms.redecode import ALGORITHM as REDECODE_ALGORITHM
 from inputmend.algorithms.redecode import redecode
@@ -643,7 +643,10 @@ def _polish(
     lexer = lexer_of(oracle)
     polished: dict[str, Repair] = {}
     for repair in ranked:
-        better = polish_layout(text, repair, accepts, lexer=lexer) if left() else repair
+        better = repair
+        if left():
+            better = polish_layout(text, repair, accepts, lexer=lexer)
+            better = closers_on_lines(text, better, accepts, lexer=lexer)
         polished.setdefault(better.text, better)
     return tuple(polished.values()), runs
 

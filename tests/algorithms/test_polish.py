@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from inputmend.algorithms.polish import polish_layout, with_filler
+from inputmend.algorithms.polish import closers_on_lines, polish_layout, with_filler
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.services import lexer_of
@@ -147,3 +147,67 @@ def test_a_made_up_value_becomes_the_filler(
     repair = Repair(apply_edits(original, edits), tuple(edits), "fsynth", True, 1)
     filled = with_filler(original, repair, "null")
     assert (filled.text if filled else None) == expected
+
+
+def laid_out(grammar: str, original: str, appended: str) -> str:
+    oracle = IncrementalGrammarOracle(grammar)
+    repair = Repair(
+        original + appended, (Edit(len(original), 0, appended),), "completion", True, 1
+    )
+    assert oracle.check(repair.text).valid
+    result = closers_on_lines(
+        original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)
+    )
+    assert oracle.check(result.text).valid
+    return result.text
+
+
+@pytest.mark.parametrize(
+    ("grammar", "original", "appended", "expected"),
+    [
+        # each closer under the line that opened it, the last line's own inline
+        (
+            "json",
+            '{\n  "user": {\n    "tags": [\n      "a", {"b": 1',
+            "}]}}",
+            '{\n  "user": {\n    "tags": [\n      "a", {"b": 1}\n    ]\n  }\n}',
+        ),
+        # the file's final line break stays last, its CRLF line ends are kept
+        ("json", '[\r\n  {\r\n    "a": 1\r\n', "}]", '[\r\n  {\r\n    "a": 1\r\n  }\r\n]\r\n'),
+        # an element's end tag under its start tag
+        (
+            "xml",
+            "<list>\n  <item>\n    <name>x</name>\n",
+            "</item></list>",
+            "<list>\n  <item>\n    <name>x</name>\n  </item>\n</list>\n",
+        ),
+        ("toml", "ports = [\n  8000,\n  8001\n", "]", "ports = [\n  8000,\n  8001\n]\n"),
+    ],
+)
+def test_appended_closers_go_under_the_lines_that_opened_them(
+    grammar: str, original: str, appended: str, expected: str
+) -> None:
+    assert laid_out(grammar, original, appended) == expected
+
+
+@pytest.mark.parametrize(
+    ("grammar", "original", "appended"),
+    [
+        # Lisp's opening lines do not end with their openers: closers stay together
+        ("sexp", "(defun f (x)\n  (let ((y 1))\n    (+ x y", ")))"),
+        # everything opened on the last line
+        ("json", '[{"a": 1, "b": [2', "]}]"),
+        # the indentation does not show the nesting: the lines above do not pair
+        ("json", '{"a":\n  {"b":\n    [1', "]}}"),
+    ],
+)
+def test_closers_stay_together_where_the_layout_does_not_show_the_nesting(
+    grammar: str, original: str, appended: str
+) -> None:
+    assert laid_out(grammar, original, appended) == original + appended
+
+
+def test_closers_stay_where_the_oracle_refuses_the_line_breaks() -> None:
+    original = '{\n  "a": [\n    1'
+    repair = Repair(original + "]}", (Edit(len(original), 0, "]}"),), "completion", True, 1)
+    assert closers_on_lines(original, repair, lambda t: False) is repair

@@ -22,6 +22,7 @@ loses is the same: only blanks move.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable
@@ -29,7 +30,7 @@ from dataclasses import replace
 
 from inputmend.algorithms.ranking import StyleModel
 from inputmend.core.model import Edit, Repair, apply_edits, distance
-from inputmend.core.render import Lexer, same_for_reader
+from inputmend.core.render import Lexer, plain_lexer, same_for_reader
 
 ATTACH_LEFT = frozenset(",;:)]}")
 """Delimiters written right after what precedes them: ``1, 2``, ``f(x);``."""
@@ -37,6 +38,8 @@ ATTACH_RIGHT = frozenset("([{")
 """Delimiters written right before what follows them: ``(x``, ``[1``."""
 CLOSERS = frozenset(")]}")
 """Closers: among blank lines, one goes on an indented empty line left for it."""
+OPENER_OF = {")": "(", "]": "[", "}": "{"}
+"""The bracket each closer pairs with."""
 SEPARATORS = frozenset(",;")
 """What a closer goes before when its line kept it (``  },``)."""
 QUOTES = frozenset("\"'")
@@ -173,6 +176,135 @@ def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     if edit.insert[-1] in ATTACH_RIGHT:
         return [Edit(end, 0, edit.insert)]
     return [edit]
+
+
+def closers_on_lines(
+    original: str,
+    repair: Repair,
+    accepts: Callable[[str], bool],
+    *,
+    lexer: Lexer | None = None,
+) -> Repair:
+    """``repair`` with the closers it appends at the end of the text each on a
+    line of its own, indented as the line that opened it, where that line
+    ends with its opener (the text is laid out one item per line):
+
+    .. code-block:: text
+
+        {                          {
+          "tags": [                  "tags": [
+            "a"        ->              "a"
+                                     ]
+                                   }
+
+    rather than ``"a"]}``.  A closer whose opener is on the last line stays
+    there (``{"b": 1}``), and a text whose opening lines do not end with
+    their openers keeps its closers together (Lisp's ``(+ x y)))``).  Which
+    line opened a closer is read from the indentation: the lines before the
+    end with less indentation than every line after them; the closer must
+    pair with the end of that line (``{`` for ``}``, ``<item>`` for
+    ``</item``).  Only blanks are added: kept when the tokens are the same
+    and ``accepts`` the text."""
+    if len(repair.edits) != 1:
+        return repair
+    edit = repair.edits[0]
+    start, inserted = edit.offset, edit.insert
+    if edit.delete or original[start:].strip(_BLANKS) or not inserted.strip(_BLANKS):
+        return repair
+    line_start = original.rfind("\n", 0, len(original[:start].rstrip(_BLANKS))) + 1
+    opening_lines = _opening_lines(original, line_start)
+    if not opening_lines:  # before lexing the last line: a minified text is one line
+        return repair
+    lex = lexer or plain_lexer
+    lexemes = lex(repair.text[line_start:])
+    end = start + len(inserted)
+    inside = [
+        (kind, line_start + first, line_start + last)
+        for kind, first, last in lexemes
+        if start <= line_start + first and line_start + last <= end
+    ]
+    if not inside:
+        return repair
+    opening_kind = inside[0][0]
+    cuts = [
+        first
+        for kind, first, last in inside
+        if repair.text[first:last] in CLOSERS or (kind is not None and kind == opening_kind)
+    ]
+    openers = opening_lines[: len(cuts)]
+    if not openers:
+        return repair
+    own = cuts[len(cuts) - len(openers) :]
+    bounds = [*own, end]
+    units = [repair.text[a:b] for a, b in itertools.pairwise(bounds)]
+    if not all(_pairs(unit, line) for unit, (_, line) in zip(units, openers, strict=True)):
+        return repair
+    newline = "\r\n" if "\r\n" in original else "\n"
+    written = repair.text[start : own[0]]
+    for unit, (indentation, _) in zip(units, openers, strict=True):
+        before = original[:start] + written
+        written += ("" if before.endswith("\n") else newline) + indentation + unit
+    if start == len(original) and original.endswith("\n"):
+        written += newline
+    text = original[:start] + written + original[start:]
+    if text == repair.text or _visible(repair.text, line_start, lex) != _visible(
+        text, line_start, lex
+    ):
+        return repair
+    if not accepts(text):
+        return repair
+    return replace(
+        repair, text=text, edits=(Edit(start, 0, written),), distance=distance(original, text)
+    )
+
+
+def _visible(text: str, start: int, lex: Lexer) -> list[str]:
+    """The tokens of ``text`` from ``start`` on, each without the blanks at its
+    edges, those that are all blanks left out: what a reader sees, line
+    breaks and indentation aside (a lexer may give line breaks as tokens, or
+    read blanks after a tag with it, and then as another kind of token)."""
+    tail = text[start:]
+    return [token for _, first, last in lex(tail) if (token := tail[first:last].strip())]
+
+
+def _opening_lines(original: str, last_line: int) -> list[tuple[str, str]]:
+    """The lines before the one starting at ``last_line`` (the last with
+    content) with less indentation than every line after them, nearest
+    first, as (indentation, content); those of a text laid out by its
+    nesting are the lines that opened what is still open at its end."""
+    found: list[tuple[str, str]] = []
+    line_end = original.find("\n", last_line)
+    last = original[last_line : len(original) if line_end < 0 else line_end]
+    least = len(last.expandtabs()) - len(last.lstrip(" \t").expandtabs())
+    end = last_line - 1
+    while end > 0 and least > 0:
+        begin = original.rfind("\n", 0, end) + 1
+        line = original[begin:end].rstrip("\r")
+        end = begin - 1
+        content = line.lstrip(" \t")
+        if not content:
+            continue
+        width = len(line.expandtabs()) - len(content.expandtabs())
+        if width < least:
+            found.append((line[: len(line) - len(content)], content.rstrip()))
+            least = width
+    return found
+
+
+def _pairs(unit: str, line: str) -> bool:
+    """Does the closer that begins ``unit`` close what ``line`` ends by
+    opening: ``}`` after a line ending with ``{``, ``</item`` after one with
+    ``<item ...>`` (and no ``</item`` of its own)?"""
+    first = unit[0]
+    if first in OPENER_OF:
+        return line.endswith(OPENER_OF[first])
+    name = re.search(r"\w[\w.:-]*", unit)
+    head = unit.split(None, 1)[0] if unit.split() else unit
+    return (
+        name is not None
+        and head not in line
+        and re.search(rf"(?<![\w/]){re.escape(name.group())}(?![\w.:-])", line) is not None
+    )
 
 
 _MADE_UP = re.compile(r"""[\w.+-]+|""|''""")
