@@ -224,7 +224,7 @@ def test_an_end_tag_from_the_name_stack_is_completed_and_invents_nothing() -> No
 
 
 def test_a_quote_closed_at_the_end_of_a_table_leaves_no_short_record() -> None:
-    text = "id,name,score\n1,Ann,90\n2,\"Bob,85\n3,Cy,70\n"
+    text = 'id,name,score\n1,Ann,90\n2,"Bob,85\n3,Cy,70\n'
     result = services.repair(text, IncrementalGrammarOracle("csv"))
     rows = list(csv.reader(io.StringIO(result.repairs[0].text)))
     # closing the quote at the end would make `2,"Bob,85\n3,Cy,70"` one
@@ -299,3 +299,18 @@ def test_a_lost_quote_in_lisp_goes_back_where_the_text_begins_or_ends(
 ) -> None:
     result = services.repair(damaged, IncrementalGrammarOracle("sexp"))
     assert result.repairs[0].text == original
+
+
+@pytest.mark.parametrize("grammar", ["dot", "jsonc", "json", "tinyc"])
+def test_a_comment_that_lost_its_end_ends_with_its_line_not_the_text(grammar: str) -> None:
+    # a completion's `*/` at the end would turn the lines after it into comment
+    body = {
+        "dot": ("digraph {\n  a -> b; /* old", "\n  c -> d;\n}\n"),
+        "jsonc": ('{\n  "a": 1, /* old', '\n  "b": 2\n}\n'),
+        "json": ('{\n  "a": 1, /* old', '\n  "b": 2\n}\n'),
+        "tinyc": ("{ x = 1; /* old", "\n  y = 2;\n}\n"),
+    }
+    head, rest = body[grammar]
+    top = services.repair(head + rest, IncrementalGrammarOracle(grammar)).repairs[0]
+    assert top.text.endswith(rest)
+    assert top.text[: -len(rest)] in (head + " */", head.removesuffix(" /* old"))

@@ -243,6 +243,8 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("sexp", "```lisp\n(a b)\n```\n", "(a b)"),
         ("tinyc", "{ a = 10L; // ten\n}", "{ a = 10;\n}"),
         ("tinyc", "/* init */ a = 1;", "a = 1;"),
+        ("tinyc", "{ x = 1; /* todo\n  y = 2;\n}", "{ x = 1;\n  y = 2;\n}"),
+        ("json", '{\n  "a": 1, /* note\n  "b": 2\n}\n', '{\n  "a": 1,\n  "b": 2\n}\n'),
         ("toml", "[tool]\nname: 'x'\n", "[tool]\nname = 'x'\n"),
         ("toml", "[tool]\nflag = True\n", "[tool]\nflag = true\n"),
         ("toml", "[tool]\nname = hello world\n", '[tool]\nname = "hello world"\n'),

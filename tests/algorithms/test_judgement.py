@@ -10,6 +10,7 @@ from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import hints_beside
 from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, TolerantLexer
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 
 def _lexer(name: str) -> TolerantLexer:
@@ -323,3 +324,21 @@ def test_keywords_and_punctuation_of_the_structure_are_not_a_strings_text() -> N
     assert judge(toml, text, text.replace("warn,", 'warn",')).reread == 1
     text = 'digraph {\n  color=red\n  label=tools box";\n}\n'
     assert judge(dot, text, text.replace("label=tools", '"label=tools')).reread == 0
+
+
+def test_closing_a_comment_opened_lines_before_changes_the_lines_between() -> None:
+    # the grammar's scan says where the token open at the end began: a stretch
+    # that started on the last lines would not see that `*/` ends a comment
+    original = "digraph {\n  a -> b; /* old\n  c -> d;\n  e;\n}\n"
+    locator = IncrementalGrammarOracle("dot")
+    at_end = Repair(original + "*/}", (Edit(len(original), 0, "*/}"),), "t", True, 3)
+    judge = Judge(
+        original,
+        _lexer("dot"),
+        token_start=lambda offset: locator.last_token_start(original[:offset]),
+    )
+    assert judge(at_end).changed >= 6  # c -> d ; e ; } into the comment
+    on_its_line = original.replace("old\n", "old */\n")
+    assert (
+        judge(Repair(on_its_line, edits_between(original, on_its_line), "t", True, 3)).changed == 0
+    )

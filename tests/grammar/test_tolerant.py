@@ -71,6 +71,22 @@ def test_a_cut_off_token_is_partial_also_where_a_shorter_token_matches() -> None
     assert [t.value for t in _lex(toml, 'a = ""\nb = 1')] == ["a", "=", '""', "b", "=", "1"]
 
 
+def test_a_comment_that_lost_its_end_reads_to_the_end_of_its_line() -> None:
+    dot = _lexer("dot")
+    text = "digraph {\n  a -> b; /* old\n  c -> d;\n}\n"
+    assert [(t.value, t.role.value) for t in _lex(dot, text)][6:] == [
+        ("/* old", "layout"),
+        ("c", "data"),
+        ("->", "structure"),
+        ("d", "data"),
+        (";", "structure"),
+        ("}", "structure"),
+    ]
+    # a comment that does end reads as one, over its lines
+    closed = _lex(dot, "digraph {\n  /* old\n  c */ d;\n}\n")
+    assert [t.value for t in closed][2:4] == ["/* old\n  c */", "d"]
+
+
 def test_roles_follow_lark_conventions_and_the_hints(json: GrammarLexer) -> None:
     ini = _lexer("ini")
     roles = {t.kind: t.role for t in _lex(ini, "[s]\na = 1\n; note\n")}

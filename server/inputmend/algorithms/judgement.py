@@ -119,6 +119,9 @@ from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
 LOOKAROUND = 512
 """Characters before and after an edit that its window of lexing reaches at
 most (on long lines; otherwise the window is the edit's lines)."""
+OPEN_TOKEN_REACH = 16 * LOOKAROUND
+"""Characters before an edit's lines that its window reaches back to the
+start of a token still open there (a comment or string run on over lines)."""
 
 _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
@@ -303,7 +306,7 @@ class Judge:
         if line:  # the line before too: a record or a string may begin there
             line = text.rfind("\n", 0, line - 1) + 1
         if offset - line <= LOOKAROUND:
-            return line
+            return self._open_token_start(offset + 1, line)
         blank = offset - LOOKAROUND
         known = self.token_start(blank) if self.token_start is not None else None
         if known is not None and known >= line:
@@ -311,6 +314,19 @@ class Judge:
         while blank < offset and not text[blank].isspace():
             blank += 1
         return blank + 1 if blank < offset else line
+
+    def _open_token_start(self, offset: int, start: int) -> int:
+        """``start``, or where a token still open at ``offset`` began when
+        that is before it, up to :data:`OPEN_TOKEN_REACH` earlier: a comment
+        or string that lost its end runs on over lines, and a stretch that
+        starts inside it cannot tell that an edit ends it (a completion's
+        ``*/`` turns everything since ``/*`` into a comment)."""
+        if not start or self.token_start is None:
+            return start
+        known = self.token_start(offset)
+        if known is not None and start - OPEN_TOKEN_REACH <= known < start:
+            return known
+        return start
 
     def _end_of(self, offset: int) -> int:
         text = self.original

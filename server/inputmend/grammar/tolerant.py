@@ -185,6 +185,19 @@ class GrammarLexer:
                 return name
         return None
 
+    def _unclosed(self, text: str, position: int) -> tuple[str, int] | None:
+        """The ignored terminal (a block comment) that the rest of ``text``
+        from ``position`` only begins, and the end of its line there; None
+        when no ignored terminal starts there or one ends in the text."""
+        patterns = self.grammar.patterns
+        for name in self._candidates(text[position]):
+            if name in self.grammar.ignored and patterns[name].fullmatch(
+                text, position, partial=True
+            ):
+                line_end = text.find("\n", position)
+                return name, len(text) if line_end < 0 else line_end
+        return None
+
     def classify(self, canonical: str) -> tuple[str | None, Role]:
         """The terminal and role of a canonical text (``None``, layout: removed;
         ``None``, data: more than one token)."""
@@ -235,6 +248,21 @@ class GrammarLexer:
                 kind = self._kinds[partial]
                 lexemes.append(Lexeme(kind, position, size, text[position:], role, None, True))
                 break
+            if name is None and (unclosed := self._unclosed(text, position)) is not None:
+                # a comment that lost its end reads to the end of its line,
+                # not over the rest of the text: what follows is still data
+                lexemes.append(
+                    Lexeme(
+                        unclosed[0],
+                        position,
+                        unclosed[1],
+                        text[position : unclosed[1]],
+                        Role.LAYOUT,
+                    )
+                )
+                position = unclosed[1]
+                states = None
+                continue
             if name is None:
                 lexemes.append(Lexeme(None, position, position + 1, text[position], Role.JUNK))
                 position += 1
