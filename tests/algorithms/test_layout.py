@@ -67,6 +67,25 @@ def test_lines_know_their_depth_and_skip_strings() -> None:
     assert layout_agreement(LISP.replace("(defun baz", "defun baz"), brackets) < 0
 
 
+def test_brackets_between_brackets_are_read_as_the_rules_inside_them_read() -> None:
+    # a YAML plain scalar holds `]` and `,` in a block (`a[0]`), not in `[...]`
+    brackets = brackets_of(CompiledGrammar.load("yaml"))
+    assert brackets is not None
+    text = "x: a[0]\nports: [80, 443]\nenv: {a: [1, 2], b: c}\nnext: 1\n"
+    found = [m.group() for m in brackets.finditer(text) if m.lastgroup != "s"]
+    assert found == ["[", "]", "{", "[", "]", "}"]
+    assert layout_agreement(text, brackets) == 0
+    # where the rules inside read as those outside, one pattern does
+    json_brackets = brackets_of(CompiledGrammar.load("json"))
+    assert json_brackets is not None and json_brackets.inside is None
+
+
+def test_a_yaml_flow_sequence_is_closed_on_its_line() -> None:
+    text = "a: 1\nb: [1, 2\n"
+    top = services.repair(text, IncrementalGrammarOracle("yaml")).repairs[0]
+    assert top.text == "a: 1\nb: [1, 2]\n"
+
+
 def test_a_lost_opener_is_put_back_where_the_layout_says() -> None:
     oracle = IncrementalGrammarOracle("sexp")
     broken = LISP.replace("(defun baz", "defun baz")

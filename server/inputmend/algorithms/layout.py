@@ -69,6 +69,33 @@ class Brackets:
     pattern: re.Pattern[str]
     quotes: tuple[str, ...] = ()  # the quotes of strings that may span lines
     heads: Any = None  # the grammar's hints' pattern of words that come first in brackets
+    inside: re.Pattern[str] | None = None
+    """The pattern between brackets, where fewer tokens may hide brackets
+    (YAML's plain scalars hold ``]`` and ``,`` outside ``[...]``, not
+    inside); None when it is ``pattern``."""
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The brackets and hiding tokens of ``text``, in order, each read
+        with the pattern of the depth where it starts."""
+        if self.inside is None:
+            yield from self.pattern.finditer(text)
+            return
+        depth = position = 0
+        size = len(text)
+        while position <= size:
+            match = (self.inside if depth else self.pattern).search(text, position)
+            if match is None:
+                return
+            if match.end() == match.start():  # hides nothing
+                position = match.end() + 1
+                continue
+            kind = match.lastgroup
+            if kind == "o":
+                depth += 1
+            elif kind == "c":
+                depth = max(0, depth - 1)
+            position = match.end()
+            yield match
 
 
 @functools.lru_cache(maxsize=32)
@@ -95,27 +122,28 @@ def brackets_of(grammar: CompiledGrammar) -> Brackets | None:
     nesting = []
     for pair, rules in framed.items():
         origins = {origin for origin, _ in rules}
-        if any(_reaches(middle, origins, derives) for _, middle in rules):
+        if any(_derivable(middle, derives) & origins for _, middle in rules):
             nesting.append(pair)
     if not nesting:
         return None
     openers = tuple(sorted({o for o, _ in nesting}, key=lambda t: (-len(t), t)))
     closers = tuple(sorted({c for _, c in nesting}, key=lambda t: (-len(t), t)))
     hiding = [
-        terminal.source
+        (name, terminal.source)
         for name, terminal in sorted(grammar.terminals.items())
         if name not in literals and _may_hide(terminal.source, {*openers, *closers})
     ]
-    alternatives = [f"(?:{source})" for source in hiding]
-    parts = [
-        f"(?P<s>{'|'.join(alternatives)})" if alternatives else None,
-        f"(?P<o>{'|'.join(map(re.escape, openers))})",
-        f"(?P<c>{'|'.join(map(re.escape, closers))})",
-    ]
-    try:
-        pattern = re.compile("|".join(part for part in parts if part))
-    except re.error:
+    pattern = _bracket_pattern([source for _, source in hiding], openers, closers)
+    if pattern is None:
         return None
+    # between brackets: the hiding tokens the rules inside them derive, and
+    # those that go anywhere (comments)
+    middles = tuple(symbol for rules in framed.values() for _, middle in rules for symbol in middle)
+    inner = _derivable(middles, derives) | set(grammar.ignored)
+    hiding_inside = [source for name, source in hiding if name in inner]
+    inside = None
+    if len(hiding_inside) < len(hiding):
+        inside = _bracket_pattern(hiding_inside, openers, closers)
     quotes = {
         source[0]
         for name, terminal in grammar.terminals.items()
@@ -128,24 +156,38 @@ def brackets_of(grammar: CompiledGrammar) -> Brackets | None:
         heads = grammar.hints().heads
     except HintsError:
         heads = None  # reported where the hints are used
-    return Brackets(openers, closers, pattern, tuple(sorted(quotes)), heads)
+    return Brackets(openers, closers, pattern, tuple(sorted(quotes)), heads, inside)
 
 
-_QUOTES = frozenset("\"'`")
+def _bracket_pattern(
+    hiding: list[str], openers: tuple[str, ...], closers: tuple[str, ...]
+) -> re.Pattern[str] | None:
+    """The pattern of :class:`Brackets` (None when the grammar's patterns do
+    not compile together)."""
+    parts = [
+        f"(?P<s>{'|'.join(f'(?:{source})' for source in hiding)})" if hiding else None,
+        f"(?P<o>{'|'.join(map(re.escape, openers))})",
+        f"(?P<c>{'|'.join(map(re.escape, closers))})",
+    ]
+    try:
+        return re.compile("|".join(part for part in parts if part))
+    except re.error:
+        return None
 
 
-def _reaches(symbols: tuple[str, ...], targets: set[str], derives: dict[str, set[str]]) -> bool:
-    """Can ``symbols`` derive a sentential form with one of ``targets`` in it?"""
+def _derivable(symbols: tuple[str, ...], derives: dict[str, set[str]]) -> set[str]:
+    """The symbols that ``symbols`` derive sentential forms with, themselves too."""
     seen: set[str] = set()
     pending = list(symbols)
     while pending:
         symbol = pending.pop()
-        if symbol in targets:
-            return True
         if symbol not in seen:
             seen.add(symbol)
             pending.extend(derives.get(symbol, ()))
-    return False
+    return seen
+
+
+_QUOTES = frozenset("\"'`")
 
 
 def _may_hide(source: str, texts: set[str]) -> bool:
@@ -197,7 +239,7 @@ def layout_of(text: str, brackets: Brackets, poll: Callable[[], None] = _never) 
     indentation 0, where the depth should be 0 again) and its brackets."""
     found: list[tuple[int, str]] = []
     hidden: list[int] = []  # starts and ends of tokens that run over a line break
-    for match in brackets.pattern.finditer(text):
+    for match in brackets.finditer(text):
         kind = match.lastgroup
         if kind == "s":
             if "\n" in match.group() or "\r" in match.group():
@@ -300,7 +342,7 @@ class _Rows:
 def _rows(text: str, brackets: Brackets, poll: Callable[[], None] = _never) -> _Rows:
     """The :class:`_Rows` of ``text``."""
     hidden: dict[int, int] = {}  # end -> start of strings and comments
-    for match in brackets.pattern.finditer(text):
+    for match in brackets.finditer(text):
         if match.lastgroup == "s":
             hidden[match.end()] = match.start()
     trailing = "".join(brackets.closers) + " \t,;"
@@ -398,7 +440,7 @@ def _words_astray(text: str, brackets: Brackets) -> int:
     other: Counter[str] = Counter()
     openers = 0  # how many openers came right before
     position = 0
-    for match in itertools.chain(brackets.pattern.finditer(text), (None,)):
+    for match in itertools.chain(brackets.finditer(text), (None,)):
         end = len(text) if match is None else match.start()
         words = _WORDS.findall(text, position, end)
         if match is not None:
@@ -630,7 +672,7 @@ def quote_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
         return
     suspects = []
     position = 0
-    for match in itertools.chain(brackets.pattern.finditer(text), (None,)):
+    for match in itertools.chain(brackets.finditer(text), (None,)):
         end = len(text) if match is None else match.start()
         suspects += [i for i in range(position, end) if text[i] in brackets.quotes]
         if match is None:

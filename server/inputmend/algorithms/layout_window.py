@@ -98,7 +98,7 @@ def _context(text: str, start: int, brackets: Brackets) -> tuple[int, str]:
         opened: list[tuple[int, int]] = []  # the openers still open: (start, end)
         closed: list[tuple[int, int]] = []  # the brackets closed before ``start``
         runs_over = -1
-        for match in brackets.pattern.finditer(text):
+        for match in brackets.finditer(text):
             if match.start() >= start:
                 break
             kind = match.lastgroup
