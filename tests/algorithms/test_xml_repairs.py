@@ -89,3 +89,10 @@ def test_a_lost_end_tag_goes_before_the_sibling_its_indentation_shows() -> None:
 def test_an_unclosed_comment_is_closed_on_its_line_not_at_the_end() -> None:
     damaged = "<root>\n  <a>1</a>\n  <!-- note\n  <b>2</b>\n</root>\n"
     assert _top(damaged) == "<root>\n  <a>1</a>\n  <!-- note -->\n  <b>2</b>\n</root>\n"
+
+
+def test_elements_left_open_in_html_style_are_each_ended_on_their_line() -> None:
+    damaged = "<ul>\n  <li>one\n  <li>two\n</ul>\n"
+    result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=Budget(timeout_s=20))
+    # each alone gets no further than the `</ul>`; together they end both
+    assert "<ul>\n  <li>one</li>\n  <li>two</li>\n</ul>\n" in [r.text for r in result.repairs]

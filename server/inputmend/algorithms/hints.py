@@ -452,9 +452,10 @@ def hint_repairs(
                 *_concatenation_at(current, error, hints, locate),
             ]
             remaining = _remaining(feedback, current)
-            solved, best = attempt(near)
-            if not solved and _stuck(best, remaining):
-                solved, best = attempt(_together(near))
+            # one fix in several places competes with each place alone: two
+            # HTML `<li>` left open before one `</ul>` need both, while
+            # renaming the `</ul>` gets further but is not what was meant
+            solved, best = attempt([*near, *_together(near)])
             if not solved and _stuck(best, remaining) and anywhere:
                 # nothing near the error helps: fixes anywhere before it
                 anywhere_before = _rewrites_at(
