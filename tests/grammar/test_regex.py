@@ -48,6 +48,13 @@ def test_first_chars() -> None:
     assert first_chars("\\w+") is None  # a category: not enumerated
     assert first_chars("(?i:if)") is None  # either case (and Unicode folds) may start it
     assert first_chars("(") is None  # not a regex
+    # lookarounds and anchors read no character: what follows them starts a match
+    assert first_chars(r"(?<![\w.])True(?![\w.])") == frozenset("T")
+    assert first_chars(r"(?<=^|[\s,])//[^\n]*") == frozenset("/")
+    assert first_chars(r"\bnil") == frozenset("n")
+    assert first_chars(r"(?P<sign>-?)\.[0-9]") == frozenset("-.")  # an optional group
+    assert first_chars(r"(a|)c") == frozenset("ac")
+    assert first_chars(r"(?=a)") is None  # matches nothing
 
 
 def test_prefix_extent() -> None:

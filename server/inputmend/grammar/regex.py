@@ -81,19 +81,27 @@ def first_chars(pattern: str) -> frozenset[str] | None:
 
 
 def _first_of_sequence(items: list[RegexItem]) -> frozenset[str] | None:
+    first, nullable = _first_and_nullable(items)
+    return None if nullable else first  # matching the empty string: anything may follow
+
+
+def _first_and_nullable(items: list[RegexItem]) -> tuple[frozenset[str] | None, bool]:
+    """What a match of the sequence can start with, and whether it can be empty."""
     result: set[str] = set()
     for item in items:
         first, nullable = _first_of_item(item)
         if first is None:
-            return None
+            return None, False
         result |= first
         if not nullable:
-            return frozenset(result)
-    return None  # the sequence can match the empty string: anything may follow
+            return frozenset(result), False
+    return frozenset(result), True
 
 
 def _first_of_item(item: RegexItem) -> tuple[frozenset[str] | None, bool]:
     op, arg = item
+    if op in ("ASSERT", "ASSERT_NOT", "AT"):  # lookarounds and anchors read no character
+        return frozenset(), True
     if op == "LITERAL":
         return frozenset(chr(arg)), False
     if op == "IN":
@@ -110,19 +118,21 @@ def _first_of_item(item: RegexItem) -> tuple[frozenset[str] | None, bool]:
         _group, added, _removed, inner = arg
         if added & re.IGNORECASE:
             return None, False  # either case may start a match
-        first = _first_of_sequence(inner)
-        return first, first is None
+        return _first_and_nullable(inner)
     if op == "BRANCH":
         union: set[str] = set()
+        empty = False
         for option in arg:
-            first = _first_of_sequence(option)
+            first, nullable = _first_and_nullable(option)
             if first is None:
                 return None, False
             union |= first
-        return frozenset(union), False
+            empty = empty or nullable
+        return frozenset(union), empty
     if op in ("MAX_REPEAT", "MIN_REPEAT"):
         low, _high, inner = arg
-        return _first_of_sequence(inner), low == 0
+        first, nullable = _first_and_nullable(inner)
+        return first, first is not None and (low == 0 or nullable)
     return None, False
 
 
