@@ -9,7 +9,7 @@ from inputmend.core.model import Edit, Repair, distance, edits_between
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import hints_beside
-from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, TolerantLexer
+from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, Lexeme, TolerantLexer
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 
@@ -342,3 +342,25 @@ def test_closing_a_comment_opened_lines_before_changes_the_lines_between() -> No
     assert (
         judge(Repair(on_its_line, edits_between(original, on_its_line), "t", True, 3)).changed == 0
     )
+
+
+def test_an_appended_ending_is_judged_from_the_last_token_on() -> None:
+    # one long line: only the last token and the ending are read
+    original = "[" + "1, " * 30_000 + "2"
+    locator = IncrementalGrammarOracle("json")
+    lexed: list[tuple[int, int]] = []
+    lexer = _lexer("json")
+
+    class Counting:
+        hints = lexer.hints
+
+        def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
+            lexed.append((start, end))
+            return lexer.lex(text, start, end, foreign=foreign)
+
+    judge = Judge(
+        original, Counting(), token_start=lambda at: locator.last_token_start(original[:at])
+    )
+    found = judge(Repair(original + "]", (Edit(len(original), 0, "]"),), "t", True, 1))
+    assert (found.changed, found.data_lost, found.tokens_kept) == (0, 0, 1)
+    assert all(end - start <= 2 for start, end in lexed)

@@ -298,10 +298,17 @@ class Judge:
 
     def _start_of(self, offset: int) -> int:
         text = self.original
+        at_end = offset >= len(text)
         offset = max(0, min(offset, len(text)) - 1)
         for start, end in self.wrappers:
             if start <= offset < end:
                 return start
+        if at_end and self.token_start is not None:
+            # an ending appended changes no token before the text's last one
+            # (or the one still open there), however long its line
+            last = self.token_start(len(text))
+            if last is not None and last >= len(text) - OPEN_TOKEN_REACH:
+                return last
         line = text.rfind("\n", 0, offset) + 1
         if line:  # the line before too: a record or a string may begin there
             line = text.rfind("\n", 0, line - 1) + 1
