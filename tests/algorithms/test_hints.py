@@ -249,6 +249,16 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("toml", "[tool]\nflag = True\n", "[tool]\nflag = true\n"),
         ("toml", "[tool]\nname = hello world\n", '[tool]\nname = "hello world"\n'),
         ("jsonc", "{'a': 1, /* kept */ }", '{"a": 1, /* kept */ }'),
+        # typographic quotes pasted from a word processor or chat
+        ("json", "{\u201cname\u201d: \u201eDave\u201c}", '{"name": "Dave"}'),
+        ("json", "[\u2018it\u2019s\u2019]", '["it\u2019s"]'),
+        ("jsonc", "{\u201ca\u201d: 1} // x", '{"a": 1} // x'),
+        ("toml", "[tool]\nname = \u201cDave\u201d\n", '[tool]\nname = "Dave"\n'),
+        (
+            "dot",
+            "digraph { a [label=\u201cStart here\u201d]; }",
+            'digraph { a [label="Start here"]; }',
+        ),
         ("csv", 'id,text\n1,"a "quoted" word"\n', 'id,text\n1,"a ""quoted"" word"\n'),
         ("csv", 'id,text\n1,"He said "hi""\n2,x\n', 'id,text\n1,"He said ""hi"""\n2,x\n'),
     ],
