@@ -42,7 +42,12 @@ from inputmend.algorithms.layout import (
     layout_repairs,
 )
 from inputmend.algorithms.layout_window import windowed_agreement
-from inputmend.algorithms.polish import closers_on_lines, polish_layout, with_filler
+from inputmend.algorithms.polish import (
+    closers_on_lines,
+    polish_layout,
+    with_filler,
+    without_emptied_lines,
+)
 from inputmend.algorithms.ranking import rank
 from inputmend.algorithms.redecode import ALGORITHM as REDECODE_ALGORITHM
 from inputmend.algorithms.redecode import redecode
@@ -646,6 +651,7 @@ def _polish(
         better = repair
         if left():
             better = polish_layout(text, repair, accepts, lexer=lexer)
+            better = without_emptied_lines(text, better, accepts, lexer=lexer)
             better = closers_on_lines(text, better, accepts, lexer=lexer)
         polished.setdefault(better.text, better)
     return tuple(polished.values()), runs

@@ -6,7 +6,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from inputmend.algorithms.polish import closers_on_lines, polish_layout, with_filler
+from inputmend.algorithms.polish import (
+    closers_on_lines,
+    polish_layout,
+    with_filler,
+    without_emptied_lines,
+)
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.services import lexer_of
@@ -151,9 +156,7 @@ def test_a_made_up_value_becomes_the_filler(
 
 def laid_out(grammar: str, original: str, appended: str) -> str:
     oracle = IncrementalGrammarOracle(grammar)
-    repair = Repair(
-        original + appended, (Edit(len(original), 0, appended),), "completion", True, 1
-    )
+    repair = Repair(original + appended, (Edit(len(original), 0, appended),), "completion", True, 1)
     assert oracle.check(repair.text).valid
     result = closers_on_lines(
         original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)
@@ -211,3 +214,28 @@ def test_closers_stay_where_the_oracle_refuses_the_line_breaks() -> None:
     original = '{\n  "a": [\n    1'
     repair = Repair(original + "]}", (Edit(len(original), 0, "]}"),), "completion", True, 1)
     assert closers_on_lines(original, repair, lambda t: False) is repair
+
+
+def _deleting(grammar: str, original: str, deleted: str, at: int) -> str:
+    oracle = IncrementalGrammarOracle(grammar)
+    offset = original.index(deleted, at)
+    edit = Edit(offset, len(deleted), "")
+    repair = Repair(apply_edits(original, [edit]), (edit,), "fsynth", True, len(deleted))
+    return without_emptied_lines(
+        original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)
+    ).text
+
+
+def test_a_line_a_deletion_leaves_blank_goes_with_it() -> None:
+    assert _deleting("json", '{\n  "a": 1\n}\n}\n', "}", 10) == '{\n  "a": 1\n}\n'
+    assert _deleting("json", "[\r\n  1,\r\n  ,\r\n  2\r\n]", ",", 7) == "[\r\n  1,\r\n  2\r\n]"
+    # the line keeps what else it holds, and the last line its place
+    assert _deleting("json", "[\n  1,,\n  2\n]", ",", 6) == "[\n  1,\n  2\n]"
+    assert _deleting("json", '{"a": 1}\n}', "}", 8) == '{"a": 1}\n'
+
+
+def test_a_blank_line_stays_where_the_oracle_wants_it() -> None:
+    original = "[\n  1,\n  ,\n  2\n]"
+    edit = Edit(original.index(",", 6), 1, "")
+    repair = Repair(apply_edits(original, [edit]), (edit,), "fsynth", True, 1)
+    assert without_emptied_lines(original, repair, lambda t: False) is repair

@@ -101,6 +101,39 @@ def polish_layout(
     return replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
 
 
+def without_emptied_lines(
+    original: str,
+    repair: Repair,
+    accepts: Callable[[str], bool],
+    *,
+    lexer: Lexer | None = None,
+) -> Repair:
+    """``repair`` with each line that one of its deletions leaves blank
+    removed whole, line break and all: a stray ``}`` on a line of its own
+    goes with its line, as a person deletes it, rather than leaving an
+    empty line.  Kept only when the tokens are the same and ``accepts`` the
+    text (a blank line may matter, inside a string)."""
+    edits: list[Edit] = []
+    for edit in repair.edits:
+        deleted = original[edit.offset : edit.end]
+        if edit.delete and not edit.insert and deleted.strip() and "\n" not in deleted:
+            start = original.rfind("\n", 0, edit.offset) + 1
+            end = original.find("\n", edit.end)
+            if end >= 0 and not (original[start : edit.offset] + original[edit.end : end]).strip():
+                edit = Edit(start, end + 1 - start, "")
+        edits.append(edit)
+    edits.sort(key=lambda e: e.offset)
+    if edits == sorted(repair.edits, key=lambda e: e.offset) or any(
+        first.end > second.offset for first, second in itertools.pairwise(edits)
+    ):
+        return repair
+    text = apply_edits(original, edits)
+    whole = replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
+    if not same_for_reader(original, repair, whole, lexer) or not accepts(text):
+        return repair
+    return whole
+
+
 def _blanks_around(original: str, edit: Edit) -> tuple[int, int]:
     """The run of blanks ``edit`` touches (or overwrites), as (start, end)."""
     start = edit.offset
