@@ -249,6 +249,9 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("toml", "[tool]\nflag = True\n", "[tool]\nflag = true\n"),
         ("toml", "[tool]\nname = hello world\n", '[tool]\nname = "hello world"\n'),
         ("jsonc", "{'a': 1, /* kept */ }", '{"a": 1, /* kept */ }'),
+        # JavaScript's and Python's \' in a double-quoted string
+        ("json", '{"msg": "it\\\'s \\"ok\\""}', '{"msg": "it\'s \\"ok\\""}'),
+        ("jsonc", '["it\\\'s"] // x', '["it\'s"] // x'),
         # typographic quotes pasted from a word processor or chat
         ("json", "{\u201cname\u201d: \u201eDave\u201c}", '{"name": "Dave"}'),
         ("json", "[\u2018it\u2019s\u2019]", '["it\u2019s"]'),
