@@ -189,3 +189,15 @@ def test_a_long_deletion_is_named_from_its_edges_without_reading_it_all() -> Non
         for r, e in zip((first, second), edits_of, strict=True)
     )
     assert not same_for_reader(text, first, second, JSON_LEXER)
+
+
+def test_blanks_changed_in_a_line_s_indentation_read_as_indenting_it() -> None:
+    text = "items:\n  - name: b\n   value: 2\n database:\n"
+    more = Edit(text.index("   value"), 0, " ")
+    assert describe_repair(text, [more]) == "Indent `value: 2` by 1 space more"
+    less = Edit(text.index(" database"), 1, "")
+    assert describe_repair(text, [less]) == "Indent `database:` by 1 space less"
+    tab = Edit(text.index("   value"), 3, "\t")
+    assert describe_repair(text, [tab]) == "Indent `value: 2` by 5 spaces more"
+    # blanks between words are no indentation
+    assert describe_repair("a  b\n", [Edit(1, 1, "")]) == "Remove ` ` after `a`"

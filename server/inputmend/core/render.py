@@ -264,9 +264,35 @@ class _Describer:
             return None
         return f"put {_quoted(self.original[a.offset : b.offset])} in quotes"
 
+    def indenting(self, placed: _Edit) -> str | None:
+        """``indent `value: 2` by 1 more space``: an edit of blanks only, within
+        a line's indentation, that leaves the line's content as it is."""
+        edit = placed.edit
+        original = self.original
+        removed = original[edit.offset : edit.end]
+        if edit.insert.strip(" \t") or removed.strip(" \t") or not (edit.insert or removed):
+            return None
+        line_start = original.rfind("\n", 0, edit.offset) + 1
+        line_end = original.find("\n", edit.end)
+        content = original[edit.end : len(original) if line_end < 0 else line_end].strip()
+        if original[line_start : edit.offset].strip(" \t") or not content:
+            return None
+        words = content.split()
+        shown = " ".join(words[:3]) + (" ..." if len(words) > 3 else "")
+        change = len(edit.insert.expandtabs()) - len(removed.expandtabs())
+        if not change:
+            return None
+        amount = f"{abs(change)} {'space' if abs(change) == 1 else 'spaces'}"
+        if change > 0:
+            return f"indent {_quoted(shown)} by {amount} more"
+        return f"indent {_quoted(shown)} by {amount} less"
+
     def describe(self, placed: _Edit) -> str:
         """One edit; replacing layout by something, or something by layout,
         reads as inserting or removing that something."""
+        indenting = self.indenting(placed)
+        if indenting is not None:
+            return indenting
         edit = placed.edit
         if edit.delete and edit.insert.strip():
             if self.original[edit.offset : edit.end].strip():
