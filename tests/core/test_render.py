@@ -13,6 +13,7 @@ from inputmend.core.render import (
     same_for_reader,
 )
 from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.services import lexer_of
 
 PACKAGE = '{\n  "name": "inputmend",\n  "version": "0.1.0"\n  "private": true\n}\n'
@@ -201,3 +202,10 @@ def test_blanks_changed_in_a_line_s_indentation_read_as_indenting_it() -> None:
     assert describe_repair(text, [tab]) == "Indent `value: 2` by 5 spaces more"
     # blanks between words are no indentation
     assert describe_repair("a  b\n", [Edit(1, 1, "")]) == "Remove ` ` after `a`"
+
+
+def test_line_breaks_read_as_tokens_name_no_edit() -> None:
+    toml = lexer_of(IncrementalGrammarOracle("toml"))
+    text = 'a = "1"\n,\nb = 2\n'
+    removed = Edit(text.index(","), 1, "")
+    assert describe_repair(text, [removed], lexer=toml) == 'Remove `,` after `"1"`'

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from inputmend.algorithms.ranking import StyleModel
@@ -127,11 +127,19 @@ def without_emptied_lines(
         first.end > second.offset for first, second in itertools.pairwise(edits)
     ):
         return repair
+    # both sets of edits lie on the lines from the first one's to the last's
+    start = original.rfind("\n", 0, edits[0].offset) + 1
+    end = original.find("\n", max(edit.end for edit in edits))
+    stretch = original[start : len(original) if end < 0 else end]
+
+    def seen(chosen: Sequence[Edit]) -> list[str]:
+        moved = [Edit(e.offset - start, e.delete, e.insert) for e in chosen]
+        return _visible(apply_edits(stretch, moved), lexer or plain_lexer)
+
     text = apply_edits(original, edits)
-    whole = replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
-    if not same_for_reader(original, repair, whole, lexer) or not accepts(text):
+    if seen(repair.edits) != seen(edits) or not accepts(text):
         return repair
-    return whole
+    return replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
 
 
 def _blanks_around(original: str, edit: Edit) -> tuple[int, int]:
@@ -280,8 +288,8 @@ def closers_on_lines(
     if start == len(original) and original.endswith("\n"):
         written += newline
     text = original[:start] + written + original[start:]
-    if text == repair.text or _visible(repair.text, line_start, lex) != _visible(
-        text, line_start, lex
+    if text == repair.text or _visible(repair.text[line_start:], lex) != _visible(
+        text[line_start:], lex
     ):
         return repair
     if not accepts(text):
@@ -291,13 +299,12 @@ def closers_on_lines(
     )
 
 
-def _visible(text: str, start: int, lex: Lexer) -> list[str]:
-    """The tokens of ``text`` from ``start`` on, each without the blanks at its
-    edges, those that are all blanks left out: what a reader sees, line
-    breaks and indentation aside (a lexer may give line breaks as tokens, or
-    read blanks after a tag with it, and then as another kind of token)."""
-    tail = text[start:]
-    return [token for _, first, last in lex(tail) if (token := tail[first:last].strip())]
+def _visible(text: str, lex: Lexer) -> list[str]:
+    """The tokens of ``text``, each without the blanks at its edges, those
+    that are all blanks left out: what a reader sees, line breaks and
+    indentation aside (a lexer may give line breaks as tokens, or read
+    blanks after a tag with it, and then as another kind of token)."""
+    return [token for _, first, last in lex(text) if (token := text[first:last].strip())]
 
 
 def _opening_lines(original: str, last_line: int) -> list[tuple[str, str]]:

@@ -105,13 +105,14 @@ class _Tokens:
         return [(token[0], self.word(token)) for token in self.tokens]
 
     def before(self, offset: int) -> Lexeme | None:
-        """The last token that ends at or before ``offset``."""
-        found = [t for t in self.tokens if t[2] <= offset]
+        """The last token that ends at or before ``offset`` (of those a reader
+        sees: a line break that a grammar reads as a token names nothing)."""
+        found = [t for t in self.tokens if t[2] <= offset and self.word(t).strip()]
         return found[-1] if found else None
 
     def after(self, offset: int) -> Lexeme | None:
-        """The first token that starts at or after ``offset``."""
-        return next((t for t in self.tokens if t[1] >= offset), None)
+        """The first token that starts at or after ``offset`` (a visible one)."""
+        return next((t for t in self.tokens if t[1] >= offset and self.word(t).strip()), None)
 
     def across(self, offset: int) -> Lexeme | None:
         """The token that starts before ``offset`` and ends after it."""
