@@ -314,3 +314,17 @@ def test_a_comment_that_lost_its_end_ends_with_its_line_not_the_text(grammar: st
     top = services.repair(head + rest, IncrementalGrammarOracle(grammar)).repairs[0]
     assert top.text.endswith(rest)
     assert top.text[: -len(rest)] in (head + " */", head.removesuffix(" /* old"))
+
+
+@pytest.mark.parametrize(
+    ("grammar", "cut", "completed"),
+    [
+        # a grammar that reads line breaks as tokens: the closer still goes
+        # before the final line break, where the line ends
+        ("toml", "a = [1, 2\n", "a = [1, 2]\n"),
+        ("json", '{"a": [1, 2\n', '{"a": [1, 2]}\n'),
+        ("sexp", "(defun f (x)\n  (+ x y\n", "(defun f (x)\n  (+ x y))\n"),
+    ],
+)
+def test_closers_of_the_last_line_end_it(grammar: str, cut: str, completed: str) -> None:
+    assert services.repair(cut, IncrementalGrammarOracle(grammar)).repairs[0].text == completed

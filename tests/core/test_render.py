@@ -209,3 +209,13 @@ def test_line_breaks_read_as_tokens_name_no_edit() -> None:
     text = 'a = "1"\n,\nb = 2\n'
     removed = Edit(text.index(","), 1, "")
     assert describe_repair(text, [removed], lexer=toml) == 'Remove `,` after `"1"`'
+
+
+def test_repairs_that_differ_in_a_line_break_token_only_are_the_same_for_a_reader() -> None:
+    toml = lexer_of(IncrementalGrammarOracle("toml"))
+    original = "a = [1, 2\n"
+    before = Repair(original + "]", (Edit(len(original), 0, "]"),), "t", True, 1)
+    inside = Repair("a = [1, 2]\n", (Edit(len(original) - 1, 0, "]"),), "t", True, 1)
+    assert same_for_reader(original, before, inside, toml)
+    other = Repair("a = [1, 2, 3]\n", (Edit(len(original) - 1, 0, ", 3]"),), "t", True, 4)
+    assert not same_for_reader(original, before, other, toml)

@@ -102,7 +102,9 @@ class _Tokens:
         return self.text[token[1] : token[2]]
 
     def words(self) -> list[tuple[str | None, str]]:
-        return [(token[0], self.word(token)) for token in self.tokens]
+        """The kind and text of each token a reader sees (a line break that a
+        grammar reads as a token is layout to a reader)."""
+        return [(token[0], word) for token in self.tokens if (word := self.word(token)).strip()]
 
     def before(self, offset: int) -> Lexeme | None:
         """The last token that ends at or before ``offset`` (of those a reader
