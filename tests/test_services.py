@@ -324,6 +324,10 @@ def test_a_comment_that_lost_its_end_ends_with_its_line_not_the_text(grammar: st
         ("toml", "a = [1, 2\n", "a = [1, 2]\n"),
         ("json", '{"a": [1, 2\n', '{"a": [1, 2]}\n'),
         ("sexp", "(defun f (x)\n  (+ x y\n", "(defun f (x)\n  (+ x y))\n"),
+        # cut after a separator (and the next line's indentation): the
+        # separator goes, the closers go under the lines that opened them
+        ("json", '[\n  {\n    "ts": "2024",\n ', '[\n  {\n    "ts": "2024"\n  }\n]\n'),
+        ("json", '{\n  "a": [\n    {"x": 1,\n', '{\n  "a": [\n    {"x": 1}\n  ]\n}\n'),
     ],
 )
 def test_closers_of_the_last_line_end_it(grammar: str, cut: str, completed: str) -> None:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from inputmend.algorithms.ranking import StyleModel
-from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
 from inputmend.core.render import Lexer, plain_lexer, same_for_reader
 
 ATTACH_LEFT = frozenset(",;:)]}")
@@ -246,23 +246,23 @@ def closers_on_lines(
     pair with the end of that line (``{`` for ``}``, ``<item>`` for
     ``</item``).  Only blanks are added: kept when the tokens are the same
     and ``accepts`` the text."""
-    if len(repair.edits) != 1:
+    if not repair.edits:
         return repair
-    edit = repair.edits[0]
-    start, inserted = edit.offset, edit.insert
-    if edit.delete or original[start:].strip(_BLANKS) or not inserted.strip(_BLANKS):
+    cut = min(edit.offset for edit in repair.edits)
+    # everything from the first edit on: separators and blanks dropped or
+    # kept (a cut after `1,`), and the ending put in their place
+    if original[cut:].strip(_BLANKS + "".join(SEPARATORS)) or original[:cut] != repair.text[:cut]:
         return repair
-    line_start = original.rfind("\n", 0, len(original[:start].rstrip(_BLANKS))) + 1
+    content_end = len(original[:cut].rstrip(_BLANKS))
+    line_start = original.rfind("\n", 0, content_end) + 1
     opening_lines = _opening_lines(original, line_start)
     if not opening_lines:  # before lexing the last line: a minified text is one line
         return repair
     lex = lexer or plain_lexer
-    lexemes = lex(repair.text[line_start:])
-    end = start + len(inserted)
     inside = [
         (kind, line_start + first, line_start + last)
-        for kind, first, last in lexemes
-        if start <= line_start + first and line_start + last <= end
+        for kind, first, last in lex(repair.text[line_start:])
+        if line_start + first >= cut and repair.text[line_start + first : line_start + last].strip()
     ]
     if not inside:
         return repair
@@ -276,27 +276,27 @@ def closers_on_lines(
     if not openers:
         return repair
     own = cuts[len(cuts) - len(openers) :]
-    bounds = [*own, end]
-    units = [repair.text[a:b] for a, b in itertools.pairwise(bounds)]
+    bounds = [*own, inside[-1][2]]
+    units = [repair.text[a:b].strip(_BLANKS) for a, b in itertools.pairwise(bounds)]
     if not all(_pairs(unit, line) for unit, (_, line) in zip(units, openers, strict=True)):
         return repair
     newline = "\r\n" if "\r\n" in original else "\n"
-    written = repair.text[start : own[0]]
+    written = repair.text[cut : own[0]].strip(_BLANKS)  # what closes on the last line
     for unit, (indentation, _) in zip(units, openers, strict=True):
-        before = original[:start] + written
-        written += ("" if before.endswith("\n") else newline) + indentation + unit
-    if start == len(original) and original.endswith("\n"):
-        written += newline
-    text = original[:start] + written + original[start:]
+        written += newline + indentation + unit
+    ending = newline if "\n" in original[content_end:] else ""  # the final line break stays
+    text = original[:content_end] + written + ending
     if text == repair.text or _visible(repair.text[line_start:], lex) != _visible(
         text[line_start:], lex
     ):
         return repair
     if not accepts(text):
         return repair
-    return replace(
-        repair, text=text, edits=(Edit(start, 0, written),), distance=distance(original, text)
+    edits = tuple(
+        Edit(content_end + e.offset, e.delete, e.insert)
+        for e in edits_between(original[content_end:], text[content_end:])
     )
+    return replace(repair, text=text, edits=edits, distance=distance(original, text))
 
 
 def _visible(text: str, lex: Lexer) -> list[str]:
