@@ -219,3 +219,17 @@ def test_repairs_that_differ_in_a_line_break_token_only_are_the_same_for_a_reade
     assert same_for_reader(original, before, inside, toml)
     other = Repair("a = [1, 2, 3]\n", (Edit(len(original) - 1, 0, ", 3]"),), "t", True, 4)
     assert not same_for_reader(original, before, other, toml)
+
+
+def test_a_long_stretch_is_the_same_for_a_reader_where_only_blanks_moved() -> None:
+    original = "[" * 3000 + "1 \n"
+    closers = "]" * 3000
+    before_blank = Repair("[" * 3000 + "1" + closers + " \n", (), "t", True, 3000)
+    after_blank = Repair(original + closers, (), "t", True, 3000)
+    assert same_for_reader(original, before_blank, after_blank, None)
+    other = Repair(original + closers[:-1] + ")", (), "t", True, 3000)
+    assert not same_for_reader(original, after_blank, other, None)
+    # a blank that moves across the closers into a word splits it
+    glued = Repair("[" * 3000 + "1 " + closers + "ab\n", (), "t", True, 3002)
+    split = Repair("[" * 3000 + "1" + closers + "a b\n", (), "t", True, 3002)
+    assert not same_for_reader(original, glued, split, None)

@@ -15,6 +15,8 @@ from inputmend.core.text import (
     Detection,
     EncodeError,
     LineIndex,
+    common_prefix,
+    common_suffix,
     decode,
     decode_bytes,
     encode,
@@ -253,3 +255,11 @@ def test_printable_escapes_control_characters_and_undecodable_bytes() -> None:
     assert printable("a\x00b\x1b[2J\r\n\t\x7f\x85\u2028\udcffé✓\ud800") == (
         "a\\x00b\\x1b[2J\\r\\n\\t\\x7f\\x85\\u2028\\xffé✓\\ud800"
     )
+
+
+def test_common_prefix_and_suffix() -> None:
+    assert common_prefix("abcdef", "abcxef") == 3
+    assert common_prefix("abc", "abc") == 3
+    assert common_prefix("", "abc") == 0
+    assert common_suffix("abcdef", "abcxef", 6) == 2
+    assert common_suffix("aaaa", "aaa", 1) == 1

@@ -3,16 +3,8 @@
 from __future__ import annotations
 
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.grammar.history import ScanHistory, common_prefix, common_suffix
+from inputmend.grammar.history import ScanHistory
 from inputmend.grammar.scan import Scanner
-
-
-def test_common_prefix_and_suffix() -> None:
-    assert common_prefix("abcdef", "abcxef") == 3
-    assert common_prefix("abc", "abc") == 3
-    assert common_prefix("", "abc") == 0
-    assert common_suffix("abcdef", "abcxef", 6) == 2
-    assert common_suffix("aaaa", "aaa", 1) == 1
 
 
 def test_texts_are_checked_against_recent_scans() -> None:

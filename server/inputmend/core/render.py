@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from inputmend.core.model import Edit, Repair, apply_edits
-from inputmend.core.text import LineIndex, snippet
+from inputmend.core.text import LineIndex, common_prefix, common_suffix, snippet
 
 Lexeme = tuple[str | None, int, int]
 """A token of a text: its kind (``None``: a character no token matches), start, end."""
@@ -97,6 +97,11 @@ class _Tokens:
         tail = cls.around(text, end, end, lexer).tokens
         resumed = tail[0][1] if tail else len(text)
         return cls(text, tuple(t for t in head if t[2] <= resumed) + tail)
+
+    @staticmethod
+    def of(text: str, lexer: Lexer) -> list[tuple[str | None, str]]:
+        """The kind and text of each token of ``text`` a reader sees."""
+        return _Tokens(text, tuple(lexer(text))).words()
 
     def word(self, token: Lexeme) -> str:
         return self.text[token[1] : token[2]]
@@ -351,21 +356,58 @@ def same_for_reader(original: str, first: Repair, second: Repair, lexer: Lexer |
     """Do two repairs of ``original`` leave the same tokens (so their texts
     differ at most in layout)?
 
-    Outside their edits both texts are the original, so only the stretch
-    their edits cover is lexed, from the line before it to the line after it."""
+    Only the stretch where the two texts differ is lexed, from the line
+    before it to the line after it: two ways to place one delimiter after a
+    megabyte of appended closers differ in a few characters."""
     if first.text == second.text:
         return True
-    edits = (*first.edits, *second.edits)
-    if not edits:
-        return False
-    start = min(edit.offset for edit in edits)
-    unchanged_tail = len(original) - max(edit.end for edit in edits)
+    start = common_prefix(first.text, second.text)
+    shorter = min(len(first.text), len(second.text))
+    unchanged_tail = common_suffix(first.text, second.text, shorter - start)
     lex = lexer or plain_lexer
+    ends = [len(repair.text) - unchanged_tail for repair in (first, second)]
+    if max(ends) - start > 4 * CONTEXT_CHARS:
+        # a long stretch (a completion's closers placed a blank earlier):
+        # the same but for blanks, and the same tokens where blanks differ
+        moved = _blank_differences(first.text[start : ends[0]], second.text[start : ends[1]])
+        if moved is None:
+            return False
+        text = first.text
+        for offset, blanks, other in moved:
+            # the same context on both sides, but for these blanks
+            at = start + offset
+            before = text[max(0, at - CONTEXT_CHARS) : at]
+            after = text[at + len(blanks) : at + len(blanks) + CONTEXT_CHARS]
+            if _Tokens.of(before + blanks + after, lex) != _Tokens.of(before + other + after, lex):
+                return False
+        return True
     tokens = [
-        _Tokens.around(repair.text, start, len(repair.text) - unchanged_tail, lex).words()
-        for repair in (first, second)
+        _Tokens.around(repair.text, start, end, lex).words()
+        for repair, end in zip((first, second), ends, strict=True)
     ]
     return tokens[0] == tokens[1]
+
+
+def _blank_differences(first: str, second: str) -> list[tuple[int, str, str]] | None:
+    """Where the blanks between the same characters differ in two texts (the
+    offset in the first, and the blanks of each there), or None when their
+    other characters differ."""
+    found: list[tuple[int, str, str]] = []
+    i = j = 0
+    while True:
+        blank_i, blank_j = i, j
+        while i < len(first) and first[i].isspace():
+            i += 1
+        while j < len(second) and second[j].isspace():
+            j += 1
+        if first[blank_i:i] != second[blank_j:j]:
+            found.append((blank_i, first[blank_i:i], second[blank_j:j]))
+        if i == len(first) or j == len(second):
+            return found if (i, j) == (len(first), len(second)) else None
+        if first[i] != second[j]:
+            return None
+        i += 1
+        j += 1
 
 
 def distinct(

@@ -391,3 +391,31 @@ def escape_undecodable(text: str) -> str:
 def snippet(text: str, limit: int = 40) -> str:
     """A short, printable rendering of a piece of text for messages."""
     return printable(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix, by bisection over C-level slice compares."""
+    low, high = 0, min(len(a), len(b))
+    if a[:high] == b[:high]:
+        return high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def common_suffix(a: str, b: str, limit: int) -> int:
+    """Length of the common suffix, at most ``limit``."""
+    low, high = 0, min(len(a), len(b), limit)
+    if high and a[len(a) - high :] == b[len(b) - high :]:
+        return high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle : len(a) - low] == b[len(b) - middle : len(b) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from inputmend.core.text import common_prefix, common_suffix
 from inputmend.grammar.scan import Scan, Scanner, Stop
 from inputmend.oracles.base import Verdict
 
@@ -99,31 +100,3 @@ class ScanHistory:
                 if cost <= good_enough:
                     break
         return best
-
-
-def common_prefix(a: str, b: str) -> int:
-    """Length of the common prefix, by bisection over C-level slice compares."""
-    low, high = 0, min(len(a), len(b))
-    if a[:high] == b[:high]:
-        return high
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[low:middle] == b[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def common_suffix(a: str, b: str, limit: int) -> int:
-    """Length of the common suffix, at most ``limit``."""
-    low, high = 0, min(len(a), len(b), limit)
-    if high and a[len(a) - high :] == b[len(b) - high :]:
-        return high
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[len(a) - middle : len(a) - low] == b[len(b) - middle : len(b) - low]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
