@@ -364,3 +364,25 @@ def test_an_appended_ending_is_judged_from_the_last_token_on() -> None:
     found = judge(Repair(original + "]", (Edit(len(original), 0, "]"),), "t", True, 1))
     assert (found.changed, found.data_lost, found.tokens_kept) == (0, 0, 1)
     assert all(end - start <= 2 for start, end in lexed)
+
+
+def test_a_long_run_of_closers_is_judged_by_its_ends() -> None:
+    original = "[" * 20_000 + "1"
+    lexed: list[tuple[int, int]] = []
+    lexer = _lexer("json")
+
+    class Counting:
+        hints = lexer.hints
+
+        def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
+            lexed.append((start, end))
+            return lexer.lex(text, start, end, foreign=foreign)
+
+    closers = "]" * 20_000
+    locator = IncrementalGrammarOracle("json")
+    judge = Judge(
+        original, Counting(), token_start=lambda at: locator.last_token_start(original[:at])
+    )
+    found = judge(Repair(original + closers, (Edit(len(original), 0, closers),), "t", True, 1))
+    assert (found.changed, found.data_lost, found.invented) == (0, 0, 0)
+    assert all(end - start < 4 * 512 for start, end in lexed)

@@ -238,6 +238,23 @@ def _changes(
     return deleted, inserted
 
 
+def _long_punctuation(inserted: str) -> bool:
+    """Is ``inserted`` long and made of punctuation and blanks only (no
+    letter, digit or quote): a run of closers, which holds no data?"""
+    return len(inserted) > 4 * LOOKAROUND and not any(
+        char.isalnum() or char in "\"'`" for char in inserted
+    )
+
+
+def _shortened(edit: Edit) -> Edit:
+    """``edit`` with the middle of a long run of punctuation it inserts left
+    out (its ends are judged with their neighbours; the middle meets none)."""
+    if not _long_punctuation(edit.insert):
+        return edit
+    inserted = edit.insert
+    return Edit(edit.offset, edit.delete, inserted[:LOOKAROUND] + inserted[-LOOKAROUND:])
+
+
 def _substitutions_apart(original: str, edits: Sequence[Edit]) -> list[Edit]:
     """``edits`` split where they keep characters, and each run of characters
     replaced one for one split into one edit per character, so that a token
@@ -418,6 +435,10 @@ class Judge:
             edits, counts[1] = self._unread_deletions(edits)
             if not edits:
                 return Judgement(*counts)
+            repaired = apply_edits(original, edits)
+        if any(_long_punctuation(edit.insert) for edit in edits):
+            # a completion's thousands of closers: only their ends meet the data
+            edits = [_shortened(edit) for edit in edits]
             repaired = apply_edits(original, edits)
         mapping = _EditMap(edits)
         deleted, inserted = _changes(original, edits, mapping)
