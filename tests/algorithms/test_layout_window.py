@@ -84,3 +84,20 @@ def test_a_string_running_over_the_window_start_is_read_whole() -> None:
     text = '(defun f ()\n  "a doc string\n  over ( lines"\n  (g))\n'
     start = text.index("  over")
     assert layout_window._context(text, start, brackets) == (text.index('  "a'), "(defun f   \n")
+
+
+def test_a_long_text_on_one_line_is_not_read_for_its_layout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    brackets = brackets_of(IncrementalGrammarOracle("sexp").grammar)
+    assert brackets is not None
+    text = "(list " + "(f x) " * 20 + "(g y)"  # short: read
+    repair = Repair(text + ")", (Edit(len(text), 0, ")"),), "layout", True, 1)
+    assert windowed_agreement(text, [repair], brackets)(repair.text) == layout_agreement(
+        repair.text, brackets
+    )
+    monkeypatch.setattr(layout_window, "MINIFIED", len(text) - 1)
+    read: list[str] = []
+    monkeypatch.setattr(layout_window, "layout_agreement", lambda t, b: read.append(t) or -1)
+    assert windowed_agreement(text, [repair], brackets)(repair.text) == 0
+    assert read == []

@@ -78,12 +78,14 @@ class Brackets:
         """The brackets and hiding tokens of ``text``, in order, each read
         with the pattern of the depth where it starts."""
         if self.inside is None:
-            yield from self.pattern.finditer(text)
-            return
+            return self.pattern.finditer(text)
+        return self._by_depth(text, self.inside)
+
+    def _by_depth(self, text: str, inside: re.Pattern[str]) -> Iterator[re.Match[str]]:
         depth = position = 0
         size = len(text)
         while position <= size:
-            match = (self.inside if depth else self.pattern).search(text, position)
+            match = (inside if depth else self.pattern).search(text, position)
             if match is None:
                 return
             if match.end() == match.start():  # hides nothing

@@ -26,6 +26,12 @@ MARGIN_LINES = 100
 as many as the edits span)."""
 
 
+MINIFIED = 1 << 16
+"""Characters of a one-line text above which it is not read for its layout:
+a minified document has none to follow, and reading its words' places
+would cost about a second per repair compared."""
+
+
 def windowed_agreement(
     original: str, repairs: Iterable[Repair], brackets: Brackets
 ) -> Callable[[str], int]:
@@ -36,7 +42,10 @@ def windowed_agreement(
     whole tail deleted, brackets put around the whole text), and any other
     text, is read whole; the ranking compares only repairs equal in what
     they do to the data and in edit distance, which such a repair hardly
-    ever is with a local one."""
+    ever is with a local one.  A long text on one line scores 0 throughout
+    (see :data:`MINIFIED`)."""
+    if len(original) > MINIFIED and "\n" not in original.rstrip():
+        return lambda text: 0
     local: dict[str, Repair] = {}
     for repair in repairs:
         if repair.edits:
