@@ -332,3 +332,13 @@ def test_a_comment_that_lost_its_end_ends_with_its_line_not_the_text(grammar: st
 )
 def test_closers_of_the_last_line_end_it(grammar: str, cut: str, completed: str) -> None:
     assert services.repair(cut, IncrementalGrammarOracle(grammar)).repairs[0].text == completed
+
+
+def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
+    text = '{"a": [1, 2'
+    result = services.repair(
+        text, IncrementalGrammarOracle("json"), budget=Budget(timeout_s=5), spent_s=5.0
+    )
+    assert result.repairs == ()
+    assert result.stats.stop_reason == "time budget of 5s used up"
+    assert services.repair(text, IncrementalGrammarOracle("json"), spent_s=5.0).repairs

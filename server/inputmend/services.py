@@ -546,9 +546,12 @@ def repair(
     budget: Budget = UNLIMITED,
     top: int = defaults.TOP_REPAIRS,
     max_loss: LossLimit = DEFAULT_LIMIT,
+    spent_s: float = 0.0,
 ) -> RepairResult:
     """Ranked, verified repairs of ``text`` (none when it is already valid),
     each marked lossy when it loses more of ``text`` than ``max_loss`` allows.
+    ``spent_s``: seconds the caller already spent on this input under the
+    same budget (checking it first), counted against its time limit.
 
     The strategies of the algorithm run one after another on one budget:
     each gets its weight's part of what is left when it starts (its weight
@@ -570,7 +573,7 @@ def repair(
     chosen = REPAIR_ALGORITHMS.get(algorithm)
     if chosen is None:
         raise ValueError(f"unknown repair algorithm {algorithm!r}")
-    started = time.monotonic()
+    started = time.monotonic() - spent_s
     feedback = oracle.check(text)
     if feedback.valid:
         return RepairResult(True, (), RunStats(1, time.monotonic() - started))

@@ -223,6 +223,7 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
     seconds = run_limit(budget.timeout_s, settings.spec.test_timeout_s)
     try:
         with cpu_limit(seconds):
+            checked = time.monotonic()
             initial = oracle.check(source.text)
             result = services.repair(
                 source.text,
@@ -231,6 +232,7 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
                 budget=budget,
                 top=CANDIDATES * args.top,
                 max_loss=limit,
+                spent_s=time.monotonic() - checked,
             )
             lexer = services.lexer_of(oracle)
     except Overrun:
