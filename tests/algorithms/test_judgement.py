@@ -386,3 +386,8 @@ def test_a_long_run_of_closers_is_judged_by_its_ends() -> None:
     found = judge(Repair(original + closers, (Edit(len(original), 0, closers),), "t", True, 1))
     assert (found.changed, found.data_lost, found.invented) == (0, 0, 0)
     assert all(end - start < 4 * 512 for start, end in lexed)
+    # a made-up value before the closers is still seen
+    ending = ', "k": 0' + closers
+    made_up = judge(Repair(original + ending, (Edit(len(original), 0, ending),), "t", True, 1))
+    assert made_up.invented == 2
+    assert all(end - start < 4 * 512 for start, end in lexed)

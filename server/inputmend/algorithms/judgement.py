@@ -238,21 +238,19 @@ def _changes(
     return deleted, inserted
 
 
-def _long_punctuation(inserted: str) -> bool:
-    """Is ``inserted`` long and made of punctuation and blanks only (no
-    letter, digit or quote): a run of closers, which holds no data?"""
-    return len(inserted) > 4 * LOOKAROUND and not any(
-        char.isalnum() or char in "\"'`" for char in inserted
-    )
+_LONG_PUNCTUATION = re.compile(rf"[^\w\"'`]{{{4 * LOOKAROUND},}}")
+"""A long run of punctuation and blanks (no letter, digit or quote): the
+closers a completion appends, which hold no data."""
 
 
 def _shortened(edit: Edit) -> Edit:
-    """``edit`` with the middle of a long run of punctuation it inserts left
-    out (its ends are judged with their neighbours; the middle meets none)."""
-    if not _long_punctuation(edit.insert):
-        return edit
-    inserted = edit.insert
-    return Edit(edit.offset, edit.delete, inserted[:LOOKAROUND] + inserted[-LOOKAROUND:])
+    """``edit`` with the middle of each long run of punctuation it inserts
+    left out: the run's ends are judged with their neighbours, its middle
+    meets none."""
+    inserted = _LONG_PUNCTUATION.sub(
+        lambda run: run.group()[:LOOKAROUND] + run.group()[-LOOKAROUND:], edit.insert
+    )
+    return edit if inserted == edit.insert else Edit(edit.offset, edit.delete, inserted)
 
 
 def _substitutions_apart(original: str, edits: Sequence[Edit]) -> list[Edit]:
@@ -436,9 +434,10 @@ class Judge:
             if not edits:
                 return Judgement(*counts)
             repaired = apply_edits(original, edits)
-        if any(_long_punctuation(edit.insert) for edit in edits):
+        shortened = [_shortened(edit) for edit in edits]
+        if shortened != edits:
             # a completion's thousands of closers: only their ends meet the data
-            edits = [_shortened(edit) for edit in edits]
+            edits = shortened
             repaired = apply_edits(original, edits)
         mapping = _EditMap(edits)
         deleted, inserted = _changes(original, edits, mapping)
