@@ -232,6 +232,8 @@ def test_a_line_a_deletion_leaves_blank_goes_with_it() -> None:
     # the line keeps what else it holds, and the last line its place
     assert _deleting("json", "[\n  1,,\n  2\n]", ",", 6) == "[\n  1,\n  2\n]"
     assert _deleting("json", '{"a": 1}\n}', "}", 8) == '{"a": 1}\n'
+    # a stray byte may have taken the place of a blank line: the line stays
+    assert _deleting("ini", "[a]\nx = 1\n\x87\n[b]\n", "\x87", 0) == "[a]\nx = 1\n\n[b]\n"
     # a grammar that reads line breaks as tokens (TOML) loses one, which no one sees
     assert _deleting("toml", 'a = "1"\n,\nb = 2\n', ",", 0) == 'a = "1"\nb = 2\n'
 

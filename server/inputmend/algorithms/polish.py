@@ -108,15 +108,17 @@ def without_emptied_lines(
     *,
     lexer: Lexer | None = None,
 ) -> Repair:
-    """``repair`` with each line that one of its deletions leaves blank
-    removed whole, line break and all: a stray ``}`` on a line of its own
-    goes with its line, as a person deletes it, rather than leaving an
-    empty line.  Kept only when the tokens are the same and ``accepts`` the
-    text (a blank line may matter, inside a string)."""
+    """``repair`` with each line that one of its deletions of closers or
+    separators leaves blank removed whole, line break and all: a stray
+    ``}`` on a line of its own goes with its line, as a person deletes it,
+    rather than leaving an empty line.  (A stray byte or word may have
+    taken the place of a blank line: its line stays.)  Kept only when the
+    tokens are the same and ``accepts`` the text (a blank line may matter,
+    inside a string)."""
     edits: list[Edit] = []
     for edit in repair.edits:
-        deleted = original[edit.offset : edit.end]
-        if edit.delete and not edit.insert and deleted.strip() and "\n" not in deleted:
+        deleted = original[edit.offset : edit.end].strip(_BLANKS)
+        if edit.delete and not edit.insert and deleted and set(deleted) <= CLOSERS | SEPARATORS:
             start = original.rfind("\n", 0, edit.offset) + 1
             end = original.find("\n", edit.end)
             if end >= 0 and not (original[start : edit.offset] + original[edit.end : end]).strip():
