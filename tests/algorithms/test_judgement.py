@@ -344,50 +344,45 @@ def test_closing_a_comment_opened_lines_before_changes_the_lines_between() -> No
     )
 
 
+class _Counting:
+    """JSON's lexer, remembering the stretches it is asked to lex."""
+
+    def __init__(self) -> None:
+        self.lexer = _lexer("json")
+        self.hints = self.lexer.hints
+        self.lexed: list[tuple[int, int]] = []
+
+    def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
+        self.lexed.append((start, end))
+        return self.lexer.lex(text, start, end, foreign=foreign)
+
+
+def _json_judge(original: str, lexer: _Counting) -> Judge:
+    """A judge of ``original`` with the JSON grammar's scan of it."""
+    locator = IncrementalGrammarOracle("json")
+    return Judge(original, lexer, token_start=lambda at: locator.last_token_start(original[:at]))
+
+
 def test_an_appended_ending_is_judged_from_the_last_token_on() -> None:
     # one long line: only the last token and the ending are read
     original = "[" + "1, " * 30_000 + "2"
-    locator = IncrementalGrammarOracle("json")
-    lexed: list[tuple[int, int]] = []
-    lexer = _lexer("json")
-
-    class Counting:
-        hints = lexer.hints
-
-        def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
-            lexed.append((start, end))
-            return lexer.lex(text, start, end, foreign=foreign)
-
-    judge = Judge(
-        original, Counting(), token_start=lambda at: locator.last_token_start(original[:at])
+    lexer = _Counting()
+    found = _json_judge(original, lexer)(
+        Repair(original + "]", (Edit(len(original), 0, "]"),), "t", True, 1)
     )
-    found = judge(Repair(original + "]", (Edit(len(original), 0, "]"),), "t", True, 1))
     assert (found.changed, found.data_lost, found.tokens_kept) == (0, 0, 1)
-    assert all(end - start <= 2 for start, end in lexed)
+    assert all(end - start <= 2 for start, end in lexer.lexed)
 
 
 def test_a_long_run_of_closers_is_judged_by_its_ends() -> None:
     original = "[" * 20_000 + "1"
-    lexed: list[tuple[int, int]] = []
-    lexer = _lexer("json")
-
-    class Counting:
-        hints = lexer.hints
-
-        def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
-            lexed.append((start, end))
-            return lexer.lex(text, start, end, foreign=foreign)
-
     closers = "]" * 20_000
-    locator = IncrementalGrammarOracle("json")
-    judge = Judge(
-        original, Counting(), token_start=lambda at: locator.last_token_start(original[:at])
-    )
+    lexer = _Counting()
+    judge = _json_judge(original, lexer)
     found = judge(Repair(original + closers, (Edit(len(original), 0, closers),), "t", True, 1))
     assert (found.changed, found.data_lost, found.invented) == (0, 0, 0)
-    assert all(end - start < 4 * 512 for start, end in lexed)
     # a made-up value before the closers is still seen
     ending = ', "k": 0' + closers
     made_up = judge(Repair(original + ending, (Edit(len(original), 0, ending),), "t", True, 1))
     assert made_up.invented == 2
-    assert all(end - start < 4 * 512 for start, end in lexed)
+    assert all(end - start < 4 * 512 for start, end in lexer.lexed)
