@@ -186,16 +186,18 @@ class GrammarLexer:
         return None
 
     def _unclosed(self, text: str, position: int) -> tuple[str, int] | None:
-        """The ignored terminal (a block comment) that the rest of ``text``
-        from ``position`` only begins, and the end of its line there; None
-        when no ignored terminal starts there or one ends in the text."""
+        """The ignored terminal (a block comment) that begins at ``position``
+        without ending anywhere (no token matched there), and the end of its
+        line; None when none begins there.  Only the line is read: a text
+        of many such lines costs no more than one pass."""
         patterns = self.grammar.patterns
+        line_end = text.find("\n", position)
+        line_end = len(text) if line_end < 0 else line_end
         for name in self._candidates(text[position]):
             if name in self.grammar.ignored and patterns[name].fullmatch(
-                text, position, partial=True
+                text, position, line_end, partial=True
             ):
-                line_end = text.find("\n", position)
-                return name, len(text) if line_end < 0 else line_end
+                return name, line_end
         return None
 
     def classify(self, canonical: str) -> tuple[str | None, Role]:
