@@ -283,3 +283,24 @@ def test_the_analysis_of_a_long_text_looks_at_the_budget() -> None:
 
     with pytest.raises(BudgetExhausted):
         next(iter(layout_edits(text, brackets, poll=spent)))
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # the line `  },` lost whole: the closer and the comma after it, on a
+        # line of their own as the indentation says
+        (
+            '{\n  "a": {\n    "b": 1\n  "c": 2\n}\n',
+            '{\n  "a": {\n    "b": 1\n  },\n  "c": 2\n}\n',
+        ),
+        (
+            '{\n  "list": [\n    1,\n    2\n  "x": 1\n}\n',
+            '{\n  "list": [\n    1,\n    2\n  ],\n  "x": 1\n}\n',
+        ),
+    ],
+)
+def test_a_closer_lost_with_its_separator_comes_back_with_it(damaged: str, repaired: str) -> None:
+    # not `"b": 1,` and a `}` at the end, which would move "c" into "a"
+    result = services.repair(damaged, IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == repaired

@@ -44,7 +44,7 @@ from inputmend.core.model import Edit, Repair, apply_edits, distance
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import HintsError
 from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
-from inputmend.oracles.base import Oracle
+from inputmend.oracles.base import Feedback, Oracle
 from inputmend.oracles.wrappers import metered
 
 ALGORITHM = "layout"
@@ -410,11 +410,7 @@ def _closing_breaks(
                     broken = broken or opened < rows.starts[row]
         if (k and lead_end < line.end) or k == len(layout.lines) - 1:
             indent = line.indent
-            broken = (
-                broken
-                or any(c < indent for c in closed)
-                or any(c >= indent for c, _ in stack)
-            )
+            broken = broken or any(c < indent for c in closed) or any(c >= indent for c, _ in stack)
             closed.clear()
         if broken and k:
             breaks.append(k)
@@ -738,10 +734,37 @@ def layout_repairs(
     try:
         for edit in layout_edits(text, brackets, openers=not incomplete, poll=meter.poll):
             candidate = apply_edits(text, (edit,))
-            if checked.check(candidate).valid:
-                repairs.append(
-                    Repair(candidate, (edit,), ALGORITHM, True, distance(text, candidate))
-                )
+            feedback = checked.check(candidate)
+            tries = (
+                [edit] if feedback.valid else _with_separators(edit, candidate, brackets, feedback)
+            )
+            for tried in tries:
+                candidate = apply_edits(text, (tried,))
+                if tried is edit or checked.check(candidate).valid:
+                    repairs.append(
+                        Repair(candidate, (tried,), ALGORITHM, True, distance(text, candidate))
+                    )
+                    break
     except BudgetExhausted:
         pass
     return LayoutResult(tuple(repairs), RunStats.of(meter))
+
+
+SEPARATORS = ",;"
+"""What may have been lost with a closer: the line ``  },`` lost whole."""
+
+
+def _with_separators(
+    edit: Edit, candidate: str, brackets: Brackets, feedback: Feedback
+) -> list[Edit]:
+    """A closer followed by each separator, where the closer alone leaves
+    the text (``candidate``, rejected as ``feedback`` says) rejected right
+    after it: the next line starts a sibling of what it closed, and the
+    separator between them was lost too."""
+    if edit.delete or edit.insert not in brackets.closers:
+        return []
+    after = edit.offset + len(edit.insert)
+    error = feedback.error_offset
+    if error is None or error < after or candidate[after:error].strip():
+        return []
+    return [Edit(edit.offset, 0, edit.insert + separator) for separator in SEPARATORS]
