@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from inputmend.algorithms.polish import (
+    closer_on_its_line,
     closers_on_lines,
     polish_layout,
     with_filler,
@@ -243,3 +244,32 @@ def test_a_blank_line_stays_where_the_oracle_wants_it() -> None:
     edit = Edit(original.index(",", 6), 1, "")
     repair = Repair(apply_edits(original, [edit]), (edit,), "fsynth", True, 1)
     assert without_emptied_lines(original, repair, lambda t: False) is repair
+
+
+def _closed_at(grammar: str, original: str, line: str, closer: str) -> str:
+    """The text ``closer_on_its_line`` makes of ``closer`` inserted at the end of ``line``."""
+    oracle = IncrementalGrammarOracle(grammar)
+    offset = original.index(line) + len(line)
+    edit = Edit(offset, 0, closer)
+    repair = Repair(apply_edits(original, [edit]), (edit,), "layout", True, len(closer))
+    assert oracle.check(repair.text).valid
+    return closer_on_its_line(
+        original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)
+    ).text
+
+
+def test_a_closer_inserted_at_a_line_end_goes_on_a_line_of_its_own() -> None:
+    c_like = "{\n  a = 1;\n  if (x) {\n    b = 2;\n  c = 3;\n}\n"
+    assert _closed_at("tinyc", c_like, "b = 2;", "}") == (
+        "{\n  a = 1;\n  if (x) {\n    b = 2;\n  }\n  c = 3;\n}\n"
+    )
+    crlf = '{\r\n  "a": [\r\n    1\r\n  "b": 2\r\n}'
+    assert (
+        _closed_at("json", crlf, "    1", "],") == '{\r\n  "a": [\r\n    1\r\n  ],\r\n  "b": 2\r\n}'
+    )
+
+
+def test_a_closer_stays_where_no_line_above_ends_with_its_opener() -> None:
+    lisp = "(defun f (x)\n  (let ((y 1))\n    (+ x y)\n  (print y)))\n"
+    damaged = lisp.replace("(+ x y)\n", "(+ x y\n")
+    assert _closed_at("sexp", damaged, "(+ x y", ")") == lisp

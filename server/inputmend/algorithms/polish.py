@@ -221,6 +221,64 @@ def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     return [edit]
 
 
+def closer_on_its_line(
+    original: str,
+    repair: Repair,
+    accepts: Callable[[str], bool],
+    *,
+    lexer: Lexer | None = None,
+) -> Repair:
+    """``repair`` with a closer it inserts at the end of a line (``}`` or
+    ``},``, the line ``  },`` lost whole) on a line of its own, where the
+    next line is indented less and a line of that indentation above opened
+    the bracket, ending with its opener:
+
+    .. code-block:: text
+
+        "a": {                 "a": {
+          "b": 1},     ->        "b": 1
+        "c": 2                 },
+                               "c": 2
+
+    Only blanks are added: kept when the tokens are the same and
+    ``accepts`` the text."""
+    if len(repair.edits) != 1:
+        return repair
+    edit = repair.edits[0]
+    inserted = edit.insert
+    if edit.delete or not inserted or inserted[0] not in CLOSERS:
+        return repair
+    if set(inserted) - CLOSERS - SEPARATORS:
+        return repair
+    line_end = original.find("\n", edit.offset)
+    if line_end < 0 or original[edit.offset : line_end].strip(_BLANKS):
+        return repair
+    line_start = original.rfind("\n", 0, edit.offset) + 1
+    line = original[line_start:line_end]
+    if not line[: edit.offset - line_start].strip():
+        return repair  # the line holds nothing before the closer
+    following = re.compile(r"\n([ \t]*)\S").search(original, line_end)
+    if following is None:
+        return repair
+    indentation = following.group(1)
+    if len(indentation.expandtabs()) >= len(line.expandtabs()) - len(line.lstrip().expandtabs()):
+        return repair
+    opened = [
+        content for width, content in _opening_lines(original, line_start) if width == indentation
+    ]
+    if not opened or not opened[0].rstrip().endswith(OPENER_OF[inserted[0]]):
+        return repair
+    newline = "\r\n" if original[line_end - 1 : line_end] == "\r" else "\n"
+    moved = Edit(edit.offset, 0, newline + indentation + inserted)
+    text = apply_edits(original, [moved])
+    lex = lexer or plain_lexer
+    before = _visible(repair.text[line_start : following.end() + len(inserted)], lex)
+    after = _visible(text[line_start : following.end() + len(moved.insert)], lex)
+    if before != after or not accepts(text):
+        return repair
+    return replace(repair, text=text, edits=(moved,), distance=distance(original, text))
+
+
 def closers_on_lines(
     original: str,
     repair: Repair,
