@@ -264,7 +264,7 @@ def layout_of(text: str, brackets: Brackets, poll: Callable[[], None] = _never) 
         index = bisect.bisect_left(offsets, content)
         # a line that starts with a closer is indented as the line of its opener
         leads = index < len(found) and offsets[index] == content and found[index][1] in closers
-        indent = _width(line.group(1))
+        indent = indentation_width(line.group(1))
         lines.append(Line(content, end, line.start(3), indent, depths[index] - leads))
         if line.end() >= size:
             break
@@ -273,7 +273,7 @@ def layout_of(text: str, brackets: Brackets, poll: Callable[[], None] = _never) 
     return Layout(tuple(lines), tuple(found))
 
 
-def _width(indentation: str) -> int:
+def indentation_width(indentation: str) -> int:
     """The width of an indentation (a tab goes to the next multiple of :data:`TAB`)."""
     if "\t" not in indentation:
         return len(indentation)
@@ -356,7 +356,7 @@ def _rows(text: str, brackets: Brackets, poll: Callable[[], None] = _never) -> _
         rows.starts.append(line.start())
         rows.contents.append(content)
         rows.ends.append(end)
-        rows.indents.append(_width(line.group(1)))
+        rows.indents.append(indentation_width(line.group(1)))
         rows.opening.append(text[content:end].endswith(brackets.openers))
         tail = hidden.get(end, end) if hidden.get(end, -1) >= content else end
         rows.tails.append(content + len(text[content:tail].rstrip(trailing)))
@@ -750,21 +750,17 @@ def layout_repairs(
     return LayoutResult(tuple(repairs), RunStats.of(meter))
 
 
-SEPARATORS = ",;"
-"""What may have been lost with a closer: the line ``  },`` lost whole."""
-
-
 def _with_separators(
     edit: Edit, candidate: str, brackets: Brackets, feedback: Feedback
 ) -> list[Edit]:
     """A closer followed by each separator, where the closer alone leaves
     the text (``candidate``, rejected as ``feedback`` says) rejected right
     after it: the next line starts a sibling of what it closed, and the
-    separator between them was lost too."""
+    separator between them was lost too (the line ``  },`` lost whole)."""
     if edit.delete or edit.insert not in brackets.closers:
         return []
     after = edit.offset + len(edit.insert)
     error = feedback.error_offset
     if error is None or error < after or candidate[after:error].strip():
         return []
-    return [Edit(edit.offset, 0, edit.insert + separator) for separator in SEPARATORS]
+    return [Edit(edit.offset, 0, edit.insert + separator) for separator in _SEPARATORS]

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from inputmend.algorithms.layout import indentation_width
 from inputmend.algorithms.ranking import StyleModel
 from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
 from inputmend.core.render import Lexer, plain_lexer, same_for_reader
@@ -40,6 +41,8 @@ CLOSERS = frozenset(")]}")
 """Closers: among blank lines, one goes on an indented empty line left for it."""
 OPENER_OF = {")": "(", "]": "[", "}": "{"}
 """The bracket each closer pairs with."""
+_NEXT_LINE = re.compile(r"\n([ \t]*)\S")
+"""The next line with content, its indentation grouped."""
 SEPARATORS = frozenset(",;")
 """What a closer goes before when its line kept it (``  },``)."""
 QUOTES = frozenset("\"'")
@@ -257,16 +260,21 @@ def closer_on_its_line(
     line = original[line_start:line_end]
     if not line[: edit.offset - line_start].strip():
         return repair  # the line holds nothing before the closer
-    following = re.compile(r"\n([ \t]*)\S").search(original, line_end)
+    following = _NEXT_LINE.search(original, line_end)
     if following is None:
         return repair
     indentation = following.group(1)
-    if len(indentation.expandtabs()) >= len(line.expandtabs()) - len(line.lstrip().expandtabs()):
+    if indentation_width(indentation) >= indentation_width(_indentation(line)):
         return repair
-    opened = [
-        content for width, content in _opening_lines(original, line_start) if width == indentation
-    ]
-    if not opened or not opened[0].rstrip().endswith(OPENER_OF[inserted[0]]):
+    opened = next(
+        (
+            content
+            for width, content in _opening_lines(original, line_start)
+            if width == indentation
+        ),
+        None,
+    )
+    if opened is None or not _pairs(inserted, opened):
         return repair
     newline = "\r\n" if original[line_end - 1 : line_end] == "\r" else "\n"
     moved = Edit(edit.offset, 0, newline + indentation + inserted)
@@ -375,20 +383,25 @@ def _opening_lines(original: str, last_line: int) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     line_end = original.find("\n", last_line)
     last = original[last_line : len(original) if line_end < 0 else line_end]
-    least = len(last.expandtabs()) - len(last.lstrip(" \t").expandtabs())
+    least = indentation_width(_indentation(last))
     end = last_line - 1
     while end > 0 and least > 0:
         begin = original.rfind("\n", 0, end) + 1
         line = original[begin:end].rstrip("\r")
         end = begin - 1
-        content = line.lstrip(" \t")
-        if not content:
+        indentation = _indentation(line)
+        if len(indentation) == len(line):
             continue
-        width = len(line.expandtabs()) - len(content.expandtabs())
+        width = indentation_width(indentation)
         if width < least:
-            found.append((line[: len(line) - len(content)], content.rstrip()))
+            found.append((indentation, line[len(indentation) :].rstrip()))
             least = width
     return found
+
+
+def _indentation(line: str) -> str:
+    """The blanks ``line`` starts with."""
+    return line[: len(line) - len(line.lstrip(" \t"))]
 
 
 def _pairs(unit: str, line: str) -> bool:
