@@ -342,3 +342,18 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
     assert result.repairs == ()
     assert result.stats.stop_reason == "time budget of 5s used up"
     assert services.repair(text, IncrementalGrammarOracle("json"), spent_s=5.0).repairs
+
+
+@pytest.mark.parametrize(
+    ("grammar", "damaged", "repaired"),
+    [
+        # items left out of shortened output: the ellipsis goes with its comma
+        ("json", "[1, 2, 3, ...]\n", "[1, 2, 3]\n"),
+        ("json", '{\n  "a": 1,\n  ...\n}\n', '{\n  "a": 1\n}\n'),
+        ("json", "[1, 2, ...\n", "[1, 2]\n"),
+    ],
+)
+def test_invented_damage_gets_the_repair_a_person_would_choose(
+    grammar: str, damaged: str, repaired: str
+) -> None:
+    assert services.repair(damaged, IncrementalGrammarOracle(grammar)).repairs[0].text == repaired

@@ -264,6 +264,11 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ),
         ("csv", 'id,text\n1,"a "quoted" word"\n', 'id,text\n1,"a ""quoted"" word"\n'),
         ("csv", 'id,text\n1,"He said "hi""\n2,x\n', 'id,text\n1,"He said ""hi"""\n2,x\n'),
+        # an ellipsis for items or a value left out holds no data
+        ("json", "[1, 2, 3, ...]", "[1, 2, 3]"),
+        ("json", "[..., 4, 5]", "[4, 5]"),
+        ("jsonc", '{"a": 1, \u2026}', '{"a": 1}'),
+        ("json", '{"items": ..., "n": 2}', '{"items": null, "n": 2}'),
     ],
 )
 def test_what_users_get_wrong_in_each_format(grammar: str, damaged: str, repaired: str) -> None:
