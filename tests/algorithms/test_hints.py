@@ -269,6 +269,10 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("json", "[..., 4, 5]", "[4, 5]"),
         ("jsonc", '{"a": 1, \u2026}', '{"a": 1}'),
         ("json", '{"items": ..., "n": 2}', '{"items": null, "n": 2}'),
+        # inner quotes that end the string's text, before its own quote
+        ("dot", 'digraph { a [label="say "hi""]; }', 'digraph { a [label="say \\"hi\\""]; }'),
+        ("json", '{"a": "say "hi""}', '{"a": "say \\"hi\\""}'),
+        ("jsonc", '{"a": "say "hi""}', '{"a": "say \\"hi\\""}'),
     ],
 )
 def test_what_users_get_wrong_in_each_format(grammar: str, damaged: str, repaired: str) -> None:
