@@ -269,6 +269,10 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("json", "[..., 4, 5]", "[4, 5]"),
         ("jsonc", '{"a": 1, \u2026}', '{"a": 1}'),
         ("json", '{"items": ..., "n": 2}', '{"items": null, "n": 2}'),
+        # a Windows path: a literal string keeps it as written, unless it
+        # holds an apostrophe
+        ("toml", 'path = "C:\\Users\\x"\n', "path = 'C:\\Users\\x'\n"),
+        ("toml", 'p = "C:\\Users\\it\'s"\n', 'p = "C:\\\\Users\\\\it\'s"\n'),
         # inner quotes that end the string's text, before its own quote
         ("dot", 'digraph { a [label="say "hi""]; }', 'digraph { a [label="say \\"hi\\""]; }'),
         ("json", '{"a": "say "hi""}', '{"a": "say \\"hi\\""}'),
