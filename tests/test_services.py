@@ -351,6 +351,12 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
         ("json", "[1, 2, 3, ...]\n", "[1, 2, 3]\n"),
         ("json", '{\n  "a": 1,\n  ...\n}\n', '{\n  "a": 1\n}\n'),
         ("json", "[1, 2, ...\n", "[1, 2]\n"),
+        # an attribute list that lost its `]` before the statement's `;`
+        (
+            "dot",
+            'digraph g {\n  a [label="A";\n  a -> b;\n}\n',
+            'digraph g {\n  a [label="A"];\n  a -> b;\n}\n',
+        ),
     ],
 )
 def test_invented_damage_gets_the_repair_a_person_would_choose(

@@ -43,6 +43,7 @@ from inputmend.algorithms.layout import (
 )
 from inputmend.algorithms.layout_window import windowed_agreement
 from inputmend.algorithms.polish import (
+    closer_before_separator,
     closer_on_its_line,
     closers_on_lines,
     polish_layout,
@@ -656,6 +657,7 @@ def _polish(
         if left():
             better = polish_layout(text, repair, accepts, lexer=lexer)
             better = without_emptied_lines(text, better, accepts, lexer=lexer)
+            better = closer_before_separator(text, better, accepts, lexer=lexer)
             better = closer_on_its_line(text, better, accepts, lexer=lexer)
             better = closers_on_lines(text, better, accepts, lexer=lexer)
         polished.setdefault(better.text, better)

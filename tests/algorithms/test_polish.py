@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from inputmend.algorithms.polish import (
+    closer_before_separator,
     closer_on_its_line,
     closers_on_lines,
     polish_layout,
@@ -273,3 +274,41 @@ def test_a_closer_stays_where_no_line_above_ends_with_its_opener() -> None:
     lisp = "(defun f (x)\n  (let ((y 1))\n    (+ x y)\n  (print y)))\n"
     damaged = lisp.replace("(+ x y)\n", "(+ x y\n")
     assert _closed_at("sexp", damaged, "(+ x y", ")") == lisp
+
+
+def _before_separator(grammar: str, original: str, after: str, closer: str) -> str:
+    """``original`` with ``closer`` inserted after ``after``, polished."""
+    oracle = IncrementalGrammarOracle(grammar)
+    at = original.index(after) + len(after)
+    repair = Repair(
+        original[:at] + closer + original[at:], (Edit(at, 0, closer),), "fsynth", True, 1
+    )
+    assert oracle.check(repair.text).valid
+    return closer_before_separator(
+        original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)
+    ).text
+
+
+def test_a_closer_goes_before_the_separator_ending_the_line_that_opened_it() -> None:
+    dot = 'digraph g {\n  a [label="A", color=red;\n  a -> b;\n}\n'
+    assert _before_separator("dot", dot, "red;", "]") == dot.replace("red;", "red];")
+
+
+@pytest.mark.parametrize(
+    ("grammar", "original", "after", "closer"),
+    [
+        # a statement's `;` ends it inside its block
+        ("dot", "digraph g {\n  subgraph s { a; b;\n}\n", "b;", "}"),
+        # the bracket was opened on an earlier line: a list laid out on lines
+        ("dot", 'digraph g {\n  a [\n    label="A";\n  b;\n}\n', 'label="A";', "]"),
+        # and a `[` inside a string on the last one opens nothing
+        ("dot", 'digraph g {\n  a [color=red,\n    label="[";\n  b;\n}\n', '"[";', "]"),
+    ],
+)
+def test_a_closer_stays_after_a_separator_that_ends_what_it_closes(
+    grammar: str, original: str, after: str, closer: str
+) -> None:
+    at = original.index(after) + len(after)
+    assert _before_separator(grammar, original, after, closer) == (
+        original[:at] + closer + original[at:]
+    )

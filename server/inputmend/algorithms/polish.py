@@ -287,6 +287,64 @@ def closer_on_its_line(
     return replace(repair, text=text, edits=(moved,), distance=distance(original, text))
 
 
+def closer_before_separator(
+    original: str,
+    repair: Repair,
+    accepts: Callable[[str], bool],
+    *,
+    lexer: Lexer | None = None,
+) -> Repair:
+    """``repair`` with a closer it inserts after the separator that ends a line
+    moved before that separator, where the line opened the bracket it
+    closes: ``a [label="A";`` becomes ``a [label="A"];``, not
+    ``a [label="A";]``, and ``f(x,`` becomes ``f(x),``.  A list opened and
+    closed on one line seldom ends with a separator (a trailing comma is a
+    style of lists laid out on lines), but a statement ends with its ``;``
+    inside a block: ``{ a = 1; }`` keeps it.  Kept when the tokens are the
+    same but for the order of the two and ``accepts`` the text."""
+    if len(repair.edits) != 1:
+        return repair
+    edit = repair.edits[0]
+    closers = edit.insert.strip(_BLANKS)
+    if edit.delete or not closers or not set(closers) <= CLOSERS:
+        return repair
+    before = original[: edit.offset].rstrip(" \t")
+    separator = before[-1:]
+    if separator not in SEPARATORS or (separator == ";" and closers[0] == "}"):
+        return repair
+    at = len(before) - 1
+    line_start = original.rfind("\n", 0, at) + 1
+    lex = lexer or plain_lexer
+    if not _opens(original[line_start:at], closers[0], lex):
+        return repair
+    moved = Edit(at, 0, closers)
+    text = apply_edits(original, [moved])
+    line_end = text.find("\n", at)
+    window_end = len(text) if line_end < 0 else line_end
+    shift = len(repair.text) - len(text)
+    repaired = _visible(repair.text[line_start : window_end + shift], lex)
+    if sorted(repaired) != sorted(_visible(text[line_start:window_end], lex)):
+        return repair
+    if not accepts(text):
+        return repair
+    return replace(repair, text=text, edits=(moved,), distance=distance(original, text))
+
+
+def _opens(line: str, closer: str, lex: Lexer) -> bool:
+    """Does ``line`` leave a bracket open that ``closer`` closes (its
+    tokens' brackets, so that one inside a string does not count)?"""
+    depth = 0
+    for _, first, last in reversed(list(lex(line))):
+        token = line[first:last].strip(_BLANKS)
+        if token in CLOSERS:
+            depth += 1
+        elif token in ATTACH_RIGHT:
+            if depth == 0:
+                return token == OPENER_OF[closer]
+            depth -= 1
+    return False
+
+
 def closers_on_lines(
     original: str,
     repair: Repair,
