@@ -40,6 +40,9 @@ def polished(grammar: str, original: str, edits: Sequence[Edit]) -> str:
         ("[1 2 3]", [Edit(2, 1, ","), Edit(4, 1, ",")], "[1, 2, 3]"),
         # a closer attaches to what precedes it
         ('{"a": [1, 2 }', [Edit(12, 0, "]")], '{"a": [1, 2] }'),
+        # unless its opener is padded with a space: it mirrors that
+        ('{"a": [ 1, 2 }', [Edit(13, 0, "]")], '{"a": [ 1, 2 ]}'),
+        ('{ "a": 1 \n', [Edit(8, 0, "}")], '{ "a": 1 }\n'),
     ],
 )
 def test_delimiters_attach_as_in_nearly_every_format(

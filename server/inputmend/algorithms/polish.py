@@ -51,6 +51,9 @@ not ``"*3.45"}``), on the side that keeps the string's text."""
 
 _BLANKS = " \t\r\n\f\v"
 
+_PADDING_REACH = 1000
+"""Characters before a closer within which its opener's padding is read."""
+
 _EVIDENCE = 2
 """Uses of the delimiter in the input before its style decides where it goes
 (the rest of the input says nothing about how a delimiter it lacks is written)."""
@@ -176,6 +179,9 @@ def _placements(original: str, edits: list[Edit], index: int) -> list[Edit]:
     ats = [start, end]
     if delimiters and set(inserted) <= CLOSERS:
         ats += _left_open(original, start, end)
+        padded = _padded(original, start, end, inserted)
+        if padded is not None:
+            ats.append(padded)
     places = [Edit(at, 0, inserted) for at in ats if floor < at < ceiling]
     return [place for place in places if place != edit] if start < end else []
 
@@ -198,10 +204,36 @@ def _left_open(original: str, start: int, end: int) -> list[int]:
     return places
 
 
+def _padded(original: str, start: int, end: int, closers: str) -> int | None:
+    """Where a closer goes among the blanks ``start:end`` to mirror its
+    opener's padding: after the spaces on the line, when the bracket it
+    closes, opened on the same line, is followed by a space
+    (``{ key = "U" }``, ``[ 1, 2 ]``); None when it is not, or its opener is
+    not within :data:`_PADDING_REACH` characters before.  Brackets are
+    counted as characters (inside a string too)."""
+    spaces = len(original[start:end]) - len(original[start:end].lstrip(" \t"))
+    if not spaces:
+        return None
+    closer = closers[0]
+    depth = 0
+    line_start = original.rfind("\n", 0, start) + 1
+    for at in range(start - 1, max(line_start, start - _PADDING_REACH) - 1, -1):
+        char = original[at]
+        if char in CLOSERS:
+            depth += 1
+        elif char in ATTACH_RIGHT:
+            if depth == 0:
+                padded = char == OPENER_OF[closer] and original[at + 1 : at + 2] in (" ", "\t")
+                return start + spaces if padded else None
+            depth -= 1
+    return None
+
+
 def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     """Where ``edit``'s delimiter usually goes among the blanks around it: right
     after what precedes them (closers, separators), right before what follows
-    them (openers), a closer on an empty line left indented for it or before
+    them (openers), a closer on an empty line left indented for it, after the
+    spaces when its opener is followed by one, or before
     the separator that starts the line after the blanks; a quote
     that overwrote blanks beside them, on either side (the side that changes
     the string's text is refused as other tokens); else where it is."""
@@ -211,6 +243,9 @@ def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     left_open = [Edit(at, 0, edit.insert) for at in _left_open(original, start, end)]
     if set(edit.insert) <= CLOSERS and left_open:
         return left_open[-1:]
+    padded = _padded(original, start, end, edit.insert) if set(edit.insert) <= CLOSERS else None
+    if padded is not None:
+        return [Edit(padded, 0, edit.insert)]
     if (
         set(edit.insert) <= CLOSERS
         and "\n" in original[start:end]
