@@ -351,6 +351,8 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
         ("json", "[1, 2, 3, ...]\n", "[1, 2, 3]\n"),
         ("json", '{\n  "a": 1,\n  ...\n}\n', '{\n  "a": 1\n}\n'),
         ("json", "[1, 2, ...\n", "[1, 2]\n"),
+        # an inline table that lost its `}` before the line's blanks: they stay
+        ("toml", 'b = { key = "U" \n', 'b = { key = "U" }\n'),
         # an attribute list that lost its `]` before the statement's `;`
         (
             "dot",

@@ -91,7 +91,10 @@ def complete_text(
             suffix = options.complete(prefix)
             if suffix is None:
                 continue
-            endings = (ending, "") if ending and cut <= len(text) - len(ending) else ("",)
+            # the blanks that ended the text stay after the completion (the
+            # rest of them, where the cut is among them)
+            rest = text[cut:] if cut >= len(text) - len(ending) else ending
+            endings = (rest, "") if rest else ("",)
             # a line break first, where the last token would read on into
             # the completion (a `//` comment at the end takes in the `}`)
             tries = [suffix + end for end in endings] + [LINE_BREAK + suffix]
