@@ -25,9 +25,10 @@ Each repair is judged by what it does to the input's data
    data alike, the smallest;
 7. brackets where the indentation says they belong
    (:func:`~inputmend.algorithms.layout.layout_agreement`);
-8. a repair the grammar's hints proposed: first among equals;
-9. how natural the repaired text looks in the file's own style, then fewer
-   inserted characters; of equal repairs the one found first stays first.
+8. the input's final line break kept (text after the data removed up to it);
+9. a repair the grammar's hints proposed: first among equals;
+10. how natural the repaired text looks in the file's own style, then fewer
+    inserted characters; of equal repairs the one found first stays first.
 
 The style model: repairs of one input often tie on all of that (a missing
 `)` can go before or after the final newline), and the *input's own style*
@@ -53,6 +54,8 @@ from inputmend.algorithms.redecode import reread
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit, significant
 from inputmend.core.model import Edit, Repair
 from inputmend.grammar.tolerant import GenericLexer, TolerantLexer
+
+_LINE_BREAKS = ("\n", "\r")
 
 ORDER = 3
 """Characters per n-gram: two of context, one predicted."""
@@ -150,9 +153,18 @@ def _key(repair: Repair, judgement: Judgement) -> tuple[int, ...]:
     )
 
 
-def _tie_key(repair: Repair, style: float, agreement: int) -> tuple[int, ...]:
-    """What decides between repairs equal by :func:`_key`."""
-    return (-agreement, repair.algorithm != HINTED, math.floor(style), repair.inserted)
+def _tie_key(
+    repair: Repair, style: float, agreement: int, final_break: bool
+) -> tuple[int, ...]:
+    """What decides between repairs equal by :func:`_key` (``final_break``:
+    the input ends with a line break)."""
+    return (
+        -agreement,
+        final_break and not repair.text.endswith(_LINE_BREAKS),
+        repair.algorithm != HINTED,
+        math.floor(style),
+        repair.inserted,
+    )
 
 
 def rank(
@@ -208,7 +220,12 @@ def rank(
     keyed = [
         (
             head,
-            _tie_key(r, model.cost(original, r.text, r.edits), layout(r.text) if layout else 0)
+            _tie_key(
+                r,
+                model.cost(original, r.text, r.edits),
+                layout(r.text) if layout else 0,
+                original.endswith(_LINE_BREAKS),
+            )
             if model is not None and equals[head] > 1
             else (),
             i,
