@@ -19,6 +19,8 @@ from dataclasses import dataclass, replace
 from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
 from inputmend.algorithms.completion import CompletionOptions, complete_text
 from inputmend.algorithms.configurations import Ranges
+from inputmend.algorithms.conflicts import ALGORITHM as CONFLICT_ALGORITHM
+from inputmend.algorithms.conflicts import conflict_repairs
 from inputmend.algorithms.dd import dd_text
 from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.ddmin import ddmin_text
@@ -61,6 +63,7 @@ from inputmend.algorithms.syntactic import (
 )
 from inputmend.config import defaults
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
+from inputmend.core.conflicts import find_conflicts
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import (
     Abstraction,
@@ -445,13 +448,21 @@ def _redecode(task: RepairTask, budget: Budget) -> Attempt:
     return list(result.repairs), None, result.stats
 
 
+def _conflicts(task: RepairTask, budget: Budget) -> Attempt:
+    result = conflict_repairs(task.text, task.oracle, budget=budget)
+    return list(result.repairs), None, result.stats
+
+
 def _searching_may_help(task: RepairTask) -> bool:
     """A search (FSynth, ddmax) edits at the parse boundary or deletes: once a
     repair found before it does the data no harm, it can only find a shorter
-    one, never one that keeps more; and an incomplete input that completion
-    finished needs none (see :func:`_not_completed`)."""
+    one, never one that keeps more; an incomplete input that completion
+    finished needs none (see :func:`_not_completed`), and neither does one
+    whose merge conflicts a side of each resolves."""
     if not _not_completed(task):
         return False
+    if any(repair.algorithm == CONFLICT_ALGORITHM for repair in task.found):
+        return False  # a side of each merge conflict is what a person keeps
     judge = _judge(task)
     return not any(judge(repair).harmless for repair in task.found)
 
@@ -484,6 +495,9 @@ def _closes(brackets: Brackets, text: str) -> int:
     return kinds.count("c") - kinds.count("o")
 
 
+CONFLICTS = Strategy(
+    CONFLICT_ALGORITHM, 1, _conflicts, lambda task: bool(find_conflicts(task.text))
+)
 REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
 COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
 HINTS = Strategy(HINTS_ALGORITHM, 2, _hints)
@@ -507,9 +521,9 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
     for algorithm in (
         RepairAlgorithm(
             "auto",
-            "re-reading undecodable bytes, completion, the grammar's hints, layout, FSynth, "
-            "then hybrid ddmax; their repairs ranked together",
-            (REDECODE, COMPLETION, HINTS, LAYOUT, FSYNTH, HYBRID),
+            "a side of each merge conflict, re-reading undecodable bytes, completion, the "
+            "grammar's hints, layout, FSynth, then hybrid ddmax; their repairs ranked together",
+            (CONFLICTS, REDECODE, COMPLETION, HINTS, LAYOUT, FSYNTH, HYBRID),
         ),
         RepairAlgorithm(
             "completion",

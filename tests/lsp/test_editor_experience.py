@@ -141,3 +141,22 @@ async def test_no_orphaned_coroutines_when_work_is_cancelled_during_start_up(
             await analysed(client, uri)
             assert "syntax" in codes(client, uri)
     assert "never awaited" not in capfd.readouterr().err
+
+
+async def test_a_merge_conflict_is_resolved_by_keeping_a_side(tmp_path: Path) -> None:
+    merged = PACKAGE.replace(
+        '  "version": "0.1.0"\n',
+        '<<<<<<< HEAD\n  "version": "0.1.0",\n=======\n  "version": "0.2.0",\n>>>>>>> main\n',
+    )
+    async with session() as (client, _):
+        uri = open_document(client, tmp_path / "package.json", merged)
+        await analysed(client, uri)
+        actions = await code_actions(client, uri)
+        titles = [action.title for action in actions]
+        assert titles[:2] == [
+            "Keep ours (`HEAD`), drop theirs (`main`) in the merge conflict",
+            "Keep theirs (`main`), drop ours (`HEAD`) in the merge conflict",
+        ], titles
+        assert actions[0].is_preferred
+        repaired = json.loads(apply_text_edits(merged, edits_of(actions[0])))
+        assert repaired == {"name": "inputmend", "version": "0.1.0", "private": True}

@@ -10,7 +10,9 @@ Each repair is judged by what it does to the input's data
 3. input tokens changed (swallowed into a string or comment, another kind,
    merged, foreign syntax left as it is): wrapping a document in one string
    keeps every character and loses every token;
-4. data characters lost (undecodable bytes re-read as text are kept), then
+4. data characters lost (undecodable bytes re-read as text are kept, and
+   the side of a merge conflict a resolution leaves out is a choice its
+   title names, not a loss), then
    punctuation lost (a stray copy and a hint's fix are free), then fields
    joined (adjacent fields quoted as one, every character kept), then values
    invented, then values invented other than the grammar's filler: keeping
@@ -48,9 +50,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
+from inputmend.algorithms.conflicts import ALGORITHM as RESOLVED
 from inputmend.algorithms.hints import ALGORITHM as HINTED
 from inputmend.algorithms.judgement import Judge, Judgement, TokenStart
 from inputmend.algorithms.redecode import reread
+from inputmend.core.conflicts import resolution_of
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit, significant
 from inputmend.core.model import Edit, Repair
 from inputmend.grammar.tolerant import GenericLexer, TolerantLexer
@@ -205,11 +209,14 @@ def rank(
         lost = max(0, judgement.data_lost - sum(reread(original, e) for e in repair.edits))
         judgement = replace(judgement, data_lost=lost)
         lost += judgement.junk_lost
+        chosen = repair.algorithm == RESOLVED and resolution_of(original, repair.text)
+        if chosen:  # every character it removes is a marker or the side left out
+            judgement = replace(judgement, data_lost=0, structure_lost=0)
         marked = replace(
             repair,
             data_lost=lost,
             tokens_kept=judgement.tokens_kept,
-            lossy=not limit.allows(lost, available),
+            lossy=not chosen and not limit.allows(lost, available),
         )
         judged.append((marked, judgement))
     heads = [_key(r, j) for r, j in judged]

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from inputmend.core.conflicts import resolution_of
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.text import LineIndex, common_prefix, common_suffix, snippet
 
@@ -333,7 +334,8 @@ def describe_repair(
     where: Where | None = None,
     repaired: str | None = None,
 ) -> str:
-    """What a repair changes, as a title: ``Insert missing `,` after `2` ``.
+    """What a repair changes, as a title: ``Insert missing `,` after `2` ``
+    (or the side of a merge conflict it keeps).
 
     ``lexer`` gives the tokens (default :func:`plain_lexer`), ``where`` writes
     positions (default 1-based characters), ``repaired`` is the repaired text
@@ -341,6 +343,9 @@ def describe_repair(
     if not edits:
         return "No change"
     text = repaired if repaired is not None else apply_edits(original, edits)
+    resolution = resolution_of(original, text)
+    if resolution is not None:
+        return resolution.title
     describer = _Describer(original, text, lexer or plain_lexer, where or human_where(original))
     phrases = describer.phrases(edits)
     shown = phrases[:SHOWN_EDITS]

@@ -1,0 +1,68 @@
+"""Merge conflicts: keep one side, as a person resolves them.
+
+A file that git (or Mercurial, or any tool that writes diff3's markers) could
+not merge holds both versions of each conflicting stretch between marker
+lines::
+
+    <<<<<<< HEAD
+    "version": "1.2.0"
+    ||||||| base            (only in diff3 style)
+    "version": "1.1.0"
+    =======
+    "version": "1.3.0"
+    >>>>>>> feature
+
+No reader of the format accepts the markers, and a search that edits at the
+first error makes a mess of them (the markers and both versions joined into
+one string).  The repair a person chooses keeps one side of every conflict:
+ours (the side before ``=======``), theirs (after it), or both in a row
+(two lists that each gained an item).  The oracle decides which of these
+are valid; the markers are no data, and the side left out is a choice the
+repair's title names, not a loss (:func:`resolution_of`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
+from inputmend.core.conflicts import SIDES, find_conflicts, resolved
+from inputmend.core.model import Repair, apply_edits, distance
+from inputmend.oracles.base import Oracle
+from inputmend.oracles.wrappers import metered
+
+ALGORITHM = "conflict"
+
+
+@dataclass(frozen=True)
+class ConflictResult:
+    """The resolutions the oracle accepted and what checking them cost."""
+
+    repairs: tuple[Repair, ...]
+    stats: RunStats
+
+
+def conflict_repairs(text: str, oracle: Oracle, *, budget: Budget = UNLIMITED) -> ConflictResult:
+    """The resolutions of ``text``'s conflicts the oracle accepts: ours,
+    theirs, and both where no conflict's sides give one key twice (one
+    oracle run each; none without conflicts)."""
+    conflicts = find_conflicts(text)
+    if not conflicts:
+        return ConflictResult((), RunStats(0, 0.0))
+    checked, meter = metered(oracle, budget)
+    repairs: list[Repair] = []
+    seen: set[str] = set()
+    try:
+        for side in SIDES:
+            if side == "both" and any(conflict.alternatives for conflict in conflicts):
+                continue
+            edits = resolved(text, conflicts, side)
+            candidate = apply_edits(text, edits)
+            if candidate in seen:
+                continue
+            seen.add(candidate)
+            if checked.check(candidate).valid:
+                repairs.append(Repair(candidate, edits, ALGORITHM, True, distance(text, candidate)))
+    except BudgetExhausted:
+        pass
+    return ConflictResult(tuple(repairs), RunStats.of(meter))

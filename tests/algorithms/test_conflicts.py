@@ -1,0 +1,57 @@
+"""Repairs that keep a side of each merge conflict, decided by the oracle and ranked first."""
+
+from __future__ import annotations
+
+from inputmend import services
+from inputmend.algorithms.conflicts import conflict_repairs
+from inputmend.core.budget import Budget
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+
+def test_each_side_the_oracle_accepts_is_a_repair() -> None:
+    text = "[\n<<<<<<< HEAD\n  1,\n=======\n  2,\n>>>>>>> feature\n  3\n]\n"
+    found = conflict_repairs(text, IncrementalGrammarOracle("json"))
+    assert [r.text for r in found.repairs] == [
+        "[\n  1,\n  3\n]\n",
+        "[\n  2,\n  3\n]\n",
+        "[\n  1,\n  2,\n  3\n]\n",
+    ]
+    assert found.stats.tests == 3
+
+
+def test_keeping_both_versions_of_a_key_is_not_offered() -> None:
+    text = '{\n<<<<<<< HEAD\n  "v": 1,\n=======\n  "v": 2,\n>>>>>>> x\n  "w": 3\n}\n'
+    found = conflict_repairs(text, IncrementalGrammarOracle("json"))
+    assert [r.text for r in found.repairs] == [
+        '{\n  "v": 1,\n  "w": 3\n}\n',
+        '{\n  "v": 2,\n  "w": 3\n}\n',
+    ]
+
+
+def test_no_conflict_costs_no_oracle_run_and_the_budget_stops_the_rest() -> None:
+    assert conflict_repairs("[1,]", IncrementalGrammarOracle("json")).stats.tests == 0
+    text = "[\n<<<<<<< a\n  1\n=======\n  2\n>>>>>>> b\n]\n"
+    stopped = conflict_repairs(text, IncrementalGrammarOracle("json"), budget=Budget(max_tests=1))
+    assert len(stopped.repairs) == 1
+
+
+def test_a_side_of_the_conflict_is_the_top_repair_and_not_lossy() -> None:
+    text = (
+        '{\n  "name": "app",\n<<<<<<< HEAD\n  "version": "1.2.0",\n=======\n'
+        '  "version": "1.3.0",\n>>>>>>> feature\n  "private": true\n}\n'
+    )
+    result = services.repair(text, IncrementalGrammarOracle("json"))
+    best = result.repairs[0]
+    assert best.text == '{\n  "name": "app",\n  "version": "1.2.0",\n  "private": true\n}\n'
+    assert best.algorithm == "conflict" and not best.lossy
+    assert result.repairs[1].text == best.text.replace("1.2.0", "1.3.0")
+    # no search after a resolution (FSynth would make one string of it all)
+    assert not {"fsynth", "ddmax-hybrid"} & {r.algorithm for r in result.repairs}
+
+
+def test_every_format_gets_its_conflicts_resolved() -> None:
+    yaml = "deps:\n<<<<<<< HEAD\n  - a\n=======\n  - b\n>>>>>>> topic\n  - c\n"
+    best = services.repair(yaml, IncrementalGrammarOracle("yaml")).repairs[0]
+    assert best.text == "deps:\n  - a\n  - b\n  - c\n"
+    toml = "[a]\n<<<<<<< ours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n"
+    assert services.repair(toml, IncrementalGrammarOracle("toml")).repairs[0].text == "[a]\nx = 1\n"

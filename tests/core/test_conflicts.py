@@ -1,0 +1,58 @@
+"""Merge conflicts as git and diff3 write them, and their resolutions."""
+
+from __future__ import annotations
+
+from inputmend.core.conflicts import find_conflicts, resolution_of, resolved
+from inputmend.core.model import apply_edits
+
+MERGED = '{\n<<<<<<< HEAD\n  "v": 1\n=======\n  "v": 2\n>>>>>>> feature\n}\n'
+
+
+def test_a_conflict_has_two_sides_and_their_labels() -> None:
+    (conflict,) = find_conflicts(MERGED)
+    assert MERGED[conflict.start : conflict.end].startswith("<<<<<<< HEAD\n")
+    assert MERGED[conflict.end :] == "}\n"
+    assert (conflict.ours, conflict.theirs) == ('  "v": 1\n', '  "v": 2\n')
+    assert (conflict.ours_label, conflict.theirs_label) == ("HEAD", "feature")
+
+
+def test_the_base_of_diff3_style_is_neither_side() -> None:
+    text = "a\n<<<<<<< ours\nx\n||||||| base\nw\n=======\ny\n>>>>>>> theirs\nb"
+    (conflict,) = find_conflicts(text)
+    assert (conflict.ours, conflict.theirs) == ("x\n", "y\n")
+
+
+def test_markers_out_of_order_are_text() -> None:
+    heading = "Title\n=======\n\ntext\n>>>>>>> not a marker\n"
+    assert find_conflicts(heading) == ()
+    assert find_conflicts("a <<<<<<< b\n=======\n>>>>>>> c\n") == ()  # not at a line start
+    unfinished = "<<<<<<< HEAD\nx\n=======\ny\n" + MERGED
+    assert len(find_conflicts(unfinished)) == 1
+
+
+def test_a_last_marker_without_a_line_break_ends_the_text() -> None:
+    text = "<<<<<<< a\nx\n=======\ny\n>>>>>>> b"
+    (conflict,) = find_conflicts(text)
+    assert conflict.end == len(text)
+    assert apply_edits(text, resolved(text, (conflict,), "theirs")) == "y\n"
+
+
+def test_a_resolution_is_recognised_and_titled() -> None:
+    conflicts = find_conflicts(MERGED)
+    ours = apply_edits(MERGED, resolved(MERGED, conflicts, "ours"))
+    assert ours == '{\n  "v": 1\n}\n'
+    found = resolution_of(MERGED, ours)
+    assert found is not None and found.side == "ours"
+    assert found.title == "Keep ours (`HEAD`), drop theirs (`feature`) in the merge conflict"
+    both = apply_edits(MERGED, resolved(MERGED, conflicts, "both"))
+    found = resolution_of(MERGED, both)
+    assert found is not None and found.title == "Keep both sides of the merge conflict"
+    assert resolution_of(MERGED, '{\n  "v": 3\n}\n') is None
+    assert resolution_of("{}", "{}") is None
+
+
+def test_sides_that_give_one_key_two_values_are_alternatives() -> None:
+    (versions,) = find_conflicts(MERGED)
+    assert versions.alternatives
+    (items,) = find_conflicts("[\n<<<<<<< a\n  1,\n=======\n  2,\n>>>>>>> b\n  3\n]\n")
+    assert not items.alternatives
