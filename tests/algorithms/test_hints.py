@@ -277,6 +277,9 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("dot", 'digraph { a [label="say "hi""]; }', 'digraph { a [label="say \\"hi\\""]; }'),
         ("json", '{"a": "say "hi""}', '{"a": "say \\"hi\\""}'),
         ("jsonc", '{"a": "say "hi""}', '{"a": "say \\"hi\\""}'),
+        # YAML reserves `@` and the backquote at the start of a plain value
+        ("yaml", "user: @admin\nid: 1\n", 'user: "@admin"\nid: 1\n'),
+        ("yaml", "steps:\n  - `make`\n", 'steps:\n  - "`make`"\n'),
     ],
 )
 def test_what_users_get_wrong_in_each_format(grammar: str, damaged: str, repaired: str) -> None:
