@@ -353,6 +353,8 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
         ("json", "[1, 2, ...\n", "[1, 2]\n"),
         # an inline table that lost its `}` before the line's blanks: they stay
         ("toml", 'b = { key = "U" \n', 'b = { key = "U" }\n'),
+        # a tab typed in a string is kept, as its escape
+        ("json", '{"a": "x\ty"}\n', '{"a": "x\\ty"}\n'),
         # a value beginning with what YAML reserves, in quotes
         ("yaml", "user: @admin\n", 'user: "@admin"\n'),
         # a word after the data goes, the final line break stays

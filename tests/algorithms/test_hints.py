@@ -277,6 +277,10 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("dot", 'digraph { a [label="say "hi""]; }', 'digraph { a [label="say \\"hi\\""]; }'),
         ("json", '{"a": "say "hi""}', '{"a": "say \\"hi\\""}'),
         ("jsonc", '{"a": "say "hi""}', '{"a": "say \\"hi\\""}'),
+        # a tab typed in a string, a \u that is no escape: kept as written
+        ("json", '{"a": "x\ty"}', '{"a": "x\\ty"}'),
+        ("jsonc", '{"a": "x\ty"}', '{"a": "x\\ty"}'),
+        ("json", '{"a": "\\u12"}', '{"a": "\\\\u12"}'),
         # YAML reserves `@` and the backquote at the start of a plain value
         ("yaml", "user: @admin\nid: 1\n", 'user: "@admin"\nid: 1\n'),
         ("yaml", "steps:\n  - `make`\n", 'steps:\n  - "`make`"\n'),
