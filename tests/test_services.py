@@ -355,8 +355,10 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
         ("toml", 'b = { key = "U" \n', 'b = { key = "U" }\n'),
         # a tab typed in a string is kept, as its escape
         ("json", '{"a": "x\ty"}\n', '{"a": "x\\ty"}\n'),
-        # a value beginning with what YAML reserves, in quotes
         ("yaml", "user: @admin\n", 'user: "@admin"\n'),
+        # a value completed after a key, spaced as the file writes it
+        ("json", '{"a": 1, "b"}\n', '{"a": 1, "b": null}\n'),
+        ("json", "[1, 2, , 3]\n", "[1, 2, 3]\n"),
         # a word after the data goes, the final line break stays
         ("json", '{"a": 1}\nundefined\n', '{"a": 1}\n'),
         # an attribute list that lost its `]` before the statement's `;`

@@ -49,7 +49,9 @@ from inputmend.algorithms.polish import (
     closer_on_its_line,
     closers_on_lines,
     polish_layout,
+    spaced_as_the_input,
     with_filler,
+    without_doubled_blanks,
     without_emptied_lines,
 )
 from inputmend.algorithms.ranking import rank
@@ -671,7 +673,9 @@ def _polish(
         if left():
             better = polish_layout(text, repair, accepts, lexer=lexer)
             better = without_emptied_lines(text, better, accepts, lexer=lexer)
+            better = without_doubled_blanks(text, better, accepts, lexer=lexer)
             better = closer_before_separator(text, better, accepts, lexer=lexer)
+            better = spaced_as_the_input(text, better, accepts, lexer=lexer)
             better = closer_on_its_line(text, better, accepts, lexer=lexer)
             better = closers_on_lines(text, better, accepts, lexer=lexer)
         polished.setdefault(better.text, better)

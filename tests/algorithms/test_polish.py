@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -11,7 +11,9 @@ from inputmend.algorithms.polish import (
     closer_on_its_line,
     closers_on_lines,
     polish_layout,
+    spaced_as_the_input,
     with_filler,
+    without_doubled_blanks,
     without_emptied_lines,
 )
 from inputmend.core.model import Edit, Repair, apply_edits
@@ -315,3 +317,28 @@ def test_a_closer_stays_after_a_separator_that_ends_what_it_closes(
     assert _before_separator(grammar, original, after, closer) == (
         original[:at] + closer + original[at:]
     )
+
+
+def _tidied(step: Callable[..., Repair], grammar: str, original: str, edits: list[Edit]) -> str:
+    oracle = IncrementalGrammarOracle(grammar)
+    repair = Repair(apply_edits(original, edits), tuple(edits), "completion", True, 1)
+    assert oracle.check(repair.text).valid
+    return step(original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)).text
+
+
+def test_inserted_text_is_spaced_as_the_input_writes_it() -> None:
+    assert _tidied(spaced_as_the_input, "json", '{"a": 1, "b"}', [Edit(12, 0, ":null")]) == (
+        '{"a": 1, "b": null}'
+    )
+    # a file written without spaces stays so, and a string's text never changes
+    assert _tidied(spaced_as_the_input, "json", '{"a":1,"b"}', [Edit(10, 0, ":null")]) == (
+        '{"a":1,"b":null}'
+    )
+    assert _tidied(spaced_as_the_input, "json", '["a: b", ', [Edit(9, 0, '"x:y"]')]) == (
+        '["a: b", "x:y"]'
+    )
+
+
+def test_a_stray_delimiter_between_spaces_goes_with_one_of_them() -> None:
+    assert _tidied(without_doubled_blanks, "json", "[1, 2, , 3]", [Edit(7, 1, "")]) == "[1, 2, 3]"
+    assert _tidied(without_doubled_blanks, "json", "[1, 2,, 3]", [Edit(6, 1, "")]) == "[1, 2, 3]"

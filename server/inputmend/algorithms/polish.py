@@ -150,6 +150,40 @@ def without_emptied_lines(
     return replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
 
 
+def without_doubled_blanks(
+    original: str,
+    repair: Repair,
+    accepts: Callable[[str], bool],
+    *,
+    lexer: Lexer | None = None,
+) -> Repair:
+    """``repair`` with each deletion of a stray delimiter between two spaces
+    taking the space after it too: ``[1, 2, 3]`` for ``[1, 2, , 3]``, not
+    ``[1, 2,  3]``.  Kept when the tokens are the same and ``accepts`` the
+    text."""
+    edits = []
+    for edit in repair.edits:
+        deleted = original[edit.offset : edit.end]
+        if (
+            not edit.insert
+            and deleted
+            and set(deleted) <= ATTACH_LEFT | ATTACH_RIGHT
+            and original[edit.offset - 1 : edit.offset] == " "
+            and original[edit.end : edit.end + 1] == " "
+        ):
+            edit = Edit(edit.offset, edit.delete + 1, "")
+        edits.append(edit)
+    if edits == list(repair.edits) or any(
+        first.end > second.offset for first, second in itertools.pairwise(edits)
+    ):
+        return repair
+    text = apply_edits(original, edits)
+    tidied = replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
+    if not same_for_reader(original, repair, tidied, lexer) or not accepts(text):
+        return repair
+    return tidied
+
+
 def _blanks_around(original: str, edit: Edit) -> tuple[int, int]:
     """The run of blanks ``edit`` touches (or overwrites), as (start, end)."""
     start = edit.offset
@@ -320,6 +354,46 @@ def closer_on_its_line(
     if before != after or not accepts(text):
         return repair
     return replace(repair, text=text, edits=(moved,), distance=distance(original, text))
+
+
+def spaced_as_the_input(
+    original: str,
+    repair: Repair,
+    accepts: Callable[[str], bool],
+    *,
+    lexer: Lexer | None = None,
+) -> Repair:
+    """``repair`` with a space after each ``,``, ``:`` or ``=`` it inserts
+    before more inserted text, where the input writes that delimiter with a
+    space after it at least as often as without: a completion's ``"b": null``
+    rather than ``"b":null`` in a file written ``"a": 1``.  Kept when the
+    tokens are the same and ``accepts`` the text."""
+    edits = []
+    for edit in repair.edits:
+        inserted = _SPACED_AFTER.sub(
+            lambda found: (
+                found.group() + " " if _spaced_after(original, found.group()) else found.group()
+            ),
+            edit.insert,
+        )
+        edits.append(Edit(edit.offset, edit.delete, inserted))
+    if edits == list(repair.edits):
+        return repair
+    text = apply_edits(original, edits)
+    spaced = replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
+    if not same_for_reader(original, repair, spaced, lexer) or not accepts(text):
+        return repair
+    return spaced
+
+
+_SPACED_AFTER = re.compile(r"[,:=](?=\S)")
+"""A delimiter that inserted text goes on right after."""
+
+
+def _spaced_after(original: str, delimiter: str) -> bool:
+    """Does ``original`` write a space after ``delimiter`` at least as often as not?"""
+    spaced = original.count(delimiter + " ") + original.count(delimiter + "\n")
+    return spaced > 0 and 2 * spaced >= original.count(delimiter)
 
 
 def closer_before_separator(
