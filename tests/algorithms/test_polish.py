@@ -337,6 +337,11 @@ def test_inserted_text_is_spaced_as_the_input_writes_it() -> None:
     assert _tidied(spaced_as_the_input, "json", '["a: b", ', [Edit(9, 0, '"x:y"]')]) == (
         '["a: b", "x:y"]'
     )
+    # an `=` gets the space before it too, where the file writes one there
+    assert _tidied(spaced_as_the_input, "toml", "n = 1\nretr", [Edit(10, 0, "=0")]) == (
+        "n = 1\nretr = 0"
+    )
+    assert _tidied(spaced_as_the_input, "toml", "n=1\nretr", [Edit(8, 0, "=0")]) == "n=1\nretr=0"
 
 
 def test_a_stray_delimiter_between_spaces_goes_with_one_of_them() -> None:

@@ -128,7 +128,8 @@ def test_prose_around_the_data_is_removed(oracle: IncrementalGrammarOracle) -> N
         # a multi-line string cut off is closed, not emptied
         ('[x]\nbanner = """\nWelcome to', '[x]\nbanner = """\nWelcome to"""'),
         # a key cut off is kept (with a value), not taken for prose and removed
-        ("[x]\nn = 1\nretr", "[x]\nn = 1\nretr=0"),
+        # (spaced as the file writes its `=`)
+        ("[x]\nn = 1\nretr", "[x]\nn = 1\nretr = 0"),
     ],
 )
 def test_a_cut_off_file_is_completed(

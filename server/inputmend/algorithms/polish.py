@@ -365,16 +365,26 @@ def spaced_as_the_input(
 ) -> Repair:
     """``repair`` with a space after each ``,``, ``:`` or ``=`` it inserts
     before more inserted text, where the input writes that delimiter with a
-    space after it at least as often as without: a completion's ``"b": null``
-    rather than ``"b":null`` in a file written ``"a": 1``.  Kept when the
-    tokens are the same and ``accepts`` the text."""
+    space after it at least as often as without (a completion's
+    ``"b": null`` rather than ``"b":null`` in a file written ``"a": 1``),
+    and a space before an ``=`` it inserts after other text where the input
+    writes one there (``retr = 0``).  Kept when the tokens are the same and
+    ``accepts`` the text."""
     edits = []
     for edit in repair.edits:
         inserted = _SPACED_AFTER.sub(
             lambda found: (
-                found.group() + " " if _spaced_after(original, found.group()) else found.group()
+                found.group() + " "
+                if _spaced(original, found.group(), after=True)
+                else found.group()
             ),
             edit.insert,
+        )
+        glued = (original[: edit.offset][-1:] + inserted[:1]).strip()
+        if len(glued) == 2 and glued[1] == "=" and _spaced(original, "=", after=False):
+            inserted = " " + inserted
+        inserted = _SPACED_BEFORE.sub(
+            lambda found: " =" if _spaced(original, "=", after=False) else "=", inserted
         )
         edits.append(Edit(edit.offset, edit.delete, inserted))
     if edits == list(repair.edits):
@@ -388,11 +398,17 @@ def spaced_as_the_input(
 
 _SPACED_AFTER = re.compile(r"[,:=](?=\S)")
 """A delimiter that inserted text goes on right after."""
+_SPACED_BEFORE = re.compile(r"(?<=\S)=")
+"""An ``=`` right after inserted text."""
 
 
-def _spaced_after(original: str, delimiter: str) -> bool:
-    """Does ``original`` write a space after ``delimiter`` at least as often as not?"""
-    spaced = original.count(delimiter + " ") + original.count(delimiter + "\n")
+def _spaced(original: str, delimiter: str, *, after: bool) -> bool:
+    """Does ``original`` write a space after (else before) ``delimiter`` at
+    least as often as not?"""
+    if after:
+        spaced = original.count(delimiter + " ") + original.count(delimiter + "\n")
+    else:
+        spaced = original.count(" " + delimiter)
     return spaced > 0 and 2 * spaced >= original.count(delimiter)
 
 
