@@ -237,7 +237,10 @@ def prefix_extent(pattern: Any, text: str, start: int, end: int | None = None) -
     Such prefixes are closed under shortening, so ``k`` is found by search;
     the search starts from the end of the pattern's own match, which is
     mostly the answer (the next character cannot continue the token): then
-    it costs three or four regex calls, not one per halving of the text."""
+    it costs three or four regex calls, not one per halving of the text.
+    Without a match, the whole rest is tried first: a token the end of the
+    text cuts off (a truncated string) is viable to the end, found in one
+    call that reads it once."""
     end = len(text) if end is None else end
 
     def viable(length: int) -> bool:
@@ -250,6 +253,8 @@ def prefix_extent(pattern: Any, text: str, start: int, end: int | None = None) -
     if found is not None and found.end() - start > 1 and viable(found.end() - start):
         low = found.end() - start
     high = end - start  # a length no shorter than the answer
+    if found is None and viable(high):
+        return high
     step = 1
     while low < high:  # gallop up from ``low`` until a length is not viable
         probe = min(low + step, high)
