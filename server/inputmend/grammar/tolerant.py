@@ -92,6 +92,10 @@ class _ForeignTokens:
             for char in chars
         }
 
+    def may_start(self, char: str) -> bool:
+        """Can a foreign token begin with ``char``?"""
+        return bool(self.any_start) or char in self.by_char
+
     def longest(self, text: str, position: int) -> tuple[Rewrite, Any] | None:
         """The longest foreign token at ``position`` (the first hint on ties)."""
         best: tuple[Rewrite, Any] | None = None
@@ -191,12 +195,15 @@ class GrammarLexer:
         line; None when none begins there.  Only the line is read: a text
         of many such lines costs no more than one pass."""
         patterns = self.grammar.patterns
+        ignored = [
+            name for name in self._candidates(text[position]) if name in self.grammar.ignored
+        ]
+        if not ignored:
+            return None
         line_end = text.find("\n", position)
         line_end = len(text) if line_end < 0 else line_end
-        for name in self._candidates(text[position]):
-            if name in self.grammar.ignored and patterns[name].fullmatch(
-                text, position, line_end, partial=True
-            ):
+        for name in ignored:
+            if patterns[name].fullmatch(text, position, line_end, partial=True):
                 return name, line_end
         return None
 
@@ -223,7 +230,12 @@ class GrammarLexer:
         context = self._context
         states: frozenset[int] | None = None  # where the parser may be (None: unknown)
         while position < end:
-            if text[position].isspace() and not self._candidates(text[position]):
+            char = text[position]
+            starts = self._candidates(char)
+            if not starts and not (foreign and self._foreign.may_start(char)):
+                if not char.isspace():  # no token of any kind begins with it: junk
+                    lexemes.append(Lexeme(None, position, position + 1, char, Role.JUNK))
+                    states = None
                 position += 1
                 continue
             name, token_end, guessed = self._native(text, position, states)
