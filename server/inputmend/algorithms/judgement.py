@@ -238,7 +238,10 @@ def _changes(
     return deleted, inserted
 
 
-_LONG_PUNCTUATION = re.compile(rf"[^\w\"'`]{{{4 * LOOKAROUND},}}")
+RUN_ENDS = 64
+"""Characters at each end of a long run of inserted punctuation that are
+judged (the closers of a completion meet the input's tokens at its start)."""
+_LONG_PUNCTUATION = re.compile(rf"[^\w\"'`]{{{4 * RUN_ENDS},}}")
 """A long run of punctuation and blanks (no letter, digit or quote): the
 closers a completion appends, which hold no data."""
 
@@ -248,7 +251,7 @@ def _shortened(edit: Edit) -> Edit:
     left out: the run's ends are judged with their neighbours, its middle
     meets none."""
     inserted = _LONG_PUNCTUATION.sub(
-        lambda run: run.group()[:LOOKAROUND] + run.group()[-LOOKAROUND:], edit.insert
+        lambda run: run.group()[:RUN_ENDS] + run.group()[-RUN_ENDS:], edit.insert
     )
     return edit if inserted == edit.insert else Edit(edit.offset, edit.delete, inserted)
 
