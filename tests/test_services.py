@@ -359,6 +359,12 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
         # a value completed after a key, spaced as the file writes it
         ("json", '{"a": 1, "b"}\n', '{"a": 1, "b": null}\n'),
         ("json", "[1, 2, , 3]\n", "[1, 2, 3]\n"),
+        # an end tag that lost its slash
+        (
+            "xml",
+            "<list>\n  <i>one<i>\n  <i>two</i>\n</list>\n",
+            "<list>\n  <i>one</i>\n  <i>two</i>\n</list>\n",
+        ),
         # a word after the data goes, the final line break stays
         ("json", '{"a": 1}\nundefined\n', '{"a": 1}\n'),
         # an attribute list that lost its `]` before the statement's `;`

@@ -281,6 +281,8 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("json", '{"a": "x\ty"}', '{"a": "x\\ty"}'),
         ("jsonc", '{"a": "x\ty"}', '{"a": "x\\ty"}'),
         ("json", '{"a": "\\u12"}', '{"a": "\\\\u12"}'),
+        # an end tag that lost its slash, before its parent's end tag
+        ("xml", "<a><b>x<b></a>", "<a><b>x</b></a>"),
         # YAML reserves `@` and the backquote at the start of a plain value
         ("yaml", "user: @admin\nid: 1\n", 'user: "@admin"\nid: 1\n'),
         ("yaml", "steps:\n  - `make`\n", 'steps:\n  - "`make`"\n'),
