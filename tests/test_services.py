@@ -359,6 +359,8 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
         # a value completed after a key, spaced as the file writes it
         ("json", '{"a": 1, "b"}\n', '{"a": 1, "b": null}\n'),
         ("json", "[1, 2, , 3]\n", "[1, 2, 3]\n"),
+        # a block that lost its opener gets it where its header line ends
+        ("dot", "digraph G\n  a -> b;\n}\n", "digraph G {\n  a -> b;\n}\n"),
         # an end tag that lost its slash
         (
             "xml",

@@ -48,6 +48,7 @@ from inputmend.algorithms.polish import (
     closer_before_separator,
     closer_on_its_line,
     closers_on_lines,
+    opener_at_line_end,
     polish_layout,
     spaced_as_the_input,
     with_filler,
@@ -675,6 +676,7 @@ def _polish(
             better = without_emptied_lines(text, better, accepts, lexer=lexer)
             better = without_doubled_blanks(text, better, accepts, lexer=lexer)
             better = closer_before_separator(text, better, accepts, lexer=lexer)
+            better = opener_at_line_end(text, better, accepts, lexer=lexer)
             better = spaced_as_the_input(text, better, accepts, lexer=lexer)
             better = closer_on_its_line(text, better, accepts, lexer=lexer)
             better = closers_on_lines(text, better, accepts, lexer=lexer)

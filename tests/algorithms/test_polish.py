@@ -10,6 +10,7 @@ from inputmend.algorithms.polish import (
     closer_before_separator,
     closer_on_its_line,
     closers_on_lines,
+    opener_at_line_end,
     polish_layout,
     spaced_as_the_input,
     with_filler,
@@ -347,3 +348,20 @@ def test_inserted_text_is_spaced_as_the_input_writes_it() -> None:
 def test_a_stray_delimiter_between_spaces_goes_with_one_of_them() -> None:
     assert _tidied(without_doubled_blanks, "json", "[1, 2, , 3]", [Edit(7, 1, "")]) == "[1, 2, 3]"
     assert _tidied(without_doubled_blanks, "json", "[1, 2,, 3]", [Edit(6, 1, "")]) == "[1, 2, 3]"
+
+
+def test_an_opener_of_a_block_goes_at_the_end_of_the_line_above() -> None:
+    dot = "digraph G\n  a -> b;\n}\n"
+    assert _tidied(opener_at_line_end, "dot", dot, [Edit(12, 0, "{")]) == (
+        "digraph G {\n  a -> b;\n}\n"
+    )
+    # where it was lost, after the blank it left
+    blank = "digraph G \n  a -> b;\n}\n"
+    assert _tidied(opener_at_line_end, "dot", blank, [Edit(13, 0, "{")]) == (
+        "digraph G {\n  a -> b;\n}\n"
+    )
+    # a Lisp form's closer ends its line: the opener starts the form
+    lisp = "(defun f (x)\n  + x 1))\n"
+    assert _tidied(opener_at_line_end, "sexp", lisp, [Edit(15, 0, "(")]) == (
+        "(defun f (x)\n  (+ x 1))\n"
+    )

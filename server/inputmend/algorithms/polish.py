@@ -54,6 +54,9 @@ _BLANKS = " \t\r\n\f\v"
 _PADDING_REACH = 1000
 """Characters before a closer within which its opener's padding is read."""
 
+_CLOSER_REACH = 100_000
+"""Characters after an inserted opener within which its closer is looked for."""
+
 _EVIDENCE = 2
 """Uses of the delimiter in the input before its style decides where it goes
 (the rest of the input says nothing about how a delimiter it lacks is written)."""
@@ -410,6 +413,74 @@ def _spaced(original: str, delimiter: str, *, after: bool) -> bool:
     else:
         spaced = original.count(" " + delimiter)
     return spaced > 0 and 2 * spaced >= original.count(delimiter)
+
+
+def opener_at_line_end(
+    original: str,
+    repair: Repair,
+    accepts: Callable[[str], bool],
+    *,
+    lexer: Lexer | None = None,
+) -> Repair:
+    """``repair`` with an opener it inserts before the first word of a line
+    moved to the end of the line above, after a space (the blanks it ends
+    with, where it has some), where the bracket's
+    closer stands on a line of its own (a block laid out on lines):
+    ``digraph G {`` then the block, rather than ``digraph G`` and
+    ``  {a -> b;``.  An opener whose closer ends a line of content (Lisp's
+    ``(+ x 1)``) stays.  Kept when the tokens are the same and ``accepts``
+    the text."""
+    if len(repair.edits) != 1:
+        return repair
+    edit = repair.edits[0]
+    if edit.delete or len(edit.insert) != 1 or edit.insert not in ATTACH_RIGHT:
+        return repair
+    line_start = original.rfind("\n", 0, edit.offset) + 1
+    if not line_start or original[line_start : edit.offset].strip(" \t"):
+        return repair
+    line_end = line_start - 1 - (original[line_start - 2 : line_start - 1] == "\r")
+    above_end = line_end
+    while above_end > 0 and original[above_end - 1] in " \t":
+        above_end -= 1
+    if above_end == 0 or original[above_end - 1] == "\n":
+        return repair  # no line of content right above
+    closer = _closer_of(original, edit.offset, edit.insert)
+    if closer is None:
+        return repair
+    closer_start = original.rfind("\n", 0, closer) + 1
+    closer_end = original.find("\n", closer)
+    closer_line = original[closer_start : len(original) if closer_end < 0 else closer_end]
+    if closer_line.strip(" \t\r,;") != original[closer]:
+        return repair  # the closer ends a line of content: the opener starts one
+    if line_end > above_end:  # after the blanks the line above ends with (where it was)
+        moved = Edit(line_end, 0, edit.insert)
+    else:
+        moved = Edit(above_end, 0, " " + edit.insert)
+    text = apply_edits(original, [moved])
+    lex = lexer or plain_lexer
+    start = original.rfind("\n", 0, above_end) + 1
+    before = _visible(repair.text[start : line_start + len(edit.insert) + 80], lex)
+    after = _visible(text[start : line_start + len(moved.insert) + 80], lex)
+    if before != after or not accepts(text):
+        return repair
+    return replace(repair, text=text, edits=(moved,), distance=distance(original, text))
+
+
+def _closer_of(original: str, position: int, opener: str) -> int | None:
+    """Where the closer of an ``opener`` inserted at ``position`` stands: the
+    first closer of its kind after it that no opener after it takes
+    (brackets counted as characters, within :data:`_CLOSER_REACH`)."""
+    closer = {value: key for key, value in OPENER_OF.items()}[opener]
+    depth = 0
+    for at in range(position, min(len(original), position + _CLOSER_REACH)):
+        char = original[at]
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            if depth == 0:
+                return at
+            depth -= 1
+    return None
 
 
 def closer_before_separator(
