@@ -367,6 +367,8 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
             "<list>\n  <i>one<i>\n  <i>two</i>\n</list>\n",
             "<list>\n  <i>one</i>\n  <i>two</i>\n</list>\n",
         ),
+        # a comment after the data goes with the blanks before it
+        ("json", "[1, 2, 3] // end\n", "[1, 2, 3]\n"),
         # a word after the data goes, the final line break stays
         ("json", '{"a": 1}\nundefined\n', '{"a": 1}\n'),
         # an attribute list that lost its `]` before the statement's `;`

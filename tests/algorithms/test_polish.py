@@ -350,6 +350,11 @@ def test_a_stray_delimiter_between_spaces_goes_with_one_of_them() -> None:
     assert _tidied(without_doubled_blanks, "json", "[1, 2,, 3]", [Edit(6, 1, "")]) == "[1, 2, 3]"
 
 
+def test_a_deletion_at_a_line_end_takes_the_blanks_before_it() -> None:
+    text = "[1, 2, 3] // end\n"
+    assert _tidied(without_doubled_blanks, "json", text, [Edit(10, 6, "")]) == "[1, 2, 3]\n"
+
+
 def test_an_opener_of_a_block_goes_at_the_end_of_the_line_above() -> None:
     dot = "digraph G\n  a -> b;\n}\n"
     assert _tidied(opener_at_line_end, "dot", dot, [Edit(12, 0, "{")]) == (

@@ -161,20 +161,25 @@ def without_doubled_blanks(
     lexer: Lexer | None = None,
 ) -> Repair:
     """``repair`` with each deletion of a stray delimiter between two spaces
-    taking the space after it too: ``[1, 2, 3]`` for ``[1, 2, , 3]``, not
-    ``[1, 2,  3]``.  Kept when the tokens are the same and ``accepts`` the
-    text."""
+    taking the space after it too (``[1, 2, 3]`` for ``[1, 2, , 3]``, not
+    ``[1, 2,  3]``), and each deletion that ends a line of content (a
+    comment after the data) taking the blanks before it: no line is left
+    ending in blanks.  Kept when the tokens are the same and ``accepts``
+    the text."""
     edits = []
     for edit in repair.edits:
         deleted = original[edit.offset : edit.end]
-        if (
-            not edit.insert
-            and deleted
-            and set(deleted) <= ATTACH_LEFT | ATTACH_RIGHT
-            and original[edit.offset - 1 : edit.offset] == " "
-            and original[edit.end : edit.end + 1] == " "
-        ):
-            edit = Edit(edit.offset, edit.delete + 1, "")
+        if not edit.insert and deleted.strip(_BLANKS):
+            if (
+                set(deleted) <= ATTACH_LEFT | ATTACH_RIGHT
+                and original[edit.offset - 1 : edit.offset] == " "
+                and original[edit.end : edit.end + 1] == " "
+            ):
+                edit = Edit(edit.offset, edit.delete + 1, "")
+            elif original[edit.end : edit.end + 1] in ("\n", "\r", ""):
+                start = len(original[: edit.offset].rstrip(" \t"))
+                if start < edit.offset and original[start - 1 : start] not in ("\n", ""):
+                    edit = Edit(start, edit.end - start, "")
         edits.append(edit)
     if edits == list(repair.edits) or any(
         first.end > second.offset for first, second in itertools.pairwise(edits)
