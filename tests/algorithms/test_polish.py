@@ -343,6 +343,10 @@ def test_inserted_text_is_spaced_as_the_input_writes_it() -> None:
         "n = 1\nretr = 0"
     )
     assert _tidied(spaced_as_the_input, "toml", "n=1\nretr", [Edit(8, 0, "=0")]) == "n=1\nretr=0"
+    # and the input's own text after an inserted delimiter is spaced from it
+    assert _tidied(spaced_as_the_input, "toml", 'v = 1\nname "x"', [Edit(11, 0, "=")]) == (
+        'v = 1\nname = "x"'
+    )
 
 
 def test_a_stray_delimiter_between_spaces_goes_with_one_of_them() -> None:

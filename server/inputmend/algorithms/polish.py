@@ -372,7 +372,7 @@ def spaced_as_the_input(
     lexer: Lexer | None = None,
 ) -> Repair:
     """``repair`` with a space after each ``,``, ``:`` or ``=`` it inserts
-    before more inserted text, where the input writes that delimiter with a
+    before more text, where the input writes that delimiter with a
     space after it at least as often as without (a completion's
     ``"b": null`` rather than ``"b":null`` in a file written ``"a": 1``),
     and a space before an ``=`` it inserts after other text where the input
@@ -388,6 +388,9 @@ def spaced_as_the_input(
             ),
             edit.insert,
         )
+        last, following = inserted[-1:], original[edit.end : edit.end + 1]
+        if last in _DELIMITERS and following.strip() and _spaced(original, last, after=True):
+            inserted += " "  # before the input's own text
         glued = (original[: edit.offset][-1:] + inserted[:1]).strip()
         if len(glued) == 2 and glued[1] == "=" and _spaced(original, "=", after=False):
             inserted = " " + inserted
@@ -404,6 +407,7 @@ def spaced_as_the_input(
     return spaced
 
 
+_DELIMITERS = frozenset(",:=")
 _SPACED_AFTER = re.compile(r"[,:=](?=\S)")
 """A delimiter that inserted text goes on right after."""
 _SPACED_BEFORE = re.compile(r"(?<=\S)=")
