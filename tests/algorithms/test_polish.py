@@ -33,6 +33,21 @@ def polished(grammar: str, original: str, edits: Sequence[Edit]) -> str:
     return result.text
 
 
+def _tidied(step: Callable[..., Repair], grammar: str, original: str, edits: list[Edit]) -> str:
+    oracle = IncrementalGrammarOracle(grammar)
+    repair = Repair(apply_edits(original, edits), tuple(edits), "completion", True, 1)
+    assert oracle.check(repair.text).valid
+    return step(original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)).text
+
+
+def _inserted_after(
+    step: Callable[..., Repair], grammar: str, original: str, after: str, insert: str
+) -> str:
+    """The text ``step`` makes of ``insert`` inserted after ``after``."""
+    at = original.index(after) + len(after)
+    return _tidied(step, grammar, original, [Edit(at, 0, insert)])
+
+
 @pytest.mark.parametrize(
     ("original", "edits", "expected"),
     [
@@ -253,51 +268,29 @@ def test_a_blank_line_stays_where_the_oracle_wants_it() -> None:
     assert without_emptied_lines(original, repair, lambda t: False) is repair
 
 
-def _closed_at(grammar: str, original: str, line: str, closer: str) -> str:
-    """The text ``closer_on_its_line`` makes of ``closer`` inserted at the end of ``line``."""
-    oracle = IncrementalGrammarOracle(grammar)
-    offset = original.index(line) + len(line)
-    edit = Edit(offset, 0, closer)
-    repair = Repair(apply_edits(original, [edit]), (edit,), "layout", True, len(closer))
-    assert oracle.check(repair.text).valid
-    return closer_on_its_line(
-        original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)
-    ).text
-
-
 def test_a_closer_inserted_at_a_line_end_goes_on_a_line_of_its_own() -> None:
     c_like = "{\n  a = 1;\n  if (x) {\n    b = 2;\n  c = 3;\n}\n"
-    assert _closed_at("tinyc", c_like, "b = 2;", "}") == (
+    assert _inserted_after(closer_on_its_line, "tinyc", c_like, "b = 2;", "}") == (
         "{\n  a = 1;\n  if (x) {\n    b = 2;\n  }\n  c = 3;\n}\n"
     )
     crlf = '{\r\n  "a": [\r\n    1\r\n  "b": 2\r\n}'
     assert (
-        _closed_at("json", crlf, "    1", "],") == '{\r\n  "a": [\r\n    1\r\n  ],\r\n  "b": 2\r\n}'
+        _inserted_after(closer_on_its_line, "json", crlf, "    1", "],")
+        == '{\r\n  "a": [\r\n    1\r\n  ],\r\n  "b": 2\r\n}'
     )
 
 
 def test_a_closer_stays_where_no_line_above_ends_with_its_opener() -> None:
     lisp = "(defun f (x)\n  (let ((y 1))\n    (+ x y)\n  (print y)))\n"
     damaged = lisp.replace("(+ x y)\n", "(+ x y\n")
-    assert _closed_at("sexp", damaged, "(+ x y", ")") == lisp
-
-
-def _before_separator(grammar: str, original: str, after: str, closer: str) -> str:
-    """``original`` with ``closer`` inserted after ``after``, polished."""
-    oracle = IncrementalGrammarOracle(grammar)
-    at = original.index(after) + len(after)
-    repair = Repair(
-        original[:at] + closer + original[at:], (Edit(at, 0, closer),), "fsynth", True, 1
-    )
-    assert oracle.check(repair.text).valid
-    return closer_before_separator(
-        original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)
-    ).text
+    assert _inserted_after(closer_on_its_line, "sexp", damaged, "(+ x y", ")") == lisp
 
 
 def test_a_closer_goes_before_the_separator_ending_the_line_that_opened_it() -> None:
     dot = 'digraph g {\n  a [label="A", color=red;\n  a -> b;\n}\n'
-    assert _before_separator("dot", dot, "red;", "]") == dot.replace("red;", "red];")
+    assert _inserted_after(closer_before_separator, "dot", dot, "red;", "]") == dot.replace(
+        "red;", "red];"
+    )
 
 
 @pytest.mark.parametrize(
@@ -315,16 +308,9 @@ def test_a_closer_stays_after_a_separator_that_ends_what_it_closes(
     grammar: str, original: str, after: str, closer: str
 ) -> None:
     at = original.index(after) + len(after)
-    assert _before_separator(grammar, original, after, closer) == (
+    assert _inserted_after(closer_before_separator, grammar, original, after, closer) == (
         original[:at] + closer + original[at:]
     )
-
-
-def _tidied(step: Callable[..., Repair], grammar: str, original: str, edits: list[Edit]) -> str:
-    oracle = IncrementalGrammarOracle(grammar)
-    repair = Repair(apply_edits(original, edits), tuple(edits), "completion", True, 1)
-    assert oracle.check(repair.text).valid
-    return step(original, repair, lambda t: oracle.check(t).valid, lexer=lexer_of(oracle)).text
 
 
 def test_inserted_text_is_spaced_as_the_input_writes_it() -> None:

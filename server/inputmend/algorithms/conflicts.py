@@ -1,24 +1,14 @@
 """Merge conflicts: keep one side, as a person resolves them.
 
-A file that git (or Mercurial, or any tool that writes diff3's markers) could
-not merge holds both versions of each conflicting stretch between marker
-lines::
-
-    <<<<<<< HEAD
-    "version": "1.2.0"
-    ||||||| base            (only in diff3 style)
-    "version": "1.1.0"
-    =======
-    "version": "1.3.0"
-    >>>>>>> feature
-
+A file that git could not merge holds both versions of each conflicting
+stretch between marker lines (:mod:`inputmend.core.conflicts` reads them).
 No reader of the format accepts the markers, and a search that edits at the
 first error makes a mess of them (the markers and both versions joined into
 one string).  The repair a person chooses keeps one side of every conflict:
 ours (the side before ``=======``), theirs (after it), or both in a row
 (two lists that each gained an item).  The oracle decides which of these
 are valid; the markers are no data, and the side left out is a choice the
-repair's title names, not a loss (:func:`resolution_of`).
+repair's title names, not a loss (see the ranking).
 """
 
 from __future__ import annotations
