@@ -55,3 +55,13 @@ def test_every_format_gets_its_conflicts_resolved() -> None:
     assert best.text == "deps:\n  - a\n  - b\n  - c\n"
     toml = "[a]\n<<<<<<< ours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n"
     assert services.repair(toml, IncrementalGrammarOracle("toml")).repairs[0].text == "[a]\nx = 1\n"
+
+
+def test_both_sides_added_at_the_end_of_a_list_are_joined_by_its_separator() -> None:
+    text = (
+        '{\n  "deps": {\n    "a": "1",\n<<<<<<< HEAD\n    "b": "2"\n=======\n'
+        '    "c": "3"\n>>>>>>> feature\n  }\n}\n'
+    )
+    best = services.repair(text, IncrementalGrammarOracle("json")).repairs[0]
+    assert best.text == '{\n  "deps": {\n    "a": "1",\n    "b": "2",\n    "c": "3"\n  }\n}\n'
+    assert best.algorithm == "conflict" and not best.lossy

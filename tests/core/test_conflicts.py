@@ -44,8 +44,12 @@ def test_a_resolution_is_recognised_and_titled() -> None:
     found = resolution_of(MERGED, ours)
     assert found is not None and found.side == "ours"
     assert found.title == "Keep ours (`HEAD`), drop theirs (`feature`) in the merge conflict"
-    both = apply_edits(MERGED, resolved(MERGED, conflicts, "both"))
-    found = resolution_of(MERGED, both)
+    # both versions of one key is no resolution a person chooses
+    assert resolution_of(MERGED, apply_edits(MERGED, resolved(MERGED, conflicts, "both"))) is None
+    items = "[\n<<<<<<< a\n  1\n=======\n  2\n>>>>>>> b\n]\n"
+    joined = apply_edits(items, resolved(items, find_conflicts(items), "both", ","))
+    assert joined == "[\n  1,\n  2\n]\n"
+    found = resolution_of(items, joined)
     assert found is not None and found.title == "Keep both sides of the merge conflict"
     assert resolution_of(MERGED, '{\n  "v": 3\n}\n') is None
     assert resolution_of("{}", "{}") is None

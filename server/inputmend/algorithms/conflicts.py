@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
-from inputmend.core.conflicts import SIDES, find_conflicts, resolved
+from inputmend.core.conflicts import find_conflicts, resolutions, resolved
 from inputmend.core.model import Repair, apply_edits, distance
 from inputmend.oracles.base import Oracle
 from inputmend.oracles.wrappers import metered
@@ -34,8 +34,9 @@ class ConflictResult:
 
 def conflict_repairs(text: str, oracle: Oracle, *, budget: Budget = UNLIMITED) -> ConflictResult:
     """The resolutions of ``text``'s conflicts the oracle accepts: ours,
-    theirs, and both where no conflict's sides give one key twice (one
-    oracle run each; none without conflicts)."""
+    theirs, and both in a row where no conflict's sides give one key twice,
+    joined by a separator after ours where they need one (one oracle run
+    each; none without conflicts)."""
     conflicts = find_conflicts(text)
     if not conflicts:
         return ConflictResult((), RunStats(0, 0.0))
@@ -43,16 +44,24 @@ def conflict_repairs(text: str, oracle: Oracle, *, budget: Budget = UNLIMITED) -
     repairs: list[Repair] = []
     seen: set[str] = set()
     try:
-        for side in SIDES:
-            if side == "both" and any(conflict.alternatives for conflict in conflicts):
+        both = False  # both sides in a row found valid: no other joiner needed
+        for side, separator in resolutions(conflicts):
+            if both or (separator and not all(_joins(c.ours, separator) for c in conflicts)):
                 continue
-            edits = resolved(text, conflicts, side)
+            edits = resolved(text, conflicts, side, separator)
             candidate = apply_edits(text, edits)
             if candidate in seen:
                 continue
             seen.add(candidate)
             if checked.check(candidate).valid:
                 repairs.append(Repair(candidate, edits, ALGORITHM, True, distance(text, candidate)))
+                both = side == "both"
     except BudgetExhausted:
         pass
     return ConflictResult(tuple(repairs), RunStats.of(meter))
+
+
+def _joins(ours: str, separator: str) -> bool:
+    """Can ``separator`` go after ours' last word (which is not one already)?"""
+    content = ours.rstrip()
+    return bool(content) and not content.endswith(separator)

@@ -28,6 +28,8 @@ from inputmend.core.model import Edit, apply_edits
 
 Side = Literal["ours", "theirs", "both"]
 SIDES: tuple[Side, ...] = ("ours", "theirs", "both")
+JOINERS = ("", ",", ";")
+"""What may go between the two sides kept in a row: nothing, or a separator."""
 
 _MARKER = re.compile(r"(<{7}|\|{7}|={7}|>{7})(?:[ \t]+([^\r\n]*?))?[ \t]*(?:\r?\n|\Z)")
 """A marker line: seven of one character, then maybe a label (a branch, a commit)."""
@@ -47,13 +49,18 @@ class Conflict:
     ours_label: str
     theirs_label: str
 
-    def kept(self, side: Side) -> str:
-        """The text that replaces the conflict when ``side`` is kept."""
+    def kept(self, side: Side, separator: str = "") -> str:
+        """The text that replaces the conflict when ``side`` is kept; for
+        both, ``separator`` goes after ours' last word (two items each side
+        added at the end of a list: `"b": 2` and `"c": 3` need a comma)."""
         if side == "ours":
             return self.ours
         if side == "theirs":
             return self.theirs
-        return self.ours + self.theirs
+        if not separator:
+            return self.ours + self.theirs
+        content = len(self.ours.rstrip())
+        return self.ours[:content] + separator + self.ours[content:] + self.theirs
 
     @property
     def alternatives(self) -> bool:
@@ -104,12 +111,25 @@ def _next_marker(text: str, position: int) -> re.Match[str] | None:
         position = found.start() + 1
 
 
-def resolved(text: str, conflicts: tuple[Conflict, ...], side: Side) -> tuple[Edit, ...]:
-    """The edits that keep ``side`` of every conflict."""
+def resolved(
+    text: str, conflicts: tuple[Conflict, ...], side: Side, separator: str = ""
+) -> tuple[Edit, ...]:
+    """The edits that keep ``side`` of every conflict (see :meth:`Conflict.kept`)."""
     return tuple(
-        Edit(conflict.start, conflict.end - conflict.start, conflict.kept(side))
+        Edit(conflict.start, conflict.end - conflict.start, conflict.kept(side, separator))
         for conflict in conflicts
     )
+
+
+def resolutions(conflicts: tuple[Conflict, ...]) -> list[tuple[Side, str]]:
+    """The ways to resolve ``conflicts`` a person chooses from, as (side,
+    separator): ours, theirs, and both in a row, joined by nothing or a
+    separator, where no conflict's sides give one key a value each (keeping
+    both would give it twice)."""
+    found: list[tuple[Side, str]] = [("ours", ""), ("theirs", "")]
+    if not any(conflict.alternatives for conflict in conflicts):
+        found += [("both", joiner) for joiner in JOINERS]
+    return found
 
 
 @dataclass(frozen=True)
@@ -145,7 +165,7 @@ def resolution_of(original: str, repaired: str) -> Resolution | None:
     conflicts = find_conflicts(original)
     if not conflicts:
         return None
-    for side in SIDES:
-        if apply_edits(original, resolved(original, conflicts, side)) == repaired:
+    for side, separator in resolutions(conflicts):
+        if apply_edits(original, resolved(original, conflicts, side, separator)) == repaired:
             return Resolution(side, conflicts)
     return None
