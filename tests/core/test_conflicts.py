@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inputmend.core.conflicts import find_conflicts, resolution_of, resolved
+from inputmend.core.conflicts import conflict_message, find_conflicts, resolution_of, resolved
 from inputmend.core.model import apply_edits
 
 MERGED = '{\n<<<<<<< HEAD\n  "v": 1\n=======\n  "v": 2\n>>>>>>> feature\n}\n'
@@ -60,3 +60,13 @@ def test_sides_that_give_one_key_two_values_are_alternatives() -> None:
     assert versions.alternatives
     (items,) = find_conflicts("[\n<<<<<<< a\n  1,\n=======\n  2,\n>>>>>>> b\n  3\n]\n")
     assert not items.alternatives
+
+
+def test_an_error_among_the_conflicts_is_named_as_one() -> None:
+    at = MERGED.index("<<<<<<<")
+    assert conflict_message(MERGED, at) == (
+        "a merge conflict between ours (`HEAD`) and theirs (`feature`): keep a side"
+    )
+    assert conflict_message(MERGED, 0) is None  # before the conflict: the parser's word
+    assert conflict_message(MERGED, None) is None
+    assert conflict_message('{"a" 1}', 5) is None

@@ -151,6 +151,8 @@ async def test_a_merge_conflict_is_resolved_by_keeping_a_side(tmp_path: Path) ->
     async with session() as (client, _):
         uri = open_document(client, tmp_path / "package.json", merged)
         await analysed(client, uri)
+        [error] = client.diagnostics[uri]
+        assert error.message.startswith("a merge conflict between ours (`HEAD`)"), error
         actions = await code_actions(client, uri)
         titles = [action.title for action in actions]
         assert titles[:2] == [

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from inputmend.cli.files import InputFile
+from inputmend.core.conflicts import conflict_message
 from inputmend.core.model import Abstraction, Diagnosis, Edit, Repair, RepairResult, apply_edits
 from inputmend.core.render import Lexer, describe_repair
 from inputmend.core.text import LineIndex, escape_undecodable, printable, snippet
@@ -35,7 +36,8 @@ def error_line(name: str, text: str, feedback: Feedback) -> str:
     """``FILE:LINE:COLUMN: error: MESSAGE`` (without a position when unknown)."""
     offset = feedback.error_offset
     prefix = f"{name}:{LineIndex(text).human(offset)}:" if offset is not None else f"{name}:"
-    return printable(f"{prefix} error: {feedback.message or feedback.verdict.value + ' input'}")
+    message = conflict_message(text, offset) or feedback.message
+    return printable(f"{prefix} error: {message or feedback.verdict.value + ' input'}")
 
 
 def error_json(text: str, feedback: Feedback) -> dict[str, Any] | None:

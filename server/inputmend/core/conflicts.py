@@ -149,9 +149,9 @@ class Resolution:
         if self.side == "both":
             return f"Keep both sides of {where}"
         dropped: Side = "theirs" if self.side == "ours" else "ours"
-        return f"Keep {self._named(self.side)}, drop {self._named(dropped)} in {where}"
+        return f"Keep {self.named(self.side)}, drop {self.named(dropped)} in {where}"
 
-    def _named(self, side: Side) -> str:
+    def named(self, side: Side) -> str:
         """``ours (`HEAD`)``: the side and the label its markers give it, when
         every conflict gives the same one."""
         labels = {c.ours_label if side == "ours" else c.theirs_label for c in self.conflicts}
@@ -169,3 +169,22 @@ def resolution_of(original: str, repaired: str) -> Resolution | None:
         if apply_edits(original, resolved(original, conflicts, side, separator)) == repaired:
             return Resolution(side, conflicts)
     return None
+
+
+def conflict_message(text: str, offset: int | None) -> str | None:
+    """What to say of an error at ``offset`` that lies among ``text``'s merge
+    conflicts (from the first marker to the last): ``merge conflict between
+    ours (`HEAD`) and theirs (`feature`): keep a side``; None elsewhere.
+    The parser's own message (``unexpected `<```) tells a person less."""
+    if offset is None:
+        return None
+    conflicts = find_conflicts(text)
+    if not conflicts or not conflicts[0].start <= offset <= conflicts[-1].end:
+        return None
+    resolution = Resolution("ours", conflicts)
+    count = "a merge conflict" if len(conflicts) == 1 else f"{len(conflicts)} merge conflicts"
+    return (
+        f"{count} between {resolution.named('ours')} and {resolution.named('theirs')}: "
+        "keep a side"
+    )
+

@@ -19,6 +19,7 @@ from typing import Any
 from lsprotocol import types
 
 from inputmend import services
+from inputmend.core.conflicts import conflict_message
 from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, Span, apply_edits, spans_to_edits
 from inputmend.core.render import Lexer, Where, describe_repair, distinct
@@ -124,7 +125,8 @@ def boundary_diagnostic(
 ) -> types.Diagnostic:
     """The fast-path diagnostic: where the grammar stopped accepting the text."""
     code = "incomplete" if feedback.verdict is Verdict.INCOMPLETE else "syntax"
-    message = feedback.message or f"{feedback.verdict.value} input"
+    message = conflict_message(index.text, feedback.error_offset) or feedback.message
+    message = message or f"{feedback.verdict.value} input"
     span = boundary_span(index.text, feedback)
     return _diagnostic(index, span, code, message, encoding, version)
 
