@@ -319,12 +319,31 @@ def _documents(text: str, error: int, locate: Callable[[str], Feedback]) -> list
             return None
         ends.append(start + len(piece.rstrip()))
         start = error
-        feedback = locate(text[start:])
+        feedback = _first_error(text, start, locate)
         if feedback.valid:
             return ends
         if feedback.verdict is not Verdict.INCORRECT or not feedback.error_offset:
             return None
         error = start + feedback.error_offset
+
+
+FIRST_READ = 4096
+"""Characters of a text's rest first read for its next document's end."""
+
+
+def _first_error(text: str, start: int, locate: Callable[[str], Feedback]) -> Feedback:
+    """``locate(text[start:])``, reading the rest in growing pieces: where a
+    piece is already incorrect, the whole rest is incorrect there too (a
+    prefix of a valid text is complete or incomplete), so the next of
+    thousands of documents on lines of their own costs that document, not
+    the rest of the text."""
+    size = FIRST_READ
+    while True:
+        end = min(len(text), start + size)
+        feedback = locate(text[start:end])
+        if end == len(text) or feedback.verdict is Verdict.INCORRECT:
+            return feedback
+        size *= 4
 
 
 def _concatenation_at(
