@@ -328,6 +328,12 @@ class _Stopped(NamedTuple):
     blind: bool = False
 
 
+def _undecodable(text: str) -> list[int]:
+    """Where ``text`` holds undecodable bytes (escapes beyond ASCII: an ASCII
+    text, most of them, is answered without a regex pass)."""
+    return [] if text.isascii() else [found.start() for found in UNDECODABLE.finditer(text)]
+
+
 class Scanner:
     """Incremental scans of texts of one grammar.  Every method takes ``stop``,
     called every few thousand tokens; it may raise to abandon the scan."""
@@ -370,7 +376,7 @@ class Scanner:
 
     def fresh(self, text: str, *, stop: Stop | None = None) -> Scan:
         """Scan ``text`` from its start."""
-        bad = [m.start() for m in UNDECODABLE.finditer(text)]
+        bad = _undecodable(text)
         root, extra = self.interner.root, self.initial_extra()
         trace = _Trace(checkpoints=True)
         trace.positions.append(0)
@@ -398,7 +404,7 @@ class Scanner:
         edited = EditedText(base.text, start, end, insert)
         delta, edit_end = edited.delta, start + len(insert)
         bad = [b for b in base.bad if b < start]
-        bad += [start + m.start() for m in UNDECODABLE.finditer(insert)]
+        bad += [start + offset for offset in _undecodable(insert)]
         bad += [b + delta for b in base.bad if b >= end]
         resume = base.resume_for(start, max(0, start - self.margin))
         index = base.before(resume)
@@ -435,7 +441,7 @@ class Scanner:
     def tokens(self, text: str, *, stop: Stop | None = None) -> list[Token]:
         """The tokens lark's contextual lexer produces, up to the first error
         (with a layout: the tokens of the text, not the ones it adds)."""
-        bad = [m.start() for m in UNDECODABLE.finditer(text)]
+        bad = _undecodable(text)
         trace = _Trace(checkpoints=False, tokens=[])
         self._run(
             Window.whole(text), self.interner.root, self.initial_extra(), bad, trace, stop=stop
