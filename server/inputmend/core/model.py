@@ -104,8 +104,10 @@ class Abstraction:
 
 
 def distance(a: str, b: str) -> int:
-    """Levenshtein edit distance."""
-    return int(Levenshtein.distance(a, b))
+    """Levenshtein edit distance.  The hint (a distance about the difference
+    in length) makes it grow a band from there: exact, and for a megabyte
+    with 20,000 edits spread over it 0.4 s rather than 25 s."""
+    return int(Levenshtein.distance(a, b, score_hint=abs(len(a) - len(b)) + 64))
 
 
 def spans_to_edits(spans: Iterable[Span]) -> tuple[Edit, ...]:
