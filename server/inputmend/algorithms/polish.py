@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from inputmend.algorithms.layout import indentation_width
-from inputmend.algorithms.ranking import StyleModel
+from inputmend.algorithms.ranking import ORDER, StyleModel
 from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
 from inputmend.core.render import Lexer, plain_lexer, same_for_reader
 
@@ -77,22 +77,21 @@ def polish_layout(
     edits = list(repair.edits)
     text = repair.text
     model: StyleModel | None = None
+    uses: dict[str, int] = {}  # how often the input writes each inserted delimiter
     for index, current in enumerate(repair.edits):
         places = _placements(original, edits, index)
         if not places:
             continue
-        trials = {
-            place: [*edits[:index], place, *edits[index + 1 :]] for place in (current, *places)
-        }
-        texts = {place: apply_edits(original, trial) for place, trial in trials.items()}
-        cost = dict.fromkeys(trials, 0)  # without evidence of style, no preference
+        cost = dict.fromkeys((current, *places), 0)  # without evidence of style, no preference
+        if current.insert not in uses:
+            uses[current.insert] = original.count(current.insert)
         # a quote that overwrote a blank keeps it whatever the style: the
         # blank was the input's, and only one side keeps the string's text
-        if current.insert not in QUOTES and original.count(current.insert) >= _EVIDENCE:
+        if current.insert not in QUOTES and uses[current.insert] >= _EVIDENCE:
             model = model or StyleModel.around(original, edits)
             cost = {
-                place: math.floor(model.cost(original, texts[place], trial))
-                for place, trial in trials.items()
+                place: math.floor(_local_cost(model, original, edits, index, place))
+                for place in cost
             }
         usual = _usual(original, current, places)
         better = [
@@ -101,13 +100,43 @@ def polish_layout(
             if cost[place] < cost[current] or (place in usual and cost[place] == cost[current])
         ]
         for place in better:
-            moved = replace(repair, text=texts[place], edits=tuple(trials[place]))
-            if same_for_reader(original, repair, moved, lexer) and accepts(texts[place]):
-                edits, text = trials[place], texts[place]
+            trial = [*edits[:index], place, *edits[index + 1 :]]
+            trial_text = apply_edits(original, trial)
+            moved = replace(repair, text=trial_text, edits=tuple(trial))
+            if same_for_reader(original, repair, moved, lexer) and accepts(trial_text):
+                edits, text = trial, trial_text
                 break
     if text == repair.text:
         return repair
     return replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
+
+
+def _local_cost(
+    model: StyleModel, original: str, edits: list[Edit], index: int, place: Edit
+) -> float:
+    """The style cost of ``edits`` with ``edits[index]`` put at ``place``, read
+    on the stretch around it only (with the edits that share it): the other
+    edits cost the same wherever this one goes, so placements compare alike,
+    and a repair of thousands of edits is not scored thousands of times over."""
+    reach = 2 * ORDER
+    start, end = place.offset - reach, place.end + reach
+    near = [place]
+    before = index - 1  # (the edits are in order: look outwards from this one)
+    while before >= 0 and edits[before].end >= start:
+        near.append(edits[before])
+        start = min(start, edits[before].offset - reach)
+        before -= 1
+    after = index + 1
+    while after < len(edits) and edits[after].offset <= end:
+        near.append(edits[after])
+        end = max(end, edits[after].end + reach)
+        after += 1
+    start, end = max(0, start), min(len(original), end)
+    local = sorted(
+        (Edit(e.offset - start, e.delete, e.insert) for e in near), key=lambda e: e.offset
+    )
+    stretch = original[start:end]
+    return model.cost(stretch, apply_edits(stretch, local), local)
 
 
 def without_emptied_lines(
@@ -177,7 +206,7 @@ def without_doubled_blanks(
             ):
                 edit = Edit(edit.offset, edit.delete + 1, "")
             elif original[edit.end : edit.end + 1] in ("\n", "\r", ""):
-                start = len(original[: edit.offset].rstrip(" \t"))
+                start = _after_content(original, edit.offset)
                 if start < edit.offset and original[start - 1 : start] not in ("\n", ""):
                     edit = Edit(start, edit.end - start, "")
         edits.append(edit)
@@ -190,6 +219,13 @@ def without_doubled_blanks(
     if not same_for_reader(original, repair, tidied, lexer) or not accepts(text):
         return repair
     return tidied
+
+
+def _after_content(original: str, offset: int) -> int:
+    """Where the spaces and tabs right before ``offset`` begin."""
+    while offset > 0 and original[offset - 1] in " \t":
+        offset -= 1
+    return offset
 
 
 def _blanks_around(original: str, edit: Edit) -> tuple[int, int]:
@@ -378,24 +414,27 @@ def spaced_as_the_input(
     and a space before an ``=`` it inserts after other text where the input
     writes one there (``retr = 0``).  Kept when the tokens are the same and
     ``accepts`` the text."""
+    styles: dict[tuple[str, bool], bool] = {}  # (each counts the whole input once)
+
+    def writes_space(delimiter: str, after: bool = True) -> bool:
+        if (delimiter, after) not in styles:
+            styles[delimiter, after] = _spaced(original, delimiter, after=after)
+        return styles[delimiter, after]
+
     edits = []
     for edit in repair.edits:
         inserted = _SPACED_AFTER.sub(
-            lambda found: (
-                found.group() + " "
-                if _spaced(original, found.group(), after=True)
-                else found.group()
-            ),
+            lambda found: found.group() + " " if writes_space(found.group()) else found.group(),
             edit.insert,
         )
         last, following = inserted[-1:], original[edit.end : edit.end + 1]
-        if last in _DELIMITERS and following.strip() and _spaced(original, last, after=True):
+        if last in _DELIMITERS and following.strip() and writes_space(last):
             inserted += " "  # before the input's own text
-        glued = (original[: edit.offset][-1:] + inserted[:1]).strip()
-        if len(glued) == 2 and glued[1] == "=" and _spaced(original, "=", after=False):
+        before = original[edit.offset - 1 : edit.offset] if edit.offset else ""
+        if before.strip() and inserted[:1] == "=" and writes_space("=", after=False):
             inserted = " " + inserted
         inserted = _SPACED_BEFORE.sub(
-            lambda found: " =" if _spaced(original, "=", after=False) else "=", inserted
+            lambda found: " =" if writes_space("=", after=False) else "=", inserted
         )
         edits.append(Edit(edit.offset, edit.delete, inserted))
     if edits == list(repair.edits):
@@ -513,11 +552,10 @@ def closer_before_separator(
     closers = edit.insert.strip(_BLANKS)
     if edit.delete or not closers or not set(closers) <= CLOSERS:
         return repair
-    before = original[: edit.offset].rstrip(" \t")
-    separator = before[-1:]
+    at = _after_content(original, edit.offset) - 1
+    separator = original[at : at + 1] if at >= 0 else ""
     if separator not in SEPARATORS or (separator == ";" and closers[0] == "}"):
         return repair
-    at = len(before) - 1
     line_start = original.rfind("\n", 0, at) + 1
     lex = lexer or plain_lexer
     if not _opens(original[line_start:at], closers[0], lex):
@@ -703,7 +741,8 @@ def with_filler(original: str, repair: Repair, filler: str) -> Repair | None:
         inserted = edit.insert
         for found in reversed(list(_MADE_UP.finditer(inserted))):
             value = found.group()
-            glued_before = found.start() == 0 and original[: edit.offset][-1:].isalnum()
+            # (at offset 0 the slice is empty)
+            glued_before = found.start() == 0 and original[edit.offset - 1 : edit.offset].isalnum()
             glued_after = (
                 found.end() == len(inserted) and original[edit.end : edit.end + 1].isalnum()
             )
