@@ -3,7 +3,8 @@ whether the top repair gives the document back.
 
 A 125 KB and a 1.1 MB indented JSON document (records as a program writes
 them) each get one slip in the middle: a lost comma, a key's lost opening
-quote.  For each, ``services.repair`` runs once with the default budget and
+quote; or they are written as JSON Lines, each record a document of its own
+on its line (800 and 7,000 documents to join into one array).  For each, ``services.repair`` runs once with the default budget and
 once with a 1 s budget (how far past its budget a run goes).
 
     .venv/bin/python bench/large_repairs.py [--sizes 800,7000]
@@ -48,9 +49,16 @@ def lost_key_quote(text: str) -> str:
     return text[:at] + text[at + 1 :]
 
 
+def documents_on_lines(text: str) -> str:
+    """The records as JSON Lines: one document after another, which the hints
+    join into one array again (a comma between each two of them)."""
+    return "".join(json.dumps(record) + "\n" for record in json.loads(text))
+
+
 SLIPS: dict[str, Callable[[str], str]] = {
     "lost comma": lost_comma,
     "lost key quote": lost_key_quote,
+    "records on lines": documents_on_lines,
 }
 
 
