@@ -27,6 +27,14 @@ def test_the_line_goes_to_the_nearest_column_a_sibling_uses() -> None:
     assert _texts("a:\n  b:\n    c: 1\n   d: 2\n") == ["a:\n  b:\n    c: 1\n    d: 2\n"]
 
 
+def test_a_key_of_a_list_item_goes_under_the_item_s_first_key() -> None:
+    # `update-types` belongs to the item: after its dash, not at its parent's column
+    text = "ignore:\n  - dependency-name: x\n  update-types: [major]\nnext: 1\n"
+    assert _texts(text)[0] == (
+        "ignore:\n  - dependency-name: x\n    update-types: [major]\nnext: 1\n"
+    )
+
+
 def test_a_key_stays_left_of_the_block_under_it() -> None:
     text = "on:\n  push: x\n\n env:\n  COLOR: always\n  NAME: y\n"
     assert _texts(text)[0] == "on:\n  push: x\n\nenv:\n  COLOR: always\n  NAME: y\n"

@@ -16,6 +16,7 @@ change, so such a repair keeps every character of the data.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
@@ -28,6 +29,10 @@ LINES_BEFORE = 2
 """Lines before the error's line that may be the one indented wrong (an
 indentation mistake often shows on the line after it)."""
 NUDGES = (-2, -1, 1, 2)
+_ITEM = re.compile(r"-[ \t]+")
+"""A list item's dash and the blanks after it (YAML's ``- name: web``)."""
+_KEYED = re.compile(r"[^#\r\n]*?:(?:[ \t]|\r?$)")
+"""An item that is a mapping: its first key and colon (more keys may follow it)."""
 """Shifts tried besides the columns of other lines."""
 
 
@@ -36,6 +41,7 @@ class _Line:
     start: int  # offset of the line
     indent: int  # spaces it starts with
     blank: bool  # empty, blanks only, or a comment
+    inner: int | None = None  # a list item's: where the content after its dash starts
 
 
 @dataclass(frozen=True)
@@ -52,19 +58,22 @@ def _lines(text: str) -> list[_Line]:
     for raw in text.splitlines(keepends=True):
         body = raw.rstrip("\r\n")
         content = body.lstrip(" ")
-        lines.append(
-            _Line(start, len(body) - len(content), not content.strip() or content[0] == "#")
-        )
+        indent = len(body) - len(content)
+        item = _ITEM.match(content)
+        keyed = item is not None and _KEYED.match(content, item.end()) is not None
+        inner = indent + item.end() if item is not None and keyed else None
+        lines.append(_Line(start, indent, not content.strip() or content[0] == "#", inner))
         start += len(raw)
     return lines
 
 
 def _columns(lines: list[_Line], index: int) -> list[int]:
-    """Columns line ``index`` may belong at: the previous line's, those of
-    the lines enclosing it (each less indented than the ones after it, going
-    back), the previous line's plus the file's step, and a nudge either way;
-    nearest first, and of equally near ones the previous line's first (a
-    sibling), then the enclosing lines' (nearest first)."""
+    """Columns line ``index`` may belong at: the previous line's (and, for a
+    list item, that of the content after its dash: the item's next key),
+    those of the lines enclosing it (each less indented than the ones after
+    it, going back), the previous line's plus the file's step, and a nudge
+    either way; nearest first, and of equally near ones the previous line's
+    first (a sibling), then the enclosing lines' (nearest first)."""
     own = lines[index].indent
     found: list[int] = []
     floor: int | None = None
@@ -73,6 +82,8 @@ def _columns(lines: list[_Line], index: int) -> list[int]:
             continue
         if not found:
             found.append(line.indent)
+            if line.inner is not None:
+                found.append(line.inner)
         if floor is None or line.indent < floor:
             floor = line.indent
             found.append(line.indent)
