@@ -369,6 +369,12 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
         ),
         # a comment after the data goes with the blanks before it
         ("json", "[1, 2, 3] // end\n", "[1, 2, 3]\n"),
+        # a list item that lost its indentation is no key above its block
+        (
+            "yaml",
+            'python:\n- "3.9"\n  - "3.10"\n  - "3.11"\n',
+            'python:\n  - "3.9"\n  - "3.10"\n  - "3.11"\n',
+        ),
         # a word after the data goes, the final line break stays
         ("json", '{"a": 1}\nundefined\n', '{"a": 1}\n'),
         # an attribute list that lost its `]` before the statement's `;`
