@@ -375,6 +375,8 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
             'python:\n- "3.9"\n  - "3.10"\n  - "3.11"\n',
             'python:\n  - "3.9"\n  - "3.10"\n  - "3.11"\n',
         ),
+        # one line that lost its opening quote: the quote goes before the phrase
+        ("sexp", '(write-line Hello World")\n', '(write-line "Hello World")\n'),
         # a word after the data goes, the final line break stays
         ("json", '{"a": 1}\nundefined\n', '{"a": 1}\n'),
         # an attribute list that lost its `]` before the statement's `;`
