@@ -283,6 +283,13 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("json", '{"a": "\\u12"}', '{"a": "\\\\u12"}'),
         # an end tag that lost its slash, before its parent's end tag
         ("xml", "<a><b>x<b></a>", "<a><b>x</b></a>"),
+        # prose before data that begins with a comment
+        ("toml", "Sure! Here it is\n\n# settings\n[a]\nx = 1\n", "# settings\n[a]\nx = 1\n"),
+        (
+            "dot",
+            "Here is the graph:\n\n// pipeline\ndigraph { a -> b; }\n",
+            "// pipeline\ndigraph { a -> b; }\n",
+        ),
         # YAML reserves `@` and the backquote at the start of a plain value
         ("yaml", "user: @admin\nid: 1\n", 'user: "@admin"\nid: 1\n'),
         ("yaml", "steps:\n  - `make`\n", 'steps:\n  - "`make`"\n'),
