@@ -283,6 +283,13 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("json", '{"a": "\\u12"}', '{"a": "\\\\u12"}'),
         # an end tag that lost its slash, before its parent's end tag
         ("xml", "<a><b>x<b></a>", "<a><b>x</b></a>"),
+        # another language's comment after a value ends the value
+        (
+            "toml",
+            "[a]\nenabled = true ; set by the installer\n",
+            "[a]\nenabled = true # set by the installer\n",
+        ),
+        ("toml", "[a]\nname = hello ; note\n", '[a]\nname = "hello" # note\n'),
         # prose before data that begins with a comment
         ("toml", "Sure! Here it is\n\n# settings\n[a]\nx = 1\n", "# settings\n[a]\nx = 1\n"),
         (
