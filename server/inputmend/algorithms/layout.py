@@ -534,8 +534,8 @@ def layout_edits(
     Without ``openers``, no opener is inserted (a valid prefix that lacks its
     end cannot be made valid by opening more), and the bracket left open at
     the end goes when it is written twice (:func:`_doubled_unclosed`); on a
-    single line, with no indentation to follow, that and the lost quotes are
-    the only edits.  A
+    single line, with no indentation to follow, that and (in a text of one
+    line) the lost quotes are the only edits.  A
     text that does not indent what it nests (:data:`FLAT_LINES`) gets no
     edits from its indentation.  ``poll`` is called every
     :data:`POLL_LINES` lines while the whole text is read (it raises when
@@ -545,7 +545,8 @@ def layout_edits(
     doubled = [] if openers else _doubled_unclosed(text, layout, brackets)
     if not openers and len(lines) < 3:  # one line and the end
         yield from doubled
-        yield from quote_edits(text, brackets)  # (a lost opening quote leaves it incomplete)
+        if text.count("\n", 0, len(text.rstrip())) == 0:  # a text of one line
+            yield from quote_edits(text, brackets)  # (a lost opening quote leaves it cut off)
         return
     closers = brackets.closers[::-1]  # shortest first
     inserted = brackets.openers[::-1] if openers else ()
