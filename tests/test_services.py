@@ -377,6 +377,12 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
         ),
         # one line that lost its opening quote: the quote goes before the phrase
         ("sexp", '(write-line Hello World")\n', '(write-line "Hello World")\n'),
+        # a block scalar's first line that lost its indentation is no key
+        (
+            "yaml",
+            "steps:\n  - run: |\n    pip install x\n      pytest -q\n",
+            "steps:\n  - run: |\n      pip install x\n      pytest -q\n",
+        ),
         # a word after the data goes, the final line break stays
         ("json", '{"a": 1}\nundefined\n', '{"a": 1}\n'),
         # an attribute list that lost its `]` before the statement's `;`

@@ -35,6 +35,15 @@ def test_a_key_of_a_list_item_goes_under_the_item_s_first_key() -> None:
     )
 
 
+def test_the_first_line_of_a_block_scalar_goes_where_its_other_lines_are() -> None:
+    # not one space deeper than `run:`, the nearest column: the text would
+    # gain a blank
+    text = "job:\n  run: |\n  python -m pip install\n    pip install -e .\nnext: 1\n"
+    assert _texts(text)[0] == (
+        "job:\n  run: |\n    python -m pip install\n    pip install -e .\nnext: 1\n"
+    )
+
+
 def test_a_key_stays_left_of_the_block_under_it() -> None:
     text = "on:\n  push: x\n\n env:\n  COLOR: always\n  NAME: y\n"
     assert _texts(text)[0] == "on:\n  push: x\n\nenv:\n  COLOR: always\n  NAME: y\n"

@@ -31,6 +31,8 @@ indentation mistake often shows on the line after it)."""
 NUDGES = (-2, -1, 1, 2)
 _ITEM = re.compile(r"-[ \t]+")
 """A list item's dash and the blanks after it (YAML's ``- name: web``)."""
+_BLOCK_HEADER = re.compile(r"(?:^|[ \t:])[|>][-+1-9]*[ \t]*(?:#.*)?$")
+"""A line that ends with a block scalar's indicator (``run: |``, ``- >-``)."""
 _KEYED = re.compile(r"[^#\r\n]*?:(?:[ \t]|\r?$)")
 """An item that is a mapping: its first key and colon (more keys may follow it)."""
 """Shifts tried besides the columns of other lines."""
@@ -42,6 +44,7 @@ class _Line:
     indent: int  # spaces it starts with
     blank: bool  # empty, blanks only, or a comment
     inner: int | None = None  # a list item's: where the content after its dash starts
+    block_header: bool = False  # ends with a block scalar's `|` or `>`
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,8 @@ def _lines(text: str) -> list[_Line]:
         item = _ITEM.match(content)
         keyed = item is not None and _KEYED.match(content, item.end()) is not None
         inner = indent + item.end() if item is not None and keyed else None
-        lines.append(_Line(start, indent, not content.strip() or content[0] == "#", inner))
+        header = _BLOCK_HEADER.search(content) is not None
+        lines.append(_Line(start, indent, not content.strip() or content[0] == "#", inner, header))
         start += len(raw)
     return lines
 
@@ -95,7 +99,23 @@ def _columns(lines: list[_Line], index: int) -> list[int]:
         found.append(found[0] + step)
     found += [own + nudge for nudge in NUDGES]
     distinct = dict.fromkeys(c for c in found if c >= 0 and c != own)
-    return sorted(distinct, key=lambda c: abs(c - own))  # of equally near ones, the first found
+    ordered = sorted(distinct, key=lambda c: abs(c - own))  # of equally near ones, the first found
+    text_column = _block_text_column(lines, index)
+    if text_column is not None and text_column != own:
+        ordered = [text_column, *(c for c in ordered if c != text_column)]
+    return ordered
+
+
+def _block_text_column(lines: list[_Line], index: int) -> int | None:
+    """The column of the lines after line ``index`` when it is the first line
+    of a block scalar's text (the line before ends with ``|`` or ``>``) and
+    they are indented deeper than that line: a block's text lines share
+    its first line's indentation, so that column comes first."""
+    before = next((lines[i] for i in range(index - 1, -1, -1) if not lines[i].blank), None)
+    after = next((lines[i] for i in range(index + 1, len(lines)) if not lines[i].blank), None)
+    if before is None or after is None or not before.block_header:
+        return None
+    return after.indent if after.indent > before.indent else None
 
 
 def _preferred(
