@@ -430,7 +430,7 @@ def spaced_as_the_input(
         last, following = inserted[-1:], original[edit.end : edit.end + 1]
         if last in _DELIMITERS and following.strip() and writes_space(last):
             inserted += " "  # before the input's own text
-        before = original[edit.offset - 1 : edit.offset] if edit.offset else ""
+        before = original[edit.offset - 1 : edit.offset]  # (empty at offset 0)
         if before.strip() and inserted[:1] == "=" and writes_space("=", after=False):
             inserted = " " + inserted
         inserted = _SPACED_BEFORE.sub(
@@ -487,9 +487,7 @@ def opener_at_line_end(
     if not line_start or original[line_start : edit.offset].strip(" \t"):
         return repair
     line_end = line_start - 1 - (original[line_start - 2 : line_start - 1] == "\r")
-    above_end = line_end
-    while above_end > 0 and original[above_end - 1] in " \t":
-        above_end -= 1
+    above_end = _after_content(original, line_end)
     if above_end == 0 or original[above_end - 1] == "\n":
         return repair  # no line of content right above
     closer = _closer_of(original, edit.offset, edit.insert)
