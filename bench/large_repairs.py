@@ -4,8 +4,9 @@ whether the top repair gives the document back.
 A 125 KB and a 1.1 MB indented JSON document (records as a program writes
 them) each get one slip in the middle: a lost comma, a key's lost opening
 quote; or they are written as JSON Lines, each record a document of its own
-on its line (800 and 7,000 documents to join into one array).  For each, ``services.repair`` runs once with the default budget and
-once with a 1 s budget (how far past its budget a run goes).
+on its line (800 and 7,000 documents to join into one array).  For each,
+``services.repair`` runs once with the default budget and once with a 1 s
+budget (how far past its budget a run goes).
 
     .venv/bin/python bench/large_repairs.py [--sizes 800,7000]
 """
