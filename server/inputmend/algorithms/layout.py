@@ -528,6 +528,8 @@ def layout_edits(
     start of the line, an opener at the
     start of the line before; or delete a bracket of the line before or of
     the closers the line starts with that may be one too many (:func:`_surplus`).
+    First, the opener of the text's last bracket at its start where that
+    closer is the only one no opener takes (:func:`_lost_first_opener`).
     Then, where the indentation says the line before closes too much or too
     little (:func:`_closing_breaks`), a bracket before or after each of its
     words (:func:`_inside`); in between, lost quotes (:func:`quote_edits`).
@@ -556,6 +558,7 @@ def layout_edits(
     seen: set[Edit] = set()
     for edit in itertools.chain(
         doubled,
+        _lost_first_opener(text, layout, brackets) if openers else (),
         _edge_edits(text, layout, [*closing, *_breaks(lines)], closers, inserted),
         quote_edits(text, brackets),
         (edit for k in closing for edit in _inside(text, lines[k - 1], closers, inserted)),
@@ -563,6 +566,29 @@ def layout_edits(
         if edit not in seen:
             seen.add(edit)
             yield edit
+
+
+def _lost_first_opener(text: str, layout: Layout, brackets: Brackets) -> list[Edit]:
+    """The opener of the text's last bracket at its start, when that bracket
+    is a closer no opener takes: a file of records that lost its first
+    ``[`` (every record pairs up, the final ``]`` does not), which a search
+    at the first error (the comma after the first record) cannot reach.
+    On the text's first line when that is empty (where the lost bracket
+    stood alone), else before its first character."""
+    depth = 0
+    for index, (_, bracket) in enumerate(layout.brackets):
+        if bracket in brackets.openers:
+            depth += 1
+        elif depth:
+            depth -= 1
+        elif index < len(layout.brackets) - 1:
+            return []  # a closer too many before the end: not lost at the start
+        else:
+            opener = brackets.openers[brackets.closers.index(bracket)]
+            first_line = text[: text.find("\n") + 1] if "\n" in text else text
+            at = 0 if not first_line.strip() else len(text) - len(text.lstrip())
+            return [Edit(at, 0, opener)]
+    return []
 
 
 def _doubled_unclosed(text: str, layout: Layout, brackets: Brackets) -> list[Edit]:

@@ -312,7 +312,8 @@ def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     after what precedes them (closers, separators), right before what follows
     them (openers), a closer on an empty line left indented for it, after the
     spaces when its opener is followed by one, or before
-    the separator that starts the line after the blanks; a quote
+    the separator that starts the line after the blanks; an opener at the
+    very start of the text, before a line break, where it is; a quote
     that overwrote blanks beside them, on either side (the side that changes
     the string's text is refused as other tokens); else where it is."""
     start, end = _blanks_around(original, edit)
@@ -333,6 +334,8 @@ def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     if edit.insert[0] in ATTACH_LEFT:
         return [Edit(start, 0, edit.insert)]
     if edit.insert[-1] in ATTACH_RIGHT:
+        if edit.offset == 0 and "\n" in original[:end]:
+            return [edit]  # the text's first bracket, on a line of its own: `[` then records
         return [Edit(end, 0, edit.insert)]
     return [edit]
 
