@@ -459,13 +459,10 @@ def _conflicts(task: RepairTask, budget: Budget) -> Attempt:
 def _searching_may_help(task: RepairTask) -> bool:
     """A search (FSynth, ddmax) edits at the parse boundary or deletes: once a
     repair found before it does the data no harm, it can only find a shorter
-    one, never one that keeps more; an incomplete input that completion
-    finished needs none (see :func:`_not_completed`), and neither does one
-    whose merge conflicts a side of each resolves."""
+    one, never one that keeps more; and an incomplete input that completion
+    finished needs none (see :func:`_not_completed`)."""
     if not _not_completed(task):
         return False
-    if any(repair.algorithm == CONFLICT_ALGORITHM for repair in task.found):
-        return False  # a side of each merge conflict is what a person keeps
     judge = _judge(task)
     return not any(judge(repair).harmless for repair in task.found)
 
@@ -609,6 +606,8 @@ def repair(
         strategies = [s for s in strategies if not s.needs_prefix_feedback]
         notes.append("FSynth skipped: the oracle does not report incomplete inputs")
     for index, strategy in enumerate(strategies):
+        if any(repair.algorithm == CONFLICT_ALGORITHM for repair in task.found):
+            break  # a side of each merge conflict made it valid: what a person keeps
         if not strategy.wanted(task):
             continue
         spent = RunStats(tests, time.monotonic() - started)
