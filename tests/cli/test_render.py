@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import random
 
-from inputmend.cli.render import LINE_SHOWN, bounded_diff
+from inputmend.cli.render import LINE_SHOWN, WHOLE_HUNK_LINES, bounded_diff
 from inputmend.core.model import Edit, apply_edits
 from inputmend.core.text import LineIndex
 
@@ -46,6 +46,23 @@ def test_the_same_hunks_as_difflib() -> None:
             continue
         ours = bounded_diff("f.txt", LineIndex(text), edits, "repair 1")
         assert ours == _difflib("f.txt", text, after, "repair 1"), (text, edits)
+
+
+def test_a_hunk_of_thousands_of_changes_is_compared_edit_by_edit_alike() -> None:
+    # marker lines deleted every few lines, one line joined to the next, and
+    # the last line (without a final line break) appended to: each stretch
+    # the edits touch is compared on its own, with the same result here
+    lines = [f"line {i}" for i in range(WHOLE_HUNK_LINES)]
+    text = "\n".join(lines)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    edits = [Edit(starts[i], len(lines[i]) + 1, "") for i in range(0, len(lines) - 2, 7)]
+    edits.append(Edit(starts[3] + len(lines[3]), 1, ""))
+    edits.append(Edit(len(text), 0, "!"))
+    after = apply_edits(text, edits)
+    ours = bounded_diff("f.txt", LineIndex(text), edits, "repair 1")
+    assert ours == _difflib("f.txt", text, after, "repair 1")
 
 
 def test_long_lines_are_cut_around_the_change() -> None:
