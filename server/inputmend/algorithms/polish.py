@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from inputmend.algorithms.layout import indentation_width
@@ -41,6 +41,8 @@ CLOSERS = frozenset(")]}")
 """Closers: among blank lines, one goes on an indented empty line left for it."""
 OPENER_OF = {")": "(", "]": "[", "}": "{"}
 """The bracket each closer pairs with."""
+CLOSER_OF = {opener: closer for closer, opener in OPENER_OF.items()}
+"""The bracket each opener pairs with."""
 _NEXT_LINE = re.compile(r"\n([ \t]*)\S")
 """The next line with content, its indentation grouped."""
 SEPARATORS = frozenset(",;")
@@ -210,15 +212,27 @@ def without_doubled_blanks(
                 if start < edit.offset and original[start - 1 : start] not in ("\n", ""):
                     edit = Edit(start, edit.end - start, "")
         edits.append(edit)
-    if edits == list(repair.edits) or any(
-        first.end > second.offset for first, second in itertools.pairwise(edits)
-    ):
+    if any(first.end > second.offset for first, second in itertools.pairwise(edits)):
+        return repair
+    return _blanks_moved(original, repair, edits, accepts, lexer)
+
+
+def _blanks_moved(
+    original: str,
+    repair: Repair,
+    edits: list[Edit],
+    accepts: Callable[[str], bool],
+    lexer: Lexer | None,
+) -> Repair:
+    """``repair`` made of ``edits`` instead, which only move blanks: kept when
+    the tokens are the same and ``accepts`` the text, else ``repair``."""
+    if edits == list(repair.edits):
         return repair
     text = apply_edits(original, edits)
-    tidied = replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
-    if not same_for_reader(original, repair, tidied, lexer) or not accepts(text):
+    moved = replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
+    if not same_for_reader(original, repair, moved, lexer) or not accepts(text):
         return repair
-    return tidied
+    return moved
 
 
 def _after_content(original: str, offset: int) -> int:
@@ -292,17 +306,26 @@ def _padded(original: str, start: int, end: int, closers: str) -> int | None:
     spaces = len(original[start:end]) - len(original[start:end].lstrip(" \t"))
     if not spaces:
         return None
-    closer = closers[0]
-    depth = 0
     line_start = original.rfind("\n", 0, start) + 1
-    for at in range(start - 1, max(line_start, start - _PADDING_REACH) - 1, -1):
-        char = original[at]
-        if char in CLOSERS:
+    reach = range(start - 1, max(line_start, start - _PADDING_REACH) - 1, -1)
+    found = _open_before((at, original[at]) for at in reach)
+    if found is None:
+        return None
+    at, opener = found
+    padded = opener == OPENER_OF[closers[0]] and original[at + 1 : at + 2] in (" ", "\t")
+    return start + spaces if padded else None
+
+
+def _open_before(brackets: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
+    """The first opener, walking back over ``brackets`` (offset and text, the
+    nearest first), that no closer after it takes; None when there is none."""
+    depth = 0
+    for at, bracket in brackets:
+        if bracket in CLOSERS:
             depth += 1
-        elif char in ATTACH_RIGHT:
+        elif bracket in ATTACH_RIGHT:
             if depth == 0:
-                padded = char == OPENER_OF[closer] and original[at + 1 : at + 2] in (" ", "\t")
-                return start + spaces if padded else None
+                return at, bracket
             depth -= 1
     return None
 
@@ -440,13 +463,7 @@ def spaced_as_the_input(
             lambda found: " =" if writes_space("=", after=False) else "=", inserted
         )
         edits.append(Edit(edit.offset, edit.delete, inserted))
-    if edits == list(repair.edits):
-        return repair
-    text = apply_edits(original, edits)
-    spaced = replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
-    if not same_for_reader(original, repair, spaced, lexer) or not accepts(text):
-        return repair
-    return spaced
+    return _blanks_moved(original, repair, edits, accepts, lexer)
 
 
 _DELIMITERS = frozenset(",:=")
@@ -519,7 +536,7 @@ def _closer_of(original: str, position: int, opener: str) -> int | None:
     """Where the closer of an ``opener`` inserted at ``position`` stands: the
     first closer of its kind after it that no opener after it takes
     (brackets counted as characters, within :data:`_CLOSER_REACH`)."""
-    closer = {value: key for key, value in OPENER_OF.items()}[opener]
+    closer = CLOSER_OF[opener]
     depth = 0
     for at in range(position, min(len(original), position + _CLOSER_REACH)):
         char = original[at]
@@ -577,16 +594,9 @@ def closer_before_separator(
 def _opens(line: str, closer: str, lex: Lexer) -> bool:
     """Does ``line`` leave a bracket open that ``closer`` closes (its
     tokens' brackets, so that one inside a string does not count)?"""
-    depth = 0
-    for _, first, last in reversed(list(lex(line))):
-        token = line[first:last].strip(_BLANKS)
-        if token in CLOSERS:
-            depth += 1
-        elif token in ATTACH_RIGHT:
-            if depth == 0:
-                return token == OPENER_OF[closer]
-            depth -= 1
-    return False
+    tokens = reversed(list(lex(line)))
+    found = _open_before((first, line[first:last].strip(_BLANKS)) for _, first, last in tokens)
+    return found is not None and found[1] == OPENER_OF[closer]
 
 
 def closers_on_lines(
