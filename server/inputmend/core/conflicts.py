@@ -149,14 +149,16 @@ class Resolution:
         if self.side == "both":
             return f"Keep both sides of {where}"
         dropped: Side = "theirs" if self.side == "ours" else "ours"
-        return f"Keep {self.named(self.side)}, drop {self.named(dropped)} in {where}"
+        kept, left = _named(self.conflicts, self.side), _named(self.conflicts, dropped)
+        return f"Keep {kept}, drop {left} in {where}"
 
-    def named(self, side: Side) -> str:
-        """``ours (`HEAD`)``: the side and the label its markers give it, when
-        every conflict gives the same one."""
-        labels = {c.ours_label if side == "ours" else c.theirs_label for c in self.conflicts}
-        label = next(iter(labels))
-        return f"{side} (`{label}`)" if len(labels) == 1 and label not in ("", side) else side
+
+def _named(conflicts: tuple[Conflict, ...], side: Side) -> str:
+    """``ours (`HEAD`)``: the side and the label its markers give it, when
+    every conflict gives the same one."""
+    labels = {c.ours_label if side == "ours" else c.theirs_label for c in conflicts}
+    label = next(iter(labels))
+    return f"{side} (`{label}`)" if len(labels) == 1 and label not in ("", side) else side
 
 
 def resolution_of(original: str, repaired: str) -> Resolution | None:
@@ -181,10 +183,6 @@ def conflict_message(text: str, offset: int | None) -> str | None:
     conflicts = find_conflicts(text)
     if not conflicts or not conflicts[0].start <= offset <= conflicts[-1].end:
         return None
-    resolution = Resolution("ours", conflicts)
     count = "a merge conflict" if len(conflicts) == 1 else f"{len(conflicts)} merge conflicts"
-    return (
-        f"{count} between {resolution.named('ours')} and {resolution.named('theirs')}: "
-        "keep a side"
-    )
-
+    ours, theirs = _named(conflicts, "ours"), _named(conflicts, "theirs")
+    return f"{count} between {ours} and {theirs}: keep a side"
