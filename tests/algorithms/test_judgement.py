@@ -150,6 +150,19 @@ def test_punctuation_re_read_as_other_punctuation_is_not_changed() -> None:
     assert judge(_lexer("dot"), "graph { a -> b }", "graph { a  b }").structure_lost == 1
 
 
+def test_a_word_split_by_a_delimiter_is_a_value_made_up() -> None:
+    dot = _lexer("dot")
+    original = "digraph { a [label World]; }"
+    split = judge(dot, original, "digraph { a [label Worl=d]; }")
+    assert (split.changed, split.data_lost, split.invented) == (0, 0, 1)
+    assert judge(dot, original, "digraph { a [label=World]; }").invented == 0
+    # between a name and a number, or where a piece is a word of the input
+    # elsewhere, a delimiter put back inside a word is no value made up
+    assert judge(dot, "graph { a [penwidth1.5] }", "graph { a [penwidth=1.5] }").invented == 0
+    xml = _lexer("xml")
+    assert judge(xml, "<a><titleDune</title></a>", "<a><title>Dune</title></a>").invented == 0
+
+
 def test_one_copy_of_a_doubled_bracket_read_as_one_token_is_kept() -> None:
     toml = _lexer("toml")  # `[[` is one token: TOML's array-of-tables bracket
     removed = judge(toml, "a = [[1, 2]\n", "a = [1, 2]\n")

@@ -126,6 +126,11 @@ start of a token still open there (a comment or string run on over lines)."""
 _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
 
+_WORD_BEFORE = re.compile(r"\w+\Z")
+_WORD_AFTER = re.compile(r"\w+")
+_WORD_REACH = 256
+"""Characters before an insertion inside a word read for the word's start."""
+
 _BRACKETS = frozenset("([{}])")
 """Brackets: the punctuation that marks code among words a string ran on over."""
 
@@ -592,6 +597,10 @@ class _Assessment:
         self.commented = self._commented_out()
         # input offsets overwritten one for one by punctuation: junk re-read
         # as a delimiter (Python's `(` of a tuple as `[`), not deleted
+        # words split in two by a delimiter put inside them (`World` read
+        # as `Worl=d`): a value made up, unless the input writes a piece
+        # elsewhere (:meth:`_splits_word`)
+        self.split = 0
         self.repunctuated = {
             edit.offset
             for edit in mapping.edits
@@ -617,6 +626,7 @@ class _Assessment:
                 changed += self._changed(position, cover)
         data_lost, structure_lost, junk_lost = self._lost()
         invented, unfilled = self._invented()
+        invented += self.split
         return (
             changed,
             data_lost,
@@ -706,6 +716,12 @@ class _Assessment:
         if token.partial and "\n" not in token.value:
             return True  # the input ended inside it: completing it is the repair
         if cover is None:
+            low, high = self.lows[position], self.highs[position]
+            if token.role is Role.DATA:
+                self.split += sum(
+                    self._splits_word(start, end)
+                    for start, end in _runs(_within(self.inserted, low + 1, high))
+                )
             return False
         if token.role is cover.role is Role.STRUCTURE and not _doubled_bracket(cover):
             self.retyped.add(position)  # punctuation re-read as other punctuation
@@ -720,6 +736,24 @@ class _Assessment:
                 return False
             return not (self._reread(position, cover) or self._read_inside_out(position, cover))
         return False
+
+    def _splits_word(self, start: int, end: int) -> bool:
+        """Does the text the repair inserted at ``[start, end)`` split a word
+        in two between two letters or two digits, neither piece a word the
+        input has elsewhere?  ``World``
+        read as ``Worl=d`` changes a value; ``<titleDune`` read as
+        ``<title>Dune`` (``</title>`` follows) puts back a lost delimiter."""
+        repaired = self.repaired
+        before, after = repaired[start - 1 : start], repaired[end : end + 1]
+        if not ((before.isalpha() and after.isalpha()) or (before.isdigit() and after.isdigit())):
+            return False  # (`penwidth1.5` is `penwidth` and `1.5`)
+        left = _WORD_BEFORE.search(repaired, max(0, start - _WORD_REACH), start)
+        right = _WORD_AFTER.match(repaired, end)
+        pieces = [piece.group() for piece in (left, right) if piece is not None]
+        return not any(
+            len(piece) > 1 and re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", self.original)
+            for piece in pieces
+        )
 
     def _quotes_fields(self, position: int, cover: Lexeme) -> bool:
         """Is ``cover`` a quoted field the repair made by putting quotes around
@@ -1147,6 +1181,17 @@ def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
             records.append([])
         records[-1].append(lexeme)
     return records
+
+
+def _runs(offsets: list[int]) -> list[tuple[int, int]]:
+    """Sorted offsets as runs of consecutive ones, each ``[start, end)``."""
+    runs: list[tuple[int, int]] = []
+    for offset in offsets:
+        if runs and runs[-1][1] == offset:
+            runs[-1] = (runs[-1][0], offset + 1)
+        else:
+            runs.append((offset, offset + 1))
+    return runs
 
 
 def _within(sorted_offsets: list[int], start: int, end: int) -> list[int]:
