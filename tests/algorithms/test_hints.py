@@ -151,6 +151,12 @@ def test_concatenated_documents_become_one_array() -> None:
     assert [{"a": 1}, {"b": 2}, {"c": 3}] in _data(texts)
 
 
+def test_an_attribute_value_of_words_is_quoted_in_dot() -> None:
+    text = "digraph { a [label=Hello World]; b [label=x color=red]; }\n"
+    top = services.repair(text, _oracle("dot"), top=1, budget=BUDGET).repairs[0]
+    assert top.text == text.replace("Hello World", '"Hello World"')
+
+
 def test_numbers_as_javascript_writes_them() -> None:
     assert [0.5, 5, -0.25, 3.0] in _data(_texts("json", "[.5, +5, -.25, 3.]"))
     # leading zeros: every digit kept, as a string (not 7, not 0e07)
