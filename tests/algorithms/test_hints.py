@@ -151,6 +151,17 @@ def test_concatenated_documents_become_one_array() -> None:
     assert [{"a": 1}, {"b": 2}, {"c": 3}] in _data(texts)
 
 
+def test_a_record_on_lines_cut_off_is_completed_in_the_array() -> None:
+    # JSON Lines with a record that lost its closers: closed at its line's
+    # end, not merged with the next records into one object of repeated keys
+    text = '{"a": 1}\n{"a": 2, "b": [3\n{"a": 4}\n'
+    assert [{"a": 1}, {"a": 2, "b": [3]}, {"a": 4}] in _data(_texts("json", text))
+    top = services.repair(text, _oracle("json"), top=1, budget=BUDGET).repairs[0]
+    assert top.text == '[{"a": 1},\n{"a": 2, "b": [3]},\n{"a": 4}]\n'
+    # a document whose lines are one object is no list of records
+    assert not _texts("json", '{\n  "a": 1\n  "b": 2\n}\n')
+
+
 def test_an_attribute_value_of_words_is_quoted_in_dot() -> None:
     text = "digraph { a [label=Hello World]; b [label=x color=red]; }\n"
     top = services.repair(text, _oracle("dot"), top=1, budget=BUDGET).repairs[0]

@@ -63,6 +63,8 @@ class Locator(Protocol):
 
     def last_token_start(self, prefix: str) -> int | None: ...
 
+    def completion(self, prefix: str) -> str | None: ...
+
 
 @dataclass(frozen=True)
 class Guidance:
@@ -308,16 +310,37 @@ def _wrappers_at(text: str, error: int, hints: Hints) -> list[tuple[str, tuple[E
     return [(names, removals)]
 
 
-def _documents(text: str, error: int, locate: Callable[[str], Feedback]) -> list[int] | None:
+Complete = Callable[[str], str | None]
+"""The shortest ending that completes a valid prefix (None: none)."""
+
+
+def _documents(
+    text: str, error: int, locate: Callable[[str], Feedback], complete: Complete | None
+) -> list[tuple[int, str]] | None:
     """Where documents written one after another end (the end of each but the
-    last), when the text is that: each piece complete on its own."""
-    ends: list[int] = []
+    last) and what each lacks there, when the text is that: each piece
+    complete on its own, or, given ``complete``, cut off at the end of its
+    line (a record of JSON Lines that lost its closers) and completed."""
+    ends: list[tuple[int, str]] = []
     start = 0
     while True:
         piece = text[start:error]
-        if not piece.strip() or not locate(piece).valid:
+        kept = piece.rstrip()
+        if not kept:
             return None
-        ends.append(start + len(piece.rstrip()))
+        feedback = locate(piece)
+        ending = ""
+        if not feedback.valid:
+            if (
+                complete is None
+                or feedback.verdict is not Verdict.INCOMPLETE
+                or not piece[len(kept) :].count("\n")
+            ):
+                return None
+            ending = complete(kept) or ""
+            if not ending or not locate(kept + ending).valid:
+                return None
+        ends.append((start + len(kept), ending))
         start = error
         feedback = _first_error(text, start, locate)
         if feedback.valid:
@@ -347,17 +370,24 @@ def _first_error(text: str, start: int, locate: Callable[[str], Feedback]) -> Fe
 
 
 def _concatenation_at(
-    text: str, error: int, hints: Hints, locate: Callable[[str], Feedback]
+    text: str,
+    error: int,
+    hints: Hints,
+    locate: Callable[[str], Feedback],
+    complete: Complete | None,
 ) -> list[tuple[str, tuple[Edit, ...]]]:
     joined = hints.concatenated
     if joined is None or error == 0:
         return []
-    ends = _documents(text, error, locate)
+    ends = _documents(text, error, locate, complete)
     if ends is None:
         return []
     first = len(text) - len(text.lstrip())
     last = len(text.rstrip())
-    edits = [Edit(first, 0, joined.open), *(Edit(end, 0, joined.separator) for end in ends)]
+    edits = [
+        Edit(first, 0, joined.open),
+        *(Edit(end, 0, ending + joined.separator) for end, ending in ends),
+    ]
     return [("concatenated documents", (*edits, Edit(last, 0, joined.close)))]
 
 
@@ -468,7 +498,9 @@ def hint_repairs(
             near = [
                 *_wrappers_at(current, error, hints),
                 *_rewrites_at(current, error, hints, anchors, early, last, poll=meter.poll),
-                *_concatenation_at(current, error, hints, locate),
+                *_concatenation_at(
+                    current, error, hints, locate, None if locator is None else locator.completion
+                ),
             ]
             remaining = _remaining(feedback, current)
             # one fix in several places competes with each place alone: two
