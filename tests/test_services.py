@@ -399,3 +399,8 @@ def test_invented_damage_gets_the_repair_a_person_would_choose(
     grammar: str, damaged: str, repaired: str
 ) -> None:
     assert services.repair(damaged, IncrementalGrammarOracle(grammar)).repairs[0].text == repaired
+
+
+def test_a_string_cut_off_after_a_backslash_keeps_it() -> None:
+    json = IncrementalGrammarOracle("json")
+    assert services.repair('{"a": "dir\\', json).repairs[0].text == '{"a": "dir\\\\"}'

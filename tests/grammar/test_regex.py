@@ -112,6 +112,7 @@ def test_the_shortest_completion_of_a_partial_match() -> None:
     assert string.completion("") == '""'
     assert string.completion('"fo') == '"'
     assert string.completion('"a\\u0') == '000"'  # a cut escape is finished first
+    assert string.completion('"dir\\') == '\\"'  # the backslash kept, no `\\b` made up
     assert string.completion("x") is None  # cannot grow into a match
     number = RegexAutomaton(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
     assert [number.completion(p) for p in ("", "-", "1.", "2e+", "10")] == ["0", "0", "0", "0", ""]

@@ -351,7 +351,7 @@ class RegexAutomaton:
         self.accept = self._build(parse_regex(pattern), self.start, 0)
         self._closures: dict[frozenset[int], frozenset[int]] = {}
         self._steps: dict[tuple[frozenset[int], str], frozenset[int]] = {}
-        self._finishes: dict[frozenset[int], str | None] = {}
+        self._finishes: dict[tuple[frozenset[int], str], str | None] = {}
 
     def _state(self) -> int:
         self.moves.append([])
@@ -448,11 +448,13 @@ class RegexAutomaton:
                 break
         return states
 
-    def finish(self, states: frozenset[int]) -> str | None:
+    def finish(self, states: frozenset[int], prefer: str = "") -> str | None:
         """The shortest text that takes the automaton from ``states`` to a
-        full match, its characters the plainest of their classes (None: none)."""
-        if states in self._finishes:
-            return self._finishes[states]
+        full match, its characters the plainest of their classes, or
+        ``prefer`` where a class holds it (None: none)."""
+        key = (states, prefer)
+        if key in self._finishes:
+            return self._finishes[key]
         found: str | None = None
         if self.accept in states:
             found = ""
@@ -463,7 +465,7 @@ class RegexAutomaton:
                 following: list[int] = []
                 for state in frontier:
                     for chars, target in self.moves[state]:
-                        char = chars.representative()
+                        char = prefer if prefer and prefer in chars else chars.representative()
                         if char is None:
                             continue
                         for reached in sorted(self._closure(frozenset((target,)))):
@@ -473,13 +475,17 @@ class RegexAutomaton:
                         if self.accept in previous and found is None:
                             found = _path(previous, self.accept)
                 frontier = following
-        self._finishes[states] = found
+        self._finishes[key] = found
         return found
 
     def completion(self, prefix: str) -> str | None:
-        """The shortest text that makes ``prefix`` + it a full match."""
+        """The shortest text that makes ``prefix`` + it a full match.  Where
+        ``prefix`` ends in punctuation, that character is the plainest:
+        a string cut off after the backslash of an escape keeps it as an
+        escaped backslash (``"dir\\`` + ``\\"``), not as an invented ``\\b``."""
         states = self.after(prefix)
-        return self.finish(states) if states else None
+        last = prefix[-1:]
+        return self.finish(states, "" if last.isalnum() else last) if states else None
 
 
 def _path(previous: dict[int, tuple[int, str] | None], state: int) -> str:
