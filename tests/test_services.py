@@ -401,6 +401,13 @@ def test_invented_damage_gets_the_repair_a_person_would_choose(
     assert services.repair(damaged, IncrementalGrammarOracle(grammar)).repairs[0].text == repaired
 
 
+def test_a_string_cut_off_after_its_line_break_ends_with_it_again() -> None:
+    oracle = IncrementalGrammarOracle("toml")
+    for cut in ('doc = """\nhello\n', "doc = '''\nhello\n"):
+        top = services.repair(cut, oracle).repairs[0]
+        assert top.text == cut + cut[6:9] + "\n"  # not `"""` as the file's last line, unended
+
+
 def test_a_string_cut_off_after_a_backslash_keeps_it() -> None:
     json = IncrementalGrammarOracle("json")
     assert services.repair('{"a": "dir\\', json).repairs[0].text == '{"a": "dir\\\\"}'

@@ -48,6 +48,7 @@ from inputmend.algorithms.polish import (
     closer_before_separator,
     closer_on_its_line,
     closers_on_lines,
+    final_break_kept,
     opener_at_line_end,
     polish_layout,
     spaced_as_the_input,
@@ -679,6 +680,7 @@ def _polish(
             better = spaced_as_the_input(text, better, accepts, lexer=lexer)
             better = closer_on_its_line(text, better, accepts, lexer=lexer)
             better = closers_on_lines(text, better, accepts, lexer=lexer)
+            better = final_break_kept(text, better, accepts, lexer=lexer)
         polished.setdefault(better.text, better)
     return tuple(polished.values()), runs
 

@@ -217,6 +217,30 @@ def without_doubled_blanks(
     return _blanks_moved(original, repair, edits, accepts, lexer)
 
 
+def final_break_kept(
+    original: str,
+    repair: Repair,
+    accepts: Callable[[str], bool],
+    *,
+    lexer: Lexer | None = None,
+) -> Repair:
+    """``repair`` ending with the input's final line break again, where what
+    it appends comes after that break: a string, a comment or a document cut
+    off inside a token whose text runs to the end of a line
+    (TOML's ``doc = '''`` ... ``hello`` + line break) is closed, and the file still
+    ends with its line break.  Kept when the tokens are the same and
+    ``accepts`` the text."""
+    final = next((b for b in ("\r\n", "\n", "\r") if original.endswith(b)), None)
+    edits = list(repair.edits)
+    if final is None or not edits or repair.text.endswith(("\n", "\r")):
+        return repair
+    last = edits[-1]
+    if last.offset != len(original) or last.delete or not last.insert.strip(_BLANKS):
+        return repair
+    edits[-1] = Edit(last.offset, 0, last.insert + final)
+    return _blanks_moved(original, repair, edits, accepts, lexer)
+
+
 def _blanks_moved(
     original: str,
     repair: Repair,
