@@ -334,7 +334,7 @@ def _documents(
             if (
                 complete is None
                 or feedback.verdict is not Verdict.INCOMPLETE
-                or not piece[len(kept) :].count("\n")
+                or "\n" not in piece[len(kept) :]
             ):
                 return None
             ending = complete(kept) or ""

@@ -595,12 +595,11 @@ class _Assessment:
         # input's stretch of their text and its words
         self.restored: dict[int, tuple[int, int, list[str]]] = {}
         self.commented = self._commented_out()
+        # words split in two by a delimiter put inside them (`World` read
+        # as `Worl=d`): values made up (:meth:`_splits_word`)
+        self.split = 0
         # input offsets overwritten one for one by punctuation: junk re-read
         # as a delimiter (Python's `(` of a tuple as `[`), not deleted
-        # words split in two by a delimiter put inside them (`World` read
-        # as `Worl=d`): a value made up, unless the input writes a piece
-        # elsewhere (:meth:`_splits_word`)
-        self.split = 0
         self.repunctuated = {
             edit.offset
             for edit in mapping.edits
@@ -716,8 +715,8 @@ class _Assessment:
         if token.partial and "\n" not in token.value:
             return True  # the input ended inside it: completing it is the repair
         if cover is None:
-            low, high = self.lows[position], self.highs[position]
             if token.role is Role.DATA:
+                low, high = self.lows[position], self.highs[position]
                 self.split += sum(
                     self._splits_word(start, end)
                     for start, end in _runs(_within(self.inserted, low + 1, high))
@@ -740,9 +739,9 @@ class _Assessment:
     def _splits_word(self, start: int, end: int) -> bool:
         """Does the text the repair inserted at ``[start, end)`` split a word
         in two between two letters or two digits, neither piece a word the
-        input has elsewhere?  ``World``
-        read as ``Worl=d`` changes a value; ``<titleDune`` read as
-        ``<title>Dune`` (``</title>`` follows) puts back a lost delimiter."""
+        input has elsewhere?  ``World`` read as ``Worl=d`` changes a value;
+        ``<titleDune`` read as ``<title>Dune`` (``</title>`` follows) puts
+        back a lost delimiter."""
         repaired = self.repaired
         before, after = repaired[start - 1 : start], repaired[end : end + 1]
         if not ((before.isalpha() and after.isalpha()) or (before.isdigit() and after.isdigit())):

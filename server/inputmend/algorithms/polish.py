@@ -225,11 +225,10 @@ def final_break_kept(
     lexer: Lexer | None = None,
 ) -> Repair:
     """``repair`` ending with the input's final line break again, where what
-    it appends comes after that break: a string, a comment or a document cut
-    off inside a token whose text runs to the end of a line
-    (TOML's ``doc = '''`` ... ``hello`` + line break) is closed, and the file still
-    ends with its line break.  Kept when the tokens are the same and
-    ``accepts`` the text."""
+    it appends comes after that break: a text cut off inside a token that
+    ran over its last line break (TOML's ``doc = '''`` ... ``hello`` + line
+    break) is closed, and the file still ends with a line break.  Kept when
+    the tokens are the same and ``accepts`` the text."""
     final = next((b for b in ("\r\n", "\n", "\r") if original.endswith(b)), None)
     edits = list(repair.edits)
     if final is None or not edits or repair.text.endswith(("\n", "\r")):
