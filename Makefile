@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test lint test-python test-vscode e2e-tools vsix bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml hatch_build.py server/inputmend/grammar/_native.c
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 	  { echo "inputmend needs Python >= 3.11 (set PYTHON=...)"; exit 2; }
 	$(PYTHON) -m venv $(VENV)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import lark
 import regex
 
-from inputmend.grammar import lark_internals, registry
+from inputmend.grammar import lark_internals, native, registry
 from inputmend.grammar.checks import NameChecks
 from inputmend.grammar.hints import Hints, hints_beside, hints_path
 from inputmend.grammar.lark_internals import END, BnfRule
@@ -145,6 +145,12 @@ class CompiledGrammar:
         return state_scanners(self)
 
     @functools.cached_property
+    def native_program(self) -> native.Native | None:
+        """The grammar's C program (:mod:`~inputmend.grammar.native`), None
+        where the Python code runs alone."""
+        return native.program(self)
+
+    @functools.cached_property
     def completer(self) -> Completer | None:
         """Shortest completions of valid prefixes (built on first use; None
         when lark's tables do not match the rules, which would be a lark change)."""
@@ -209,8 +215,11 @@ class CompiledGrammar:
         if start >= end:
             return 0
         best = 0
+        native = self.native_program
         for name in (terminals | self.ignored) & self.starters(text[start]):
-            extent = prefix_extent(self.patterns[name], text, start, end)
+            extent = -1 if native is None else native.extent(name, text, start, end)
+            if extent < 0:
+                extent = prefix_extent(self.patterns[name], text, start, end)
             if extent and limit is not None:
                 extent = limit(name, text[start : start + extent])
             best = max(best, extent)

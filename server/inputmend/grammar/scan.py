@@ -48,6 +48,8 @@ from inputmend.oracles.base import Feedback, Verdict
 
 LOOKAHEAD = 64  # a match this close to the end of a partial window is re-read with more
 STOP_EVERY = 4096  # tokens between two calls of the stop hook
+NATIVE_RUN = 8  # tokens a call of the C loop takes for the next one to come right away
+NATIVE_PAUSE = 64  # most tokens this loop takes before it calls the C loop again
 MARKER_SEARCH = 48  # stacks tried when looking for what a layout's tokens make acceptable
 _FAR = 1 << 62  # an offset beyond every text
 
@@ -349,6 +351,8 @@ class Scanner:
         terminals = {name for row in self.tables.actions.values() for name in row}
         self._markers = sorted(terminals - set(grammar.patterns) - {END})  # zero-width tokens
         self._after_markers_memo: dict[tuple[int, ...], frozenset[str]] = {}
+        self.native = grammar.native_program
+        self.program = None if self.native is None else self.native.program  # the loop in C
         self.checkpoint_every = checkpoint_every
         self.margin = margin  # characters re-read before an edit (a token may end there)
         self.scanned_chars = 0  # characters lexed: shows how much work was reused
@@ -520,7 +524,34 @@ class Scanner:
         last_start, last_end = 0, -1
         kind = ""
         end = 0
+        # the C loop takes the tokens it can, from ``native_from`` on: it
+        # stops before one it cannot take as this loop would, which this
+        # loop then takes (not with a token list to record)
+        program = self.program if plain and tokens is None else None
+        native_from = native_after = native_pause = 0
         while True:
+            if program is not None and pos >= native_from and count >= native_after:
+                limit = min(resync_from, size + 1 if complete else size - LOOKAHEAD)
+                counted = count
+                (pos, base, frame, count, snapshot, kinds, previous, previous_kinds,
+                 last_start, last_end) = program.run(
+                    self.interner, text, pos, size, complete, limit, base, frame, count,
+                    every, STOP_EVERY, next_bad, snapshot, kinds, previous, previous_kinds,
+                    last_start, last_end, trace.positions if record else None,
+                    trace.stacks, trace.extras, plain_extra, offset,
+                )  # fmt: skip
+                state = frame[-1] if frame else base.state
+                assert self.native is not None
+                if self.native.install_for(state):  # it lacked the DFA of this state: go on
+                    continue
+                native_from = pos + 1
+                if count - counted < NATIVE_RUN:  # it stopped early: let this loop go on a while
+                    native_pause = min(2 * native_pause or 1, NATIVE_PAUSE)
+                    native_after = count + native_pause
+                else:
+                    native_pause = 0
+                if stop is not None and count - counted >= STOP_EVERY:
+                    stop()
             action = None
             marker = lexed = False
             refusal: str | None = None

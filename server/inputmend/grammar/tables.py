@@ -10,8 +10,9 @@ allocates nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
+from inputmend.grammar import native
 from inputmend.grammar.lark_internals import END, BnfRule, LalrTable
 
 
@@ -25,6 +26,9 @@ class StackNode:
         self.state = state
         self.parent = parent
 
+
+if not TYPE_CHECKING and native.AVAILABLE:
+    StackNode = native.StackNode  # the same, in C: the C loop of the scan makes them
 
 V = TypeVar("V")
 ACCEPTED = -1  # the parser's "action" on the end of the input once it may end there
@@ -241,3 +245,7 @@ class StackInterner:
 
     def clear(self) -> None:
         self._nodes.clear()
+
+
+if not TYPE_CHECKING and native.AVAILABLE:
+    StackInterner = native.StackInterner  # the same, in C

@@ -1,0 +1,779 @@
+/* The incremental scan's inner loop in C (see native.py beside it).
+ *
+ * StackNode: a persistent parser stack entry (a state on a parent).
+ * Interner: hash-consing of stacks, one object per content.
+ * Program: a grammar's lexer as DFAs (one per lark scanner, matching as
+ *   Python's `re` does: the first alternative that matches, each as its
+ *   backtracking would) and its LALR tables, dense.
+ * run(): lexes and parses as grammar/scan.py's loop does, checkpoint for
+ *   checkpoint, and stops before any token it cannot take exactly as that
+ *   loop would (the Python loop then takes it).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ StackNode */
+
+typedef struct Node {
+    PyObject_HEAD
+    int state;
+    PyObject *parent; /* a StackNode or None */
+} Node;
+
+static PyTypeObject NodeType;
+
+static int node_init(Node *self, PyObject *args, PyObject *kwds) {
+    int state;
+    PyObject *parent;
+    static char *names[] = {"state", "parent", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO", names, &state, &parent)) return -1;
+    Py_INCREF(parent);
+    Py_XSETREF(self->parent, parent);
+    self->state = state;
+    return 0;
+}
+
+static void node_dealloc(Node *self) {
+    PyObject *parent = self->parent;
+    self->parent = NULL;
+    Py_TYPE(self)->tp_free((PyObject *)self);
+    /* a long chain of plain nodes is freed in a loop, not by recursion */
+    while (parent != NULL && Py_IS_TYPE(parent, &NodeType) && Py_REFCNT(parent) == 1) {
+        Node *node = (Node *)parent;
+        parent = node->parent;
+        node->parent = NULL;
+        Py_TYPE(node)->tp_free((PyObject *)node);
+    }
+    Py_XDECREF(parent);
+}
+
+static PyMemberDef node_members[] = {
+    {"state", T_INT, offsetof(Node, state), READONLY, "the parser state"},
+    {"parent", T_OBJECT, offsetof(Node, parent), READONLY, "the stack below (None at the bottom)"},
+    {NULL}};
+
+static PyTypeObject NodeType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "inputmend.grammar._native.StackNode",
+    .tp_basicsize = sizeof(Node),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "The top entry of a persistent parser stack: a parser state on parent.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)node_init,
+    .tp_dealloc = (destructor)node_dealloc,
+    .tp_members = node_members,
+};
+
+static Node *new_node(int state, PyObject *parent) {
+    Node *node = (Node *)NodeType.tp_alloc(&NodeType, 0);
+    if (node == NULL) return NULL;
+    node->state = state;
+    Py_INCREF(parent);
+    node->parent = parent;
+    return node;
+}
+
+/* ------------------------------------------------------------- Interner */
+
+typedef struct {
+    PyObject_HEAD
+    Node *root;
+    Node **slots; /* open addressing; NULL: empty */
+    Py_ssize_t capacity, used;
+} Interner;
+
+static inline size_t slot_of(PyObject *parent, int state, Py_ssize_t capacity) {
+    uint64_t key = ((uint64_t)(uintptr_t)parent >> 4) * 0x9E3779B97F4A7C15ull ^ (uint64_t)state;
+    key ^= key >> 29;
+    return (size_t)(key * 0xBF58476D1CE4E5B9ull >> 17) & (size_t)(capacity - 1);
+}
+
+static int interner_grow(Interner *self) {
+    Py_ssize_t capacity = self->capacity ? self->capacity * 2 : 1024;
+    Node **slots = PyMem_Calloc((size_t)capacity, sizeof(Node *));
+    if (slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < self->capacity; i++) {
+        Node *node = self->slots[i];
+        if (node == NULL) continue;
+        size_t at = slot_of(node->parent, node->state, capacity);
+        while (slots[at] != NULL) at = (at + 1) & (size_t)(capacity - 1);
+        slots[at] = node;
+    }
+    PyMem_Free(self->slots);
+    self->slots = slots;
+    self->capacity = capacity;
+    return 0;
+}
+
+/* The interned node of `state` on the interned `parent` (a new reference). */
+static Node *interner_push1(Interner *self, PyObject *parent, int state) {
+    if (2 * (self->used + 1) > self->capacity && interner_grow(self) < 0) return NULL;
+    size_t at = slot_of(parent, state, self->capacity);
+    Node *found;
+    while ((found = self->slots[at]) != NULL) {
+        if (found->parent == parent && found->state == state) {
+            Py_INCREF(found);
+            return found;
+        }
+        at = (at + 1) & (size_t)(self->capacity - 1);
+    }
+    found = new_node(state, parent);
+    if (found == NULL) return NULL;
+    Py_INCREF(found);
+    self->slots[at] = found;
+    self->used++;
+    return found;
+}
+
+/* `states` pushed on the interned `base` (a new reference). */
+static Node *interner_push_states(Interner *self, Node *base, const int *states, Py_ssize_t count) {
+    Py_INCREF(base);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Node *next = interner_push1(self, (PyObject *)base, states[i]);
+        Py_DECREF(base);
+        if (next == NULL) return NULL;
+        base = next;
+    }
+    return base;
+}
+
+static void interner_clear_slots(Interner *self) {
+    for (Py_ssize_t i = 0; i < self->capacity; i++) Py_CLEAR(self->slots[i]);
+    self->used = 0;
+}
+
+static int interner_init(Interner *self, PyObject *args, PyObject *kwds) {
+    PyObject *tables;
+    static char *names[] = {"tables", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O", names, &tables)) return -1;
+    PyObject *start = PyObject_GetAttrString(tables, "start_state");
+    if (start == NULL) return -1;
+    long state = PyLong_AsLong(start);
+    Py_DECREF(start);
+    if (state == -1 && PyErr_Occurred()) return -1;
+    Node *root = new_node((int)state, Py_None);
+    if (root == NULL) return -1;
+    Py_XSETREF(self->root, root);
+    return 0;
+}
+
+static void interner_dealloc(Interner *self) {
+    interner_clear_slots(self);
+    PyMem_Free(self->slots);
+    Py_XDECREF(self->root);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int node_check(PyObject *object) {
+    if (!PyObject_TypeCheck(object, &NodeType)) {
+        PyErr_SetString(PyExc_TypeError, "a StackNode is needed");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *interner_push(Interner *self, PyObject *args) {
+    PyObject *base, *states;
+    if (!PyArg_ParseTuple(args, "OO", &base, &states) || !node_check(base)) return NULL;
+    PyObject *iterator = PyObject_GetIter(states);
+    if (iterator == NULL) return NULL;
+    Py_INCREF(base);
+    PyObject *item;
+    while ((item = PyIter_Next(iterator)) != NULL) {
+        long state = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (state == -1 && PyErr_Occurred()) break;
+        Node *next = interner_push1(self, base, (int)state);
+        Py_DECREF(base);
+        base = (PyObject *)next;
+        if (next == NULL) break;
+    }
+    Py_DECREF(iterator);
+    if (PyErr_Occurred()) {
+        Py_XDECREF(base);
+        return NULL;
+    }
+    return base;
+}
+
+static int interned(Interner *self, Node *node) {
+    if (node == self->root) return 1;
+    if (self->capacity == 0) return 0;
+    size_t at = slot_of(node->parent, node->state, self->capacity);
+    Node *found;
+    while ((found = self->slots[at]) != NULL) {
+        if (found == node) return 1;
+        at = (at + 1) & (size_t)(self->capacity - 1);
+    }
+    return 0;
+}
+
+static PyObject *interner_intern(Interner *self, PyObject *args) {
+    PyObject *object;
+    if (!PyArg_ParseTuple(args, "O", &object) || !node_check(object)) return NULL;
+    Node *node = (Node *)object;
+    Py_ssize_t count = 0, capacity = 64;
+    int *states = PyMem_Malloc(sizeof(int) * (size_t)capacity);
+    if (states == NULL) return PyErr_NoMemory();
+    while (!interned(self, node)) {
+        if (node->parent == Py_None) break; /* a stack of another root: pushed on ours */
+        if (count == capacity) {
+            capacity *= 2;
+            int *grown = PyMem_Realloc(states, sizeof(int) * (size_t)capacity);
+            if (grown == NULL) {
+                PyMem_Free(states);
+                return PyErr_NoMemory();
+            }
+            states = grown;
+        }
+        states[count++] = node->state;
+        node = (Node *)node->parent;
+    }
+    for (Py_ssize_t i = 0, j = count - 1; i < j; i++, j--) {
+        int swap = states[i];
+        states[i] = states[j];
+        states[j] = swap;
+    }
+    Node *result = interner_push_states(self, node, states, count);
+    PyMem_Free(states);
+    return (PyObject *)result;
+}
+
+static PyObject *interner_clear(Interner *self, PyObject *Py_UNUSED(ignored)) {
+    interner_clear_slots(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *interner_get_root(Interner *self, void *Py_UNUSED(closure)) {
+    Py_INCREF(self->root);
+    return (PyObject *)self->root;
+}
+
+static PyMethodDef interner_methods[] = {
+    {"push", (PyCFunction)interner_push, METH_VARARGS,
+     "The interned stack of states pushed on the interned stack base."},
+    {"intern", (PyCFunction)interner_intern, METH_VARARGS,
+     "The interned stack with the contents of node."},
+    {"clear", (PyCFunction)interner_clear, METH_NOARGS, "Forget the interned stacks."},
+    {NULL}};
+
+static PyGetSetDef interner_getset[] = {
+    {"root", (getter)interner_get_root, NULL, "the stack before any input", NULL}, {NULL}};
+
+static PyTypeObject InternerType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "inputmend.grammar._native.StackInterner",
+    .tp_basicsize = sizeof(Interner),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Hash-consing of stacks: one object per content.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)interner_init,
+    .tp_dealloc = (destructor)interner_dealloc,
+    .tp_methods = interner_methods,
+    .tp_getset = interner_getset,
+};
+
+/* -------------------------------------------------------------- Program */
+
+#define NONE INT32_MIN /* no action */
+#define BAIL_CLASS 255
+
+typedef struct {
+    int ready; /* built (a scanner's DFA is installed when first needed) */
+    int states, classes, start;
+    uint8_t ascii[128]; /* character class of each ASCII character */
+    int high;           /* class of any other character, -1: not followed */
+    int32_t *next;      /* states x classes, -1: dead */
+    int32_t *match;     /* per state: the terminal matched there, -1: none */
+    /* per terminal: 1 where a long alternative tried before it may have read
+     * far ahead (the Python loop records how far: it takes the token where
+     * any terminal could still match beyond the character after it) */
+    int32_t *watch;
+    PyObject *retype; /* per terminal: None, or lark's callable that retypes it */
+} Dfa;
+
+typedef struct {
+    PyObject_HEAD
+    int n_states, n_terminals, n_nonterminals, n_dfas;
+    int32_t *action;  /* states x terminals: shift >= 0, reduce -(rule + 1), NONE */
+    int32_t *go;      /* states x nonterminals */
+    int32_t *lengths; /* per rule */
+    int32_t *origins; /* per rule: nonterminal */
+    int32_t *scanner; /* per state: its DFA, -1: none */
+    uint8_t *kind;    /* per terminal: 0 token, 1 ignored, 2 taken by Python */
+    Dfa *dfas;
+    PyObject *names; /* tuple of terminal names */
+    PyObject *index; /* terminal name -> its number */
+} Program;
+
+static void program_dealloc(Program *self) {
+    PyMem_Free(self->action);
+    PyMem_Free(self->go);
+    PyMem_Free(self->lengths);
+    PyMem_Free(self->origins);
+    PyMem_Free(self->scanner);
+    PyMem_Free(self->kind);
+    if (self->dfas != NULL) {
+        for (int i = 0; i < self->n_dfas; i++) {
+            PyMem_Free(self->dfas[i].next);
+            PyMem_Free(self->dfas[i].match);
+            PyMem_Free(self->dfas[i].watch);
+            Py_XDECREF(self->dfas[i].retype);
+        }
+        PyMem_Free(self->dfas);
+    }
+    Py_XDECREF(self->names);
+    Py_XDECREF(self->index);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* A copy of a sequence of ints as int32 (NULL on error; `expect` -1: any length). */
+static int32_t *ints_of(PyObject *sequence, Py_ssize_t expect, Py_ssize_t *length) {
+    PyObject *fast = PySequence_Fast(sequence, "a sequence of ints is needed");
+    if (fast == NULL) return NULL;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+    if (expect >= 0 && size != expect) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%zd ints expected, %zd given", expect, size);
+        return NULL;
+    }
+    int32_t *out = PyMem_Malloc(sizeof(int32_t) * (size_t)(size ? size : 1));
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long value = PyLong_AsLong(items[i]);
+        if (value == -1 && PyErr_Occurred()) {
+            PyMem_Free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+        out[i] = (int32_t)value;
+    }
+    Py_DECREF(fast);
+    if (length != NULL) *length = size;
+    return out;
+}
+
+/* One DFA from (states, classes, start, ascii (128 ints), high, next, match,
+ * watch, retype). */
+static int dfa_init(Dfa *dfa, PyObject *spec, int terminals) {
+    PyObject *ascii, *next, *match, *watch, *retype;
+    if (!PyArg_ParseTuple(spec, "iiiOiOOOO!", &dfa->states, &dfa->classes, &dfa->start, &ascii,
+                          &dfa->high, &next, &match, &watch, &PyTuple_Type, &retype))
+        return -1;
+    if (PyTuple_GET_SIZE(retype) != terminals) {
+        PyErr_SetString(PyExc_ValueError, "retype: one entry per terminal");
+        return -1;
+    }
+    int32_t *table = ints_of(ascii, 128, NULL);
+    if (table == NULL) return -1;
+    for (int c = 0; c < 128; c++) dfa->ascii[c] = (uint8_t)table[c];
+    PyMem_Free(table);
+    if (!(dfa->next = ints_of(next, (Py_ssize_t)dfa->states * dfa->classes, NULL))) return -1;
+    if (!(dfa->match = ints_of(match, dfa->states, NULL))) return -1;
+    if (!(dfa->watch = ints_of(watch, terminals, NULL))) return -1;
+    for (int i = 0; i < dfa->states; i++)
+        if (dfa->match[i] >= terminals) {
+            PyErr_SetString(PyExc_ValueError, "a DFA's terminal out of range");
+            return -1;
+        }
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)dfa->states * dfa->classes; i++)
+        if (dfa->next[i] >= dfa->states) {
+            PyErr_SetString(PyExc_ValueError, "a DFA state out of range");
+            return -1;
+        }
+    if (dfa->start < 0 || dfa->start >= dfa->states) {
+        PyErr_SetString(PyExc_ValueError, "the DFA's start state out of range");
+        return -1;
+    }
+    Py_INCREF(retype);
+    dfa->retype = retype;
+    dfa->ready = 1;
+    return 0;
+}
+
+/* Program(states, terminals, nonterminals, action, go, lengths, origins,
+ *         scanner, kind, names, index, dfas): dfas a list of DFAs (see
+ *         dfa_init) or None for one installed later (install()). */
+static int program_init(Program *self, PyObject *args, PyObject *kwds) {
+    PyObject *action, *go, *lengths, *origins, *scanner, *kind, *names, *index, *dfas;
+    if (!PyArg_ParseTuple(args, "iiiOOOOOOOO!O", &self->n_states, &self->n_terminals,
+                          &self->n_nonterminals, &action, &go, &lengths, &origins, &scanner,
+                          &kind, &names, &PyDict_Type, &index, &dfas))
+        return -1;
+    Py_INCREF(index);
+    Py_XSETREF(self->index, index);
+    Py_ssize_t rules;
+    if (!(self->action = ints_of(action, (Py_ssize_t)self->n_states * self->n_terminals, NULL)))
+        return -1;
+    if (!(self->go = ints_of(go, (Py_ssize_t)self->n_states * self->n_nonterminals, NULL)))
+        return -1;
+    if (!(self->lengths = ints_of(lengths, -1, &rules))) return -1;
+    if (!(self->origins = ints_of(origins, rules, NULL))) return -1;
+    if (!(self->scanner = ints_of(scanner, self->n_states, NULL))) return -1;
+    int32_t *kinds = ints_of(kind, self->n_terminals, NULL);
+    if (kinds == NULL) return -1;
+    self->kind = PyMem_Malloc((size_t)(self->n_terminals ? self->n_terminals : 1));
+    if (self->kind == NULL) {
+        PyMem_Free(kinds);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < self->n_terminals; i++) self->kind[i] = (uint8_t)kinds[i];
+    PyMem_Free(kinds);
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != self->n_terminals) {
+        PyErr_SetString(PyExc_ValueError, "names: a tuple of the terminals' names");
+        return -1;
+    }
+    Py_INCREF(names);
+    self->names = names;
+    PyObject *fast = PySequence_Fast(dfas, "dfas: a list");
+    if (fast == NULL) return -1;
+    self->n_dfas = (int)PySequence_Fast_GET_SIZE(fast);
+    self->dfas = PyMem_Calloc((size_t)(self->n_dfas ? self->n_dfas : 1), sizeof(Dfa));
+    if (self->dfas == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < self->n_dfas; i++) {
+        PyObject *spec = PySequence_Fast_GET_ITEM(fast, i);
+        if (spec != Py_None && dfa_init(&self->dfas[i], spec, self->n_terminals) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    for (int i = 0; i < self->n_states; i++)
+        if (self->scanner[i] >= self->n_dfas) {
+            PyErr_SetString(PyExc_ValueError, "a scanner out of range");
+            return -1;
+        }
+    return 0;
+}
+
+/* install(number, dfa): the DFA of a scanner, built when first needed. */
+static PyObject *program_install(Program *self, PyObject *args) {
+    int number;
+    PyObject *spec;
+    if (!PyArg_ParseTuple(args, "iO", &number, &spec)) return NULL;
+    if (number < 0 || number >= self->n_dfas || self->dfas[number].ready) {
+        PyErr_SetString(PyExc_ValueError, "no such DFA to install");
+        return NULL;
+    }
+    Dfa built = {0};
+    if (dfa_init(&built, spec, self->n_terminals) < 0) {
+        PyMem_Free(built.next);
+        PyMem_Free(built.match);
+        PyMem_Free(built.watch);
+        return NULL;
+    }
+    self->dfas[number] = built;
+    Py_RETURN_NONE;
+}
+
+/* The token at `pos`: its terminal, or -1 when the DFA cannot tell it as
+ * Python would (a character it does not follow, the window's end while a
+ * match may go on, no match).  `reach`: how far some terminal could still
+ * match (past the text's end: size + 1). */
+static inline int lex(const Dfa *dfa, int kind, const void *data, Py_ssize_t size, Py_ssize_t pos,
+                      int complete, Py_ssize_t *end, Py_ssize_t *reach) {
+    int state = dfa->start, found = -1;
+    Py_ssize_t at = pos;
+    const int32_t *next = dfa->next;
+    const int classes = dfa->classes;
+    while (at < size) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, at);
+        int cls = ch < 128 ? dfa->ascii[ch] : dfa->high;
+        if (cls < 0 || cls == BAIL_CLASS) return -1;
+        state = next[state * classes + cls];
+        if (state < 0) break;
+        at++;
+        if (dfa->match[state] >= 0) {
+            found = dfa->match[state];
+            *end = at;
+        }
+    }
+    if (at >= size && state >= 0) {
+        if (!complete) return -1;
+        at = size + 1;
+    }
+    *reach = at;
+    return found;
+}
+
+typedef struct {
+    int *items;
+    Py_ssize_t size, capacity;
+} IntArray;
+
+static int ints_push(IntArray *array, int value) {
+    if (array->size == array->capacity) {
+        Py_ssize_t capacity = array->capacity ? 2 * array->capacity : 64;
+        int *grown = PyMem_Realloc(array->items, sizeof(int) * (size_t)capacity);
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        array->items = grown;
+        array->capacity = capacity;
+    }
+    array->items[array->size++] = value;
+    return 0;
+}
+
+/* run(interner, text, pos, size, complete, limit, base, frame, count, every, tokens,
+ *     bad, snapshot, kinds, previous, previous_kinds, last_start, last_end,
+ *     positions, stacks, extras, extra, offset)
+ *
+ * Lexes and parses `text` from `pos` on the stack `base` + `frame` as
+ * grammar/scan.py's loop does (its checkpoint every `every` tokens shifted,
+ * appended to positions/stacks/extras when positions is not None), and stops
+ * before the first token it cannot take as that loop would, a token that
+ * ends at or after `limit` or after the bad character at `bad`, or after
+ * `tokens` tokens.  Returns (pos, base, frame, count, snapshot, kinds,
+ * previous, previous_kinds, last_start, last_end). */
+static PyObject *program_run(Program *self, PyObject *args) {
+    Interner *interner;
+    PyObject *text, *base_object, *frame_list, *snapshot, *kinds, *previous, *previous_kinds;
+    PyObject *positions, *stacks, *extras, *extra;
+    Py_ssize_t pos, size, limit, count, every, tokens, bad, last_start, last_end, offset;
+    int complete;
+    if (!PyArg_ParseTuple(args, "O!UnnpnO!O!nnnnOOOOnnOOOOn", &InternerType, &interner, &text,
+                          &pos, &size, &complete, &limit, &NodeType, &base_object, &PyList_Type,
+                          &frame_list, &count, &every, &tokens, &bad, &snapshot, &kinds, &previous,
+                          &previous_kinds, &last_start, &last_end, &positions, &stacks, &extras,
+                          &extra, &offset))
+        return NULL;
+    if (every <= 0) {
+        PyErr_SetString(PyExc_ValueError, "every: a positive number of tokens");
+        return NULL;
+    }
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (size > PyUnicode_GET_LENGTH(text)) size = PyUnicode_GET_LENGTH(text);
+    IntArray frame = {0}, overlay = {0};
+    Py_ssize_t frame_size = PyList_GET_SIZE(frame_list);
+    for (Py_ssize_t i = 0; i < frame_size; i++) {
+        long state = PyLong_AsLong(PyList_GET_ITEM(frame_list, i));
+        if ((state == -1 && PyErr_Occurred()) || ints_push(&frame, (int)state) < 0) goto error;
+    }
+    Node *base = (Node *)base_object;
+    Py_INCREF(base);
+    Py_INCREF(snapshot);
+    Py_INCREF(kinds);
+    Py_INCREF(previous);
+    Py_INCREF(previous_kinds);
+    const int terminals = self->n_terminals, nonterminals = self->n_nonterminals;
+    Py_ssize_t taken = 0;
+    while (taken < tokens) {
+        int state = frame.size ? frame.items[frame.size - 1] : base->state;
+        int scanner = self->scanner[state];
+        if (pos >= size || scanner < 0) break;
+        Py_ssize_t end = pos, reach = pos;
+        const Dfa *dfa = &self->dfas[scanner];
+        if (!dfa->ready) break; /* Python builds it, then calls again */
+        int terminal = lex(dfa, kind, data, size, pos, complete, &end, &reach);
+        if (terminal < 0 || end > bad || end >= limit || self->kind[terminal] == 2) break;
+        if (dfa->watch[terminal] && reach > end)
+            break; /* a long alternative may have read far: Python records how far */
+        if (self->kind[terminal] == 1) { /* ignored: layout, no token */
+            pos = end;
+            continue;
+        }
+        PyObject *retype = PyTuple_GET_ITEM(dfa->retype, terminal);
+        if (retype != Py_None) { /* a name that may be a keyword */
+            PyObject *piece = PyUnicode_Substring(text, pos, end);
+            if (piece == NULL) goto error_refs;
+            PyObject *name = PyObject_CallOneArg(retype, piece);
+            Py_DECREF(piece);
+            if (name == NULL) goto error_refs;
+            if (name != Py_None) {
+                PyObject *number = PyDict_GetItemWithError(self->index, name);
+                Py_DECREF(name);
+                if (number == NULL) {
+                    if (PyErr_Occurred()) goto error_refs;
+                    break;
+                }
+                terminal = (int)PyLong_AsLong(number);
+            } else {
+                Py_DECREF(name);
+            }
+        }
+        /* the reductions the token calls for, on a virtual stack first: the
+         * frame's first `kept` entries, `climbed` nodes below the base gone,
+         * and `overlay` pushed */
+        Py_ssize_t kept = frame.size;
+        Node *below = base;
+        overlay.size = 0;
+        int top = state;
+        int32_t action = self->action[(Py_ssize_t)top * terminals + terminal];
+        while (action != NONE && action < 0) {
+            int rule = -action - 1;
+            Py_ssize_t length = self->lengths[rule];
+            if (length <= overlay.size) {
+                overlay.size -= length;
+            } else {
+                length -= overlay.size;
+                overlay.size = 0;
+                if (length <= kept) {
+                    kept -= length;
+                } else {
+                    length -= kept;
+                    kept = 0;
+                    for (; length > 0; length--) below = (Node *)below->parent;
+                }
+            }
+            int under = overlay.size ? overlay.items[overlay.size - 1]
+                                     : (kept ? frame.items[kept - 1] : below->state);
+            top = self->go[(Py_ssize_t)under * nonterminals + self->origins[rule]];
+            if (ints_push(&overlay, top) < 0) goto error_refs;
+            action = self->action[(Py_ssize_t)top * terminals + terminal];
+        }
+        if (action == NONE) break; /* the parser cannot take it: Python says why */
+        /* commit: the reductions, then the shift */
+        if (below != base) {
+            Py_INCREF(below);
+            Py_SETREF(base, below);
+        }
+        frame.size = kept;
+        for (Py_ssize_t i = 0; i < overlay.size; i++)
+            if (ints_push(&frame, overlay.items[i]) < 0) goto error_refs;
+        if (ints_push(&frame, action) < 0) goto error_refs;
+        if (PyList_Append(kinds, PyTuple_GET_ITEM(self->names, terminal)) < 0) goto error_refs;
+        last_start = pos;
+        last_end = end;
+        pos = end;
+        count++;
+        taken++;
+        if (count % every == 0) { /* a checkpoint */
+            Node *pushed = interner_push_states(interner, base, frame.items, frame.size);
+            if (pushed == NULL) goto error_refs;
+            Py_SETREF(base, pushed);
+            frame.size = 0;
+            Py_SETREF(previous, snapshot);
+            Py_SETREF(previous_kinds, kinds);
+            Py_INCREF(base);
+            snapshot = (PyObject *)base;
+            kinds = PyList_New(0);
+            if (kinds == NULL) goto error_refs;
+            if (positions != Py_None) {
+                PyObject *at = PyLong_FromSsize_t(pos + offset);
+                if (at == NULL) goto error_refs;
+                int failed = PyList_Append(positions, at) < 0 ||
+                             PyList_Append(stacks, (PyObject *)base) < 0 ||
+                             PyList_Append(extras, extra) < 0;
+                Py_DECREF(at);
+                if (failed) goto error_refs;
+            }
+        }
+    }
+    PyObject *frame_out = PyList_New(frame.size);
+    if (frame_out == NULL) goto error_refs;
+    for (Py_ssize_t i = 0; i < frame.size; i++) {
+        PyObject *state = PyLong_FromLong(frame.items[i]);
+        if (state == NULL) {
+            Py_DECREF(frame_out);
+            goto error_refs;
+        }
+        PyList_SET_ITEM(frame_out, i, state);
+    }
+    PyMem_Free(frame.items);
+    PyMem_Free(overlay.items);
+    return Py_BuildValue("nNNnNNNNnn", pos, (PyObject *)base, frame_out, count, snapshot, kinds,
+                         previous, previous_kinds, last_start, last_end);
+error_refs:
+    Py_DECREF(base);
+    Py_XDECREF(snapshot);
+    Py_XDECREF(kinds);
+    Py_XDECREF(previous);
+    Py_XDECREF(previous_kinds);
+error:
+    PyMem_Free(frame.items);
+    PyMem_Free(overlay.items);
+    return NULL;
+}
+
+/* extent(dfa, text, start, end): how many characters from `start` (up to
+ * `end`) some terminal of DFA number `dfa` can still match, or is a match
+ * of; -1 where the DFA does not follow a character (Python tells then). */
+static PyObject *program_extent(Program *self, PyObject *args) {
+    int number;
+    PyObject *text;
+    Py_ssize_t start, end;
+    if (!PyArg_ParseTuple(args, "iUnn", &number, &text, &start, &end)) return NULL;
+    if (number < 0 || number >= self->n_dfas) {
+        PyErr_SetString(PyExc_IndexError, "no such DFA");
+        return NULL;
+    }
+    const Dfa *dfa = &self->dfas[number];
+    if (!dfa->ready) return PyLong_FromLong(-1);
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (end > PyUnicode_GET_LENGTH(text)) end = PyUnicode_GET_LENGTH(text);
+    int state = dfa->start;
+    Py_ssize_t at = start;
+    while (at < end) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, at);
+        int cls = ch < 128 ? dfa->ascii[ch] : dfa->high;
+        if (cls < 0 || cls == BAIL_CLASS) return PyLong_FromLong(-1);
+        state = dfa->next[state * dfa->classes + cls];
+        if (state < 0) break;
+        at++;
+    }
+    return PyLong_FromSsize_t(at > start ? at - start : 0);
+}
+
+static PyMethodDef program_methods[] = {
+    {"run", (PyCFunction)program_run, METH_VARARGS,
+     "Lex and parse as the incremental scan's loop does, as far as it can."},
+    {"extent", (PyCFunction)program_extent, METH_VARARGS,
+     "How far from start a terminal of a DFA can still match."},
+    {"install", (PyCFunction)program_install, METH_VARARGS,
+     "Install the DFA of a scanner, built when first needed."},
+    {NULL}};
+
+static PyTypeObject ProgramType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "inputmend.grammar._native.Program",
+    .tp_basicsize = sizeof(Program),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A grammar's lexer as DFAs and its LALR tables.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)program_init,
+    .tp_dealloc = (destructor)program_dealloc,
+    .tp_methods = program_methods,
+};
+
+/* --------------------------------------------------------------- module */
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "inputmend.grammar._native",
+    "The incremental scan's inner loop in C (see inputmend.grammar.native).", -1, NULL};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    if (PyType_Ready(&NodeType) < 0 || PyType_Ready(&InternerType) < 0 ||
+        PyType_Ready(&ProgramType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&NodeType);
+    Py_INCREF(&InternerType);
+    Py_INCREF(&ProgramType);
+    if (PyModule_AddObject(m, "StackNode", (PyObject *)&NodeType) < 0 ||
+        PyModule_AddObject(m, "StackInterner", (PyObject *)&InternerType) < 0 ||
+        PyModule_AddObject(m, "Program", (PyObject *)&ProgramType) < 0 ||
+        PyModule_AddIntConstant(m, "NONE", NONE) < 0 ||
+        PyModule_AddIntConstant(m, "BAIL", BAIL_CLASS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,468 @@
+"""The incremental scan's inner loop in C, where the extension is built.
+
+:mod:`inputmend.grammar._native` (``_native.c`` beside this module, compiled
+when the package is installed by ``hatch_build.py``) has the parser stack's
+nodes and their interner, and a :class:`Program` whose ``run`` lexes and
+parses as the loop of :mod:`~inputmend.grammar.scan` does, checkpoint for
+checkpoint, ten to thirty times faster: a 100 KB JSON document is scanned in
+about a millisecond.  It stops before any token it cannot take exactly as
+that loop would, and the loop takes it; so a scan is the same with or
+without it, and without a C compiler (or with ``INPUTMEND_NATIVE=0``)
+everything works in Python alone.
+
+This module turns a grammar into the program's tables:
+
+* lark's contextual lexer as one DFA per scanner (:func:`scanner_dfa`),
+  built when the loop first needs it, matching as Python's ``re`` does, not
+  by longest match: the first alternative (terminal) that matches wins, and
+  each alternative matches as its backtracking would (greedy repeats take
+  as much as they can and still match, lazy ones as little).  A DFA state
+  holds the threads of a Thompson automaton in priority order, where a
+  thread that reaches the end of its terminal drops every thread after it
+  (the construction of RE2's and the Pike VM's leftmost-first matching),
+  and beside them every thread of every terminal, so that the DFA also
+  tells how far some terminal could still match: whether lexing a token
+  read beyond it, which the scan records, and how far a cut-off token could
+  grow (:meth:`Native.extent`);
+* the LALR tables as dense arrays; lark's retyping of names into keywords
+  is called from C.
+
+Patterns a DFA cannot follow (lookarounds, anchors, back references,
+possessive repeats, repeats of what may match nothing), characters beyond
+ASCII where a class is not the same for all of them, and tokens whose
+lexing may have read far ahead are left to the Python loop: the C loop
+stops before them.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from inputmend.grammar.regex import RegexItem, UnsupportedRegex, _char_set, _CharClass, parse_regex
+
+if TYPE_CHECKING:
+    from inputmend.grammar.compiled import CompiledGrammar
+
+try:
+    if os.environ.get("INPUTMEND_NATIVE", "1") == "0":
+        raise ImportError("turned off by INPUTMEND_NATIVE=0")
+    from inputmend.grammar import _native  # type: ignore[attr-defined]
+except ImportError:  # not built (no C compiler), or turned off
+    _native = None
+
+AVAILABLE = _native is not None
+"""Is the C loop there?"""
+
+if _native is not None:
+    StackNode = _native.StackNode
+    StackInterner = _native.StackInterner
+
+MAX_DFA_STATES = 4096
+"""DFA states a scanner may have; a larger one is left to the Python loop."""
+
+MAX_COPIES = 64
+"""Copies a counted repeat may expand into."""
+
+_TOKEN, _IGNORED = 0, 1  # what the C loop does with a terminal
+_GROUP = "terminal"  # the one group of a terminal's own pattern
+
+_FLAGS = re.IGNORECASE | re.DOTALL
+"""Flags a group of a scanner's pattern may set (others: left to Python)."""
+
+
+class _Nfa:
+    """A Thompson automaton whose epsilon moves are ordered by priority:
+    ``CHAR`` nodes take one character of their class to ``out[0]``;
+    ``SPLIT`` nodes go on to every ``out`` in order, the first the most
+    wanted; ``MATCH`` nodes end the terminal ``terminal[node]``."""
+
+    CHAR, SPLIT, MATCH = 0, 1, 2
+
+    def __init__(self) -> None:
+        self.kinds: list[int] = []
+        self.classes: list[_CharClass | None] = []
+        self.out: list[list[int]] = []
+        self.terminal: list[int] = []
+
+    def _node(self, kind: int, chars: _CharClass | None, out: list[int], terminal: int) -> int:
+        self.kinds.append(kind)
+        self.classes.append(chars)
+        self.out.append(out)
+        self.terminal.append(terminal)
+        return len(self.kinds) - 1
+
+    def match(self, terminal: int) -> int:
+        return self._node(self.MATCH, None, [], terminal)
+
+    def split(self, out: list[int]) -> int:
+        return self._node(self.SPLIT, None, out, -1)
+
+    def char(self, chars: _CharClass, then: int) -> int:
+        return self._node(self.CHAR, chars, [then], -1)
+
+    def sequence(self, items: Sequence[RegexItem], then: int, flags: int) -> int:
+        """A node that matches ``items``, then goes on at ``then``."""
+        for item in reversed(items):
+            then = self._item(item, then, flags)
+        return then
+
+    def _item(self, item: RegexItem, then: int, flags: int) -> int:
+        op, arg = item
+        ignore_case = bool(flags & re.IGNORECASE)
+        if op == "LITERAL":
+            return self.char(_CharClass(frozenset(chr(arg)), ignore_case=ignore_case), then)
+        if op == "NOT_LITERAL":
+            chars = _CharClass(frozenset(chr(arg)), negate=True, ignore_case=ignore_case)
+            return self.char(chars, then)
+        if op == "ANY":
+            newline = frozenset() if flags & re.DOTALL else frozenset("\n")
+            return self.char(_CharClass(newline, negate=True), then)
+        if op == "IN":
+            return self.char(_char_set(arg, ignore_case), then)
+        if op == "SUBPATTERN":
+            _group, added, removed, inner = arg
+            if (added | removed) & ~_FLAGS:
+                raise UnsupportedRegex("flags in a group")
+            return self.sequence(inner, then, (flags | added) & ~removed)
+        if op == "BRANCH":
+            return self.split([self.sequence(option, then, flags) for option in arg])
+        if op in ("MAX_REPEAT", "MIN_REPEAT"):
+            low, high, inner = arg
+            if _nullable(inner):
+                raise UnsupportedRegex("a repeat of what may match nothing")
+            if low > MAX_COPIES or (high is not None and high - low > MAX_COPIES):
+                raise UnsupportedRegex(f"a repeat of {low}..{high} copies")
+            greedy = op == "MAX_REPEAT"
+            if high is None:
+                loop = self.split([])
+                body = self.sequence(inner, loop, flags)
+                self.out[loop] = [body, then] if greedy else [then, body]
+                tail = loop
+            else:
+                tail = then
+                for _ in range(high - low):
+                    body = self.sequence(inner, tail, flags)
+                    tail = self.split([body, then] if greedy else [then, body])
+            for _ in range(low):
+                tail = self.sequence(inner, tail, flags)
+            return tail
+        raise UnsupportedRegex(f"{op} in a pattern")
+
+
+def _nullable(items: Sequence[RegexItem]) -> bool:
+    """May ``items`` match the empty text?"""
+    return all(_nullable_item(item) for item in items)
+
+
+def _nullable_item(item: RegexItem) -> bool:
+    op, arg = item
+    if op in ("LITERAL", "NOT_LITERAL", "ANY", "IN"):
+        return False
+    if op == "SUBPATTERN":
+        return _nullable(arg[3])
+    if op == "BRANCH":
+        return any(_nullable(option) for option in arg)
+    if op in ("MAX_REPEAT", "MIN_REPEAT"):
+        return arg[0] == 0 or _nullable(arg[2])
+    return True
+
+
+def _uniform_beyond_ascii(chars: _CharClass) -> bool:
+    """Is every character beyond ASCII in ``chars``, or none?"""
+    return (
+        not chars.categories
+        and not chars.ignore_case
+        and all(ord(char) < 128 for char in chars.chars)
+        and all(high < 128 for _, high in chars.ranges)
+    )
+
+
+def _ascii_members(chars: _CharClass) -> tuple[bool, ...]:
+    """Which ASCII characters ``chars`` holds, one flag per code (the
+    characters of a class without ranges or categories read directly: a
+    keyword's letters in any case are hundreds of such classes)."""
+    if chars.ranges or chars.categories:
+        return tuple(chr(code) in chars for code in range(128))
+    codes = {ord(char) for char in chars.chars if char.isascii()}
+    if chars.ignore_case:
+        codes |= {ord(chr(code).swapcase()) for code in codes if chr(code).isalpha()}
+    return tuple((code in codes) != chars.negate for code in range(128))
+
+
+def _steps(
+    nfa: _Nfa, nodes: Iterable[int], takes: dict[int, list[int]], width: int
+) -> list[list[int]]:
+    """Where each of ``nodes`` goes on each alphabet class (in the nodes' order)."""
+    steps: list[list[int]] = [[] for _ in range(width)]
+    for node in nodes:
+        for cls in takes.get(node, ()):
+            steps[cls].append(nfa.out[node][0])
+    return steps
+
+
+def _closure(nfa: _Nfa, starts: list[int]) -> tuple[tuple[int, ...], int]:
+    """The character nodes reachable from ``starts`` by epsilon moves, in
+    priority order, and the terminal matched on the way (-1: none): a
+    match drops every thread after it."""
+    found: list[int] = []
+    seen: set[int] = set()
+    pending = list(reversed(starts))
+    while pending:
+        node = pending.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        kind = nfa.kinds[node]
+        if kind == _Nfa.MATCH:
+            return tuple(found), nfa.terminal[node]
+        if kind == _Nfa.CHAR:
+            found.append(node)
+        else:
+            pending.extend(reversed(nfa.out[node]))
+    return tuple(found), -1
+
+
+def _reachable(nfa: _Nfa, starts: Sequence[int]) -> frozenset[int]:
+    """The character and match nodes reachable from ``starts`` by epsilon
+    moves, whatever matched on the way: where every terminal could still go."""
+    seen: set[int] = set()
+    pending = list(starts)
+    while pending:
+        node = pending.pop()
+        if node not in seen:
+            seen.add(node)
+            if nfa.kinds[node] == _Nfa.SPLIT:
+                pending.extend(nfa.out[node])
+    return frozenset(node for node in seen if nfa.kinds[node] != _Nfa.SPLIT)
+
+
+@functools.lru_cache(maxsize=256)
+def scanner_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None:
+    """The DFA of a scanner that tries the compiled ``patterns`` (source,
+    flags) one after another, each an alternation of named groups, one per
+    terminal: ``(states, classes, start, ascii, high, next, match)`` as
+    :class:`Program` takes it, with ``match`` giving the terminal's place
+    among the groups of all the patterns, in order; or None when a terminal's
+    pattern has what a DFA cannot follow.
+
+    A state is the threads in priority order that may still change the
+    match (with the terminal matched there), and beside them every thread
+    of every terminal, whatever matched: the DFA runs as long as some
+    terminal could still match, which tells the scan whether lexing the
+    token read beyond it (see ``watch`` in :mod:`~inputmend.grammar.lexer`)."""
+    nfa = _Nfa()
+    alternatives: list[int] = []
+    rank = 0
+    try:
+        for source, flags in patterns:
+            if flags & ~(re.UNICODE | _FLAGS):
+                return None
+            items = parse_regex(source)
+            options = items[0].arg if len(items) == 1 and items[0].op == "BRANCH" else [items]
+            for option in options:
+                if len(option) != 1 or option[0].op != "SUBPATTERN":
+                    return None
+                alternatives.append(nfa.sequence(option, nfa.match(rank), flags & _FLAGS))
+                rank += 1
+    except (UnsupportedRegex, re.error):
+        return None
+    distinct: dict[tuple[Any, ...], int] = {}  # the same class, written again
+    node_class: dict[int, int] = {}
+    members: list[tuple[bool, ...]] = []  # per distinct class: ASCII, then the others
+    for node, chars in enumerate(nfa.classes):
+        if chars is None:
+            continue
+        key = (chars.chars, chars.ranges, chars.categories, chars.negate, chars.ignore_case)
+        found = distinct.get(key)
+        if found is None:
+            found = distinct[key] = len(members)
+            uniform = _uniform_beyond_ascii(chars)
+            members.append((*_ascii_members(chars), uniform, chars.negate))
+        node_class[node] = found
+    signatures: dict[tuple[bool, ...], int] = {}
+    ascii_classes = []
+    for code in range(128):
+        signature = tuple(member[code] for member in members)
+        ascii_classes.append(signatures.setdefault(signature, len(signatures)))
+    high = -1
+    if all(member[128] for member in members):  # the same for all others
+        high = signatures.setdefault(tuple(member[129] for member in members), len(signatures))
+    width = len(signatures)
+    # per character node, the alphabet classes it takes
+    class_takes = [
+        [cls for signature, cls in signatures.items() if signature[index]]
+        for index in range(len(members))
+    ]
+    takes = {node: class_takes[index] for node, index in node_class.items()}
+    threads, matched = _closure(nfa, alternatives)
+    if matched >= 0:
+        return None  # a terminal that matches the empty text: lark does not allow it
+    start = (threads, matched, _reachable(nfa, alternatives))
+    states: dict[tuple[tuple[int, ...], int, frozenset[int]], int] = {start: 0}
+    order = [start]
+    table: list[int] = []
+    match: list[int] = [-1]
+    index = 0
+    reachable: dict[tuple[int, ...], frozenset[int]] = {}  # memos: states share targets
+    closures: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+    while index < len(order):
+        threads, _, alive = order[index]
+        index += 1
+        steps_alive = _steps(nfa, alive, takes, width)
+        steps_threads = _steps(nfa, threads, takes, width)
+        for cls in range(width):
+            targets = tuple(steps_alive[cls])
+            going = reachable.get(targets)
+            if going is None:
+                going = reachable[targets] = _reachable(nfa, targets)
+            if not going:
+                table.append(-1)
+                continue
+            targets = tuple(steps_threads[cls])
+            closure = closures.get(targets)
+            if closure is None:
+                closure = closures[targets] = _closure(nfa, list(targets))
+            reached = (*closure, going)
+            number = states.get(reached)
+            if number is None:
+                if len(order) >= MAX_DFA_STATES:
+                    return None
+                number = states[reached] = len(order)
+                order.append(reached)
+                match.append(reached[1])
+            table.append(number)
+    return (len(order), width, 0, tuple(ascii_classes), high, tuple(table), tuple(match))
+
+
+class Native:
+    """A grammar's C program: its scan's loop (:attr:`program`'s ``run``,
+    for a grammar without a layout or name checks), whose scanners' DFAs
+    are built when the loop first needs them (:meth:`install_for`), and how
+    far a text can still be a token of a terminal (:meth:`extent`)."""
+
+    def __init__(
+        self,
+        program: Any | None,
+        sources: dict[str, str],
+        scanners: Sequence[int] = (),
+        builders: Sequence[Callable[[], tuple[Any, ...] | None]] = (),
+    ) -> None:
+        self.program = program
+        self._sources = sources  # terminal -> its pattern
+        self._scanners = scanners  # parser state -> its scanner's DFA (-1: none)
+        self._builders: list[Callable[[], tuple[Any, ...] | None] | None] = list(builders)
+
+    def install_for(self, state: int) -> bool:
+        """Build and install the DFA of the scanner of ``state`` if it is not
+        yet: has the C loop one more DFA to go on with?"""
+        number = self._scanners[state] if 0 <= state < len(self._scanners) else -1
+        if number < 0 or self._builders[number] is None:
+            return False
+        build, self._builders[number] = self._builders[number], None
+        assert build is not None and self.program is not None
+        dfa = build()
+        if dfa is None:
+            return False
+        self.program.install(number, dfa)
+        return True
+
+    def extent(self, terminal: str, text: str, start: int, end: int) -> int:
+        """How many characters from ``start`` (up to ``end``) are, or can still
+        grow into, a token of ``terminal``; -1 where the Python loop of
+        :func:`~inputmend.grammar.regex.prefix_extent` has to tell."""
+        automaton = _terminal_automaton(self._sources[terminal])
+        return -1 if automaton is None else int(automaton.extent(0, text, start, end))
+
+
+@functools.lru_cache(maxsize=1024)
+def _terminal_automaton(source: str) -> Any | None:
+    """A program of one DFA, a terminal's pattern's (for its ``extent``),
+    built on first use; None when a DFA cannot follow the pattern."""
+    assert _native is not None
+    dfa = scanner_dfa(((f"(?P<{_GROUP}>{source})", re.UNICODE),))
+    if dfa is None:
+        return None
+    matched = tuple(0 if place >= 0 else -1 for place in dfa[6])
+    one = (*dfa[:6], matched, [0], (None,))
+    return _native.Program(0, 1, 0, [], [], [], [], [], [_TOKEN], ("",), {"": 0}, [one])
+
+
+def program(grammar: CompiledGrammar) -> Native | None:
+    """The C program of ``grammar`` (None without the extension)."""
+    if _native is None:
+        return None
+    sources = {name: terminal.source for name, terminal in grammar.terminals.items()}
+    if grammar.layout is not None or grammar.checks is not None:
+        return Native(None, sources)  # the scan's loop stays in Python
+    tables = grammar.tables
+    states = sorted(tables.actions)
+    if states != list(range(len(states))):
+        return None
+    scanners = {id(scanner): scanner for scanner in grammar.scanners.values()}
+    groups = {  # each scanner's terminals, in the order its patterns try them
+        key: [
+            name
+            for pattern in scanner.regexes
+            for name, _ in sorted(pattern.groupindex.items(), key=lambda item: item[1])
+        ]
+        for key, scanner in scanners.items()
+    }
+    terminal_names = sorted(
+        {name for row in tables.actions.values() for name in row}
+        | {name for names in groups.values() for name in names}
+    )
+    nonterminals = sorted(
+        {name for row in tables.gotos.values() for name in row}
+        | {reduction.origin for reduction in tables.reductions}
+    )
+    terminal_index = {name: i for i, name in enumerate(terminal_names)}
+    nonterminal_index = {name: i for i, name in enumerate(nonterminals)}
+    action = [_native.NONE] * (len(states) * len(terminal_names))
+    go = [0] * (len(states) * len(nonterminals))
+    for state in states:
+        for name, target in tables.actions[state].items():
+            action[state * len(terminal_names) + terminal_index[name]] = target
+        for name, target in tables.gotos[state].items():
+            go[state * len(nonterminals) + nonterminal_index[name]] = target
+    kinds = [_IGNORED if name in grammar.ignored else _TOKEN for name in terminal_names]
+    numbers = {key: number for number, key in enumerate(scanners)}  # scanner -> its DFA
+
+    def builder(key: int) -> Callable[[], tuple[Any, ...] | None]:
+        def build() -> tuple[Any, ...] | None:
+            scanner = scanners[key]
+            patterns = tuple((pattern.pattern, pattern.flags) for pattern in scanner.regexes)
+            dfa = scanner_dfa(patterns)
+            if dfa is None:
+                return None
+            count, width, start, ascii_classes, high, table, match = dfa
+            ranks = [terminal_index[name] for name in groups[key]]  # place -> terminal
+            terminals = tuple(ranks[place] if place >= 0 else -1 for place in match)
+            watch = [int(name in scanner.watch) for name in terminal_names]
+            retype = tuple(scanner.retype.get(name) for name in terminal_names)
+            return (count, width, start, ascii_classes, high, table, terminals, watch, retype)
+
+        return build
+
+    scanner_of = [
+        numbers[id(grammar.scanners[state])] if state in grammar.scanners else -1
+        for state in states
+    ]
+    built_program = _native.Program(
+        len(states),
+        len(terminal_names),
+        len(nonterminals),
+        action,
+        go,
+        [reduction.size for reduction in tables.reductions],
+        [nonterminal_index[reduction.origin] for reduction in tables.reductions],
+        scanner_of,
+        kinds,
+        tuple(terminal_names),
+        terminal_index,
+        [None] * len(scanners),
+    )
+    return Native(built_program, sources, scanner_of, [builder(key) for key in scanners])

@@ -1,0 +1,224 @@
+"""The scan's loop in C: the same scans as the Python loop, its DFAs match as
+Python's ``re`` does, and without the extension everything runs in Python."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from inputmend.grammar import native
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.regex import prefix_extent
+from inputmend.grammar.scan import STOP_EVERY, Scan, Scanner
+from inputmend.grammar.tables import StackNode, ValueNode
+from tests.conftest import ROOT
+
+needs_c = pytest.mark.skipif(not native.AVAILABLE, reason="the C extension is not built")
+
+DOCUMENTS = {
+    "json": '{"name": "Ada", "tags": ["a", "b\\n\\u00e9"], "n": -1.5e3, "ok": true,\n'
+    ' "none": null, "deep": [[{"x": [1, 2, {"y": "z"}]}]], "s": "Renée"}\n',
+    "jsonc": '// settings\n{\n  /* block */ "a": 1, // one\n  "b": [true, false,],\n}\n',
+    "toml": '# app\n[server]\nhost = "example.org"\nport = 8080\nratio = 0.5\n'
+    "when = 1979-05-27T07:32:00Z\n[[bin]]\nname = 'demo'\nflags = [1, 2, 3]\n"
+    'inline = { a = 1, b = "x" }\ndoc = """\nhello\n"""\n',
+    "dot": 'digraph G {\n  rankdir=LR; node [shape=box];\n  a -> b -> c [label="x y"];\n'
+    "  subgraph cluster_0 { d; e }\n  /* note */ b -> d; // end\n  f [label=<b>bold</b>];\n}\n",
+    "sexp": '(defun f (x &key (y 1))\n  "Doc: ~a"\n  #| block |# (if (> x 0) (g x) \'(h . x)))\n'
+    "; comment\n(let ((s #\\a)) `(,s ,@(list 1 2)))\n",
+    "tinyc": "{ i = 1; while (i < 100) { if (i < 50) i = i + 2; else i = i - 1; } }\n",
+    "ini": "; comment\n[section]\nkey = value\nother: 2\n[next one]\nempty =\n",
+    "csv": 'name,city,note\nSmith,Oslo,"a, b"\n"Doe, J",Rome,"said ""hi"""\n',
+}
+ALPHABET = " \n\t{}[]()<>\",:;=#/*\\'-+.01eaxé\udce9\u00a0"
+
+
+def _contents(node: StackNode | None) -> tuple[int, ...]:
+    states = []
+    while node is not None:
+        states.append(node.state)
+        node = node.parent
+    return tuple(states)
+
+
+def _summary(scan: Scan) -> tuple[Any, ...]:
+    end = scan.end
+    ending = None
+    if end is not None:
+        ending = (
+            _contents(end.stack),
+            _contents(end.before),
+            end.last_start,
+            end.last_end,
+            end.position,
+        )
+    stacks = [_contents(stack) for stack in scan.stacks]
+    return (scan.feedback, list(scan.positions), stacks, list(scan.far), ending)
+
+
+def _mutated(text: str, rng: random.Random) -> str:
+    for _ in range(rng.randrange(1, 4)):
+        at = rng.randrange(len(text) + 1)
+        if rng.random() < 0.5 and at < len(text):
+            text = text[:at] + text[at + rng.randrange(1, 4) :]
+        else:
+            text = text[:at] + rng.choice(ALPHABET) + text[at:]
+    return text
+
+
+@needs_c
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+def test_the_c_loop_scans_as_the_python_loop(name: str) -> None:
+    grammar = CompiledGrammar.load(name)
+    assert grammar.native_program is not None and grammar.native_program.program is not None
+    rng = random.Random(name)
+    texts = [DOCUMENTS[name], DOCUMENTS[name] * 40]
+    texts += [_mutated(DOCUMENTS[name], rng) for _ in range(60)]
+    texts += [DOCUMENTS[name][:cut] for cut in range(0, len(DOCUMENTS[name]), 7)]
+    for every in (8, 2):
+        in_c = Scanner(grammar, checkpoint_every=every, margin=32)
+        in_python = Scanner(grammar, checkpoint_every=every, margin=32)
+        in_python.program = None
+        for text in texts:
+            first, second = in_c.fresh(text), in_python.fresh(text)
+            assert _summary(first) == _summary(second), text
+            for _ in range(3):  # edits: from checkpoints, rejoining the base
+                start = rng.randrange(len(text) + 1)
+                end = min(len(text), start + rng.choice((0, 1, 3)))
+                insert = rng.choice(("", *ALPHABET, text[start : start + 9]))
+                edited = in_c.edit(first, start, end, insert)
+                assert _summary(edited) == _summary(in_python.edit(second, start, end, insert))
+
+
+@needs_c
+def test_a_long_document_stops_for_the_budget_in_the_c_loop() -> None:
+    grammar = CompiledGrammar.load("json")
+    calls = []
+
+    def stop() -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            raise TimeoutError
+
+    text = "[" + "1, " * (5 * STOP_EVERY) + "1]"
+    with pytest.raises(TimeoutError):
+        Scanner(grammar, checkpoint_every=8, margin=32).fresh(text, stop=stop)
+
+
+# -- the DFAs match as Python's re ------------------------------------------
+
+PATTERNS = [
+    # alternation order, not the longest match: `a` before `ab`
+    [("A", "a"), ("AB", "ab"), ("B", "b+")],
+    # greedy and lazy repeats, counted repeats, optional parts (`cabcd`: `cab`, not all)
+    [("LAZY", "x.*?y"), ("GREEDY", "z.*y"), ("COUNT", "q{2,3}"), ("OPT", "c(?:ab)?(?:abcd)?")],
+    # classes, negation, case-insensitive keywords and escapes of a string
+    [("KW", "(?i:select|set)"), ("NAME", "[A-Za-z_][A-Za-z0-9_]*"), ("NUM", r"-?\d+(?:\.\d+)?")],
+    [("STR", r'"(?:[^"\\]|\\.)*"'), ("WS", r"[ \t\n]+"), ("ANY", r"[^\s\"]")],
+    [("COMMENT", r"/\*(?:.|\n)*?\*/"), ("SLASH", "/"), ("STAR", r"\*")],
+]
+
+
+def _dfa_match(dfa: tuple[Any, ...], text: str, pos: int) -> tuple[int, int]:
+    """The DFA's token at ``pos``: (place of its terminal, end), -1 for none."""
+    _count, width, state, ascii_classes, high, table, match = dfa
+    found, end = -1, pos
+    for at in range(pos, len(text)):
+        code = ord(text[at])
+        cls = ascii_classes[code] if code < 128 else high
+        assert cls >= 0, "a character the DFA does not follow"
+        state = table[state * width + cls]
+        if state < 0:
+            break
+        if match[state] >= 0:
+            found, end = match[state], at + 1
+    return found, end
+
+
+@pytest.mark.parametrize("terminals", PATTERNS, ids=lambda t: "-".join(n for n, _ in t))
+def test_a_scanner_dfa_matches_as_pythons_re(terminals: list[tuple[str, str]]) -> None:
+    source = "|".join(f"(?P<{name}>{pattern})" for name, pattern in terminals)
+    compiled = re.compile(source)
+    dfa = native.scanner_dfa(((source, compiled.flags),))
+    assert dfa is not None
+    names = [name for name, _ in terminals]
+    letters = "".join(sorted(set("".join(p for _, p in terminals) + ' xyzqabcdSELct"\\/*\n')))
+    rng = random.Random(source)
+    for _ in range(2000):
+        text = "".join(rng.choice(letters) for _ in range(rng.randrange(1, 12)))
+        expected = compiled.match(text)
+        place, end = _dfa_match(dfa, text, 0)
+        if expected is None:
+            assert place == -1, text
+        else:
+            assert (names[place], end) == (expected.lastgroup, expected.end()), text
+
+
+def test_what_a_dfa_cannot_follow_is_left_to_python() -> None:
+    for pattern in (r"a(?=b)", r"^a", r"(a)\1", r"(?:a*)*b", r"a*+"):
+        assert native.scanner_dfa(((f"(?P<T>{pattern})", re.UNICODE),)) is None, pattern
+    # a class that differs beyond ASCII: those characters are not followed
+    dfa = native.scanner_dfa(((r"(?P<W>\w+)", re.UNICODE),))
+    assert dfa is not None and dfa[4] == -1
+    dfa = native.scanner_dfa(((r'(?P<S>"[^"]*")', re.UNICODE),))
+    assert dfa is not None and dfa[4] >= 0
+
+
+@needs_c
+def test_the_extent_of_a_token_is_the_regex_modules() -> None:
+    grammar = CompiledGrammar.load("json")
+    assert grammar.native_program is not None
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "".join(rng.choice('"\\u0aeE.-+19 ,tr') for _ in range(rng.randrange(1, 10)))
+        for name in ("STRING", "NUMBER", "TRUE"):
+            expected = prefix_extent(grammar.patterns[name], text, 0)
+            assert grammar.native_program.extent(name, text, 0, len(text)) == expected, text
+
+
+# -- the stack's nodes and their interner in C ------------------------------
+
+
+@needs_c
+def test_interned_stacks_are_one_object_per_content() -> None:
+    interner = native.StackInterner(CompiledGrammar.load("json").tables)
+    root = interner.root
+    pushed = interner.push(root, [3, 4, 5])
+    assert interner.push(root, [3, 4, 5]) is pushed
+    assert interner.push(interner.push(root, [3]), [4, 5]) is pushed
+    assert _contents(pushed) == (5, 4, 3, root.state)
+    assert interner.intern(StackNode(5, StackNode(4, interner.push(root, [3])))) is pushed
+    interner.clear()
+    assert interner.push(root, [3, 4, 5]) is not pushed  # forgotten, made again
+    value = ValueNode(7, pushed, "v")  # the Python subclass of the C node
+    assert (value.state, value.parent, value.value) == (7, pushed, "v")
+
+
+@needs_c
+def test_a_stack_a_million_deep_is_freed_without_recursion() -> None:
+    node = StackNode(0, None)
+    for state in range(1_000_000):
+        node = StackNode(state % 7, node)
+    del node  # would overflow the C stack if freed by recursion
+
+
+def test_without_the_extension_everything_runs_in_python() -> None:
+    environment = {**os.environ, "INPUTMEND_NATIVE": "0", "PYTHONPATH": str(ROOT / "server")}
+    script = (
+        "from inputmend.grammar import native\n"
+        "from inputmend.grammar.tables import StackNode\n"
+        "from inputmend.oracles.incremental import IncrementalGrammarOracle\n"
+        "assert not native.AVAILABLE and StackNode.__module__ == 'inputmend.grammar.tables'\n"
+        "oracle = IncrementalGrammarOracle('json')\n"
+        "print(oracle.check('{\"a\": [1, 2').verdict.value, oracle.completion('{\"a\": [1, 2'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=environment, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["incomplete", "]}"]
