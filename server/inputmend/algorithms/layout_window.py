@@ -62,15 +62,17 @@ def windowed_agreement(
     # the window holds many more agreeing ones, so that the depth each
     # indentation usually has is the same as in the whole text.
     margin = max(MARGIN_LINES, 2 * original.count("\n", first, last))
-    start = _lines_back(original, first, margin)
     end = _lines_on(original, last, margin)
-    start, context = _context(original, start, brackets)
-    if start == 0 and end == len(original):
-        return lambda text: layout_agreement(text, brackets)
     tail = len(original) - end
+    window: list[tuple[int, str]] = []  # where the window starts, its context lines
 
     def agreement(text: str) -> int:
         if text not in local:
+            return layout_agreement(text, brackets)
+        if not window:  # read once, when a tie first needs it: the text before the window
+            window.append(_context(original, _lines_back(original, first, margin), brackets))
+        start, context = window[0]
+        if start == 0 and tail == 0:
             return layout_agreement(text, brackets)
         return layout_agreement(context + text[start : len(text) - tail], brackets)
 
