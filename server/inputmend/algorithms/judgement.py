@@ -126,6 +126,9 @@ start of a token still open there (a comment or string run on over lines)."""
 _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
 
+_LAST_WORD_CHAR = re.compile(r"[^\W_](?=[\W_]*\Z)")
+"""The last letter or digit of a stretch (searched with an end)."""
+
 _WORD_BEFORE = re.compile(r"\w+\Z")
 _WORD_AFTER = re.compile(r"\w+")
 _WORD_REACH = 256
@@ -693,7 +696,11 @@ class _Assessment:
         close the document, and the repair swallows them."""
         if token.value[:1].isalnum():
             return False
-        inner = self.judge.lexer.lex(self.original, token.start + 1, token.end, foreign=False)
+        # the punctuation it ends in follows its last letter or digit: a long
+        # string cut off (a base64 blob) is not read character by character
+        last_word = _LAST_WORD_CHAR.search(self.original, token.start + 1, token.end)
+        start = token.start + 1 if last_word is None else last_word.start() + 1
+        inner = self.judge.lexer.lex(self.original, start, token.end, foreign=False)
         tail: list[str] = []
         for lexeme in reversed(inner):
             if lexeme.role is not Role.STRUCTURE:
@@ -818,6 +825,8 @@ class _Assessment:
         else:
             low, high = mapping.behind(value.start) + 1, mapping.behind(value.end - 1)
             unpaired = low - 1
+            if high == len(original) and self._cut_off_at(unpaired):
+                return 0  # a string the end of the input cut off: completed, not re-read
             at_edge = value.end >= len(repaired) or not repaired[value.end].isalnum()
             glued = _word_start(original, unpaired)
         words = original[low:high].split()
@@ -841,6 +850,13 @@ class _Assessment:
         last = words[-1]
         code = names is not None and names.fullmatch(last)
         return int(bool(code) or self.judge.used_elsewhere(last, quote, low, high))
+
+    def _cut_off_at(self, offset: int) -> bool:
+        """Is the input's token at ``offset`` one the end of the input cuts off?"""
+        index = bisect.bisect_left(self.before_starts, offset)
+        return index < len(self.before) and self.before[index].start == offset and bool(
+            self.before[index].partial
+        )
 
     def _only_words(self, low: int, high: int, quote: str, *, opened: bool) -> bool:
         """Does the input's ``[low, high)`` hold only words on one line: no
@@ -1110,8 +1126,9 @@ def _unpaired_on_line(text: str, offset: int) -> bool:
     quote = text[offset]
     start = text.rfind("\n", 0, offset) + 1
     end = text.find("\n", offset)
-    line = text[start : len(text) if end < 0 else end]
-    count = sum(1 for i, c in enumerate(line) if c == quote and (i == 0 or line[i - 1] != "\\"))
+    end = len(text) if end < 0 else end
+    # (a backslash and a quote cannot overlap: each escaped quote is one pair)
+    count = text.count(quote, start, end) - text.count("\\" + quote, start, end)
     return count % 2 == 1
 
 
