@@ -14,6 +14,7 @@ import pytest
 
 from inputmend.grammar import native
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.lexer import lex_typed
 from inputmend.grammar.regex import prefix_extent
 from inputmend.grammar.scan import STOP_EVERY, Scan, Scanner
 from inputmend.grammar.tables import StackNode, ValueNode
@@ -109,6 +110,23 @@ def test_a_long_document_stops_for_the_budget_in_the_c_loop() -> None:
     text = "[" + "1, " * (5 * STOP_EVERY) + "1]"
     with pytest.raises(TimeoutError):
         Scanner(grammar, checkpoint_every=8, margin=32).fresh(text, stop=stop)
+
+
+@needs_c
+@pytest.mark.parametrize("name", [*sorted(DOCUMENTS), "xml", "yaml"])
+def test_the_error_tolerant_lexer_reads_as_in_python(name: str) -> None:
+    grammar = CompiledGrammar.load(name)
+    in_c = grammar.native_program
+    assert in_c is not None
+    rng = random.Random(name)
+    document = DOCUMENTS.get(name, "<a x='1'>t &amp; <b/></a>\n- k: v\n  'q': [1, 2]\n")
+    texts = [document, *(_mutated(document, rng) for _ in range(80))]
+    found = [lex_typed(grammar, text) for text in texts]
+    grammar.__dict__["native_program"] = None  # the Python lexer alone
+    try:
+        assert found == [lex_typed(grammar, text) for text in texts]
+    finally:
+        grammar.__dict__["native_program"] = in_c
 
 
 # -- the DFAs match as Python's re ------------------------------------------

@@ -732,7 +732,74 @@ static PyObject *program_extent(Program *self, PyObject *args) {
     return PyLong_FromSsize_t(at > start ? at - start : 0);
 }
 
+/* The match of DFA `dfa` at `pos` as Python's re gives it: its end, -1 for
+ * none, -2 where the DFA does not follow a character. */
+static inline Py_ssize_t match_end(const Dfa *dfa, int kind, const void *data, Py_ssize_t size,
+                                   Py_ssize_t pos) {
+    int state = dfa->start;
+    Py_ssize_t end = -1;
+    for (Py_ssize_t at = pos; at < size; at++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, at);
+        int cls = ch < 128 ? dfa->ascii[ch] : dfa->high;
+        if (cls < 0 || cls == BAIL_CLASS) return -2;
+        state = dfa->next[state * dfa->classes + cls];
+        if (state < 0) break;
+        if (dfa->match[state] >= 0) end = at + 1;
+    }
+    return end;
+}
+
+/* longest(text, pos, tokens): the error-tolerant lexer's tokens from `pos`
+ * (at most `tokens` of them): at each place the longest match of any DFA
+ * (each one terminal's pattern, in the grammar's lexing order; the first on
+ * ties), ignored terminals skipped, a character none matches as junk (-1).
+ * Returns (list of (terminal, start, end), where it stopped), or None where
+ * a DFA does not follow a character. */
+static PyObject *program_longest(Program *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t pos, tokens;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &pos, &tokens)) return NULL;
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    const Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    PyObject *found = PyList_New(0);
+    if (found == NULL) return NULL;
+    Py_ssize_t taken = 0;
+    while (pos < size && taken < tokens) {
+        int best = -1;
+        Py_ssize_t best_end = pos;
+        for (int number = 0; number < self->n_dfas; number++) {
+            const Dfa *dfa = &self->dfas[number];
+            if (!dfa->ready) continue;
+            Py_ssize_t end = match_end(dfa, kind, data, size, pos);
+            if (end == -2) {
+                Py_DECREF(found);
+                Py_RETURN_NONE;
+            }
+            if (end > best_end) {
+                best = number;
+                best_end = end;
+            }
+        }
+        if (best < 0) best_end = pos + 1; /* junk: a character no terminal matches */
+        if (best < 0 || self->kind[best] != 1) {
+            PyObject *token = Py_BuildValue("(inn)", best, pos, best_end);
+            if (token == NULL || PyList_Append(found, token) < 0) {
+                Py_XDECREF(token);
+                Py_DECREF(found);
+                return NULL;
+            }
+            Py_DECREF(token);
+            taken++;
+        }
+        pos = best_end;
+    }
+    return Py_BuildValue("(Nn)", found, pos);
+}
+
 static PyMethodDef program_methods[] = {
+    {"longest", (PyCFunction)program_longest, METH_VARARGS,
+     "The error-tolerant lexer's tokens: the longest match of any DFA."},
     {"run", (PyCFunction)program_run, METH_VARARGS,
      "Lex and parse as the incremental scan's loop does, as far as it can."},
     {"extent", (PyCFunction)program_extent, METH_VARARGS,

@@ -115,6 +115,11 @@ def lex_typed(
     a one-character junk token, and lexing continues after it.  ``stop`` is
     called now and then (it may raise to stop: budgets, cancellation).
     """
+    native = grammar.native_program
+    if native is not None:  # the same tokens, by the terminals' DFAs in C
+        found = native.lex(text, stop)
+        if found is not None:
+            return [Token(*token) for token in found]
     order = [(t.name, t.pattern) for t in grammar.lexing_order]
     ignored = grammar.ignored
     tokens: list[Token] = []

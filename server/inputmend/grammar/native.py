@@ -67,6 +67,9 @@ MAX_DFA_STATES = 4096
 MAX_COPIES = 64
 """Copies a counted repeat may expand into."""
 
+LEX_CHUNK = 4096
+"""Tokens the error-tolerant lexer reads in C between two calls of its stop hook."""
+
 _TOKEN, _IGNORED = 0, 1  # what the C loop does with a terminal
 _GROUP = "terminal"  # the one group of a terminal's own pattern
 
@@ -347,12 +350,14 @@ class Native:
     def __init__(
         self,
         program: Any | None,
-        sources: dict[str, str],
+        grammar: CompiledGrammar,
         scanners: Sequence[int] = (),
         builders: Sequence[Callable[[], tuple[Any, ...] | None]] = (),
     ) -> None:
         self.program = program
-        self._sources = sources  # terminal -> its pattern
+        self._sources = {name: t.source for name, t in grammar.terminals.items()}
+        self._order = [t.name for t in grammar.lexing_order]  # the tolerant lexer's
+        self._ignored = grammar.ignored
         self._scanners = scanners  # parser state -> its scanner's DFA (-1: none)
         self._builders: list[Callable[[], tuple[Any, ...] | None] | None] = list(builders)
 
@@ -370,6 +375,49 @@ class Native:
         self.program.install(number, dfa)
         return True
 
+    @functools.cached_property
+    def _lexing(self) -> tuple[Any, tuple[str, ...]] | None:
+        """The program of the error-tolerant lexer: every terminal's own DFA,
+        in the grammar's lexing order, its terminal its place there (None
+        when a DFA cannot follow one of them)."""
+        assert _native is not None
+        names = tuple(self._order)
+        dfas: list[tuple[Any, ...]] = []
+        for number, name in enumerate(names):
+            dfa = _terminal_dfa(self._sources[name])
+            if dfa is None:
+                return None
+            matched = tuple(number if place >= 0 else -1 for place in dfa[6])
+            dfas.append((*dfa[:6], matched, [0] * len(names), (None,) * len(names)))
+        kinds = [_IGNORED if name in self._ignored else _TOKEN for name in names]
+        index = {name: number for number, name in enumerate(names)}
+        program = _native.Program(0, len(names), 0, [], [], [], [], [], kinds, names, index, dfas)
+        return program, names
+
+    def lex(
+        self, text: str, stop: Callable[[], None] | None = None
+    ) -> list[tuple[str | None, int, int]] | None:
+        """The error-tolerant lexer's tokens of ``text``, as
+        :func:`~inputmend.grammar.lexer.lex_typed` gives them (the longest
+        match of any terminal, literals first on ties, junk characters one by
+        one, ignored terminals left out); None where the Python lexer has to
+        tell (a character a DFA does not follow)."""
+        lexing = self._lexing
+        if lexing is None:
+            return None
+        program, names = lexing
+        tokens: list[tuple[str | None, int, int]] = []
+        position = 0
+        while position < len(text):
+            if stop is not None:
+                stop()
+            found = program.longest(text, position, LEX_CHUNK)
+            if found is None:
+                return None
+            chunk, position = found
+            tokens += [(names[k] if k >= 0 else None, a, b) for k, a, b in chunk]
+        return tokens
+
     def extent(self, terminal: str, text: str, start: int, end: int) -> int:
         """How many characters from ``start`` (up to ``end``) are, or can still
         grow into, a token of ``terminal``; -1 where the Python loop of
@@ -378,12 +426,17 @@ class Native:
         return -1 if automaton is None else int(automaton.extent(0, text, start, end))
 
 
+def _terminal_dfa(source: str) -> tuple[Any, ...] | None:
+    """The DFA of one terminal's pattern (None when a DFA cannot follow it)."""
+    return scanner_dfa(((f"(?P<{_GROUP}>{source})", re.UNICODE),))
+
+
 @functools.lru_cache(maxsize=1024)
 def _terminal_automaton(source: str) -> Any | None:
     """A program of one DFA, a terminal's pattern's (for its ``extent``),
     built on first use; None when a DFA cannot follow the pattern."""
     assert _native is not None
-    dfa = scanner_dfa(((f"(?P<{_GROUP}>{source})", re.UNICODE),))
+    dfa = _terminal_dfa(source)
     if dfa is None:
         return None
     matched = tuple(0 if place >= 0 else -1 for place in dfa[6])
@@ -395,9 +448,8 @@ def program(grammar: CompiledGrammar) -> Native | None:
     """The C program of ``grammar`` (None without the extension)."""
     if _native is None:
         return None
-    sources = {name: terminal.source for name, terminal in grammar.terminals.items()}
     if grammar.layout is not None or grammar.checks is not None:
-        return Native(None, sources)  # the scan's loop stays in Python
+        return Native(None, grammar)  # the scan's loop stays in Python
     tables = grammar.tables
     states = sorted(tables.actions)
     if states != list(range(len(states))):
@@ -465,4 +517,4 @@ def program(grammar: CompiledGrammar) -> Native | None:
         terminal_index,
         [None] * len(scanners),
     )
-    return Native(built_program, sources, scanner_of, [builder(key) for key in scanners])
+    return Native(built_program, grammar, scanner_of, [builder(key) for key in scanners])
