@@ -480,10 +480,11 @@ static PyObject *program_install(Program *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The token at `pos`: its terminal, or -1 when the DFA cannot tell it as
- * Python would (a character it does not follow, the window's end while a
- * match may go on, no match).  `reach`: how far some terminal could still
- * match (past the text's end: size + 1). */
+/* The token at `pos` in the window `[0, size)` as Python's re finds it
+ * there: its terminal (and `end`), -1 when no terminal matches in the
+ * window, -2 when the DFA does not follow a character.  `reach`: how far
+ * some terminal could still match (past the end of a complete text:
+ * size + 1; of a window: size). */
 static inline int lex(const Dfa *dfa, int kind, const void *data, Py_ssize_t size, Py_ssize_t pos,
                       int complete, Py_ssize_t *end, Py_ssize_t *reach) {
     int state = dfa->start, found = -1;
@@ -493,7 +494,7 @@ static inline int lex(const Dfa *dfa, int kind, const void *data, Py_ssize_t siz
     while (at < size) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, at);
         int cls = ch < 128 ? dfa->ascii[ch] : dfa->high;
-        if (cls < 0 || cls == BAIL_CLASS) return -1;
+        if (cls < 0 || cls == BAIL_CLASS) return -2;
         state = next[state * classes + cls];
         if (state < 0) break;
         at++;
@@ -502,10 +503,7 @@ static inline int lex(const Dfa *dfa, int kind, const void *data, Py_ssize_t siz
             *end = at;
         }
     }
-    if (at >= size && state >= 0) {
-        if (!complete) return -1;
-        at = size + 1;
-    }
+    if (at >= size && state >= 0 && complete) at = size + 1;
     *reach = at;
     return found;
 }
@@ -540,7 +538,9 @@ static int ints_push(IntArray *array, int value) {
  * before the first token it cannot take as that loop would, a token that
  * ends at or after `limit` or after the bad character at `bad`, or after
  * `tokens` tokens.  Returns (pos, base, frame, count, snapshot, kinds,
- * previous, previous_kinds, last_start, last_end). */
+ * previous, previous_kinds, last_start, last_end, no_token): no_token is
+ * `pos` where it stopped because no terminal matches there in the window,
+ * else -1. */
 static PyObject *program_run(Program *self, PyObject *args) {
     Interner *interner;
     PyObject *text, *base_object, *frame_list, *snapshot, *kinds, *previous, *previous_kinds;
@@ -573,7 +573,7 @@ static PyObject *program_run(Program *self, PyObject *args) {
     Py_INCREF(previous);
     Py_INCREF(previous_kinds);
     const int terminals = self->n_terminals, nonterminals = self->n_nonterminals;
-    Py_ssize_t taken = 0;
+    Py_ssize_t taken = 0, no_token = -1;
     while (taken < tokens) {
         int state = frame.size ? frame.items[frame.size - 1] : base->state;
         int scanner = self->scanner[state];
@@ -582,6 +582,10 @@ static PyObject *program_run(Program *self, PyObject *args) {
         const Dfa *dfa = &self->dfas[scanner];
         if (!dfa->ready) break; /* Python builds it, then calls again */
         int terminal = lex(dfa, kind, data, size, pos, complete, &end, &reach);
+        if (terminal == -1) { /* no terminal matches: Python need not try its patterns */
+            no_token = pos;
+            break;
+        }
         if (terminal < 0 || end > bad || end >= limit || self->kind[terminal] == 2) break;
         if (dfa->watch[terminal] && reach > end)
             break; /* a long alternative may have read far: Python records how far */
@@ -688,8 +692,8 @@ static PyObject *program_run(Program *self, PyObject *args) {
     }
     PyMem_Free(frame.items);
     PyMem_Free(overlay.items);
-    return Py_BuildValue("nNNnNNNNnn", pos, (PyObject *)base, frame_out, count, snapshot, kinds,
-                         previous, previous_kinds, last_start, last_end);
+    return Py_BuildValue("nNNnNNNNnnn", pos, (PyObject *)base, frame_out, count, snapshot, kinds,
+                         previous, previous_kinds, last_start, last_end, no_token);
 error_refs:
     Py_DECREF(base);
     Py_XDECREF(snapshot);

@@ -529,23 +529,27 @@ class Scanner:
         # loop then takes (not with a token list to record)
         program = self.program if plain and tokens is None else None
         native_from = native_after = native_pause = 0
+        no_token_at = -1  # where the C loop found that no terminal matches
+        no_token_size = 0  # in a window of this size
         while True:
             if program is not None and pos >= native_from and count >= native_after:
                 limit = min(resync_from, size + 1 if complete else size - LOOKAHEAD)
                 counted = count
                 (pos, base, frame, count, snapshot, kinds, previous, previous_kinds,
-                 last_start, last_end) = program.run(
+                 last_start, last_end, no_token_at) = program.run(
                     self.interner, text, pos, size, complete, limit, base, frame, count,
                     every, STOP_EVERY, next_bad, snapshot, kinds, previous, previous_kinds,
                     last_start, last_end, trace.positions if record else None,
                     trace.stacks, trace.extras, plain_extra, offset,
                 )  # fmt: skip
                 state = frame[-1] if frame else base.state
+                no_token_size = size
                 assert self.native is not None
                 if self.native.install_for(state):  # it lacked the DFA of this state: go on
                     continue
                 native_from = pos + 1
-                if count - counted < NATIVE_RUN:  # it stopped early: let this loop go on a while
+                if count - counted < NATIVE_RUN and no_token_at != pos:
+                    # it stopped early before a token it could not take: this loop goes on a while
                     native_pause = min(2 * native_pause or 1, NATIVE_PAUSE)
                     native_after = count + native_pause
                 else:
@@ -607,15 +611,17 @@ class Scanner:
                 else:
                     # lex step: the token at ``pos``, by the scanner of this parser state
                     scanner = scanners[state]
-                    for pattern in scanner.regexes:
+                    told = pos == no_token_at and size == no_token_size
+                    for pattern in scanner.regexes if not told else ():
                         match = pattern.match(text, pos)
                         if match is not None:
                             break
                     if match is not None and match.end() + LOOKAHEAD >= size and not complete:
                         # near the end of the window the match may be cut short (`1.` of
-                        # `1.5`): look at more text first
+                        # `1.5`): look at more text first (the C loop too)
                         window.reach(offset + 2 * size)
                         text, size, complete = window.text, len(window.text), window.complete
+                        native_from, native_after = min(native_from, pos), count
                         continue
                     if match is not None:
                         end = match.end()
@@ -706,6 +712,7 @@ class Scanner:
                 if outcome is None:  # the window was too short to tell: grown, retry
                     base, frame, state = self.interner.intern(node), [], node.state
                     snapshot, kinds = base, []
+                    native_from, native_after = min(native_from, pos), count
                     if marker:
                         shifted_markers -= 1
                     text, size, complete = window.text, len(window.text), window.complete
