@@ -26,10 +26,11 @@ MARGIN_LINES = 100
 as many as the edits span)."""
 
 
-MINIFIED = 1 << 16
+MINIFIED = 1 << 12
 """Characters of a one-line text above which it is not read for its layout:
-a minified document has none to follow, and reading its words' places
-would cost about a second per repair compared."""
+such a text is data a program wrote (minified), with no layout to follow,
+and its one line is all the window there is: reading its words' places
+would cost about 2 ms per 4 KB, for every repair compared."""
 
 
 def windowed_agreement(
