@@ -582,14 +582,7 @@ class _Assessment:
         self.before_starts = [t.start for t in before]
         self.lows = [mapping.start(t.start) for t in before]
         self.highs = [mapping.end(t.end) for t in before]
-        self.survivors = [
-            sum(
-                1
-                for i in range(t.start, t.end)
-                if i not in self.deleted_set and not self.original[i].isspace()
-            )
-            for t in before
-        ]
+        self.survivors = [self._survivors(t.start, t.end) for t in before]
         self.kept: set[int] = set()  # positions (in ``before``) of kept tokens
         self.retyped: set[int] = set()  # ... of punctuation re-read as other punctuation
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
@@ -609,6 +602,16 @@ class _Assessment:
             if edit.delete == len(edit.insert) == 1
             and not (edit.insert.isalnum() or edit.insert.isspace())
         }
+
+    def _survivors(self, start: int, end: int) -> int:
+        """The input's non-blank characters in ``[start, end)`` the repair keeps."""
+        if not _within(self.deleted, start, end):  # (most tokens: counted in C)
+            return len("".join(self.original[start:end].split()))
+        return sum(
+            1
+            for i in range(start, end)
+            if i not in self.deleted_set and not self.original[i].isspace()
+        )
 
     def judgement(self) -> tuple[int, ...]:
         removed = 0
@@ -854,8 +857,10 @@ class _Assessment:
     def _cut_off_at(self, offset: int) -> bool:
         """Is the input's token at ``offset`` one the end of the input cuts off?"""
         index = bisect.bisect_left(self.before_starts, offset)
-        return index < len(self.before) and self.before[index].start == offset and bool(
-            self.before[index].partial
+        return (
+            index < len(self.before)
+            and self.before[index].start == offset
+            and bool(self.before[index].partial)
         )
 
     def _only_words(self, low: int, high: int, quote: str, *, opened: bool) -> bool:

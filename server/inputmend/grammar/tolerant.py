@@ -80,6 +80,11 @@ class TolerantLexer(Protocol):
         ...
 
 
+FOREIGN_REACH = 1 << 14
+"""Characters a foreign token of the hints may span (a comment, a string
+with the line breaks typed into it)."""
+
+
 class _ForeignTokens:
     """The lexing side of a grammar's hints: foreign tokens by first character."""
 
@@ -97,10 +102,13 @@ class _ForeignTokens:
         return bool(self.any_start) or char in self.by_char
 
     def longest(self, text: str, position: int) -> tuple[Rewrite, Any] | None:
-        """The longest foreign token at ``position`` (the first hint on ties)."""
+        """The longest foreign token at ``position`` (the first hint on ties),
+        of at most :data:`FOREIGN_REACH` characters: a pattern that looks for a
+        string's line break must not read a minified megabyte at every quote."""
         best: tuple[Rewrite, Any] | None = None
+        reach = min(len(text), position + FOREIGN_REACH)
         for rewrite in self.by_char.get(text[position], self.any_start):
-            found = rewrite.pattern.match(text, position)
+            found = rewrite.pattern.match(text, position, reach)
             if found is not None and (best is None or found.end() > best[1].end()):
                 best = rewrite, found
         return best if best is not None and best[1].end() > position else None
