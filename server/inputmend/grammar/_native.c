@@ -801,7 +801,30 @@ static PyObject *program_longest(Program *self, PyObject *args) {
     return Py_BuildValue("(Nn)", found, pos);
 }
 
+/* match(dfa, text, pos): the end of DFA number `dfa`'s match at `pos` as
+ * Python's re gives it, -1 for none, -2 where it does not follow a
+ * character. */
+static PyObject *program_match(Program *self, PyObject *args) {
+    int number;
+    PyObject *text;
+    Py_ssize_t pos;
+    if (!PyArg_ParseTuple(args, "iUn", &number, &text, &pos)) return NULL;
+    if (number < 0 || number >= self->n_dfas || !self->dfas[number].ready) {
+        PyErr_SetString(PyExc_IndexError, "no such DFA");
+        return NULL;
+    }
+    const Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    if (pos < 0 || pos > size) {
+        PyErr_SetString(PyExc_IndexError, "position out of the text");
+        return NULL;
+    }
+    return PyLong_FromSsize_t(
+        match_end(&self->dfas[number], PyUnicode_KIND(text), PyUnicode_DATA(text), size, pos));
+}
+
 static PyMethodDef program_methods[] = {
+    {"match", (PyCFunction)program_match, METH_VARARGS,
+     "The end of a DFA's match at a position, as Python's re gives it."},
     {"longest", (PyCFunction)program_longest, METH_VARARGS,
      "The error-tolerant lexer's tokens: the longest match of any DFA."},
     {"run", (PyCFunction)program_run, METH_VARARGS,

@@ -418,6 +418,16 @@ class Native:
             tokens += [(names[k] if k >= 0 else None, a, b) for k, a, b in chunk]
         return tokens
 
+    def match_end(self, terminal: str, text: str, position: int) -> int | None:
+        """Where the match of ``terminal`` at ``position`` ends, as Python's
+        ``re`` (and the ``regex`` module) finds it: -1 for none, None where
+        the Python code has to tell."""
+        automaton = _terminal_automaton(self._sources[terminal])
+        if automaton is None:
+            return None
+        end = int(automaton.match(0, text, position))
+        return None if end == -2 else end
+
     def extent(self, terminal: str, text: str, start: int, end: int) -> int:
         """How many characters from ``start`` (up to ``end``) are, or can still
         grow into, a token of ``terminal``; -1 where the Python loop of

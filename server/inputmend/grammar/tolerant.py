@@ -178,10 +178,14 @@ class GrammarLexer:
         best_name: str | None = None
         best_end = position
         patterns = self.grammar.patterns
+        native = self.grammar.native_program
         for name in names:
-            found = patterns[name].match(text, position)
-            if found is not None and found.end() > best_end:
-                best_name, best_end = name, found.end()
+            end = None if native is None else native.match_end(name, text, position)
+            if end is None:
+                found = patterns[name].match(text, position)
+                end = -1 if found is None else found.end()
+            if end > best_end:
+                best_name, best_end = name, end
         return best_name, best_end
 
     def _partial(
@@ -190,10 +194,16 @@ class GrammarLexer:
         """The terminal a cut-off token at the end of ``text`` would belong to
         (one of ``allowed``, when the context says what the parser takes)."""
         patterns = self.grammar.patterns
+        native = self.grammar.native_program
+        rest = len(text) - position
         for name in self._candidates(text[position]):
             if name in self.grammar.ignored or (allowed is not None and name not in allowed):
                 continue
-            if patterns[name].fullmatch(text, position, partial=True) is not None:
+            # (all the rest can still grow into a token: the DFA reads it to the end)
+            extent = -1 if native is None else native.extent(name, text, position, len(text))
+            if extent == rest or (
+                extent < 0 and patterns[name].fullmatch(text, position, partial=True) is not None
+            ):
                 return name
         return None
 
