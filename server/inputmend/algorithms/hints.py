@@ -44,6 +44,8 @@ REACH = 512
 REACH_LINES = 3
 """Lines before the error's line on which a fix is tried (a lost quote is
 often noticed lines later)."""
+RUN_ON_REACH = 8 * REACH
+"""Characters before an error within which a rewrite may start at all."""
 
 POLL_EVERY = 256
 """Matches of a pattern between two looks at the budget."""
@@ -280,14 +282,16 @@ def _near(text: str, error: int, last_token: int | None) -> int:
     """Where rewrites near an error may start: the :data:`REACH_LINES` lines
     before its line (at most :data:`REACH` characters back), and the line of
     the token before it (a string that a lost quote made run on; at most
-    :data:`REACH` characters before the token on a long line)."""
+    :data:`REACH` characters before the token on a long line), not more
+    than :data:`RUN_ON_REACH` characters back (a 100 KB string cut off is
+    not searched whole by every hint)."""
     early = _line_start(text, error)
     for _ in range(REACH_LINES):
         early = _line_start(text, max(0, early - 1))
     early = max(early, error - REACH)
     if last_token is not None:
         early = min(early, max(_line_start(text, last_token), last_token - REACH))
-    return early
+    return max(early, error - RUN_ON_REACH)
 
 
 def _wrappers_at(text: str, error: int, hints: Hints) -> list[tuple[str, tuple[Edit, ...]]]:
