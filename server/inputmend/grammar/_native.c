@@ -633,7 +633,12 @@ static PyObject *program_run(Program *self, PyObject *args) {
                 } else {
                     length -= kept;
                     kept = 0;
-                    for (; length > 0; length--) below = (Node *)below->parent;
+                    for (; length > 0 && below->parent != Py_None; length--)
+                        below = (Node *)below->parent;
+                    if (length > 0) { /* below the bottom: Python says what is wrong */
+                        action = NONE;
+                        break;
+                    }
                 }
             }
             int under = overlay.size ? overlay.items[overlay.size - 1]
