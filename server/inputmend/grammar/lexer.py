@@ -117,9 +117,9 @@ def lex_typed(
     """
     native = grammar.native_program
     if native is not None:  # the same tokens, by the terminals' DFAs in C
-        found = native.lex(text, stop)
+        found = native.lex(text, Token, stop)
         if found is not None:
-            return [Token(*token) for token in found]
+            return found
     order = [(t.name, t.pattern) for t in grammar.lexing_order]
     ignored = grammar.ignored
     tokens: list[Token] = []

@@ -40,7 +40,7 @@ import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from inputmend.grammar.regex import RegexItem, UnsupportedRegex, _char_set, _CharClass, parse_regex
 
@@ -71,6 +71,8 @@ LEX_CHUNK = 4096
 """Tokens the error-tolerant lexer reads in C between two calls of its stop hook."""
 
 _TOKEN, _IGNORED = 0, 1  # what the C loop does with a terminal
+T = TypeVar("T")
+Stop = Callable[[], None]
 _GROUP = "terminal"  # the one group of a terminal's own pattern
 
 _FLAGS = re.IGNORECASE | re.DOTALL
@@ -395,18 +397,20 @@ class Native:
         return program, names
 
     def lex(
-        self, text: str, stop: Callable[[], None] | None = None
-    ) -> list[tuple[str | None, int, int]] | None:
+        self, text: str, make: Callable[[str | None, int, int], T], stop: Stop | None = None
+    ) -> list[T] | None:
         """The error-tolerant lexer's tokens of ``text``, as
         :func:`~inputmend.grammar.lexer.lex_typed` gives them (the longest
         match of any terminal, literals first on ties, junk characters one by
-        one, ignored terminals left out); None where the Python lexer has to
-        tell (a character a DFA does not follow)."""
+        one, ignored terminals left out), each made by ``make`` from its
+        terminal (None for junk) and span; None where the Python lexer has to
+        tell (a character a DFA does not follow).  ``stop`` is called before
+        each chunk of :data:`LEX_CHUNK` tokens (it may raise to stop)."""
         lexing = self._lexing
         if lexing is None:
             return None
         program, names = lexing
-        tokens: list[tuple[str | None, int, int]] = []
+        tokens: list[T] = []
         position = 0
         while position < len(text):
             if stop is not None:
@@ -415,7 +419,7 @@ class Native:
             if found is None:
                 return None
             chunk, position = found
-            tokens += [(names[k] if k >= 0 else None, a, b) for k, a, b in chunk]
+            tokens += [make(names[k] if k >= 0 else None, a, b) for k, a, b in chunk]
         return tokens
 
     def match_end(self, terminal: str, text: str, position: int) -> int | None:
