@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,8 @@ from inputmend.grammar.lexer import lex_typed
 from inputmend.grammar.regex import prefix_extent
 from inputmend.grammar.scan import STOP_EVERY, Scan, Scanner
 from inputmend.grammar.tables import StackNode, ValueNode
+from inputmend.oracles.base import Verdict
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.conftest import ROOT
 
 needs_c = pytest.mark.skipif(not native.AVAILABLE, reason="the C extension is not built")
@@ -198,6 +201,16 @@ def test_the_extent_of_a_token_is_the_regex_modules() -> None:
         for name in ("STRING", "NUMBER", "TRUE"):
             expected = prefix_extent(grammar.patterns[name], text, 0)
             assert grammar.native_program.extent(name, text, 0, len(text)) == expected, text
+
+
+@needs_c
+def test_a_terminal_that_backtracks_for_minutes_is_matched_at_once(tmp_path: Path) -> None:
+    # /(a+)+b/ on "aaa...!" takes re minutes; its DFA reads the text once
+    (tmp_path / "slow.lark").write_text('start: WORD (" " WORD)*\nWORD: /(a+)+b/\n')
+    oracle = IncrementalGrammarOracle(str(tmp_path / "slow.lark"))
+    feedback = oracle.check("a" * 40 + "!")
+    assert (feedback.verdict, feedback.error_offset) == (Verdict.INCORRECT, 40)
+    assert oracle.check("ab aab aaab").valid
 
 
 # -- the stack's nodes and their interner in C ------------------------------
