@@ -64,7 +64,7 @@ _LINE_BREAKS = ("\n", "\r")
 ORDER = 3
 """Characters per n-gram: two of context, one predicted."""
 
-_SAMPLE = 1 << 16
+_SAMPLE = 1 << 14
 """Characters of the input the model is counted over (around the edits)."""
 
 
@@ -78,6 +78,7 @@ class StyleModel:
         self.unigrams = Counter(text)
         self.size = len(text)
         self.alphabet = len(self.unigrams) + 1
+        self._known: dict[str, float] = {}  # a character in its context -> its surprise
 
     @classmethod
     def around(cls, text: str, edits: Iterable[Edit]) -> StyleModel:
@@ -92,22 +93,32 @@ class StyleModel:
     def surprise(self, text: str, start: int, end: int) -> float:
         """Negative log-likelihood of ``text[start:end]`` given what precedes it."""
         total = 0.0
-        trigrams, bigrams, unigrams = self.trigrams, self.bigrams, self.unigrams
+        known = self._known
         for index in range(start, end):
-            char = text[index]
-            probability = (unigrams[char] + 1) / (self.size + self.alphabet)
-            if index >= 1:
-                previous = text[index - 1]
-                seen = unigrams[previous]
-                if seen:
-                    probability = 0.3 * probability + 0.7 * bigrams[(previous, char)] / seen
-                if index >= 2:
-                    seen = bigrams[(text[index - 2], previous)]
-                    if seen:
-                        triple = (text[index - 2], previous, char)
-                        probability = 0.3 * probability + 0.7 * trigrams[triple] / seen
-            total -= math.log(probability)
+            context = text[max(0, index - 2) : index + 1]
+            found = known.get(context)
+            if found is None:
+                found = known[context] = self._surprise_of(context)
+            total += found
         return total
+
+    def _surprise_of(self, context: str) -> float:
+        """The surprise of the last character of ``context`` after the one or
+        two before it (memoized: a long run of closers repeats a few)."""
+        trigrams, bigrams, unigrams = self.trigrams, self.bigrams, self.unigrams
+        char = context[-1]
+        probability = (unigrams[char] + 1) / (self.size + self.alphabet)
+        if len(context) >= 2:
+            previous = context[-2]
+            seen = unigrams[previous]
+            if seen:
+                probability = 0.3 * probability + 0.7 * bigrams[(previous, char)] / seen
+            if len(context) >= 3:
+                seen = bigrams[(context[-3], previous)]
+                if seen:
+                    triple = (context[-3], previous, char)
+                    probability = 0.3 * probability + 0.7 * trigrams[triple] / seen
+        return -math.log(probability)
 
     def cost(self, original: str, repaired: str, edits: Sequence[Edit]) -> float:
         """How much less natural ``repaired`` (``original`` after ``edits``) is
@@ -157,9 +168,7 @@ def _key(repair: Repair, judgement: Judgement) -> tuple[int, ...]:
     )
 
 
-def _tie_key(
-    repair: Repair, style: float, agreement: int, final_break: bool
-) -> tuple[int, ...]:
+def _tie_key(repair: Repair, style: float, agreement: int, final_break: bool) -> tuple[int, ...]:
     """What decides between repairs equal by :func:`_key` (``final_break``:
     the input ends with a line break)."""
     return (
