@@ -350,7 +350,7 @@ class RegexAutomaton:
         self.start = self._state()
         self.accept = self._build(parse_regex(pattern), self.start, 0)
         self._closures: dict[frozenset[int], frozenset[int]] = {}
-        self._steps: dict[tuple[frozenset[int], str], frozenset[int]] = {}
+        self._steps: dict[frozenset[int], dict[str, frozenset[int]]] = {}
         self._finishes: dict[tuple[frozenset[int], str], str | None] = {}
 
     def _state(self) -> int:
@@ -431,10 +431,10 @@ class RegexAutomaton:
         """The states the automaton can be in after reading ``text`` (empty:
         ``text`` cannot grow into a match)."""
         states = self._closure(frozenset((self.start,)))
-        steps = self._steps
+        rows = self._steps  # states -> character -> states after it
+        row = rows.setdefault(states, {})
         for char in text:
-            key = (states, char)
-            following = steps.get(key)
+            following = row.get(char)
             if following is None:
                 targets = frozenset(
                     target
@@ -442,10 +442,12 @@ class RegexAutomaton:
                     for chars, target in self.moves[state]
                     if char in chars
                 )
-                following = steps[key] = self._closure(targets)
-            states = following
-            if not states:
-                break
+                following = row[char] = self._closure(targets)
+            if following is not states:  # (a long string stays in one set of states)
+                states = following
+                if not states:
+                    break
+                row = rows.setdefault(states, {})
         return states
 
     def finish(self, states: frozenset[int], prefer: str = "") -> str | None:
