@@ -80,7 +80,7 @@ class TolerantLexer(Protocol):
         ...
 
 
-FOREIGN_REACH = 1 << 14
+FOREIGN_REACH = 1 << 12
 """Characters a foreign token of the hints may span (a comment, a string
 with the line breaks typed into it)."""
 
@@ -104,7 +104,7 @@ class _ForeignTokens:
     def longest(self, text: str, position: int) -> tuple[Rewrite, Any] | None:
         """The longest foreign token at ``position`` (the first hint on ties),
         of at most :data:`FOREIGN_REACH` characters: a pattern that looks for a
-        string's line break must not read a minified megabyte at every quote."""
+        string's line break must not read a long string at every quote."""
         best: tuple[Rewrite, Any] | None = None
         reach = min(len(text), position + FOREIGN_REACH)
         for rewrite in self.by_char.get(text[position], self.any_start):
