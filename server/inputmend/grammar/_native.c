@@ -373,9 +373,20 @@ static int dfa_init(Dfa *dfa, PyObject *spec, int terminals) {
         PyErr_SetString(PyExc_ValueError, "retype: one entry per terminal");
         return -1;
     }
+    if (dfa->classes <= 0 || dfa->classes >= BAIL_CLASS || dfa->high >= dfa->classes) {
+        PyErr_SetString(PyExc_ValueError, "a DFA's character classes out of range");
+        return -1;
+    }
     int32_t *table = ints_of(ascii, 128, NULL);
     if (table == NULL) return -1;
-    for (int c = 0; c < 128; c++) dfa->ascii[c] = (uint8_t)table[c];
+    for (int c = 0; c < 128; c++) {
+        if (table[c] < 0 || table[c] >= dfa->classes) {
+            PyMem_Free(table);
+            PyErr_SetString(PyExc_ValueError, "an ASCII character's class out of range");
+            return -1;
+        }
+        dfa->ascii[c] = (uint8_t)table[c];
+    }
     PyMem_Free(table);
     if (!(dfa->next = ints_of(next, (Py_ssize_t)dfa->states * dfa->classes, NULL))) return -1;
     if (!(dfa->match = ints_of(match, dfa->states, NULL))) return -1;

@@ -67,6 +67,9 @@ MAX_DFA_STATES = 4096
 MAX_COPIES = 64
 """Copies a counted repeat may expand into."""
 
+MAX_CLASSES = 255
+"""Character classes a DFA may tell apart (one byte each in C)."""
+
 LEX_CHUNK = 4096
 """Tokens the error-tolerant lexer reads in C between two calls of its stop hook."""
 
@@ -297,6 +300,8 @@ def scanner_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None
     if all(member[128] for member in members):  # the same for all others
         high = signatures.setdefault(tuple(member[129] for member in members), len(signatures))
     width = len(signatures)
+    if width >= MAX_CLASSES:
+        return None
     # per character node, the alphabet classes it takes
     class_takes = [
         [cls for signature, cls in signatures.items() if signature[index]]
