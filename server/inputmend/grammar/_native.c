@@ -430,6 +430,25 @@ static int program_init(Program *self, PyObject *args, PyObject *kwds) {
     if (!(self->lengths = ints_of(lengths, -1, &rules))) return -1;
     if (!(self->origins = ints_of(origins, rules, NULL))) return -1;
     if (!(self->scanner = ints_of(scanner, self->n_states, NULL))) return -1;
+    /* every entry in range: the loop indexes the tables with them unchecked */
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)self->n_states * self->n_terminals; i++) {
+        int32_t entry = self->action[i];
+        if (entry != NONE && (entry >= self->n_states || (entry < 0 && -entry - 1 >= rules))) {
+            PyErr_SetString(PyExc_ValueError, "an action out of range");
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)self->n_states * self->n_nonterminals; i++)
+        if (self->go[i] < 0 || self->go[i] >= self->n_states) {
+            PyErr_SetString(PyExc_ValueError, "a goto out of range");
+            return -1;
+        }
+    for (Py_ssize_t i = 0; i < rules; i++)
+        if (self->lengths[i] < 0 || self->origins[i] < 0 ||
+            self->origins[i] >= self->n_nonterminals) {
+            PyErr_SetString(PyExc_ValueError, "a rule out of range");
+            return -1;
+        }
     int32_t *kinds = ints_of(kind, self->n_terminals, NULL);
     if (kinds == NULL) return -1;
     self->kind = PyMem_Malloc((size_t)(self->n_terminals ? self->n_terminals : 1));
