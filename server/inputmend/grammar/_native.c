@@ -280,7 +280,7 @@ static PyTypeObject InternerType = {
 /* -------------------------------------------------------------- Program */
 
 #define NONE INT32_MIN /* no action */
-#define BAIL_CLASS 255
+#define MAX_CLASSES 255 /* a character's class is one byte */
 
 typedef struct {
     int ready; /* built (a scanner's DFA is installed when first needed) */
@@ -373,7 +373,7 @@ static int dfa_init(Dfa *dfa, PyObject *spec, int terminals) {
         PyErr_SetString(PyExc_ValueError, "retype: one entry per terminal");
         return -1;
     }
-    if (dfa->classes <= 0 || dfa->classes >= BAIL_CLASS || dfa->high >= dfa->classes) {
+    if (dfa->classes <= 0 || dfa->classes >= MAX_CLASSES || dfa->high >= dfa->classes) {
         PyErr_SetString(PyExc_ValueError, "a DFA's character classes out of range");
         return -1;
     }
@@ -510,6 +510,40 @@ static PyObject *program_install(Program *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Runs `dfa` from `pos` as far as it can in `[pos, size)`: the terminal of
+ * its last match (`*found`, -1 for none) and that match's end (`*end`,
+ * left alone without one), and the first character it did not take
+ * (`*at`).  Returns 1 when it could still go on at `size`, 0 when no
+ * terminal can, -1 at a character it does not follow (Python tells). */
+static inline int walk(const Dfa *dfa, int kind, const void *data, Py_ssize_t size,
+                       Py_ssize_t pos, int *found, Py_ssize_t *end, Py_ssize_t *at) {
+    int state = dfa->start, last = -1, alive = 1;
+    const int32_t *next = dfa->next;
+    const int classes = dfa->classes;
+    Py_ssize_t i = pos, last_end = -1;
+    for (; i < size; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        int cls = ch < 128 ? dfa->ascii[ch] : dfa->high;
+        if (cls < 0) {
+            alive = -1;
+            break;
+        }
+        state = next[state * classes + cls];
+        if (state < 0) {
+            alive = 0;
+            break;
+        }
+        if (dfa->match[state] >= 0) {
+            last = dfa->match[state];
+            last_end = i + 1;
+        }
+    }
+    *found = last;
+    if (last >= 0) *end = last_end;
+    *at = i;
+    return alive;
+}
+
 /* The token at `pos` in the window `[0, size)` as Python's re finds it
  * there: its terminal (and `end`), -1 when no terminal matches in the
  * window, -2 when the DFA does not follow a character.  `reach`: how far
@@ -517,24 +551,10 @@ static PyObject *program_install(Program *self, PyObject *args) {
  * size + 1; of a window: size). */
 static inline int lex(const Dfa *dfa, int kind, const void *data, Py_ssize_t size, Py_ssize_t pos,
                       int complete, Py_ssize_t *end, Py_ssize_t *reach) {
-    int state = dfa->start, found = -1;
-    Py_ssize_t at = pos;
-    const int32_t *next = dfa->next;
-    const int classes = dfa->classes;
-    while (at < size) {
-        Py_UCS4 ch = PyUnicode_READ(kind, data, at);
-        int cls = ch < 128 ? dfa->ascii[ch] : dfa->high;
-        if (cls < 0 || cls == BAIL_CLASS) return -2;
-        state = next[state * classes + cls];
-        if (state < 0) break;
-        at++;
-        if (dfa->match[state] >= 0) {
-            found = dfa->match[state];
-            *end = at;
-        }
-    }
-    if (at >= size && state >= 0 && complete) at = size + 1;
-    *reach = at;
+    int found;
+    int alive = walk(dfa, kind, data, size, pos, &found, end, reach);
+    if (alive < 0) return -2;
+    if (alive && complete) *reach = size + 1;
     return found;
 }
 
@@ -755,19 +775,11 @@ static PyObject *program_extent(Program *self, PyObject *args) {
     }
     const Dfa *dfa = &self->dfas[number];
     if (!dfa->ready) return PyLong_FromLong(-1);
-    const int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
     if (end > PyUnicode_GET_LENGTH(text)) end = PyUnicode_GET_LENGTH(text);
-    int state = dfa->start;
-    Py_ssize_t at = start;
-    while (at < end) {
-        Py_UCS4 ch = PyUnicode_READ(kind, data, at);
-        int cls = ch < 128 ? dfa->ascii[ch] : dfa->high;
-        if (cls < 0 || cls == BAIL_CLASS) return PyLong_FromLong(-1);
-        state = dfa->next[state * dfa->classes + cls];
-        if (state < 0) break;
-        at++;
-    }
+    int found;
+    Py_ssize_t matched, at;
+    if (walk(dfa, PyUnicode_KIND(text), PyUnicode_DATA(text), end, start, &found, &matched, &at) < 0)
+        return PyLong_FromLong(-1);
     return PyLong_FromSsize_t(at > start ? at - start : 0);
 }
 
@@ -775,17 +787,10 @@ static PyObject *program_extent(Program *self, PyObject *args) {
  * none, -2 where the DFA does not follow a character. */
 static inline Py_ssize_t match_end(const Dfa *dfa, int kind, const void *data, Py_ssize_t size,
                                    Py_ssize_t pos) {
-    int state = dfa->start;
-    Py_ssize_t end = -1;
-    for (Py_ssize_t at = pos; at < size; at++) {
-        Py_UCS4 ch = PyUnicode_READ(kind, data, at);
-        int cls = ch < 128 ? dfa->ascii[ch] : dfa->high;
-        if (cls < 0 || cls == BAIL_CLASS) return -2;
-        state = dfa->next[state * dfa->classes + cls];
-        if (state < 0) break;
-        if (dfa->match[state] >= 0) end = at + 1;
-    }
-    return end;
+    int found;
+    Py_ssize_t end = -1, at;
+    if (walk(dfa, kind, data, size, pos, &found, &end, &at) < 0) return -2;
+    return found >= 0 ? end : -1;
 }
 
 /* longest(text, pos, tokens): the error-tolerant lexer's tokens from `pos`
@@ -899,8 +904,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (PyModule_AddObject(m, "StackNode", (PyObject *)&NodeType) < 0 ||
         PyModule_AddObject(m, "StackInterner", (PyObject *)&InternerType) < 0 ||
         PyModule_AddObject(m, "Program", (PyObject *)&ProgramType) < 0 ||
-        PyModule_AddIntConstant(m, "NONE", NONE) < 0 ||
-        PyModule_AddIntConstant(m, "BAIL", BAIL_CLASS) < 0) {
+        PyModule_AddIntConstant(m, "NONE", NONE) < 0) {
         Py_DECREF(m);
         return NULL;
     }
