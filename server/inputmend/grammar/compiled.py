@@ -217,8 +217,8 @@ class CompiledGrammar:
         best = 0
         native = self.native_program
         for name in (terminals | self.ignored) & self.starters(text[start]):
-            extent = -1 if native is None else native.extent(name, text, start, end)
-            if extent < 0:
+            extent = None if native is None else native.extent(name, text, start, end)
+            if extent is None:
                 extent = prefix_extent(self.patterns[name], text, start, end)
             if extent and limit is not None:
                 extent = limit(name, text[start : start + extent])

@@ -351,8 +351,10 @@ def scanner_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None
 class Native:
     """A grammar's C program: its scan's loop (:attr:`program`'s ``run``,
     for a grammar without a layout or name checks), whose scanners' DFAs
-    are built when the loop first needs them (:meth:`install_for`), and how
-    far a text can still be a token of a terminal (:meth:`extent`)."""
+    are built when the loop first needs them (:meth:`install_for`), and the
+    terminals' own DFAs: the error-tolerant lexer (:meth:`lex`), a
+    terminal's match (:meth:`match_end`) and how far a text can still be a
+    token of it (:meth:`extent`)."""
 
     def __init__(
         self,
@@ -362,11 +364,12 @@ class Native:
         builders: Sequence[Callable[[], tuple[Any, ...] | None]] = (),
     ) -> None:
         self.program = program
-        self._sources = {name: t.source for name, t in grammar.terminals.items()}
-        self._order = [t.name for t in grammar.lexing_order]  # the tolerant lexer's
-        self._ignored = grammar.ignored
         self._scanners = scanners  # parser state -> its scanner's DFA (-1: none)
         self._builders: list[Callable[[], tuple[Any, ...] | None] | None] = list(builders)
+        # the terminals in the tolerant lexer's order: their own DFAs' numbers
+        order = grammar.lexing_order
+        self._numbers = {terminal.name: number for number, terminal in enumerate(order)}
+        self._key = tuple((t.name, t.source, t.name in grammar.ignored) for t in order)
 
     def install_for(self, state: int) -> bool:
         """Build and install the DFA of the scanner of ``state`` if it is not
@@ -382,25 +385,6 @@ class Native:
         self.program.install(number, dfa)
         return True
 
-    @functools.cached_property
-    def _lexing(self) -> tuple[Any, tuple[str, ...]] | None:
-        """The program of the error-tolerant lexer: every terminal's own DFA,
-        in the grammar's lexing order, its terminal its place there (None
-        when a DFA cannot follow one of them)."""
-        assert _native is not None
-        names = tuple(self._order)
-        dfas: list[tuple[Any, ...]] = []
-        for number, name in enumerate(names):
-            dfa = _terminal_dfa(self._sources[name])
-            if dfa is None:
-                return None
-            matched = tuple(number if place >= 0 else -1 for place in dfa[6])
-            dfas.append((*dfa[:6], matched, [0] * len(names), (None,) * len(names)))
-        kinds = [_IGNORED if name in self._ignored else _TOKEN for name in names]
-        index = {name: number for number, name in enumerate(names)}
-        program = _native.Program(0, len(names), 0, [], [], [], [], [], kinds, names, index, dfas)
-        return program, names
-
     def lex(
         self, text: str, make: Callable[[str | None, int, int], T], stop: Stop | None = None
     ) -> list[T] | None:
@@ -409,12 +393,12 @@ class Native:
         match of any terminal, literals first on ties, junk characters one by
         one, ignored terminals left out), each made by ``make`` from its
         terminal (None for junk) and span; None where the Python lexer has to
-        tell (a character a DFA does not follow).  ``stop`` is called before
-        each chunk of :data:`LEX_CHUNK` tokens (it may raise to stop)."""
-        lexing = self._lexing
-        if lexing is None:
+        tell (a terminal or a character a DFA does not follow).  ``stop`` is
+        called before each chunk of :data:`LEX_CHUNK` tokens (it may raise)."""
+        program, followed = _terminals(self._key)
+        if not all(followed):
             return None
-        program, names = lexing
+        names = [name for name, _, _ in self._key]
         tokens: list[T] = []
         position = 0
         while position < len(text):
@@ -431,36 +415,70 @@ class Native:
         """Where the match of ``terminal`` at ``position`` ends, as Python's
         ``re`` (and the ``regex`` module) finds it: -1 for none, None where
         the Python code has to tell."""
-        automaton = _terminal_automaton(self._sources[terminal])
-        if automaton is None:
+        number = self._followed(terminal)
+        if number is None:
             return None
-        end = int(automaton.match(0, text, position))
+        end = int(_terminals(self._key)[0].match(number, text, position))
         return None if end == -2 else end
 
-    def extent(self, terminal: str, text: str, start: int, end: int) -> int:
+    def extent(self, terminal: str, text: str, start: int, end: int) -> int | None:
         """How many characters from ``start`` (up to ``end``) are, or can still
-        grow into, a token of ``terminal``; -1 where the Python loop of
+        grow into, a token of ``terminal``; None where the Python code of
         :func:`~inputmend.grammar.regex.prefix_extent` has to tell."""
-        automaton = _terminal_automaton(self._sources[terminal])
-        return -1 if automaton is None else int(automaton.extent(0, text, start, end))
+        number = self._followed(terminal)
+        if number is None:
+            return None
+        found = int(_terminals(self._key)[0].extent(number, text, start, end))
+        return None if found < 0 else found
+
+    def _followed(self, terminal: str) -> int | None:
+        """The number of the DFA of ``terminal``, None when it has none."""
+        number = self._numbers.get(terminal)
+        return number if number is not None and _terminals(self._key)[1][number] else None
 
 
-def _terminal_dfa(source: str) -> tuple[Any, ...] | None:
-    """The DFA of one terminal's pattern (None when a DFA cannot follow it)."""
-    return scanner_dfa(((f"(?P<{_GROUP}>{source})", re.UNICODE),))
-
-
-@functools.lru_cache(maxsize=1024)
-def _terminal_automaton(source: str) -> Any | None:
-    """A program of one DFA, a terminal's pattern's (for its ``extent``),
-    built on first use; None when a DFA cannot follow the pattern."""
+@functools.lru_cache(maxsize=64)
+def _terminals(terminals: tuple[tuple[str, str, bool], ...]) -> tuple[Any, tuple[bool, ...]]:
+    """A program of one DFA per terminal (name, pattern, ignored), its
+    terminal its place in ``terminals``, and which of them have one (a
+    pattern a DFA cannot follow has none).  Built once per grammar."""
     assert _native is not None
-    dfa = _terminal_dfa(source)
-    if dfa is None:
-        return None
-    matched = tuple(0 if place >= 0 else -1 for place in dfa[6])
-    one = (*dfa[:6], matched, [0], (None,))
-    return _native.Program(0, 1, 0, [], [], [], [], [], [_TOKEN], ("",), {"": 0}, [one])
+    count = len(terminals)
+    dfas = []
+    for number, (_, source, _) in enumerate(terminals):
+        dfa = scanner_dfa(((f"(?P<{_GROUP}>{source})", re.UNICODE),))
+        dfas.append(None if dfa is None else _for_program(dfa, [number], count))
+    kinds = [_IGNORED if ignored else _TOKEN for _, _, ignored in terminals]
+    names = tuple(name for name, _, _ in terminals)
+    index = {name: number for number, name in enumerate(names)}
+    program = _native.Program(0, count, 0, [], [], [], [], [], kinds, names, index, dfas)
+    return program, tuple(dfa is not None for dfa in dfas)
+
+
+def _for_program(
+    dfa: tuple[Any, ...],
+    terminals: Sequence[int],
+    count: int,
+    watch: list[int] | None = None,
+    retype: tuple[Any, ...] | None = None,
+) -> tuple[Any, ...]:
+    """``dfa`` (of :func:`scanner_dfa`) as :class:`Program` takes it, among
+    ``count`` terminals: each match's place among the groups made the
+    number of that group's terminal (``terminals[place]``); no terminal
+    watched or retyped unless ``watch`` and ``retype`` say so."""
+    states, width, start, ascii_classes, high, table, places = dfa
+    matched = tuple(terminals[place] if place >= 0 else -1 for place in places)
+    return (
+        states,
+        width,
+        start,
+        ascii_classes,
+        high,
+        table,
+        matched,
+        [0] * count if watch is None else watch,
+        (None,) * count if retype is None else retype,
+    )
 
 
 def program(grammar: CompiledGrammar) -> Native | None:
@@ -509,12 +527,10 @@ def program(grammar: CompiledGrammar) -> Native | None:
             dfa = scanner_dfa(patterns)
             if dfa is None:
                 return None
-            count, width, start, ascii_classes, high, table, match = dfa
             ranks = [terminal_index[name] for name in groups[key]]  # place -> terminal
-            terminals = tuple(ranks[place] if place >= 0 else -1 for place in match)
             watch = [int(name in scanner.watch) for name in terminal_names]
             retype = tuple(scanner.retype.get(name) for name in terminal_names)
-            return (count, width, start, ascii_classes, high, table, terminals, watch, retype)
+            return _for_program(dfa, ranks, len(terminal_names), watch, retype)
 
         return build
 

@@ -200,10 +200,12 @@ class GrammarLexer:
             if name in self.grammar.ignored or (allowed is not None and name not in allowed):
                 continue
             # (all the rest can still grow into a token: the DFA reads it to the end)
-            extent = -1 if native is None else native.extent(name, text, position, len(text))
-            if extent == rest or (
-                extent < 0 and patterns[name].fullmatch(text, position, partial=True) is not None
-            ):
+            extent = None if native is None else native.extent(name, text, position, len(text))
+            if extent is None:
+                viable = patterns[name].fullmatch(text, position, partial=True) is not None
+            else:
+                viable = extent == rest
+            if viable:
                 return name
         return None
 
