@@ -213,6 +213,21 @@ def test_a_terminal_that_backtracks_for_minutes_is_matched_at_once(tmp_path: Pat
     assert oracle.check("ab aab aaab").valid
 
 
+@needs_c
+def test_a_position_outside_the_text_is_an_error_not_a_read_outside_it() -> None:
+    grammar = CompiledGrammar.load("json")
+    assert grammar.native_program is not None
+    program = native._terminals(grammar.native_program._key)[0]
+    for call in (
+        lambda: program.extent(0, "abc", -5, 2),
+        lambda: program.match(0, "abc", 9),
+        lambda: program.longest("abc", -1, 5),
+        lambda: program.match(99, "abc", 0),
+    ):
+        with pytest.raises(IndexError):
+            call()
+
+
 # -- the stack's nodes and their interner in C ------------------------------
 
 

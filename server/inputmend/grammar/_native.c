@@ -761,6 +761,20 @@ error:
     return NULL;
 }
 
+/* DFA number `number`, installed, to run on `text` from `pos` (NULL with
+ * an IndexError when there is none or `pos` is outside the text). */
+static const Dfa *installed(Program *self, int number, PyObject *text, Py_ssize_t pos) {
+    if (number < 0 || number >= self->n_dfas || !self->dfas[number].ready) {
+        PyErr_SetString(PyExc_IndexError, "no such DFA");
+        return NULL;
+    }
+    if (pos < 0 || pos > PyUnicode_GET_LENGTH(text)) {
+        PyErr_SetString(PyExc_IndexError, "position out of the text");
+        return NULL;
+    }
+    return &self->dfas[number];
+}
+
 /* extent(dfa, text, start, end): how many characters from `start` (up to
  * `end`) some terminal of DFA number `dfa` can still match, or is a match
  * of; -1 where the DFA does not follow a character (Python tells then). */
@@ -769,12 +783,8 @@ static PyObject *program_extent(Program *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t start, end;
     if (!PyArg_ParseTuple(args, "iUnn", &number, &text, &start, &end)) return NULL;
-    if (number < 0 || number >= self->n_dfas) {
-        PyErr_SetString(PyExc_IndexError, "no such DFA");
-        return NULL;
-    }
-    const Dfa *dfa = &self->dfas[number];
-    if (!dfa->ready) return PyLong_FromLong(-1);
+    const Dfa *dfa = installed(self, number, text, start);
+    if (dfa == NULL) return NULL;
     if (end > PyUnicode_GET_LENGTH(text)) end = PyUnicode_GET_LENGTH(text);
     int found;
     Py_ssize_t matched, at;
@@ -803,6 +813,10 @@ static PyObject *program_longest(Program *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t pos, tokens;
     if (!PyArg_ParseTuple(args, "Unn", &text, &pos, &tokens)) return NULL;
+    if (pos < 0) {
+        PyErr_SetString(PyExc_IndexError, "position out of the text");
+        return NULL;
+    }
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     const Py_ssize_t size = PyUnicode_GET_LENGTH(text);
@@ -849,17 +863,10 @@ static PyObject *program_match(Program *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t pos;
     if (!PyArg_ParseTuple(args, "iUn", &number, &text, &pos)) return NULL;
-    if (number < 0 || number >= self->n_dfas || !self->dfas[number].ready) {
-        PyErr_SetString(PyExc_IndexError, "no such DFA");
-        return NULL;
-    }
-    const Py_ssize_t size = PyUnicode_GET_LENGTH(text);
-    if (pos < 0 || pos > size) {
-        PyErr_SetString(PyExc_IndexError, "position out of the text");
-        return NULL;
-    }
-    return PyLong_FromSsize_t(
-        match_end(&self->dfas[number], PyUnicode_KIND(text), PyUnicode_DATA(text), size, pos));
+    const Dfa *dfa = installed(self, number, text, pos);
+    if (dfa == NULL) return NULL;
+    return PyLong_FromSsize_t(match_end(dfa, PyUnicode_KIND(text), PyUnicode_DATA(text),
+                                        PyUnicode_GET_LENGTH(text), pos));
 }
 
 static PyMethodDef program_methods[] = {
