@@ -607,6 +607,10 @@ static PyObject *program_run(Program *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "every: a positive number of tokens");
         return NULL;
     }
+    if (pos < 0) {
+        PyErr_SetString(PyExc_IndexError, "position out of the text");
+        return NULL;
+    }
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     if (size > PyUnicode_GET_LENGTH(text)) size = PyUnicode_GET_LENGTH(text);
