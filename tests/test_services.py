@@ -12,6 +12,7 @@ import pytest
 from inputmend import services
 from inputmend.cli.main import build_parser
 from inputmend.core.budget import Budget, RunStats
+from inputmend.oracles.base import Feedback
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.conftest import ROOT, CountingOracle
 
@@ -99,6 +100,22 @@ def test_an_incomplete_input_is_completed_first_and_alone() -> None:
     # no search (FSynth, ddmax) after a completion: only the cheap strategies ran
     assert {r.algorithm for r in result.repairs} <= {"completion", "layout"}
     assert not result.stats.budget_exhausted
+
+
+def test_a_long_string_cut_off_is_closed_without_trying_separators_inside_it() -> None:
+    checked: list[str] = []
+
+    class Recording(IncrementalGrammarOracle):
+        def check(self, text: str) -> Feedback:
+            checked.append(text)
+            return super().check(text)
+
+    text = '{"id": 7, "data": "' + "QUJD" * 5000
+    result = services.repair(text, Recording("json"))
+    assert result.repairs[0].text == text + '"}'
+    # a step that inserts a separator or closer at the end of a valid prefix
+    # can only complete it, which completion did: the hints try none
+    assert not [seen for seen in checked if seen[:-1] == text and seen[-1] in ",:;)]}"]
 
 
 def test_a_list_cut_off_after_its_separator_is_closed_not_given_an_invented_element() -> None:

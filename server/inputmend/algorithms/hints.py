@@ -518,7 +518,9 @@ def hint_repairs(
                 )
                 solved, best = attempt(anywhere_before)
                 searched = max(searched, min(early, _line_start(current, error)))
-            plain = not solved and _stuck(best, remaining)
+            # a plain step at the end of a valid prefix can only complete it,
+            # which counts after a hint's step alone (completion does better)
+            plain = not solved and _stuck(best, remaining) and (remaining > 0 or hinted > 0)
             if plain:
                 solved, best = attempt(_plain_steps(current, error), hint=False)
             if solved or best is None or _stuck(best, remaining):
