@@ -126,9 +126,6 @@ start of a token still open there (a comment or string run on over lines)."""
 _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
 
-_LAST_WORD_CHAR = re.compile(r"[^\W_](?=[\W_]*\Z)")
-"""The last letter or digit of a stretch (searched with an end)."""
-
 _WORD_BEFORE = re.compile(r"\w+\Z")
 _WORD_AFTER = re.compile(r"\w+")
 _WORD_REACH = 256
@@ -701,8 +698,9 @@ class _Assessment:
             return False
         # the punctuation it ends in follows its last letter or digit: a long
         # string cut off (a base64 blob) is not read character by character
-        last_word = _LAST_WORD_CHAR.search(self.original, token.start + 1, token.end)
-        start = token.start + 1 if last_word is None else last_word.start() + 1
+        start = token.end
+        while start > token.start + 1 and not self.original[start - 1].isalnum():
+            start -= 1
         inner = self.judge.lexer.lex(self.original, start, token.end, foreign=False)
         tail: list[str] = []
         for lexeme in reversed(inner):
