@@ -14,6 +14,7 @@ from inputmend.grammar.regex import (
     UnsupportedRegex,
     first_chars,
     first_ranges,
+    last_char,
     parse_regex,
     prefix_extent,
     ranges_class,
@@ -138,3 +139,26 @@ def test_back_references_cannot_be_followed() -> None:
         RegexAutomaton(r"(a)\1")
     with pytest.raises(UnsupportedRegex):
         RegexAutomaton("a{1000}")
+
+
+def test_last_char_is_what_every_match_ends_with() -> None:
+    assert last_char(r'"(?:[^"\\]|\\.)*"(?=[ \t]*[,}])') == '"'  # lookarounds read none
+    assert last_char(r"(?<![\w.])set\(\)") == ")"
+    assert last_char(r"(?:ab|cb)") == "b"
+    assert last_char(r"/\*.*?\*/") == "/"
+    assert last_char(r"a|bc") is None  # ends differ
+    assert last_char(r'"') is None  # one character: its end is its start
+    assert last_char(r"x[ab]") is None
+    assert last_char(r"(?i)none") is None  # either case
+    assert last_char(r"(") is None  # not a pattern
+    rng = random.Random(5)
+    escaped_apostrophe = r'"(?:[^"\n]|\\.)*?' + r"\\'" + r'[^"\n]*"'
+    for pattern in (escaped_apostrophe, r"'[^'\n]*'", r"<!--.*?-->"):
+        end = last_char(pattern)
+        assert end is not None
+        compiled = regex.compile(pattern, regex.DOTALL)
+        for _ in range(300):
+            text = "".join(rng.choice("\"'\\ab<!->\n") for _ in range(rng.randrange(12)))
+            found = compiled.match(text)
+            if found is not None:
+                assert found.group().endswith(end) and len(found.group()) >= 2

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import hints_beside
-from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, Lexeme, Role
+from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, Lexeme, Role, _ForeignTokens
 
 
 def _lexer(name: str) -> GrammarLexer:
@@ -189,3 +191,25 @@ def test_ids_and_strings_that_have_both_quotes_read_as_before() -> None:
     ]
     sexp = _read(_lex(_lexer("sexp"), '(f "a b" c)'))
     assert [value for _, value, _ in sexp] == ["(", "f", '"a b"', "c", ")"]
+
+
+def test_a_foreign_token_is_not_looked_for_where_its_last_character_never_comes() -> None:
+    hints = hints_beside(registry.bundled()["json"].path)
+    tokens = _ForeignTokens(hints)
+    rng = random.Random(2)
+    for _ in range(500):
+        text = "".join(
+            rng.choice(['"', "'", "a", " ", "\\", "\n", ",", "}", "True"]) for _ in range(20)
+        )
+        for position in range(len(text)):
+            expected = None
+            for rewrite in tokens.by_char.get(text[position], tokens.any_start):
+                found = rewrite.pattern.match(text, position)
+                if found is not None and (expected is None or found.end() > expected[1].end()):
+                    expected = rewrite, found
+            if expected is not None and expected[1].end() == position:
+                expected = None
+            got = tokens.longest(text, position)
+            assert (got and (got[0], got[1].span())) == (
+                expected and (expected[0], expected[1].span())
+            ), (text, position)

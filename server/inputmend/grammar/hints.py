@@ -74,7 +74,7 @@ from typing import Any, Literal
 
 import regex
 
-from inputmend.grammar.regex import first_chars
+from inputmend.grammar.regex import first_chars, last_char
 from inputmend.oracles.base import OracleConfigError
 
 Role = Literal["data", "structure", "layout"]
@@ -102,6 +102,11 @@ class Rewrite:
     def first_chars(self) -> frozenset[str] | None:
         """The characters a match can start with (None: any, or not known)."""
         return first_chars(self.pattern.pattern)
+
+    @functools.cached_property
+    def last_char(self) -> str | None:
+        """A character every match ends with, after its first (None: not known)."""
+        return None if self.pattern.flags & regex.IGNORECASE else last_char(self.pattern.pattern)
 
     @functools.cached_property
     def _escaper(self) -> Any:

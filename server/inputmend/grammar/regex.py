@@ -3,6 +3,7 @@
 * :func:`parse_regex`: Python's own parse of a pattern (``re._parser``, a
   private module, read here and nowhere else), as plain data with opcode names;
 * :func:`first_chars`: the characters a match can start with;
+* :func:`last_char`: a character every match ends with;
 * :func:`prefix_extent`: how much of a text is, or can still grow into, a
   match (partial matching of the ``regex`` module).
 """
@@ -78,6 +79,35 @@ def first_chars(pattern: str) -> frozenset[str] | None:
     except re.error:
         return None
     return _first_of_sequence(items)
+
+
+def last_char(pattern: str) -> str | None:
+    """A character every match of ``pattern`` ends with, when every match
+    is two characters or longer (None: not known): a match from ``i`` needs
+    it after ``i``, which ``str.find`` tells before the pattern is tried."""
+    try:
+        parsed = sre_parse.parse(pattern)
+        if parsed.state.flags & re.IGNORECASE or parsed.getwidth()[0] < 2:
+            return None
+    except re.error:
+        return None
+    return _last_of_sequence(_items(parsed))
+
+
+def _last_of_sequence(items: list[RegexItem]) -> str | None:
+    while items and items[-1].op in ("ASSERT", "ASSERT_NOT", "AT"):  # (read no character)
+        items = items[:-1]
+    if not items:
+        return None
+    op, arg = items[-1]
+    if op == "LITERAL":
+        return chr(arg)
+    if op == "SUBPATTERN" and not arg[1] & re.IGNORECASE:
+        return _last_of_sequence(arg[3])
+    if op == "BRANCH":
+        ends = {_last_of_sequence(option) for option in arg}
+        return ends.pop() if len(ends) == 1 else None
+    return None
 
 
 def _first_of_sequence(items: list[RegexItem]) -> frozenset[str] | None:

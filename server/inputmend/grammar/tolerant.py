@@ -104,10 +104,17 @@ class _ForeignTokens:
     def longest(self, text: str, position: int) -> tuple[Rewrite, Any] | None:
         """The longest foreign token at ``position`` (the first hint on ties),
         of at most :data:`FOREIGN_REACH` characters: a pattern that looks for a
-        string's line break must not read a long string at every quote."""
+        string's line break must not read a long string at every quote (nor
+        at all where the character its matches end with does not follow)."""
+        rewrites = self.by_char.get(text[position], self.any_start)
+        if not rewrites:
+            return None
         best: tuple[Rewrite, Any] | None = None
         reach = min(len(text), position + FOREIGN_REACH)
-        for rewrite in self.by_char.get(text[position], self.any_start):
+        for rewrite in rewrites:
+            last = rewrite.last_char
+            if last is not None and text.find(last, position + 1, reach) < 0:
+                continue
             found = rewrite.pattern.match(text, position, reach)
             if found is not None and (best is None or found.end() > best[1].end()):
                 best = rewrite, found
