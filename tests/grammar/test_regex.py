@@ -162,3 +162,25 @@ def test_last_char_is_what_every_match_ends_with() -> None:
             found = compiled.match(text)
             if found is not None:
                 assert found.group().endswith(end) and len(found.group()) >= 2
+
+
+def test_a_long_run_that_keeps_the_automaton_where_it_is_is_read_at_once() -> None:
+    source = r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
+    skipping, stepping = RegexAutomaton(source), RegexAutomaton(source)
+
+    def step_by_step(text: str) -> frozenset[int]:
+        states = stepping._closure(frozenset((stepping.start,)))
+        for char in text:
+            targets = {t for s in states for chars, t in stepping.moves[s] if char in chars}
+            states = stepping._closure(frozenset(targets))
+            if not states:
+                break
+        return states
+
+    rng = random.Random(3)
+    for _ in range(400):
+        body = "".join(rng.choice('QUJDé \\"u0\n') for _ in range(rng.randrange(200)))
+        text = '"' + "QUJD" * rng.randrange(40) + body
+        assert skipping.after(text) == step_by_step(text), text
+    assert skipping.completion('"' + "QUJD" * 25_000) == '"'
+    assert skipping.completion('"' + "QUJD" * 25_000 + "\\") == '\\"'

@@ -382,6 +382,7 @@ class RegexAutomaton:
         self._closures: dict[frozenset[int], frozenset[int]] = {}
         self._steps: dict[frozenset[int], dict[str, frozenset[int]]] = {}
         self._finishes: dict[tuple[frozenset[int], str], str | None] = {}
+        self._skips: dict[frozenset[int], tuple[str, re.Pattern[str]]] = {}
 
     def _state(self) -> int:
         self.moves.append([])
@@ -463,7 +464,11 @@ class RegexAutomaton:
         states = self._closure(frozenset((self.start,)))
         rows = self._steps  # states -> character -> states after it
         row = rows.setdefault(states, {})
-        for char in text:
+        position, size = 0, len(text)
+        staying = 0  # characters in a row that left the states as they were
+        while position < size:
+            char = text[position]
+            position += 1
             following = row.get(char)
             if following is None:
                 targets = frozenset(
@@ -473,12 +478,31 @@ class RegexAutomaton:
                     if char in chars
                 )
                 following = row[char] = self._closure(targets)
-            if following is not states:  # (a long string stays in one set of states)
+            if following is not states:
                 states = following
                 if not states:
                     break
                 row = rows.setdefault(states, {})
+                staying = 0
+            else:
+                staying += 1
+                if staying >= _RUN:  # a long string stays in one set of states
+                    position = self._skip(states, row, text, position)
+                    staying = 0
         return states
+
+    def _skip(
+        self, states: frozenset[int], row: dict[str, frozenset[int]], text: str, position: int
+    ) -> int:
+        """Where the run of characters from ``position`` on that are known to
+        leave ``states`` as they are ends (one regular expression reads it)."""
+        staying = "".join(sorted(char for char, following in row.items() if following is states))
+        known = self._skips.get(states)
+        if known is None or known[0] != staying:
+            pattern = re.compile("[" + "".join(map(re.escape, staying)) + "]*")
+            known = self._skips[states] = (staying, pattern)
+        run = known[1].match(text, position)
+        return position if run is None else run.end()
 
     def finish(self, states: frozenset[int], prefer: str = "") -> str | None:
         """The shortest text that takes the automaton from ``states`` to a
@@ -518,6 +542,11 @@ class RegexAutomaton:
         states = self.after(prefix)
         last = prefix[-1:]
         return self.finish(states, "" if last.isalnum() else last) if states else None
+
+
+_RUN = 32
+"""Characters in a row that leave an automaton's states as they were, after
+which :meth:`RegexAutomaton.after` skips the rest of such a run at once."""
 
 
 def _path(previous: dict[int, tuple[int, str] | None], state: int) -> str:
