@@ -436,11 +436,18 @@ def _layout(task: RepairTask, budget: Budget) -> Attempt:
         moved = reindent_repairs(task.text, task.oracle, error=error, budget=budget)
         repairs, stats = list(moved.repairs), moved.stats
     if task.brackets is not None:
+        unfinished = None  # where a token cut off on the last line starts
+        if incomplete and task.guide is not None:
+            end = _scans(task, task.guide).scan(task.text).end
+            tail = "" if end is None else task.text[end.position :]
+            if tail and "\n" not in tail and "\r" not in tail:
+                unfinished = len(task.text) - len(tail)
         placed = layout_repairs(
             task.text,
             task.oracle,
             brackets=task.brackets,
             incomplete=incomplete,
+            unfinished=unfinished,
             budget=budget.after(stats),
         )
         repairs, stats = repairs + list(placed.repairs), stats + placed.stats

@@ -67,6 +67,15 @@ def test_lines_know_their_depth_and_skip_strings() -> None:
     assert layout_agreement(LISP.replace("(defun baz", "defun baz"), brackets) < 0
 
 
+def test_a_token_cut_off_on_the_last_line_hides_its_brackets() -> None:
+    brackets = brackets_of(CompiledGrammar.load("sexp"))
+    assert brackets is not None
+    text = '(defun f (x)\n  (print "see (x) and [y'
+    layout = layout_of(text, brackets, unfinished=text.index('"see'))
+    assert [bracket for _, bracket in layout.brackets] == ["(", "(", ")", "("]
+    assert len(layout_of(text, brackets).brackets) == 6  # read as a whole: its `(x)` count
+
+
 def test_brackets_between_brackets_are_read_as_the_rules_inside_them_read() -> None:
     # a YAML plain scalar holds `]` and `,` in a block (`a[0]`), not in `[...]`
     brackets = brackets_of(CompiledGrammar.load("yaml"))

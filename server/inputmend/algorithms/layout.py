@@ -232,16 +232,29 @@ class Layout:
         return list(self.brackets[low:high])
 
 
-_LINE = re.compile(r"([ \t]*)([^\r\n]*?)[ \t]*(\r\n|\r|\n|\Z)")
+_LINE = re.compile(r"([ \t]*)([^\r\n]*)(\r\n|\r|\n|\Z)")
 
 
-def layout_of(text: str, brackets: Brackets, poll: Callable[[], None] = _never) -> Layout:
+def _content_end(line: re.Match[str]) -> int:
+    """Where the content of a line of :data:`_LINE` ends, before its trailing
+    blanks (a lazy pattern would try the line's end at every character)."""
+    body = line.group(2)
+    return line.end(2) - (len(body) - len(body.rstrip(" \t")))
+
+
+def layout_of(
+    text: str, brackets: Brackets, poll: Callable[[], None] = _never, unfinished: int | None = None
+) -> Layout:
     """The lines of ``text`` (lines that start inside a string or comment
     and blank lines left out; the end of the text as a last, empty line at
-    indentation 0, where the depth should be 0 again) and its brackets."""
+    indentation 0, where the depth should be 0 again) and its brackets.
+    ``unfinished``: where a token that the end of the text cuts off starts
+    on its last line (its brackets are not brackets, and the bracket
+    pattern need not learn that by reading it to the end in vain; a string
+    cut off over lines may be code after a lost quote, and is read as such)."""
     found: list[tuple[int, str]] = []
     hidden: list[int] = []  # starts and ends of tokens that run over a line break
-    for match in brackets.finditer(text):
+    for match in brackets.finditer(text if unfinished is None else text[:unfinished]):
         kind = match.lastgroup
         if kind == "s":
             if "\n" in match.group() or "\r" in match.group():
@@ -256,7 +269,7 @@ def layout_of(text: str, brackets: Brackets, poll: Callable[[], None] = _never) 
     for count, line in enumerate(_LINE.finditer(text)):
         if not count % POLL_LINES:
             poll()
-        content, end = line.start(2), line.end(2)
+        content, end = line.start(2), _content_end(line)
         if content == end or bisect.bisect_left(hidden, line.start()) % 2:
             if line.end() >= size:
                 break
@@ -352,7 +365,7 @@ def _rows(text: str, brackets: Brackets, poll: Callable[[], None] = _never) -> _
     for count, line in enumerate(_LINE.finditer(text)):
         if not count % POLL_LINES:
             poll()
-        content, end = line.start(2), line.end(2)
+        content, end = line.start(2), _content_end(line)
         rows.starts.append(line.start())
         rows.contents.append(content)
         rows.ends.append(end)
@@ -519,7 +532,12 @@ a bracket went missing."""
 
 
 def layout_edits(
-    text: str, brackets: Brackets, *, openers: bool = True, poll: Callable[[], None] = _never
+    text: str,
+    brackets: Brackets,
+    *,
+    openers: bool = True,
+    poll: Callable[[], None] = _never,
+    unfinished: int | None = None,
 ) -> Iterator[Edit]:
     """Single bracket edits where the nesting stops agreeing with the layout
     (:func:`_breaks`): insert a closer or an opener at the end of the line
@@ -541,8 +559,8 @@ def layout_edits(
     text that does not indent what it nests (:data:`FLAT_LINES`) gets no
     edits from its indentation.  ``poll`` is called every
     :data:`POLL_LINES` lines while the whole text is read (it raises when
-    the budget is spent)."""
-    layout = layout_of(text, brackets, poll)
+    the budget is spent).  ``unfinished``: see :func:`layout_of`."""
+    layout = layout_of(text, brackets, poll, unfinished)
     lines = layout.lines
     doubled = [] if openers else _doubled_unclosed(text, layout, brackets)
     if not openers and len(lines) < 3:  # one line and the end
@@ -753,15 +771,20 @@ def layout_repairs(
     *,
     brackets: Brackets,
     incomplete: bool = False,
+    unfinished: int | None = None,
     budget: Budget = UNLIMITED,
 ) -> LayoutResult:
     """Repairs of ``text`` by one bracket edit where its layout says the
     nesting went wrong (see :func:`layout_edits`), each checked by the
-    oracle; ``incomplete``: the text is a valid prefix that lacks its end."""
+    oracle; ``incomplete``: the text is a valid prefix that lacks its end,
+    ``unfinished``: where the token its end cuts off starts (if any)."""
     checked, meter = metered(oracle, budget)
     repairs: list[Repair] = []
     try:
-        for edit in layout_edits(text, brackets, openers=not incomplete, poll=meter.poll):
+        edits = layout_edits(
+            text, brackets, openers=not incomplete, poll=meter.poll, unfinished=unfinished
+        )
+        for edit in edits:
             candidate = apply_edits(text, (edit,))
             feedback = checked.check(candidate)
             tries = (
