@@ -101,6 +101,28 @@ def test_the_c_loop_scans_as_the_python_loop(name: str) -> None:
 
 
 @needs_c
+@pytest.mark.parametrize("length", [10, 300, 5_000, 70_000])
+def test_a_token_longer_than_its_window_is_read_on_as_in_python(length: int) -> None:
+    grammar = CompiledGrammar.load("json")
+    in_c = Scanner(grammar, checkpoint_every=8, margin=32)
+    in_python = Scanner(grammar, checkpoint_every=8, margin=32)
+    in_python.program = None
+    text = '{"id": [1, 2], "data": "' + "QUJD" * length
+    first, second = in_c.fresh(text), in_python.fresh(text)
+    assert _summary(first) == _summary(second)
+    for start, delete, insert in [
+        (len(text), 0, '"}'),
+        (len(text), 0, '"'),
+        (len(text), 0, "\\"),
+        (len(text) - 1, 1, ""),
+        (30, 0, '"'),  # the long token ends early: what follows is read anew
+        (3, 1, "x"),
+    ]:
+        edited = in_c.edit(first, start, start + delete, insert)
+        assert _summary(edited) == _summary(in_python.edit(second, start, start + delete, insert))
+
+
+@needs_c
 def test_a_long_document_stops_for_the_budget_in_the_c_loop() -> None:
     grammar = CompiledGrammar.load("json")
     calls = []

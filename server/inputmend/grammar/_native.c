@@ -588,9 +588,12 @@ static int ints_push(IntArray *array, int value) {
  * before the first token it cannot take as that loop would, a token that
  * ends at or after `limit` or after the bad character at `bad`, or after
  * `tokens` tokens.  Returns (pos, base, frame, count, snapshot, kinds,
- * previous, previous_kinds, last_start, last_end, no_token): no_token is
- * `pos` where it stopped because no terminal matches there in the window,
- * else -1. */
+ * previous, previous_kinds, last_start, last_end, no_token, cut_end, cut_reach):
+ * no_token is `pos` where it stopped because no terminal matches there in
+ * the window, else -1; where it stopped because the window may cut the token
+ * at `pos` short (a token ending at or after `limit`, or none), cut_end is
+ * that token's end (-1: none) and cut_reach how far the DFA read (`size`:
+ * it could go on), else both are -1. */
 static PyObject *program_run(Program *self, PyObject *args) {
     Interner *interner;
     PyObject *text, *base_object, *frame_list, *snapshot, *kinds, *previous, *previous_kinds;
@@ -627,7 +630,7 @@ static PyObject *program_run(Program *self, PyObject *args) {
     Py_INCREF(previous);
     Py_INCREF(previous_kinds);
     const int terminals = self->n_terminals, nonterminals = self->n_nonterminals;
-    Py_ssize_t taken = 0, no_token = -1;
+    Py_ssize_t taken = 0, no_token = -1, cut_end = -1, cut_reach = -1;
     while (taken < tokens) {
         int state = frame.size ? frame.items[frame.size - 1] : base->state;
         int scanner = self->scanner[state];
@@ -638,9 +641,15 @@ static PyObject *program_run(Program *self, PyObject *args) {
         int terminal = lex(dfa, kind, data, size, pos, complete, &end, &reach);
         if (terminal == -1) { /* no terminal matches: Python need not try its patterns */
             no_token = pos;
+            cut_reach = reach;
             break;
         }
-        if (terminal < 0 || end > bad || end >= limit || self->kind[terminal] == 2) break;
+        if (terminal < 0 || end > bad || self->kind[terminal] == 2) break;
+        if (end >= limit) {
+            cut_end = end;
+            cut_reach = reach;
+            break;
+        }
         if (dfa->watch[terminal] && reach > end)
             break; /* a long alternative may have read far: Python records how far */
         if (self->kind[terminal] == 1) { /* ignored: layout, no token */
@@ -751,8 +760,9 @@ static PyObject *program_run(Program *self, PyObject *args) {
     }
     PyMem_Free(frame.items);
     PyMem_Free(overlay.items);
-    return Py_BuildValue("nNNnNNNNnnn", pos, (PyObject *)base, frame_out, count, snapshot, kinds,
-                         previous, previous_kinds, last_start, last_end, no_token);
+    return Py_BuildValue("nNNnNNNNnnnnn", pos, (PyObject *)base, frame_out, count, snapshot,
+                         kinds, previous, previous_kinds, last_start, last_end, no_token, cut_end,
+                         cut_reach);
 error_refs:
     Py_DECREF(base);
     Py_XDECREF(snapshot);

@@ -536,7 +536,7 @@ class Scanner:
                 limit = min(resync_from, size + 1 if complete else size - LOOKAHEAD)
                 counted = count
                 (pos, base, frame, count, snapshot, kinds, previous, previous_kinds,
-                 last_start, last_end, no_token_at) = program.run(
+                 last_start, last_end, no_token_at, cut_end, cut_reach) = program.run(
                     self.interner, text, pos, size, complete, limit, base, frame, count,
                     every, STOP_EVERY, next_bad, snapshot, kinds, previous, previous_kinds,
                     last_start, last_end, trace.positions if record else None,
@@ -546,6 +546,12 @@ class Scanner:
                 no_token_size = size
                 assert self.native is not None
                 if self.native.install_for(state):  # it lacked the DFA of this state: go on
+                    continue
+                if not complete and (cut_reach >= size or cut_end >= max(0, size - LOOKAHEAD)):
+                    # the window may cut the next token short, as this loop would find
+                    # (a long string read again for each window): read on in C
+                    window.reach(offset + 2 * size)
+                    text, size, complete = window.text, len(window.text), window.complete
                     continue
                 native_from = pos + 1
                 if count - counted < NATIVE_RUN and no_token_at != pos:
@@ -710,6 +716,8 @@ class Scanner:
                 at = ScanState(node, lookback, last_start, last_end, pos, here)
                 outcome = self._error(window, at, bad, refusal)
                 if outcome is None:  # the window was too short to tell: grown, retry
+                    if kinds:  # (the stack before the last token stays known)
+                        previous, previous_kinds = snapshot, kinds
                     base, frame, state = self.interner.intern(node), [], node.state
                     snapshot, kinds = base, []
                     native_from, native_after = min(native_from, pos), count
