@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 import re
 from dataclasses import replace
 
 import pytest
 
 from inputmend import services
+from inputmend.algorithms.layout import brackets_of
 from inputmend.cli.main import build_parser
 from inputmend.core.budget import Budget, RunStats
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Feedback
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.conftest import ROOT, CountingOracle
@@ -116,6 +119,21 @@ def test_a_long_string_cut_off_is_closed_without_trying_separators_inside_it() -
     # a step that inserts a separator or closer at the end of a valid prefix
     # can only complete it, which completion did: the hints try none
     assert not [seen for seen in checked if seen[:-1] == text and seen[-1] in ",:;)]}"]
+
+
+def test_a_completion_closes_two_brackets_when_it_closes_two_more_than_it_opens() -> None:
+    brackets = brackets_of(CompiledGrammar.load("json"))
+    assert brackets is not None
+
+    def counted(text: str) -> bool:
+        kinds = [found.lastgroup for found in brackets.pattern.finditer(text)]
+        return kinds.count("c") - kinds.count("o") >= 2
+
+    rng = random.Random(4)
+    for _ in range(3000):
+        text = "".join(rng.choice('{}[]" ,a') for _ in range(rng.randrange(24)))
+        assert services._closes_two(brackets, text) == counted(text), text
+    assert services._closes_two(brackets, "}]" * 10_000)
 
 
 def test_a_list_cut_off_after_its_separator_is_closed_not_given_an_invented_element() -> None:

@@ -491,16 +491,28 @@ def _layout_may_help(task: RepairTask) -> bool:
     if guide is not None and brackets.quotes and _runs_on(task.text, _scans(task, guide)):
         return True
     return any(
-        _closes(brackets, r.text[size:]) < 2
+        not _closes_two(brackets, r.text[size:])
         for r in task.found
         if r.algorithm == COMPLETION_ALGORITHM
     )
 
 
-def _closes(brackets: Brackets, text: str) -> int:
-    """How many more brackets ``text`` closes than it opens."""
-    kinds = [found.lastgroup for found in brackets.pattern.finditer(text)]
-    return kinds.count("c") - kinds.count("o")
+def _closes_two(brackets: Brackets, text: str) -> bool:
+    """Does ``text`` close two brackets more than it opens?  Read up to where
+    it has and opens none after (a completion's long run of closers)."""
+    balance = 0
+    upcoming = dict.fromkeys(brackets.openers, 0)  # where each is next written (-1: never)
+    for found in brackets.pattern.finditer(text):
+        kind = found.lastgroup
+        balance += (kind == "c") - (kind == "o")
+        if balance >= 2:
+            end = found.end()
+            for opener, place in upcoming.items():
+                if 0 <= place < end:
+                    upcoming[opener] = text.find(opener, end)
+            if max(upcoming.values()) < 0:
+                return True
+    return balance >= 2
 
 
 CONFLICTS = Strategy(
