@@ -193,6 +193,34 @@ def test_ids_and_strings_that_have_both_quotes_read_as_before() -> None:
     assert [value for _, value, _ in sexp] == ["(", "f", '"a b"', "c", ")"]
 
 
+class _EveryCharacterLooked(GrammarLexer):
+    """The lexer without its shortcut for brackets."""
+
+    def _lone_literal(self, char: str) -> str | None:
+        return None
+
+
+@pytest.mark.parametrize("name", ["json", "toml", "dot", "sexp", "tinyc", "ini"])
+def test_brackets_read_at_a_glance_read_as_before(name: str) -> None:
+    grammar = CompiledGrammar.load(name)
+    hints = hints_beside(registry.bundled()[name].path)
+    quick, slow = GrammarLexer(grammar, hints), _EveryCharacterLooked(grammar, hints)
+    rng = random.Random(name)
+    pieces = ["{", "}", "[", "]", "(", ")", ",", ";", "=", '"a"', "1", " ", "\n", "x", "'", "//"]
+    for _ in range(300):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(30)))
+        for foreign in (True, False):
+            assert _lex(quick, text, foreign=foreign) == _lex(slow, text, foreign=foreign), text
+
+
+def test_a_run_of_closers_is_structure(json: GrammarLexer) -> None:
+    closers = _lex(json, '{"a": [1' + "]}" * 500)
+    assert [(t.kind, t.role) for t in closers[-2:]] == [
+        ("RSQB", Role.STRUCTURE),
+        ("RBRACE", Role.STRUCTURE),
+    ]
+
+
 def test_a_foreign_token_is_not_looked_for_where_its_last_character_never_comes() -> None:
     hints = hints_beside(registry.bundled()["json"].path)
     tokens = _ForeignTokens(hints)

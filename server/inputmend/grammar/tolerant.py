@@ -132,6 +132,7 @@ class GrammarLexer:
         self._roles: dict[str, Role] = {name: self._role(name) for name in grammar.terminals}
         self._kinds = {name: hints.kinds.get(name, name) for name in grammar.terminals}
         self._starters: dict[str, list[str]] = {}
+        self._lone: dict[str, str | None] = {}
         self._canonical: dict[str, tuple[str | None, Role]] = {}
         self._context = _Context(grammar) if hints.contextual else None
 
@@ -155,6 +156,16 @@ class GrammarLexer:
             starters = self.grammar.starters(char)
             found = self._starters[char] = [name for name in self._order if name in starters]
         return found
+
+    def _lone_literal(self, char: str) -> str | None:
+        """The literal terminal that is ``char`` alone when no other terminal
+        begins with it (a bracket): its token there is that character, never
+        a longer or cut-off one (a run of closers is read at a glance)."""
+        if char not in self._lone:
+            candidates = self._candidates(char)
+            lone = candidates[0] if len(candidates) == 1 else None
+            self._lone[char] = lone if self.grammar.literals.get(lone or "") == char else None
+        return self._lone[char]
 
     def _native(
         self, text: str, position: int, states: frozenset[int] | None
@@ -265,7 +276,13 @@ class GrammarLexer:
                     states = None
                 position += 1
                 continue
-            name, token_end, guessed = self._native(text, position, states)
+            lone = self._lone_literal(char)
+            if lone is None:
+                name, token_end, guessed = self._native(text, position, states)
+            else:
+                name, token_end, guessed = lone, position + 1, False
+                if context is not None and states is not None:  # a guess where not expected
+                    guessed = lone not in context.allowed(states)
             hint = self._foreign.longest(text, position) if foreign else None
             if hint is not None and hint[1].end() >= token_end:
                 rewrite, found = hint
@@ -279,7 +296,7 @@ class GrammarLexer:
             # matches (`""` of a cut-off `"""` string), of a terminal the
             # parser takes there; in broken text the native reading stands
             partial = None
-            if name is None or (token_end < size and not guessed):
+            if lone is None and (name is None or (token_end < size and not guessed)):
                 allowed = None  # what the parser takes, when the context knows it
                 if context is not None and states is not None and name is not None:
                     allowed = context.allowed(states)
