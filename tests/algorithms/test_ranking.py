@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+from itertools import pairwise
+
 import pytest
 
 from inputmend.algorithms.ranking import StyleModel, rank
@@ -211,6 +215,23 @@ def test_duplicates_are_removed_and_top_is_honoured() -> None:
     assert len(ranked) == 2
     assert len(rank(LISP, [first, other], top=1)) == 1
     assert rank(LISP, [], top=3) == ()
+
+
+def test_the_style_model_counts_every_trigram_bigram_and_character() -> None:
+    rng = random.Random(6)
+    for _ in range(500):
+        text = "".join(rng.choice("()\n ab") for _ in range(rng.randrange(30)))
+        model = StyleModel(text)
+        assert model.trigrams == Counter(zip(text, text[1:], text[2:], strict=False))
+        assert model.bigrams == Counter(pairwise(text)) and model.unigrams == Counter(text)
+        assert model.alphabet == len(set(text)) + 1
+        start = rng.randrange(len(text) + 1)
+        end = rng.randrange(start, len(text) + 1)
+        # each character after the (up to) two before it, in order
+        one_by_one = 0.0
+        for index in range(start, end):
+            one_by_one += model._surprise_of(text[max(0, index - 2) : index + 1])
+        assert model.surprise(text, start, end) == one_by_one
 
 
 def test_cost_is_zero_without_edits_and_long_texts_are_sampled() -> None:

@@ -45,6 +45,7 @@ nothing.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -64,6 +65,9 @@ _LINE_BREAKS = ("\n", "\r")
 ORDER = 3
 """Characters per n-gram: two of context, one predicted."""
 
+_CONTEXTS = re.compile(f"(?=(.{{{ORDER}}}))", re.DOTALL)
+"""Each character with the two before it (overlapping: one match per character)."""
+
 _SAMPLE = 1 << 14
 """Characters of the input the model is counted over (around the edits)."""
 
@@ -74,8 +78,14 @@ class StyleModel:
 
     def __init__(self, text: str) -> None:
         self.trigrams = Counter(zip(text, text[1:], text[2:], strict=False))
-        self.bigrams = Counter(pairwise(text))
-        self.unigrams = Counter(text)
+        # each bigram starts a trigram but the last one, each character a
+        # bigram but the last one: counted from the fewer distinct ones
+        self.bigrams = Counter(pairwise(text[-2:]))
+        for (first, second, _), count in self.trigrams.items():
+            self.bigrams[(first, second)] += count
+        self.unigrams = Counter(text[-1:])
+        for (first, _), count in self.bigrams.items():
+            self.unigrams[first] += count
         self.size = len(text)
         self.alphabet = len(self.unigrams) + 1
         self._known: dict[str, float] = {}  # a character in its context -> its surprise
@@ -94,11 +104,13 @@ class StyleModel:
         """Negative log-likelihood of ``text[start:end]`` given what precedes it."""
         total = 0.0
         known = self._known
-        for index in range(start, end):
-            context = text[max(0, index - 2) : index + 1]
-            found = known.get(context)
-            if found is None:
-                found = known[context] = self._surprise_of(context)
+        whole = max(start, ORDER - 1)  # the first index with a whole context before it
+        contexts = [text[max(0, index - 2) : index + 1] for index in range(start, min(end, whole))]
+        if whole < end:  # (read by the regular expression engine: a long ending is long)
+            contexts += _CONTEXTS.findall(text, whole - ORDER + 1, end)
+        for context in set(contexts).difference(known):
+            known[context] = self._surprise_of(context)
+        for found in map(known.__getitem__, contexts):
             total += found
         return total
 
