@@ -283,6 +283,7 @@ def test_without_the_extension_everything_runs_in_python() -> None:
         "from inputmend.grammar.tables import StackNode\n"
         "from inputmend.oracles.incremental import IncrementalGrammarOracle\n"
         "assert not native.AVAILABLE and StackNode.__module__ == 'inputmend.grammar.tables'\n"
+        "assert StackNode(5, StackNode(3, StackNode(0, None))).states() == [0, 3, 5]\n"
         "oracle = IncrementalGrammarOracle('json')\n"
         "print(oracle.check('{\"a\": [1, 2').verdict.value, oracle.completion('{\"a\": [1, 2'))\n"
     )

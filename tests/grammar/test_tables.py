@@ -58,6 +58,15 @@ def test_equal_stacks_are_one_object_and_known_ones_cost_nothing(tables: ParseTa
     assert interner.push(interner.root, [3, 5, 7]) is not first
 
 
+def test_a_stack_lists_its_states_from_the_bottom(tables: ParseTables) -> None:
+    interner = StackInterner(tables)
+    stack = interner.push(interner.root, [3, 5, 7])
+    assert stack.states() == [interner.root.state, 3, 5, 7]
+    assert ValueNode(9, stack, "value").states() == [interner.root.state, 3, 5, 7, 9]
+    deep = interner.push(interner.root, list(range(100_000)))
+    assert deep.states()[-3:] == [99_997, 99_998, 99_999]
+
+
 def test_values_follow_the_reductions(tables: ParseTables) -> None:
     rules = CompiledGrammar.load("json").rules
 

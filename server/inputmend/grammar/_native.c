@@ -50,6 +50,34 @@ static void node_dealloc(Node *self) {
     Py_XDECREF(parent);
 }
 
+/* states(): the states of the stack from its bottom up to this entry. */
+static PyObject *node_states(Node *self, PyObject *Py_UNUSED(ignored)) {
+    Py_ssize_t count = 0;
+    for (PyObject *entry = (PyObject *)self; entry != Py_None; entry = ((Node *)entry)->parent) {
+        if (entry == NULL || !PyObject_TypeCheck(entry, &NodeType)) {
+            PyErr_SetString(PyExc_TypeError, "a stack entry that is not a StackNode");
+            return NULL;
+        }
+        count++;
+    }
+    PyObject *states = PyList_New(count);
+    if (states == NULL) return NULL;
+    for (PyObject *entry = (PyObject *)self; entry != Py_None; entry = ((Node *)entry)->parent) {
+        PyObject *state = PyLong_FromLong(((Node *)entry)->state);
+        if (state == NULL) {
+            Py_DECREF(states);
+            return NULL;
+        }
+        PyList_SET_ITEM(states, --count, state);
+    }
+    return states;
+}
+
+static PyMethodDef node_methods[] = {
+    {"states", (PyCFunction)node_states, METH_NOARGS,
+     "The states of the stack from its bottom up to this entry."},
+    {NULL}};
+
 static PyMemberDef node_members[] = {
     {"state", T_INT, offsetof(Node, state), READONLY, "the parser state"},
     {"parent", T_OBJECT, offsetof(Node, parent), READONLY, "the stack below (None at the bottom)"},
@@ -64,6 +92,7 @@ static PyTypeObject NodeType = {
     .tp_init = (initproc)node_init,
     .tp_dealloc = (destructor)node_dealloc,
     .tp_members = node_members,
+    .tp_methods = node_methods,
 };
 
 static Node *new_node(int state, PyObject *parent) {

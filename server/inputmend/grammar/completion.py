@@ -229,17 +229,17 @@ class Completer:
         """Texts one after another, with a separator where two words would
         run together (``a`` ``b`` -> ``a b``)."""
         pieces = [piece for piece in pieces if piece]
-        if not self.separator or not any(_wordy(piece[0]) for piece in set(pieces)):
+        wordy = {piece for piece in set(pieces) if _wordy(piece[0])}
+        if not self.separator or not wordy:
             return "".join(pieces)
         out: list[str] = []
-        last = before[-1:]
-        for piece in pieces:
-            if not piece:
-                continue
-            if self.separator and _wordy(last) and _wordy(piece[0]):
+        done = 0  # pieces up to here are in ``out``
+        for index in [index for index, piece in enumerate(pieces) if piece in wordy]:
+            if _wordy(pieces[index - 1][-1] if index else before[-1:]):
+                out += pieces[done:index]
                 out.append(self.separator)
-            out.append(piece)
-            last = piece[-1]
+                done = index
+        out += pieces[done:]
         return "".join(out)
 
     def text(self, symbols: Iterable[str], before: str = "") -> str:
@@ -326,12 +326,7 @@ class Completer:
         such a chain is followed first without any bookkeeping, and where it
         comes back to a state it left a few levels higher over entries that
         repeat (nested objects), the repeated part is copied, not walked."""
-        states: list[int] = []  # the stack's states, bottom first
-        current: StackNode | None = node
-        while current is not None:
-            states.append(current.state)
-            current = current.parent
-        states.reverse()
+        states = node.states()  # bottom first
         gotos, cache, width = self.tables.gotos, self._downs, self._width
         path: list[_Down] = []
         seen: dict[int, tuple[int, int]] = {}  # state on top -> (level, len(path)) when last there

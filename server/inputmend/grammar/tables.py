@@ -26,6 +26,16 @@ class StackNode:
         self.state = state
         self.parent = parent
 
+    def states(self) -> list[int]:
+        """The states of the stack from its bottom up to this entry."""
+        states = []
+        node: StackNode | None = self
+        while node is not None:
+            states.append(node.state)
+            node = node.parent
+        states.reverse()
+        return states
+
 
 if not TYPE_CHECKING and native.AVAILABLE:
     StackNode = native.StackNode  # the same, in C: the C loop of the scan makes them
