@@ -49,6 +49,23 @@ def _inserted_after(
 
 
 @pytest.mark.parametrize(
+    ("grammar", "original", "expected"),
+    [
+        # the block's last line was lost: its closer goes on a line of its own
+        ("dot", "digraph G {\n  a -> b\n", "digraph G {\n  a -> b\n}"),
+        ("json", '{\n  "a": [1, 2],\n  "b": 1\n', '{\n  "a": [1, 2],\n  "b": 1\n}'),
+        # an opener followed by more on its line: the closer attaches
+        ("json", '{"a": 1,\n "b": 2\n', '{"a": 1,\n "b": 2}\n'),
+        ("dot", "digraph G { a -> b\n", "digraph G { a -> b}\n"),
+    ],
+)
+def test_a_closer_appended_after_the_last_line_break_stays_when_its_opener_ends_a_line(
+    grammar: str, original: str, expected: str
+) -> None:
+    assert polished(grammar, original, [Edit(len(original), 0, "}")]) == expected
+
+
+@pytest.mark.parametrize(
     ("original", "edits", "expected"),
     [
         # a blank overwritten by a comma: the comma goes before it

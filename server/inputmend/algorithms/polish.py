@@ -43,6 +43,7 @@ OPENER_OF = {")": "(", "]": "[", "}": "{"}
 """The bracket each closer pairs with."""
 CLOSER_OF = {opener: closer for closer, opener in OPENER_OF.items()}
 """The bracket each opener pairs with."""
+_BRACKET = re.compile(r"[][(){}]")
 _NEXT_LINE = re.compile(r"\n([ \t]*)\S")
 """The next line with content, its indentation grouped."""
 SEPARATORS = frozenset(",;")
@@ -339,6 +340,19 @@ def _padded(original: str, start: int, end: int, closers: str) -> int | None:
     return start + spaces if padded else None
 
 
+def _opens_block(original: str, start: int, closer: str) -> bool:
+    """Does the bracket ``closer`` closes, open before ``start`` within
+    :data:`_CLOSER_REACH` characters, end its line (``digraph G {``, not
+    ``(defun f (x)``)?  Brackets are counted as characters."""
+    low = max(0, start - _CLOSER_REACH)
+    brackets = [(found.start(), found.group()) for found in _BRACKET.finditer(original, low, start)]
+    found = _open_before(reversed(brackets))
+    if found is None or found[1] != OPENER_OF[closer]:
+        return False
+    line_end = original.find("\n", found[0])
+    return not original[found[0] + 1 : None if line_end < 0 else line_end].strip()
+
+
 def _open_before(brackets: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
     """The first opener, walking back over ``brackets`` (offset and text, the
     nearest first), that no closer after it takes; None when there is none."""
@@ -358,7 +372,9 @@ def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     after what precedes them (closers, separators), right before what follows
     them (openers), a closer on an empty line left indented for it, after the
     spaces when its opener is followed by one, or before
-    the separator that starts the line after the blanks; an opener at the
+    the separator that starts the line after the blanks, on a line of its
+    own after the text's last line break when its opener ends its line (the
+    block's last line was lost, not just its bracket); an opener at the
     very start of the text, before a line break, where it is; a quote
     that overwrote blanks beside them, on either side (the side that changes
     the string's text is refused as other tokens); else where it is."""
@@ -377,6 +393,13 @@ def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
         and original[end : end + 1] in SEPARATORS
     ):
         return [Edit(end, 0, edit.insert)]  # its line kept the separator after it: `  },`
+    if (
+        set(edit.insert) <= CLOSERS
+        and edit.offset == end == len(original)
+        and "\n" in original[start:end]
+        and _opens_block(original, start, edit.insert[0])
+    ):
+        return [edit]  # the last line of a block lost: `}` on a line of its own
     if edit.insert[0] in ATTACH_LEFT:
         return [Edit(start, 0, edit.insert)]
     if edit.insert[-1] in ATTACH_RIGHT:
