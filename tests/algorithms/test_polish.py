@@ -10,6 +10,7 @@ from inputmend.algorithms.polish import (
     closer_before_separator,
     closer_on_its_line,
     closers_on_lines,
+    final_break_kept,
     opener_at_line_end,
     polish_layout,
     spaced_as_the_input,
@@ -63,6 +64,22 @@ def test_a_closer_appended_after_the_last_line_break_stays_when_its_opener_ends_
     grammar: str, original: str, expected: str
 ) -> None:
     assert polished(grammar, original, [Edit(len(original), 0, "}")]) == expected
+
+
+@pytest.mark.parametrize(
+    ("grammar", "original", "edits", "expected"),
+    [
+        # what a completion appends after the final line break: the break again
+        ("toml", 'doc = """\nhello\n', [Edit(16, 0, '"""')], 'doc = """\nhello\n"""\n'),
+        # text after the data deleted up to the end: its final break stays
+        ("json", 'var x = {"a": 1};\n', [Edit(0, 8, ""), Edit(16, 2, "")], '{"a": 1}\n'),
+        ("json", '{"a": 1}\r\n;\r\n', [Edit(8, 5, "")], '{"a": 1}\r\n'),
+    ],
+)
+def test_the_final_line_break_is_kept(
+    grammar: str, original: str, edits: list[Edit], expected: str
+) -> None:
+    assert _tidied(final_break_kept, grammar, original, edits) == expected
 
 
 @pytest.mark.parametrize(

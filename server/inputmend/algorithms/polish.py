@@ -226,18 +226,25 @@ def final_break_kept(
     lexer: Lexer | None = None,
 ) -> Repair:
     """``repair`` ending with the input's final line break again, where what
-    it appends comes after that break: a text cut off inside a token that
-    ran over its last line break (TOML's ``doc = '''`` ... ``hello`` + line
-    break) is closed, and the file still ends with a line break.  Kept when
-    the tokens are the same and ``accepts`` the text."""
+    it appends comes after that break (a text cut off inside a token that
+    ran over its last line break, TOML's ``doc = '''`` ... ``hello`` + line
+    break, is closed, and the file still ends with a line break), or where
+    it deletes the text after the data up to the end (``var x = {...};``
+    keeps the break after ``;``).  Kept when the tokens are the same and
+    ``accepts`` the text."""
     final = next((b for b in ("\r\n", "\n", "\r") if original.endswith(b)), None)
     edits = list(repair.edits)
     if final is None or not edits or repair.text.endswith(("\n", "\r")):
         return repair
     last = edits[-1]
-    if last.offset != len(original) or last.delete or not last.insert.strip(_BLANKS):
+    if last.end != len(original) or 0 < last.delete <= len(final):
         return repair
-    edits[-1] = Edit(last.offset, 0, last.insert + final)
+    if last.delete and not last.insert.strip(_BLANKS):
+        edits[-1] = Edit(last.offset, last.delete - len(final), last.insert)
+    elif not last.delete and last.insert.strip(_BLANKS):
+        edits[-1] = Edit(last.offset, 0, last.insert + final)
+    else:
+        return repair
     return _blanks_moved(original, repair, edits, accepts, lexer)
 
 
