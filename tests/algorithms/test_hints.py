@@ -265,6 +265,11 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("toml", "[tool]\nname: 'x'\n", "[tool]\nname = 'x'\n"),
         ("toml", "[tool]\nflag = True\n", "[tool]\nflag = true\n"),
         ("toml", "[tool]\nname = hello world\n", '[tool]\nname = "hello world"\n'),
+        ("toml", "[tool]\n  my key = 1\n", '[tool]\n  "my key" = 1\n'),
+        ("json", '{1: "a", -2: "b"}', '{"1": "a", "-2": "b"}'),
+        ("dot", "digraph { a --> b; c => d; }", "digraph { a -> b; c -> d; }"),
+        ("dot", "digraph { my-service -> db-1; }", 'digraph { "my-service" -> db-1; }'),
+        ("yaml", "name: 'O'Brien'\nid: 1\n", 'name: "O\'Brien"\nid: 1\n'),
         ("jsonc", "{'a': 1, /* kept */ }", '{"a": 1, /* kept */ }'),
         # JavaScript's and Python's \' in a double-quoted string
         ("json", '{"msg": "it\\\'s \\"ok\\""}', '{"msg": "it\'s \\"ok\\""}'),
