@@ -16,7 +16,7 @@ import pytest
 from inputmend.grammar import native
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import lex_typed
-from inputmend.grammar.regex import prefix_extent
+from inputmend.grammar.regex import _CharClass, prefix_extent
 from inputmend.grammar.scan import STOP_EVERY, Scan, Scanner
 from inputmend.grammar.tables import StackNode, ValueNode
 from inputmend.oracles.base import Verdict
@@ -155,6 +155,19 @@ def test_the_error_tolerant_lexer_reads_as_in_python(name: str) -> None:
 
 
 # -- the DFAs match as Python's re ------------------------------------------
+
+
+def test_a_class_tells_its_ascii_members_as_it_tells_any_character() -> None:
+    rng = random.Random(8)
+    for _ in range(2000):
+        chars = frozenset(chr(rng.randrange(300)) for _ in range(rng.randrange(4)))
+        low = [rng.randrange(300) for _ in range(rng.randrange(3))]
+        ranges = tuple(sorted((start, start + rng.randrange(200)) for start in low))
+        negate, ignore_case = rng.random() < 0.3, rng.random() < 0.5
+        chars_class = _CharClass(chars, ranges=ranges, negate=negate, ignore_case=ignore_case)
+        expected = tuple(chr(code) in chars_class for code in range(128))
+        assert native._ascii_members(chars_class) == expected, (chars, ranges)
+
 
 PATTERNS = [
     # alternation order, not the longest match: `a` before `ab`

@@ -191,11 +191,14 @@ def _uniform_beyond_ascii(chars: _CharClass) -> bool:
 
 def _ascii_members(chars: _CharClass) -> tuple[bool, ...]:
     """Which ASCII characters ``chars`` holds, one flag per code (the
-    characters of a class without ranges or categories read directly: a
-    keyword's letters in any case are hundreds of such classes)."""
-    if chars.ranges or chars.categories:
+    characters and ranges of a class without categories read directly: a
+    keyword's letters in any case are hundreds of such classes, and an
+    ASCII character's other case is ASCII)."""
+    if chars.categories:
         return tuple(chr(code) in chars for code in range(128))
     codes = {ord(char) for char in chars.chars if char.isascii()}
+    for low, high in chars.ranges:
+        codes.update(range(low, min(high, 127) + 1))
     if chars.ignore_case:
         codes |= {ord(chr(code).swapcase()) for code in codes if chr(code).isalpha()}
     return tuple((code in codes) != chars.negate for code in range(128))
