@@ -510,7 +510,7 @@ def _closes_two(brackets: Brackets, text: str) -> bool:
             for opener, place in upcoming.items():
                 if 0 <= place < end:
                     upcoming[opener] = text.find(opener, end)
-            if max(upcoming.values()) < 0:
+            if max(upcoming.values(), default=-1) < 0:
                 return True
     return balance >= 2
 

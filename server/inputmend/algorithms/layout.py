@@ -777,7 +777,7 @@ def layout_repairs(
     """Repairs of ``text`` by one bracket edit where its layout says the
     nesting went wrong (see :func:`layout_edits`), each checked by the
     oracle; ``incomplete``: the text is a valid prefix that lacks its end,
-    ``unfinished``: where the token its end cuts off starts (if any)."""
+    ``unfinished``: see :func:`layout_of`."""
     checked, meter = metered(oracle, budget)
     repairs: list[Repair] = []
     try:
