@@ -691,13 +691,13 @@ def _polish(
     for repair in ranked:
         better = repair
         if left():
-            better = polish_layout(text, repair, accepts, lexer=lexer)
+            better = closer_on_its_line(text, repair, accepts, lexer=lexer)
+            better = polish_layout(text, better, accepts, lexer=lexer)
             better = without_emptied_lines(text, better, accepts, lexer=lexer)
             better = without_doubled_blanks(text, better, accepts, lexer=lexer)
             better = closer_before_separator(text, better, accepts, lexer=lexer)
             better = opener_at_line_end(text, better, accepts, lexer=lexer)
             better = spaced_as_the_input(text, better, accepts, lexer=lexer)
-            better = closer_on_its_line(text, better, accepts, lexer=lexer)
             better = closers_on_lines(text, better, accepts, lexer=lexer)
             better = final_break_kept(text, better, accepts, lexer=lexer)
         polished.setdefault(better.text, better)

@@ -314,6 +314,13 @@ def test_a_closer_inserted_at_a_line_end_goes_on_a_line_of_its_own() -> None:
     )
 
 
+def test_a_closer_of_a_nested_block_goes_under_the_line_that_opened_it() -> None:
+    original = '{\n  "a": 1,\n  "b": {\n    "y": 2\n}\n'  # the line `  }` lost whole
+    assert _inserted_after(closer_on_its_line, "json", original, '"y": 2', "}") == (
+        '{\n  "a": 1,\n  "b": {\n    "y": 2\n  }\n}\n'
+    )
+
+
 def test_a_closer_stays_where_no_line_above_ends_with_its_opener() -> None:
     lisp = "(defun f (x)\n  (let ((y 1))\n    (+ x y)\n  (print y)))\n"
     damaged = lisp.replace("(+ x y)\n", "(+ x y\n")
@@ -367,6 +374,15 @@ def test_inserted_text_is_spaced_as_the_input_writes_it() -> None:
     assert _tidied(spaced_as_the_input, "toml", 'v = 1\nname "x"', [Edit(11, 0, "=")]) == (
         'v = 1\nname = "x"'
     )
+
+
+def test_a_closer_is_padded_as_its_opener() -> None:
+    original = 'tokio = { version = "1", features = ["full"]\nclap = "4"\n'
+    assert _inserted_after(spaced_as_the_input, "toml", original, '["full"]', "}") == (
+        'tokio = { version = "1", features = ["full"] }\nclap = "4"\n'
+    )
+    unpadded = 'x = {a = 1\n'
+    assert _inserted_after(spaced_as_the_input, "toml", unpadded, "a = 1", "}") == "x = {a = 1}\n"
 
 
 def test_a_stray_delimiter_between_spaces_goes_with_one_of_them() -> None:

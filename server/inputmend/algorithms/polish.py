@@ -335,29 +335,35 @@ def _padded(original: str, start: int, end: int, closers: str) -> int | None:
     not within :data:`_PADDING_REACH` characters before.  Brackets are
     counted as characters (inside a string too)."""
     spaces = len(original[start:end]) - len(original[start:end].lstrip(" \t"))
-    if not spaces:
-        return None
-    line_start = original.rfind("\n", 0, start) + 1
-    reach = range(start - 1, max(line_start, start - _PADDING_REACH) - 1, -1)
+    return start + spaces if spaces and _opener_padded(original, start, closers[0]) else None
+
+
+def _opener_padded(original: str, offset: int, closer: str) -> bool:
+    """Is the bracket ``closer`` closes at ``offset`` opened on the same line,
+    within :data:`_PADDING_REACH` characters before, and followed by a space?"""
+    line_start = original.rfind("\n", 0, offset) + 1
+    reach = range(offset - 1, max(line_start, offset - _PADDING_REACH) - 1, -1)
     found = _open_before((at, original[at]) for at in reach)
-    if found is None:
-        return None
-    at, opener = found
-    padded = opener == OPENER_OF[closers[0]] and original[at + 1 : at + 2] in (" ", "\t")
-    return start + spaces if padded else None
+    return (
+        found is not None
+        and found[1] == OPENER_OF[closer]
+        and original[found[0] + 1 : found[0] + 2] in (" ", "\t")
+    )
 
 
-def _opens_block(original: str, start: int, closer: str) -> bool:
-    """Does the bracket ``closer`` closes, open before ``start`` within
-    :data:`_CLOSER_REACH` characters, end its line (``digraph G {``, not
-    ``(defun f (x)``)?  Brackets are counted as characters."""
+def _block_opener(original: str, start: int, closer: str) -> int | None:
+    """Where the bracket ``closer`` closes opens, before ``start`` within
+    :data:`_CLOSER_REACH` characters, when it ends its line (``digraph G {``,
+    not ``(defun f (x)`` nor an object on one line); None when it does not.
+    Brackets are counted as characters."""
     low = max(0, start - _CLOSER_REACH)
     brackets = [(found.start(), found.group()) for found in _BRACKET.finditer(original, low, start)]
     found = _open_before(reversed(brackets))
     if found is None or found[1] != OPENER_OF[closer]:
-        return False
+        return None
     line_end = original.find("\n", found[0])
-    return not original[found[0] + 1 : None if line_end < 0 else line_end].strip()
+    rest = original[found[0] + 1 : None if line_end < 0 else line_end]
+    return None if rest.strip() else found[0]
 
 
 def _open_before(brackets: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
@@ -404,7 +410,7 @@ def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
         set(edit.insert) <= CLOSERS
         and edit.offset == end == len(original)
         and "\n" in original[start:end]
-        and _opens_block(original, start, edit.insert[0])
+        and _block_opener(original, start, edit.insert[0]) is not None
     ):
         return [edit]  # the last line of a block lost: `}` on a line of its own
     if edit.insert[0] in ATTACH_LEFT:
@@ -424,9 +430,10 @@ def closer_on_its_line(
     lexer: Lexer | None = None,
 ) -> Repair:
     """``repair`` with a closer it inserts at the end of a line (``}`` or
-    ``},``, the line ``  },`` lost whole) on a line of its own, where the
-    next line is indented less and a line of that indentation above opened
-    the bracket, ending with its opener:
+    ``},``, the line ``  },`` lost whole) on a line of its own, at the
+    indentation of the line that opened the bracket it closes, ending with
+    it, where the next line is indented no deeper than that line and this
+    line deeper:
 
     .. code-block:: text
 
@@ -448,26 +455,22 @@ def closer_on_its_line(
     line_end = original.find("\n", edit.offset)
     if line_end < 0 or original[edit.offset : line_end].strip(_BLANKS):
         return repair
+    if _left_open(original, *_blanks_around(original, edit)):
+        return repair  # an empty line was left for it: polish_layout puts it there
     line_start = original.rfind("\n", 0, edit.offset) + 1
     line = original[line_start:line_end]
     if not line[: edit.offset - line_start].strip():
         return repair  # the line holds nothing before the closer
     following = _NEXT_LINE.search(original, line_end)
-    if following is None:
+    depth = indentation_width(_indentation(line))
+    if following is None or indentation_width(following.group(1)) >= depth:
         return repair
-    indentation = following.group(1)
-    if indentation_width(indentation) >= indentation_width(_indentation(line)):
+    opener = _block_opener(original, edit.offset, inserted[0])
+    if opener is None:
         return repair
-    opened = next(
-        (
-            content
-            for width, content in _opening_lines(original, line_start)
-            if width == indentation
-        ),
-        None,
-    )
-    if opened is None or not _pairs(inserted, opened):
-        return repair
+    indentation = _indentation(original[original.rfind("\n", 0, opener) + 1 : opener])
+    if not indentation_width(following.group(1)) <= indentation_width(indentation) < depth:
+        return repair  # the next line is inside the block, or this line is not
     newline = "\r\n" if original[line_end - 1 : line_end] == "\r" else "\n"
     moved = Edit(edit.offset, 0, newline + indentation + inserted)
     text = apply_edits(original, [moved])
@@ -491,8 +494,9 @@ def spaced_as_the_input(
     space after it at least as often as without (a completion's
     ``"b": null`` rather than ``"b":null`` in a file written ``"a": 1``),
     and a space before an ``=`` it inserts after other text where the input
-    writes one there (``retr = 0``).  Kept when the tokens are the same and
-    ``accepts`` the text."""
+    writes one there (``retr = 0``), or before a closer whose opener on the
+    same line a space follows (``{ a = 1 }``).  Kept when the tokens are the
+    same and ``accepts`` the text."""
     styles: dict[tuple[str, bool], bool] = {}  # (each counts the whole input once)
 
     def writes_space(delimiter: str, after: bool = True) -> bool:
@@ -512,6 +516,12 @@ def spaced_as_the_input(
         before = original[edit.offset - 1 : edit.offset]  # (empty at offset 0)
         if before.strip() and inserted[:1] == "=" and writes_space("=", after=False):
             inserted = " " + inserted
+        elif (
+            before.strip()
+            and inserted[:1] in CLOSERS
+            and _opener_padded(original, edit.offset, inserted[0])
+        ):
+            inserted = " " + inserted  # as its opener: `{ a = 1 }`
         inserted = _SPACED_BEFORE.sub(
             lambda found: " =" if writes_space("=", after=False) else "=", inserted
         )
