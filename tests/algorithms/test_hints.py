@@ -266,6 +266,7 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("toml", "[tool]\nflag = True\n", "[tool]\nflag = true\n"),
         ("toml", "[tool]\nname = hello world\n", '[tool]\nname = "hello world"\n'),
         ("toml", "[tool]\n  my key = 1\n", '[tool]\n  "my key" = 1\n'),
+        ("ini", "[a\r\nx = 1\r\n", "[a]\r\nx = 1\r\n"),  # a line end of \r\n too
         ("json", '{1: "a", -2: "b"}', '{"1": "a", "-2": "b"}'),
         ("dot", "digraph { a --> b; c => d; }", "digraph { a -> b; c -> d; }"),
         ("dot", "digraph { my-service -> db-1; }", 'digraph { "my-service" -> db-1; }'),
