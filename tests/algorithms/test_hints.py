@@ -267,6 +267,10 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("toml", "[tool]\nname = hello world\n", '[tool]\nname = "hello world"\n'),
         ("toml", "[tool]\n  my key = 1\n", '[tool]\n  "my key" = 1\n'),
         ("ini", "[a\r\nx = 1\r\n", "[a]\r\nx = 1\r\n"),  # a line end of \r\n too
+        # a tab among lines indented by four: as deep as its siblings
+        ("yaml", "db:\n\timage: x\n    env: 1\n", "db:\n    image: x\n    env: 1\n"),
+        ("json", '{"a":\u00a01,\u00a0"b": 2}', '{"a": 1, "b": 2}'),
+        ("json", '[1,\u200b 2]', "[1, 2]"),
         ("json", '{1: "a", -2: "b"}', '{"1": "a", "-2": "b"}'),
         ("dot", "digraph { a --> b; c => d; }", "digraph { a -> b; c -> d; }"),
         ("dot", "digraph { my-service -> db-1; }", 'digraph { "my-service" -> db-1; }'),
