@@ -214,6 +214,31 @@ def test_only_the_stretch_around_the_edits_is_read(json: TolerantLexer) -> None:
     assert judgement.structure_lost == 0 and judgement.tokens_kept < 2_000
 
 
+def test_an_ending_before_the_final_blanks_of_a_long_line_is_read_from_its_last_token() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    grammar = CompiledGrammar.load("json")
+    read: list[int] = []
+
+    class Recording(GrammarLexer):
+        def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
+            read.append(start)
+            return super().lex(text, start, end, foreign=foreign)
+
+    lexer = Recording(grammar, hints_beside(registry.bundled()["json"].path))
+    text = '{"a": [' + ", ".join(str(n) for n in range(2_000)) + ", 7 \n"
+    ending = Edit(len(text) - 2, 0, "]}")  # before the blank and the line break
+    repaired = text[: ending.offset] + "]}" + text[ending.offset :]
+
+    def token_start(offset: int) -> int | None:
+        return oracle.last_token_start(text[:offset])
+
+    judgement = Judge(text, lexer, token_start=token_start)(
+        Repair(repaired, (ending,), "t", True, 2)
+    )
+    assert judgement == Judgement(tokens_kept=judgement.tokens_kept)  # no harm done
+    assert min(read) == text.index(", 7 ") + 2  # from the last token, `7`, not 512 back
+
+
 def test_a_string_cut_off_after_the_closing_brackets_lost_its_quote(json: TolerantLexer) -> None:
     # cut off inside a word: completing the string keeps it
     assert judge(json, '["hello, wor', '["hello, wor"]').changed == 0

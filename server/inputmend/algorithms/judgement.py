@@ -310,6 +310,7 @@ class Judge:
         self, original: str, lexer: TolerantLexer, *, token_start: TokenStart | None = None
     ) -> None:
         self.original = original
+        self._content_end = len(original.rstrip())  # only blanks after it
         self.lexer = lexer
         self.token_start = token_start
         self._header: int | None = None
@@ -337,6 +338,12 @@ class Judge:
             line = text.rfind("\n", 0, line - 1) + 1
         if offset - line <= LOOKAROUND:
             return self._open_token_start(offset + 1, line)
+        if self.token_start is not None and offset + 1 >= self._content_end:
+            # on a long line, what is inserted before the blanks the text
+            # ends in changes no token before its last one either
+            last = self.token_start(offset + 1)
+            if last is not None and last >= offset + 1 - OPEN_TOKEN_REACH:
+                return last
         blank = offset - LOOKAROUND
         known = self.token_start(blank) if self.token_start is not None else None
         if known is not None and known >= line:
