@@ -376,12 +376,26 @@ def test_inserted_text_is_spaced_as_the_input_writes_it() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("grammar", "original", "expected"),
+    [
+        ("jsonc", '{\n  "a": 1 // one\n  "b": 2\n}\n', '{\n  "a": 1, // one\n  "b": 2\n}\n'),
+        ("toml", "ports = [\n  80 # http\n  443,\n]\n", "ports = [\n  80, # http\n  443,\n]\n"),
+    ],
+)
+def test_a_separator_goes_before_the_comment_its_line_ends_in(
+    grammar: str, original: str, expected: str
+) -> None:
+    at = original.index("\n", original.index("1" if grammar == "jsonc" else "80")) + 3
+    assert polished(grammar, original, [Edit(at, 0, ",")]) == expected
+
+
 def test_a_closer_is_padded_as_its_opener() -> None:
     original = 'tokio = { version = "1", features = ["full"]\nclap = "4"\n'
     assert _inserted_after(spaced_as_the_input, "toml", original, '["full"]', "}") == (
         'tokio = { version = "1", features = ["full"] }\nclap = "4"\n'
     )
-    unpadded = 'x = {a = 1\n'
+    unpadded = "x = {a = 1\n"
     assert _inserted_after(spaced_as_the_input, "toml", unpadded, "a = 1", "}") == "x = {a = 1}\n"
 
 

@@ -83,6 +83,9 @@ def polish_layout(
     uses: dict[str, int] = {}  # how often the input writes each inserted delimiter
     for index, current in enumerate(repair.edits):
         places = _placements(original, edits, index)
+        commented = _before_comment(original, edits, index, lexer)
+        if commented is not None:  # the line before ends in a comment: before it
+            places.append(commented)
         if not places:
             continue
         cost = dict.fromkeys((current, *places), 0)  # without evidence of style, no preference
@@ -96,7 +99,7 @@ def polish_layout(
                 place: math.floor(_local_cost(model, original, edits, index, place))
                 for place in cost
             }
-        usual = _usual(original, current, places)
+        usual = [commented] if commented is not None else _usual(original, current, places)
         better = [
             place
             for place in sorted(places, key=cost.__getitem__)
@@ -307,6 +310,29 @@ def _placements(original: str, edits: list[Edit], index: int) -> list[Edit]:
             ats.append(padded)
     places = [Edit(at, 0, inserted) for at in ats if floor < at < ceiling]
     return [place for place in places if place != edit] if start < end else []
+
+
+def _before_comment(
+    original: str, edits: list[Edit], index: int, lexer: Lexer | None
+) -> Edit | None:
+    """Where a separator ``edits[index]`` inserts on the line after one that
+    ends in a comment goes instead: after that line's last token, before its
+    comment (``1, // one``, not ``// one`` then ``,"b"``); None elsewhere, and
+    without a lexer (the comment is what it does not read)."""
+    edit = edits[index]
+    if lexer is None or edit.insert not in SEPARATORS or edit.delete:
+        return None
+    start, end = _blanks_around(original, edit)
+    if "\n" not in original[start:end]:
+        return None
+    line_start = original.rfind("\n", 0, start) + 1
+    line = original[line_start:start]
+    tokens = [last for _, first, last in lexer(line) if line[first:last].strip()]
+    if not tokens or not line[max(tokens) :].strip():
+        return None
+    at = line_start + len(line[: max(tokens)].rstrip(" \t"))
+    floor = edits[index - 1].end if index > 0 else -1
+    return Edit(at, 0, edit.insert) if at > floor else None
 
 
 def _left_open(original: str, start: int, end: int) -> list[int]:
