@@ -396,11 +396,18 @@ def _hints(task: RepairTask, budget: Budget) -> Attempt:
     return list(found.repairs), None, found.stats
 
 
+def _cut_off(text: str, locator: IncrementalGrammarOracle) -> str | None:
+    """The token the end of ``text`` cuts off (empty at a token boundary;
+    None when the scan cannot say)."""
+    end = locator.scan(text).end
+    return None if end is None else text[end.position :]
+
+
 def _runs_on(text: str, locator: IncrementalGrammarOracle) -> bool:
     """Does ``text`` end inside a token that runs over a line break (a
     string or comment that a lost quote or delimiter let run on)?"""
-    end = locator.scan(text).end
-    unfinished = text if end is None else text[end.position :]
+    unfinished = _cut_off(text, locator)
+    unfinished = text if unfinished is None else unfinished
     return "\n" in unfinished or "\r" in unfinished
 
 
@@ -438,8 +445,7 @@ def _layout(task: RepairTask, budget: Budget) -> Attempt:
     if task.brackets is not None:
         unfinished = None  # where a token cut off on the last line starts
         if incomplete and task.guide is not None:
-            end = _scans(task, task.guide).scan(task.text).end
-            tail = "" if end is None else task.text[end.position :]
+            tail = _cut_off(task.text, _scans(task, task.guide))
             if tail and "\n" not in tail and "\r" not in tail:
                 unfinished = len(task.text) - len(tail)
         placed = layout_repairs(

@@ -849,12 +849,7 @@ class Scanner:
         """The terminals of the text the parser takes on ``stack`` or after a
         few of the layout's zero-width tokens (a bounded search, memoized on
         the stack's states)."""
-        states = []
-        node: StackNode | None = stack
-        while node is not None:
-            states.append(node.state)
-            node = node.parent
-        key = tuple(states)
+        key = tuple(stack.states())
         found = self._after_markers_memo.get(key)
         if found is None:
             reached: set[str] = set()
