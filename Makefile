@@ -4,14 +4,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint test-python test-vscode e2e-tools vsix bench clean
+.PHONY: demo test lint test-python test-vscode e2e-tools vsix bench docs clean
 
 $(STAMP): pyproject.toml hatch_build.py server/inputmend/grammar/_native.c
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 	  { echo "inputmend needs Python >= 3.11 (set PYTHON=...)"; exit 2; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask,docs]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -68,7 +68,13 @@ vsix:
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
+# The documentation site (docs/, mkdocs.yml) into site/, offline; --strict makes
+# a broken link or a page left out of the nav an error.
+docs: $(STAMP)
+	@$(BIN)/python -c 'import mkdocs' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[docs]'
+	$(BIN)/python -m mkdocs build --strict --site-dir site
+
 clean:
-	rm -rf $(VENV) build dist .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache
 	rm -rf client-vscode/node_modules client-vscode/out client-vscode/out-test client-vscode/*.vsix
 	rm -rf tests/e2e/artifacts

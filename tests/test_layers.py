@@ -1,4 +1,4 @@
-"""The layering the README's architecture section states, checked on the imports."""
+"""The layering docs/architecture.md states, checked on the imports."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The registry of algorithms: what the CLI offers, the settings accept, the README documents."""
+"""The registry of algorithms: what the CLI offers, the settings accept, the docs document."""
 
 from __future__ import annotations
 
@@ -17,29 +17,24 @@ from inputmend.core.budget import Budget, RunStats
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Feedback
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-from tests.conftest import ROOT, CountingOracle
+from tests.conftest import CountingOracle
+from tests.documentation import page, section
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-
-
-def _section(title: str) -> str:
-    start = README.index(title)
-    end = README.find("\n#", start + len(title))
-    return README[start:end]
+CLI = page("cli.md")
 
 
-def test_the_readme_documents_every_repair_algorithm_and_no_other() -> None:
-    table = _section("### Repair strategies")
+def test_the_cli_page_documents_every_repair_algorithm_and_no_other() -> None:
+    table = section(CLI, "## Repair strategies")
     documented = re.findall(r"^\| `([\w-]+)`", table, re.M)
     # the table's header, then one row per algorithm
     assert documented == ["--algorithm", *services.REPAIR_ALGORITHMS]
 
 
-def test_the_readme_documents_every_explain_algorithm() -> None:
-    synopsis = re.search(r"inputmend explain FILE \[--algorithm ([\w|-]+)\]", README)
+def test_the_cli_page_documents_every_explain_algorithm() -> None:
+    synopsis = re.search(r"inputmend explain FILE \[--algorithm ([\w|-]+)\]", CLI)
     assert synopsis is not None
     assert set(synopsis[1].split("|")) == {*services.EXPLAIN_ALGORITHMS, "ddset"}
-    bullets = _section("* `explain` prints")
+    bullets = CLI[CLI.index("* `explain` prints") :].split("\n#", 1)[0]
     for name in services.EXPLAIN_ALGORITHMS:
         assert f"`{name}`" in bullets
 

@@ -5,7 +5,7 @@ Each operation takes a text and an oracle (or a grammar and a predicate) and
 returns a model value (:mod:`inputmend.core.model`); nothing here prints,
 reads files or knows about editors.  :data:`REPAIR_ALGORITHMS` and
 :data:`EXPLAIN_ALGORITHMS` name every algorithm once: the CLI offers their
-names, the language server's settings accept them, and the README's tables
+names, the language server's settings accept them, and docs/cli.md's tables
 are tested against them.
 """
 

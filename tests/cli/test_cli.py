@@ -407,7 +407,6 @@ def test_check_quotes_what_the_validator_said(
     assert "JSONDecodeError: Expecting value" in out, "a traceback's last line names the error"
 
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 JQ_MESSAGES = (  # jq 1.6 and 1.7 on truncated input
     "parse error: Unfinished JSON term at EOF at line 2, column 0",
     "jq: error (at <stdin>:1): Unfinished string at EOF at line 1, column 8",
@@ -415,10 +414,12 @@ JQ_MESSAGES = (  # jq 1.6 and 1.7 on truncated input
 )
 
 
-def test_the_readmes_jq_pattern_covers_jqs_messages_at_eof() -> None:
+def test_the_documented_jq_patterns_cover_jqs_messages_at_eof() -> None:
     import re
 
-    patterns = re.findall(r'--incomplete-pattern "([^"]+)"', README)
+    from tests.documentation import everything
+
+    patterns = re.findall(r'--incomplete-pattern "([^"]+)"', everything())
     assert patterns and all(re.search(p, m) for p in patterns for m in JQ_MESSAGES)
     assert not any(re.search(p, "parse error: Expected separator between values") for p in patterns)
 
@@ -516,18 +517,19 @@ def test_a_long_line_is_cut_around_the_change(
     assert '{"k": 10000 "v"' in changed[0] and '{"k": 10000, "v"' in changed[1]
 
 
-def test_the_readmes_ddset_example_runs_as_written() -> None:
-    import re
+def test_the_documented_ddset_examples_run_as_written() -> None:
     import shlex
 
-    block = re.search(r"### DDSET.*?```sh\n(.*?)```", README, re.S)
-    assert block is not None
-    command = block.group(1).replace("\\\n", " ").strip()
-    argv = shlex.split(command)
-    assert argv[0] == ".venv/bin/inputmend"
-    done = _inputmend(*argv[1:], cwd=Path(__file__).resolve().parents[2])
-    assert done.returncode == 0, done.stderr
-    assert "((<expr>))" in done.stdout.decode()
+    from tests.documentation import blocks
+
+    examples = [block for block in blocks("sh") if "--algorithm ddset" in block.text]
+    assert examples, "the DDSET example left the documentation"
+    for block in examples:
+        argv = shlex.split(block.text.replace("\\\n", " ").strip())
+        assert argv[0] == ".venv/bin/inputmend", block.page
+        done = _inputmend(*argv[1:], cwd=Path(__file__).resolve().parents[2])
+        assert done.returncode == 0, done.stderr
+        assert "((<expr>))" in done.stdout.decode()
 
 
 def test_make_demo_runs_clean_and_says_how_to_run_the_command() -> None:

@@ -2,7 +2,7 @@
 --
 -- Run by tests/e2e/test_neovim.py as
 --   nvim --headless --clean -u init.lua -i NONE -n -c "luafile repair.lua"
--- where init.lua is the set-up documented in the README, which starts and
+-- where init.lua is the set-up documented in docs/editors.md, which starts and
 -- attaches the client when a file is read.  The environment variable
 -- INPUTMEND_E2E holds a JSON object:
 --   file        the corrupt document to open

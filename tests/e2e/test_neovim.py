@@ -1,13 +1,13 @@
 """End-to-end: headless Neovim (0.7+) as a real LSP client of the inputmend server.
 
-Neovim runs the README's set-up as its ``init.lua``, pasted as a user would,
+Neovim runs the documented set-up (docs/editors.md) as its ``init.lua``, pasted as a user would,
 with the ``inputmend`` command on ``PATH`` as after ``make demo`` and activating
 the virtual environment.  It opens a corrupt JSON file in a project folder
 whose ``json.py``, ``inputmend.py``, ... leave a marker when imported; the set-up
 starts the server, and ``repair.lua`` waits for the diagnostic, asks for code
 actions until the preferred quick fix is there, applies its WorkspaceEdit in the
 client's offset encoding (UTF-16 in 0.7), writes the file and quits.  The test
-then reads the file back and checks that no marker appeared.  The README's
+then reads the file back and checks that no marker appeared.  The page's
 other Neovim snippets (nvim-lspconfig, Neovim 0.11) are checked to compile.
 Skipped when ``nvim`` is not installed.
 """
@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 HERE = Path(__file__).resolve().parent
-README = HERE.parent.parent / "README.md"
+EDITORS = HERE.parent.parent / "docs" / "editors.md"
 SCRIPT = HERE / "repair.lua"
 TIMEOUT_S = 60
 HEADLESS = ("--headless", "--clean", "-i", "NONE", "-n")  # no shada, no swap file
@@ -52,9 +52,9 @@ def _nvim() -> str:
     return nvim
 
 
-def _readme_lua() -> list[str]:
-    """The Lua blocks of the README's Neovim section, the init.lua set-up first."""
-    section = README.read_text(encoding="utf-8").split("### Neovim", 1)[1].split("\n### ", 1)[0]
+def _documented_lua() -> list[str]:
+    """The Lua blocks of the editors page's Neovim section, the init.lua set-up first."""
+    section = EDITORS.read_text(encoding="utf-8").split("\n## Neovim", 1)[1].split("\n## ", 1)[0]
     return [block.split("\n```", 1)[0] for block in section.split("```lua\n")[1:]]
 
 
@@ -91,11 +91,11 @@ def _hostile_project(project: Path, markers: Path) -> None:
 
 
 def _run_neovim(tmp_path: Path, document: Path) -> tuple[int, str, dict[str, Any]]:
-    """Open `document` in headless Neovim with the README's set-up, from the
+    """Open `document` in headless Neovim with the documented set-up, from the
     document's folder (the project); (exit status, output, result)."""
     result_path = tmp_path / "result.json"
     init = tmp_path / "init.lua"
-    init.write_text(_readme_lua()[0], encoding="utf-8")
+    init.write_text(_documented_lua()[0], encoding="utf-8")
     config = {
         "file": str(document),
         "result": str(result_path),
@@ -157,9 +157,9 @@ def test_neovim_applies_the_preferred_repair(tmp_path: Path, case: str) -> None:
     assert result["stopped"] and result["server_exit"]["code"] == 0, output
 
 
-def test_every_readme_snippet_compiles(tmp_path: Path) -> None:
-    snippets = _readme_lua()
-    assert len(snippets) >= 3, "the README's Neovim section lost its set-ups"
+def test_every_documented_snippet_compiles(tmp_path: Path) -> None:
+    snippets = _documented_lua()
+    assert len(snippets) >= 3, "the editors page's Neovim section lost its set-ups"
     files = []
     for number, snippet in enumerate(snippets):
         files.append(tmp_path / f"snippet{number}.lua")

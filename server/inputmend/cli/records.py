@@ -50,7 +50,7 @@ RECORD_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
 
 def add_options(parser: argparse.ArgumentParser, *, repair: bool) -> None:
     group = parser.add_argument_group(
-        "record mode (each line, or CSV row, is one record; see README 'Records')"
+        "record mode (each line, or CSV row, is one record; see docs/records.md)"
     )
     group.add_argument(
         "--records",

@@ -2,7 +2,7 @@
 
 The command line and ``.inputmend.toml`` share the first group; the language
 server runs in the background while the user types, so its budgets are
-shorter (second group).  The README's tables state the same numbers.
+shorter (second group).  The tables of docs/ state the same numbers.
 """
 
 CONFIG_NAME = ".inputmend.toml"

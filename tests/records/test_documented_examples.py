@@ -1,24 +1,21 @@
-"""The README's record-mode examples run as written (pandas, a Dask cluster)."""
+"""The documented record-mode examples run as written (pandas, a Dask cluster)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT
-
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+from tests.documentation import blocks
 
 
 def example(marker: str) -> str:
-    """The README's python block whose first line is ``marker``."""
-    for block in re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL):
-        if block.startswith(marker):
-            return str(block)
-    raise AssertionError(f"no example starting with {marker!r} in the README")
+    """The documented python block whose first line is ``marker``."""
+    for block in blocks("python"):
+        if block.text.startswith(marker):
+            return block.text
+    raise AssertionError(f"no example starting with {marker!r} in the documentation")
 
 
 def test_the_pandas_example(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,158 @@
+"""The documentation: its site builds, its map of the code is whole, its examples run."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import shlex
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inputmend.config.discovery import load_config
+from inputmend.grammar.hints import parse_hints
+from tests.conftest import ROOT
+from tests.documentation import PAGES, blocks, page
+
+PACKAGE = ROOT / "server" / "inputmend"
+DESCRIPTION_COLUMN = 27  # where the tree's descriptions start
+
+
+def _architecture_tree() -> list[str]:
+    """The files the tree of docs/architecture.md lists under server/inputmend/,
+    as paths relative to the package (a folder's lines nest under it)."""
+    text = page("architecture.md")
+    tree = text[text.index("```\nserver/inputmend/") + 4 :].split("\n```", 1)[0]
+    listed: list[str] = []
+    folders: list[tuple[int, str]] = []
+    for line in tree.split("\n")[1:]:
+        indent = len(line) - len(line.lstrip(" "))
+        if indent == 0:
+            break  # the package's tree is over: grammars/, tests/, ...
+        if indent >= DESCRIPTION_COLUMN:
+            continue  # a description's second line
+        name = line.split()[0]
+        while folders and folders[-1][0] >= indent:
+            folders.pop()
+        path = "/".join([*(folder for _, folder in folders), name.rstrip("/")])
+        if name.endswith("/"):
+            folders.append((indent, name.rstrip("/")))
+        else:
+            listed.append(path)
+    return listed
+
+
+def test_the_architecture_page_lists_every_module_once_and_no_other() -> None:
+    listed = _architecture_tree()
+    assert len(listed) == len(set(listed)), "a module is listed twice"
+    present = {
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*")
+        if path.suffix in {".py", ".c"} and "__pycache__" not in path.parts
+    }
+    assert sorted(present - set(listed)) == [], "modules missing from docs/architecture.md"
+    assert sorted(set(listed) - present) == [], "docs/architecture.md lists what is not there"
+
+
+def test_the_site_builds_strictly(tmp_path: Path) -> None:
+    """`mkdocs build --strict`: a broken link or anchor, or a page left out of
+    the nav, fails the build."""
+    pytest.importorskip("mkdocs", reason="mkdocs is not installed (make test installs it)")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert {path.name for path in tmp_path.rglob("index.html")} == {"index.html"}
+    built = {path.parent.name for path in tmp_path.glob("*/index.html")}
+    pages = {path.stem for path in PAGES if path.parent.name == "docs"} - {"index"}
+    assert built == pages
+
+
+def test_every_python_example_is_python() -> None:
+    found = blocks("python")
+    assert len(found) >= 4
+    for block in found:
+        compile(block.text, str(block.page), "exec")
+
+
+def _printed_as_commented(code: str) -> None:
+    """Run ``code`` and check that each ``print(...)  # TEXT`` line printed TEXT."""
+    expected = re.findall(r"^print\(.*\) +# (.*)$", code, re.M)
+    assert expected, "no print with its expected output"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(code, {})
+    assert printed.getvalue().splitlines() == expected
+
+
+def test_the_readmes_library_example_prints_what_it_says() -> None:
+    (example,) = [block for block in blocks("python") if block.page.name == "README.md"]
+    _printed_as_commented(example.text)
+
+
+def test_the_library_pages_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, files = [block.text for block in blocks("python") if block.page.name == "library.md"]
+    _printed_as_commented(first)
+    # the second goes on from the first, on a UTF-16 INI file whose section lost its `]`
+    monkeypatch.chdir(tmp_path)
+    original = "\ufeff[lang\r\nname = Deutsch\r\n".encode("utf-16-le")
+    Path("lang.ini").write_bytes(original)
+    exec(first + files, {})
+    fixed = Path("lang.fixed.ini").read_bytes()
+    assert fixed.startswith(b"\xff\xfe") and fixed != original
+    assert fixed.decode("utf-16") == "[lang]\r\nname = Deutsch\r\n"
+
+
+def test_the_configuration_example_is_a_valid_configuration(tmp_path: Path) -> None:
+    (example,) = [block for block in blocks("toml") if block.page.name == "configuration.md"]
+    path = tmp_path / ".inputmend.toml"
+    path.write_text(example.text, encoding="utf-8")
+    config = load_config(path)
+    assert config.has_validators
+
+
+def test_the_hints_example_is_a_valid_hints_file() -> None:
+    (example,) = [block for block in blocks("toml") if block.page.name == "hints.md"]
+    hints: Any = parse_hints(tomllib.loads(example.text), Path("example.hints.toml"))
+    assert hints.filler == "null"
+
+
+def _commands_and_output(text: str) -> list[tuple[str, list[str]]]:
+    """The ``$ inputmend ...`` lines of a shell block, each with the lines shown under it."""
+    shown: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        if line.startswith("$ "):
+            shown.append((line[2:], []))
+        elif shown:
+            shown[-1][1].append(line)
+    return shown
+
+
+def test_the_documented_commands_print_what_they_show(tmp_path: Path) -> None:
+    """Each ``$ inputmend ...`` example, run from a copy of examples/, prints
+    the lines shown under it, in that order (timings left out)."""
+    shown_runs = [run for block in blocks("sh") for run in _commands_and_output(block.text)]
+    assert len(shown_runs) >= 2
+    (tmp_path / "examples").mkdir()
+    for example in (ROOT / "examples").iterdir():
+        (tmp_path / "examples" / example.name).write_bytes(example.read_bytes())
+    command = Path(sys.executable).parent / "inputmend"
+    for line, shown in shown_runs:
+        argv = shlex.split(line)
+        assert argv[0] == "inputmend", line
+        done = subprocess.run(
+            [str(command), *argv[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode in (0, 1), done.stderr
+        printed = iter(done.stdout.splitlines())
+        for expected in shown:
+            assert any(got == expected for got in printed), f"{line}: {expected!r} not printed"
