@@ -65,6 +65,8 @@ vsix:
 	npm --prefix client-vscode ci --no-audit --no-fund --loglevel=error
 	npm --prefix client-vscode run package
 
+# Runs the benchmarks and writes their tables, with the machine's description,
+# into bench/README.md (bench/run_all.py --only NAME,... reruns some of them).
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 

@@ -273,6 +273,32 @@ def report_format(
             print(f"\ntruncation: the top repair is the truncated text plus an ending: {appended}.")
 
 
+def report_matrix(
+    formats: Sequence[str], generated: Sequence[Generated], verdicts: dict[str, dict[str, Verdict]]
+) -> None:
+    """This checkout's top-1 share per format and operator in one table, with
+    json-repair's in brackets where it judged the same cases."""
+    groups = {(g.format, g.operator): g for g in generated if g.cases}
+    operators = [op for op in OPERATORS if any((fmt, op) in groups for fmt in formats)]
+    print("\n### Top repair carries the original data, by format and operator\n")
+    print("| format | " + " | ".join(op.replace("-", " ") for op in operators) + " |")
+    print("|---|" + "---|" * len(operators))
+    for fmt in formats:
+        cells = []
+        for operator in operators:
+            group = groups.get((fmt, operator))
+            if group is None:
+                cells.append("–")
+                continue
+            row = _row(group.cases, verdicts[OURS])
+            cell = share(row.top1, row.cases)
+            if JSON_REPAIR in _tools(group.cases, verdicts):
+                theirs = _row(group.cases, verdicts[JSON_REPAIR])
+                cell += f" ({share(theirs.top1, theirs.cases)})"
+            cells.append(cell)
+        print(f"| {fmt} | " + " | ".join(cells) + " |")
+
+
 def report_summary(generated: Sequence[Generated], verdicts: dict[str, dict[str, Verdict]]) -> None:
     """Per operator over all formats, with the format where each tool does worst."""
     print("\n### Per operator, over all formats\n")
@@ -432,6 +458,7 @@ def main() -> None:
         errors = [outcome.error for outcome in results.values() if outcome.error]
         if errors:
             print(f"note: {tool} failed with an error on {len(errors)} cases, e.g. {errors[0]}")
+    report_matrix(formats, generated, verdicts)
     for fmt in formats:
         report_format(fmt, generated, verdicts)
     report_summary(generated, verdicts)
