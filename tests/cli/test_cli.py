@@ -606,3 +606,29 @@ def test_undecodable_bytes_are_reread_and_shown_as_bytes(
     assert "Replace `\\xe9` with `é`" in out and "\\udce9" not in out
     run(capsys, "repair", "--encoding", "utf-8", "--in-place", str(path))
     assert path.read_bytes() == '{"name": "Renée"}\n'.encode()
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("dup.toml", "a = 1\nb = 2\na = 3\n", "3:6: error: rejected by tomllib: Cannot overwrite"),
+        ("table.csv", "name,age\nann,3\nbob,4,5\n", "3:6: error: rejected by csv: a record with 3"),
+        (
+            "entity.xml",
+            '<!DOCTYPE a [<!ENTITY e "<b>">]>\n<a>&e;</a>\n',
+            "2:4: error: rejected by expat: asynchronous entity",
+        ),
+    ],
+)
+def test_the_formats_loader_has_the_last_word(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    """A file the grammar accepts and the format's loader refuses is invalid
+    where the loader says, and gets repairs that the loader accepts."""
+    path = tmp_path / name
+    path.write_text(text)
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 1
+    assert f"{path}:{message}" in out
+    _, out, _ = run(capsys, "repair", "--json", "--allow-loss", str(path))
+    assert json.loads(out)["repairs"]

@@ -1,4 +1,4 @@
-"""Checks of the rules that are not syntax (grammar headers' ``semantics``)."""
+"""Each format's own loader (grammar headers' ``semantics``)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from inputmend.grammar import registry
-from inputmend.grammar.semantics import CHECKS, check_tomllib
+from inputmend.grammar import registry, semantics
+from inputmend.grammar.semantics import (
+    LOADERS,
+    check_csv_columns,
+    check_expat,
+    check_tomllib,
+    check_yaml,
+)
 from inputmend.oracles.base import OracleConfigError, Verdict
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
@@ -23,19 +29,78 @@ def test_tomllib_objections_are_placed_where_it_says() -> None:
     assert (unfinished.error_offset, unfinished.message) == (4, "Invalid value")
 
 
-def test_the_toml_grammar_names_tomllib() -> None:
-    assert registry.resolve("toml").semantics == "tomllib"
+def test_csv_records_have_the_headers_number_of_fields() -> None:
+    assert check_csv_columns('name,note\nann,"a, b"\n\nbob,\n').valid
+    many = 'name,note\nann,"a, b",x\n'
+    found = check_csv_columns(many)
+    assert found.verdict is Verdict.INCORRECT
+    assert found.error_offset == many.rindex(",")  # the comma that starts field 3
+    assert found.message == "a record with 3 fields where the header has 2 fields"
+    few = "a,b,c\r\n1,2,3\r\n4,5\r\n"
+    assert check_csv_columns(few).error_offset == few.index("4")
+    # a quoted field over lines: the record after it is placed on its own line
+    quoted = 'a,b\n"x\ny",1\n2\n'
+    assert check_csv_columns(quoted).error_offset == quoted.rindex("2")
+
+
+def test_expat_places_its_objection_in_characters() -> None:
+    assert check_expat('<a x="1"/>').valid
+    text = '<é x="1" x="2"/>'  # columns in characters, not UTF-8 bytes
+    found = check_expat(text)
+    assert found.verdict is Verdict.INCORRECT
+    assert found.error_offset == text.rindex("x")
+    assert found.message == "duplicate attribute"
+    undeclared = "<a>\n  &nbsp;</a>"
+    assert check_expat(undeclared).error_offset == undeclared.index("&")
+
+
+def test_yaml_safe_loader_refuses_what_it_cannot_construct() -> None:
+    pytest.importorskip("yaml")
+    assert check_yaml("a: 1\n---\nb: [1, 2]\n").valid
+    text = "ok: 1\n? [a]\n: 1\n"  # a list as a mapping key is unhashable
+    found = check_yaml(text)
+    assert found.verdict is Verdict.INCORRECT
+    assert found.error_offset == text.index("[")
+    assert "unhashable key" in found.message
+
+
+@pytest.mark.parametrize(
+    ("grammar", "loader"),
+    [("toml", "tomllib"), ("csv", "csv"), ("xml", "expat"), ("yaml", "yaml")],
+)
+def test_the_bundled_grammars_name_their_loader(grammar: str, loader: str) -> None:
+    assert registry.resolve(grammar).semantics == loader
+
+
+def test_the_incremental_oracle_asks_the_loader_when_asked() -> None:
     oracle = IncrementalGrammarOracle("toml")
     text = "a = 1\na = 2\n"
-    assert oracle.check(text).valid
+    assert oracle.check(text).valid  # the grammar alone accepts it
     found = oracle.check_semantics(text)
     assert found is not None and found.message == "Cannot overwrite a value"
     assert IncrementalGrammarOracle("json").check_semantics("1") is None
 
 
-def test_only_known_checks_can_be_named(tmp_path: Path) -> None:
+def test_a_loader_not_installed_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = semantics.Loader("yaml", check_yaml, "no_such_module_for_yaml", extra="yaml")
+    monkeypatch.setitem(LOADERS, "yaml", missing)
+    assert not missing.available
+    assert missing.missing == (
+        "checked by the grammar only: no_such_module_for_yaml is not installed "
+        "(install inputmend[yaml])"
+    )
+    assert IncrementalGrammarOracle("yaml").check_semantics("? [a]\n: 1\n") is None
+
+
+def test_only_known_loaders_can_be_named(tmp_path: Path) -> None:
     path = tmp_path / "g.lark"
     path.write_text('// semantics: os.system\nstart: "x"\n')
-    with pytest.raises(OracleConfigError, match=r"unknown semantics 'os.system' \(known: tomllib"):
+    with pytest.raises(OracleConfigError, match=r"unknown semantics 'os.system' \(known: csv"):
         registry.read_info(path)
-    assert set(CHECKS) == {"tomllib"}
+    assert set(LOADERS) == {"tomllib", "csv", "expat", "yaml"}
+    assert {loader.module for loader in LOADERS.values()} == {
+        "tomllib",
+        "csv",
+        "xml.parsers.expat",
+        "yaml",
+    }

@@ -37,7 +37,12 @@ from inputmend.core.render import distinct
 from inputmend.core.text import DecodeError, decode, encoding_name, looks_binary, printable
 from inputmend.grammar import registry
 from inputmend.oracles.base import Oracle, OracleConfigError
-from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
+from inputmend.oracles.factory import (
+    build_oracle,
+    build_predicate,
+    grammar_only_note,
+    load_grammar,
+)
 from inputmend.oracles.watchdog import Overrun, cpu_limit, overrun_message, run_limit
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -111,6 +116,9 @@ def _load(path: str, args: argparse.Namespace) -> tuple[InputFile, FileSettings,
         raise InputError(f"{_display_name(path)}: looks like binary data, not a text format")
     settings = _settings(path, args)
     oracle = build_oracle(settings.spec, suffix=Path(path).suffix, encoding=source.encoding)
+    note = grammar_only_note(settings.spec)
+    if note is not None:
+        settings = replace(settings, warning="; ".join(filter(None, (settings.warning, note))))
     return source, settings, oracle
 
 

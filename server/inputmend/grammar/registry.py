@@ -15,8 +15,9 @@ comment header; these lines of it are read here::
 ``files`` names files by glob (a glob without ``/`` matches the file name, one
 with ``/`` the end of the path): a file named so gets this grammar even when
 its extension belongs to another one (``tsconfig.json`` is JSONC, not JSON).
-``semantics`` names a check of the rules that are not syntax, from
-:data:`inputmend.grammar.semantics.CHECKS` (the language server runs it).
+``semantics`` names the format's own loader, from
+:data:`inputmend.grammar.semantics.LOADERS`: every oracle built for the
+grammar asks it once the grammar accepts a text.
 ``layout`` names a post-lexer (:mod:`inputmend.grammar.layouts`) and each
 ``check`` line a check beside the parser (:mod:`inputmend.grammar.checks`).
 """
@@ -32,7 +33,7 @@ from pathlib import Path, PurePath
 import lark
 from lark.exceptions import GrammarError
 
-from inputmend.grammar.semantics import CHECKS
+from inputmend.grammar.semantics import LOADERS
 from inputmend.oracles.base import OracleConfigError
 
 _HEADER_FIELD = re.compile(
@@ -50,7 +51,7 @@ class GrammarInfo:
     extensions: tuple[str, ...]
     start: str = "start"
     files: tuple[str, ...] = ()  # file-name globs (``tsconfig.json``, ``.vscode/*.json``)
-    semantics: str | None = None  # a key of ``inputmend.grammar.semantics.CHECKS``
+    semantics: str | None = None  # a key of ``inputmend.grammar.semantics.LOADERS``
     layout: str | None = None  # a post-lexer, see ``inputmend.grammar.layouts``
     checks: tuple[str, ...] = ()  # checks beside the parser, see ``inputmend.grammar.checks``
 
@@ -93,8 +94,8 @@ def read_info(path: Path, name: str | None = None) -> GrammarInfo:
     )
     stem = name or path.stem
     semantics = fields.get("semantics") or None
-    if semantics is not None and semantics not in CHECKS:
-        known = ", ".join(sorted(CHECKS))
+    if semantics is not None and semantics not in LOADERS:
+        known = ", ".join(sorted(LOADERS))
         raise OracleConfigError(f"{path}: unknown semantics {semantics!r} (known: {known})")
     return GrammarInfo(
         name=stem,

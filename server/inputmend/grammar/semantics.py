@@ -1,19 +1,33 @@
-"""Rules of a format that are not syntax, checked by the standard library.
+"""Each format's own loader, the last word on what a grammar accepts.
 
-A grammar says which texts are well formed; some formats have rules beyond
-that (TOML forbids defining a key or table twice).  A grammar header may name
-one of the checks here (``// semantics: tomllib``); the language server runs
-it, in its own process, on documents the grammar accepts and reports what it
-rejects as a validator diagnostic.  Only the checks listed here can be named:
-they are standard-library code, so a grammar file (which may come from an
-untrusted workspace) never makes inputmend run code of its own choosing.
+A grammar says which texts are well formed, but most formats have rules a
+context-free grammar cannot state (TOML forbids defining a key or table
+twice, a CSV table has as many fields in every record as in its header, XML
+entities must be declared) or the format's reference loader reads a little
+differently.  A grammar header names the loader of its format
+(``// semantics: tomllib``): every oracle built for that grammar asks the
+loader once the grammar accepts a text, and a text the loader refuses is
+incorrect at the place the loader names (see
+:class:`~inputmend.oracles.loader.LoaderOracle`).  The grammar proposes and
+locates; the loader confirms.
+
+Only the loaders listed here can be named: they are standard-library code or
+PyYAML's safe loader, so a grammar file (which may come from an untrusted
+workspace) never makes inputmend run code of its own choosing.  A loader
+whose library is not installed (PyYAML is an optional extra) is
+*unavailable*: the check is then the grammar's alone, and says so.
 """
 
 from __future__ import annotations
 
+import csv
+import importlib.util
+import io
 import re
 import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass
+from xml.parsers import expat
 
 from inputmend.core.text import LineIndex
 from inputmend.oracles.base import COMPLETE, Feedback, Verdict
@@ -37,5 +51,116 @@ def check_tomllib(text: str) -> Feedback:
     return COMPLETE
 
 
-CHECKS: dict[str, Callable[[str], Feedback]] = {"tomllib": check_tomllib}
-"""The checks a grammar header can name, by name."""
+def check_csv_columns(text: str) -> Feedback:
+    """Python's ``csv`` reader, RFC 4180's rule the grammar cannot count:
+    every record has as many fields as the first (the header).  A record
+    with another number is incorrect at its start (fewer fields) or at the
+    separator that starts its first field too many."""
+    index = LineIndex(text)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    expected: int | None = None
+    line = 0  # physical lines read before the current record
+    try:
+        for row in reader:
+            start = index.offset(line, 0)
+            line = reader.line_num
+            if not row:  # an empty line holds no record
+                continue
+            if expected is None:
+                expected = len(row)
+                continue
+            if len(row) == expected:
+                continue
+            found = len(row)
+            where = start if found < expected else _separator(text, start, expected)
+            noun = "field" if expected == 1 else "fields"
+            return Feedback(
+                Verdict.INCORRECT,
+                where,
+                f"a record with {found} fields where the header has {expected} {noun}",
+            )
+    except csv.Error as error:
+        return Feedback(Verdict.INCORRECT, index.offset(reader.line_num - 1, 0), str(error))
+    return COMPLETE
+
+
+def _separator(text: str, start: int, fields: int) -> int:
+    """The offset of the separator after the first ``fields`` fields of the
+    record at ``start`` (quoted commas skipped)."""
+    quoted = False
+    seen = 0
+    for offset in range(start, len(text)):
+        char = text[offset]
+        if char == '"':
+            quoted = not quoted
+        elif char == "," and not quoted:
+            seen += 1
+            if seen == fields:
+                return offset
+    return start
+
+
+def check_expat(text: str) -> Feedback:
+    """Python's expat: well-formedness as it reads it (entities declared,
+    attributes unique, one root element); no external entity is loaded."""
+    parser = expat.ParserCreate()
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as error:
+        # expat counts columns in characters, as Python does
+        offset = LineIndex(text).offset(error.lineno - 1, error.offset)
+        return Feedback(Verdict.INCORRECT, offset, expat.ErrorString(error.code) or str(error))
+    return COMPLETE
+
+
+def check_yaml(text: str) -> Feedback:
+    """PyYAML's safe loader (all documents of the stream)."""
+    import yaml  # an optional extra: see LOADERS["yaml"].available
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        for _ in yaml.load_all(text, Loader=loader):
+            pass
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        offset = None if mark is None else LineIndex(text).offset(mark.line, mark.column)
+        message = " ".join(part for part in (error.context, error.problem) if part)
+        return Feedback(Verdict.INCORRECT, offset, message or "rejected")
+    except yaml.YAMLError as error:
+        return Feedback(Verdict.INCORRECT, None, str(error))
+    except RecursionError:
+        return Feedback(Verdict.INCORRECT, None, "nested too deeply for the YAML loader")
+    return COMPLETE
+
+
+@dataclass(frozen=True)
+class Loader:
+    """A format's reference loader: its check, and the module it needs."""
+
+    name: str
+    check: Callable[[str], Feedback]
+    module: str  # the library the check imports
+    extra: str | None = None  # the inputmend extra that installs it, when optional
+
+    @property
+    def available(self) -> bool:
+        """Is its library installed?"""
+        return importlib.util.find_spec(self.module) is not None
+
+    @property
+    def missing(self) -> str:
+        """What to say when it is not available."""
+        install = f" (install inputmend[{self.extra}])" if self.extra else ""
+        return f"checked by the grammar only: {self.module} is not installed{install}"
+
+
+LOADERS: dict[str, Loader] = {
+    loader.name: loader
+    for loader in (
+        Loader("tomllib", check_tomllib, "tomllib"),
+        Loader("csv", check_csv_columns, "csv"),
+        Loader("expat", check_expat, "xml.parsers.expat"),
+        Loader("yaml", check_yaml, "yaml", extra="yaml"),
+    )
+}
+"""The loaders a grammar header can name, by name."""

@@ -48,7 +48,7 @@ class OracleSetup:
     validators), the in-process grammar oracle for the fast check, notes on
     what was left out, the settings it was decided with, and the grammar's
     check of the rules that are not syntax (a name in
-    :data:`inputmend.grammar.semantics.CHECKS`)."""
+    :data:`inputmend.grammar.semantics.LOADERS`)."""
 
     spec: OracleSpec | None = None
     fast_oracle: Oracle | None = None
@@ -131,7 +131,7 @@ def _decide(path: Path, settings: ServerSettings, folders: Sequence[Path]) -> Or
                     if spec.grammar is None:
                         return OracleSetup(notes=tuple(notes))
         spec = replace(spec, test_timeout_s=min(spec.test_timeout_s, settings.test_timeout_s))
-        fast = build_oracle(spec.grammar_only()) if spec.grammar is not None else None
+        fast = build_oracle(spec.grammar_only(), loader=False) if spec.grammar else None
         grammar = find_part(fast, IncrementalGrammarOracle) if fast is not None else None
         semantics = grammar.grammar.info.semantics if grammar is not None else None
         return OracleSetup(spec, fast, tuple(notes), semantics=semantics)

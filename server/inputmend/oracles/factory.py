@@ -10,11 +10,12 @@ from collections.abc import Callable
 
 from inputmend.config.schema import OracleSpec
 from inputmend.core.text import UTF8, Encoding
-from inputmend.grammar import registry
+from inputmend.grammar import registry, semantics
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.loader import LoaderOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.python import PythonOracle
 from inputmend.oracles.watchdog import GuardedGrammar
@@ -34,12 +35,20 @@ def _module_dir(spec: OracleSpec) -> str | None:
 
 
 def build_oracle(
-    spec: OracleSpec, *, suffix: str = "", stop: Stop | None = None, encoding: Encoding = UTF8
+    spec: OracleSpec,
+    *,
+    suffix: str = "",
+    stop: Stop | None = None,
+    encoding: Encoding = UTF8,
+    loader: bool = True,
 ) -> Oracle:
     """The oracle a spec describes: grammar first (fast, knows the parse
-    boundary), then the Python function, then the command.  Grammar and
-    function judge the text; the command gets it as bytes in ``encoding``
-    (the input file's), as it would read the file."""
+    boundary) and its format's loader when it names one and it is installed
+    (:mod:`inputmend.grammar.semantics`), then the Python function, then the
+    command.  Grammar, loader and function judge the text; the command gets
+    it as bytes in ``encoding`` (the input file's), as it would read the file.
+    ``loader=False`` leaves the loader out: the language server's quick
+    syntax check, which reports the loader's objections apart."""
     parts: list[Oracle] = []
     try:
         if spec.grammar is not None:
@@ -47,6 +56,9 @@ def build_oracle(
             # a bundled grammar's terminals are known to be fast; a user's may not be
             bundled = spec.grammar in registry.bundled()
             parts.append(grammar if bundled else GuardedGrammar(grammar, spec.test_timeout_s))
+            named = semantics.LOADERS.get(grammar.grammar.info.semantics or "")
+            if loader and named is not None and named.available:
+                parts.append(LoaderOracle(named))
         if spec.python is not None:
             parts.append(
                 PythonOracle(
@@ -77,6 +89,19 @@ def build_oracle(
     oracle = parts[0] if len(parts) == 1 else AllOf(parts)
     guide = registry.for_extension("input" + suffix) if spec.grammar is None and suffix else None
     return GuidedOracle(oracle, guide.name) if guide is not None else oracle
+
+
+def grammar_only_note(spec: OracleSpec) -> str | None:
+    """What to tell the user when the spec's grammar names a loader that is
+    not installed (the check is then the grammar's alone); None otherwise."""
+    if spec.grammar is None:
+        return None
+    try:
+        info = registry.resolve(spec.grammar, base_dir=spec.base_dir)
+    except OracleConfigError:
+        return None
+    loader = semantics.LOADERS.get(info.semantics or "")
+    return None if loader is None or loader.available else f"{info.name}: {loader.missing}"
 
 
 def load_grammar(spec: OracleSpec) -> CompiledGrammar:

@@ -73,10 +73,10 @@ class IncrementalGrammarOracle:
         return self.scan(text).feedback
 
     def check_semantics(self, text: str) -> Feedback | None:
-        """The grammar's check of the rules that are not syntax (its header's
-        ``semantics``), for a text it accepts; None when it has none."""
-        name = self.grammar.info.semantics
-        return semantics.CHECKS[name](text) if name is not None else None
+        """The grammar's loader (its header's ``semantics``), for a text it
+        accepts; None when it names none or the loader is not installed."""
+        loader = semantics.LOADERS.get(self.grammar.info.semantics or "")
+        return loader.check(text) if loader is not None and loader.available else None
 
     def scan(self, text: str) -> Scan:
         """Scan ``text``, reusing the most similar recent scan when there is one."""

@@ -1,0 +1,36 @@
+"""A format's own loader as an oracle: the last word after its grammar.
+
+:func:`~inputmend.oracles.factory.build_oracle` puts a :class:`LoaderOracle`
+right after the grammar of a format that names a loader
+(:mod:`inputmend.grammar.semantics`), inside one
+:class:`~inputmend.oracles.wrappers.AllOf`: the grammar answers first and
+knows the parse boundary, so the loader sees only texts the grammar accepts
+and never an unfinished prefix.  What the loader refuses is incorrect at the
+place it names, with its message.
+"""
+
+from __future__ import annotations
+
+from inputmend.grammar.semantics import Loader
+from inputmend.oracles.base import Feedback, Verdict
+
+
+class LoaderOracle:
+    """Accepts what ``loader`` accepts (it is asked only about texts the
+    grammar before it accepts)."""
+
+    def __init__(self, loader: Loader) -> None:
+        self.loader = loader
+
+    def check(self, text: str) -> Feedback:
+        feedback = self.loader.check(text)
+        if feedback.verdict is Verdict.COMPLETE:
+            return feedback
+        message = f"rejected by {self.loader.name}: {feedback.message}"
+        return Feedback(Verdict.INCORRECT, feedback.error_offset, message)
+
+    def describe(self) -> str:
+        return f"the {self.loader.name} loader"
+
+    def close(self) -> None:
+        pass
