@@ -48,15 +48,19 @@ def section(text: str, heading: str) -> str:
     return "\n".join(lines[start:])
 
 
+def fenced(text: str, language: str) -> list[str]:
+    """The fenced blocks in ``language`` of ``text`` (a page or a section), in order."""
+    found = re.finditer(r"^ *```(\w*)\n(.*?)^ *```", text, re.M | re.S)
+    return [match[2] for match in found if match[1] == language]
+
+
 def blocks(language: str) -> list[Block]:
     """Every fenced block in ``language``, README first, then the pages by name."""
-    found = []
-    for path in PAGES:
-        text = path.read_text(encoding="utf-8")
-        for match in re.finditer(r"^ *```(\w*)\n(.*?)^ *```", text, re.M | re.S):
-            if match[1] == language:
-                found.append(Block(path, language, match[2]))
-    return found
+    return [
+        Block(path, language, text)
+        for path in PAGES
+        for text in fenced(path.read_text(encoding="utf-8"), language)
+    ]
 
 
 def everything() -> str:

@@ -14,11 +14,9 @@ Skipped when ``nvim`` is not installed.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -26,23 +24,18 @@ from typing import Any
 
 import pytest
 
+from tests.documentation import fenced, page, section
+from tests.e2e.clients import (
+    CASES,
+    activated_path,
+    document_in_hostile_project,
+    run_editor,
+)
+
 HERE = Path(__file__).resolve().parent
-EDITORS = HERE.parent.parent / "docs" / "editors.md"
 SCRIPT = HERE / "repair.lua"
 TIMEOUT_S = 60
 HEADLESS = ("--headless", "--clean", "-i", "NONE", "-n")  # no shada, no swap file
-# What a hostile project can plant in front of the server's imports.
-HOSTILE_MODULES = ("inputmend", "json", "lark", "pygls", "pickle", "socket")
-
-CASES = {
-    "ascii": ('{ "name": "Dave" "age": 42 }', {"name": "Dave", "age": 42}),
-    # Before the error on its line: CJK (1 UTF-16 unit, 3 bytes) and emoji
-    # (2 UTF-16 units, 4 bytes), so characters, UTF-16 units and bytes differ.
-    "non-ascii": (
-        '{\n  "名前": "デイブ 😀",\n  "emoji": "🎉🎉🎉 猫" "age": 42\n}\n',
-        {"名前": "デイブ 😀", "emoji": "🎉🎉🎉 猫", "age": 42},
-    ),
-}
 
 
 def _nvim() -> str:
@@ -54,21 +47,12 @@ def _nvim() -> str:
 
 def _documented_lua() -> list[str]:
     """The Lua blocks of the editors page's Neovim section, the init.lua set-up first."""
-    section = EDITORS.read_text(encoding="utf-8").split("\n## Neovim", 1)[1].split("\n## ", 1)[0]
-    return [block.split("\n```", 1)[0] for block in section.split("```lua\n")[1:]]
-
-
-def _activated_path() -> str:
-    """PATH as `. .venv/bin/activate` leaves it: the `inputmend` command first."""
-    command = Path(sys.executable).parent / "inputmend"
-    if not command.exists():
-        pytest.skip(f"no `inputmend` command next to {sys.executable} (pip install -e . first)")
-    return os.pathsep.join([str(command.parent), os.environ.get("PATH", "")])
+    return fenced(section(page("editors.md"), "## Neovim"), "lua")
 
 
 def _environment(tmp_path: Path, config: dict[str, Any]) -> dict[str, str]:
     env = dict(os.environ)
-    env["PATH"] = _activated_path()
+    env["PATH"] = activated_path()
     env.pop("PYTHONPATH", None)
     # keep Neovim's state (lsp.log, shada) out of the user's home
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
@@ -82,14 +66,6 @@ def _lsp_log(tmp_path: Path) -> str:
     return "\n".join(log.read_text(errors="replace")[-20_000:] for log in logs)
 
 
-def _hostile_project(project: Path, markers: Path) -> None:
-    for module in HOSTILE_MODULES:
-        (project / f"{module}.py").write_text(
-            f"import pathlib\npathlib.Path({str(markers / module)!r}).write_text('imported')\n",
-            encoding="utf-8",
-        )
-
-
 def _run_neovim(tmp_path: Path, document: Path) -> tuple[int, str, dict[str, Any]]:
     """Open `document` in headless Neovim with the documented set-up, from the
     document's folder (the project); (exit status, output, result)."""
@@ -101,47 +77,26 @@ def _run_neovim(tmp_path: Path, document: Path) -> tuple[int, str, dict[str, Any
         "result": str(result_path),
         "timeout_ms": (TIMEOUT_S - 10) * 1000,
     }
-    process = subprocess.Popen(
+    run = run_editor(
         [_nvim(), *HEADLESS, "-u", str(init), "-c", f"luafile {SCRIPT}"],
         cwd=document.parent,
         env=_environment(tmp_path, config),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
-        start_new_session=True,  # its own process group: nothing survives a hang
+        timeout_s=TIMEOUT_S,
     )
-    try:
-        stdout, stderr = process.communicate(timeout=TIMEOUT_S)
-        status = process.returncode
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        stdout, stderr = process.communicate()
-        status = -1
-        stderr += f"\n(killed: neovim did not finish in {TIMEOUT_S} s)"
-    finally:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)  # a server or worker left behind
-    output = f"--- nvim stdout\n{stdout}\n--- nvim stderr\n{stderr}\n"
+    output = f"--- nvim stdout\n{run.stdout}\n--- nvim stderr\n{run.stderr}\n"
     output += f"--- lsp.log (tail)\n{_lsp_log(tmp_path)}\n"
     result: dict[str, Any] = {}
     if result_path.exists():
         result = json.loads(result_path.read_text(encoding="utf-8"))
         output += f"--- result\n{json.dumps(result, indent=2, ensure_ascii=False)}\n"
-    return status, output, result
+    return run.status, output, result
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX process groups")
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_neovim_applies_the_preferred_repair(tmp_path: Path, case: str) -> None:
     text, expected = CASES[case]
-    project, markers = tmp_path / "project", tmp_path / "markers"
-    project.mkdir()
-    markers.mkdir()
-    _hostile_project(project, markers)
-    document = project / "person.json"
-    document.write_text(text, encoding="utf-8")
+    document, markers = document_in_hostile_project(tmp_path, text)
 
     status, output, result = _run_neovim(tmp_path, document)
 
