@@ -35,7 +35,7 @@ lint: $(STAMP)
 
 # The whole suite: lint, the VS Code extension's tests (which also package the
 # vsix), then the Python tests: algorithms, oracles, CLI, language server, and
-# end to end in Neovim and in a real VS Code when their tools can be had.
+# end to end in Neovim, Emacs and a real VS Code when their tools can be had.
 test: lint e2e-tools test-vscode test-python
 
 test-python: $(STAMP)
@@ -43,8 +43,10 @@ test-python: $(STAMP)
 
 # Tools of the end-to-end tests, installed when missing and possible (root with
 # apt and npm, as in CI); otherwise those tests are skipped and say why. Neovim;
-# for VS Code: code-server, chromium and playwright-core (cached by version in
+# Emacs with eglot (built in from Emacs 29, Debian's elpa-eglot before); for
+# VS Code: code-server, chromium and playwright-core (cached by version in
 # ~/.cache/inputmend-e2e, see tests/e2e/vscode/install-tools.sh).
+HAS_EGLOT := emacs --batch --eval '(kill-emacs (if (locate-library "eglot") 0 1))' >/dev/null 2>&1
 e2e-tools:
 	@command -v nvim >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -52,6 +54,14 @@ e2e-tools:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim) \
 	      >/dev/null 2>&1 || echo "could not install neovim: its end-to-end test will be skipped"; \
 	  else echo "neovim not found (and cannot install it): its end-to-end test will be skipped"; fi; }
+	@$(HAS_EGLOT) || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing emacs and eglot for the end-to-end test"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq emacs-nox && \
+	      { $(HAS_EGLOT) || \
+	        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq elpa-eglot; }) \
+	      >/dev/null 2>&1 || echo "could not install emacs and eglot: their end-to-end test will be skipped"; \
+	  else echo "emacs with eglot not found (and cannot install it): its end-to-end test will be skipped"; fi; }
 	@bash tests/e2e/vscode/install-tools.sh
 
 test-vscode: $(STAMP)
