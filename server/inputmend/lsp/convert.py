@@ -25,7 +25,7 @@ from inputmend.core.model import Edit, Repair, Span, apply_edits, spans_to_edits
 from inputmend.core.render import Lexer, Where, describe_repair, distinct
 from inputmend.core.text import LineIndex, snippet
 from inputmend.lsp.session import Snapshot
-from inputmend.oracles.base import Feedback, Verdict
+from inputmend.oracles.base import Feedback, Verdict, error_span
 
 SOURCE = "inputmend"
 APPLY_REPAIR = "inputmend.applyRepair"
@@ -108,18 +108,6 @@ def _diagnostic(
     )
 
 
-def boundary_span(text: str, feedback: Feedback) -> Span:
-    """Where the grammar stopped accepting the text (the last character when
-    it just ends too early: a zero-width range at the end is hard to see)."""
-    size = len(text)
-    offset = feedback.error_offset if feedback.error_offset is not None else size
-    incomplete = feedback.verdict is Verdict.INCOMPLETE
-    end = offset if incomplete else min(offset + 1, size)
-    if end == offset and offset > 0 and incomplete:
-        offset -= 1
-    return Span(offset, max(end, offset))
-
-
 def boundary_diagnostic(
     index: LineIndex, feedback: Feedback, encoding: str | None, version: int
 ) -> types.Diagnostic:
@@ -127,7 +115,7 @@ def boundary_diagnostic(
     code = "incomplete" if feedback.verdict is Verdict.INCOMPLETE else "syntax"
     message = conflict_message(index.text, feedback.error_offset) or feedback.message
     message = message or f"{feedback.verdict.value} input"
-    span = boundary_span(index.text, feedback)
+    span = error_span(index.text, feedback)
     return _diagnostic(index, span, code, message, encoding, version)
 
 
@@ -194,7 +182,7 @@ def error_diagnostic(snapshot: Snapshot, encoding: str | None) -> types.Diagnost
 def error_location(snapshot: Snapshot) -> Span | None:
     """Where the document's error is known to be (not a placeholder range)."""
     if snapshot.fast is not None and not snapshot.fast.valid:
-        return boundary_span(snapshot.text, snapshot.fast)
+        return error_span(snapshot.text, snapshot.fast)
     if validator_rejects(snapshot):
         assert snapshot.validator is not None
         offset = snapshot.validator.error_offset

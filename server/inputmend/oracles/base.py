@@ -13,6 +13,8 @@ import enum
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from inputmend.core.model import Span
+
 
 class Outcome(enum.Enum):
     """Result of a delta-debugging test (Zeller's dd): pass, fail, or unresolved."""
@@ -54,6 +56,19 @@ class Feedback:
 
 
 COMPLETE = Feedback(Verdict.COMPLETE)
+
+
+def error_span(text: str, feedback: Feedback) -> Span:
+    """Where the oracle stopped accepting ``text``, as a range to show: the
+    character at the parse boundary, or the last character when the text
+    just ends too early (a zero-width range at the end is hard to see)."""
+    size = len(text)
+    offset = feedback.error_offset if feedback.error_offset is not None else size
+    incomplete = feedback.verdict is Verdict.INCOMPLETE
+    end = offset if incomplete else min(offset + 1, size)
+    if end == offset and offset > 0 and incomplete:
+        offset -= 1
+    return Span(offset, max(end, offset))
 
 
 @runtime_checkable
