@@ -16,10 +16,10 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from inputmend import services
-from inputmend.cli import batch, render
+from inputmend.cli import batch, github, render, sarif
 from inputmend.cli.files import (
     InputError,
     InputFile,
@@ -162,14 +162,47 @@ def _files(args: argparse.Namespace) -> list[str]:
     return files
 
 
-def _report_problem(record: dict[str, Any], args: argparse.Namespace) -> bool:
-    """Say that a file could not be processed; whether it was such a record."""
-    if "problem" not in record:
-        return False
-    print(f"inputmend: error: {printable(record['problem'])}", file=sys.stderr)
-    if args.json:
-        render.print_json(render.public(record))
-    return True
+class Report:
+    """The records of a run in the ``--output-format`` chosen: ``text`` (the
+    caller prints it), ``json`` (a line per file), ``github`` (workflow
+    commands per file) or ``sarif`` (one log at the end).  Summaries go to
+    standard error where the standard output is for machines (json, sarif)."""
+
+    def __init__(self, args: argparse.Namespace, stream: TextIO) -> None:
+        self.format: str = args.output_format
+        self.stream = stream
+        self.files: list[str] = [_display_name(name) for name in args.files]
+        self.kept: list[dict[str, Any]] = []
+
+    @property
+    def text(self) -> bool:
+        return self.format == "text"
+
+    @property
+    def summary_stream(self) -> TextIO:
+        return sys.stderr if self.format in ("json", "sarif") else self.stream
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Write (or keep, for SARIF) one file's record in a machine format."""
+        if self.format == "json":
+            render.print_json(render.public(record), stream=self.stream)
+        elif self.format == "github":
+            for line in github.workflow_commands(record):
+                print(line, file=self.stream)
+        elif self.format == "sarif":
+            self.kept.append(record)
+
+    def problem(self, record: dict[str, Any]) -> bool:
+        """Say that a file could not be processed; whether it was such a record."""
+        if "problem" not in record:
+            return False
+        print(f"inputmend: error: {printable(record['problem'])}", file=sys.stderr)
+        self.add(record)
+        return True
+
+    def close(self) -> None:
+        if self.format == "sarif":
+            render.print_json(sarif.log(self.kept, order=self.files), stream=self.stream)
 
 
 # ------------------------------------------------------------------ check
@@ -194,24 +227,27 @@ def cmd_check(args: argparse.Namespace) -> int:
     progress = batch.ProgressBar(len(files), "checking")
     counts = {"valid": 0, "invalid": 0, "problem": 0}
     warned: set[str] = set()
+    report = Report(args, sys.stdout)
     for record in batch.run(check_one, files, args, jobs=_jobs(args), progress=progress):
         progress.clear()
         _warn(record.get("_warning"), warned)
-        if _report_problem(record, args):
+        if report.problem(record):
             counts["problem"] += 1
             continue
         counts["valid" if record["valid"] else "invalid"] += 1
-        if args.json:
-            render.print_json(render.public(record))
+        if not report.text:
+            report.add(record)
         elif record["valid"]:
             print(f"{printable(record['file'])}: valid")
         else:
             print(record["_line"])
     progress.clear()
-    if len(files) > 1 and not args.json:
+    report.close()
+    if len(files) > 1 and report.format != "json":
         print(
             f"{len(files)} files: {counts['valid']} valid, {counts['invalid']} invalid"
-            + (f", {counts['problem']} not checked" if counts["problem"] else "")
+            + (f", {counts['problem']} not checked" if counts["problem"] else ""),
+            file=report.summary_stream,
         )
     if counts["problem"]:
         return EXIT_USAGE
@@ -293,7 +329,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
         raise UsageError("-o takes one input file; use --in-place for several")
     detailed = len(files) == 1
     # with -o -, standard output carries the repaired text only
-    report = sys.stderr if args.output == STDIN else sys.stdout
+    report = Report(args, sys.stderr if args.output == STDIN else sys.stdout)
     progress = batch.ProgressBar(len(files), "repairing")
     outcome: dict[str, list[str]] = {
         "repaired": [],
@@ -308,7 +344,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
         progress.clear()
         _warn(record.get("_warning"), warned)
         path = record["file"]
-        if _report_problem(record, args):
+        if report.problem(record):
             outcome["problem"].append(path)
             reasons[path] = record["problem"]
             continue
@@ -324,13 +360,14 @@ def cmd_repair(args: argparse.Namespace) -> int:
             reasons[path] = "; ".join(record["notes"]) or "no repair found"
             if record["budget_exhausted"]:
                 reasons[path] += f" ({record['_stop']})"
-        if args.json:
-            render.print_json(render.public(record), stream=report)
+        if not report.text:
+            report.add(record)
         else:
             if not detailed:
                 print(f"\n== {path}")
-            render.print_repair(record, detailed=detailed, stream=report)
+            render.print_repair(record, detailed=detailed, stream=report.stream)
     progress.clear()
+    report.close()
     if not detailed:
         summary = (
             f"{len(files)} files: {len(outcome['repaired'])} repaired, "
@@ -338,8 +375,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
             + (f", {len(outcome['lossy'])} not repaired (lossy)" if outcome["lossy"] else "")
             + (f", {len(outcome['problem'])} not processed" if outcome["problem"] else "")
         )
-        stream = sys.stderr if args.json else sys.stdout
-        print(("\n" if not args.json else "") + summary, file=stream)
+        stream = report.summary_stream
+        print(("\n" if report.text else "") + summary, file=stream)
         for path in outcome["failed"] + outcome["lossy"] + outcome["problem"]:
             print(f"  {path}: {reasons[path]}", file=stream)
     if outcome["problem"]:

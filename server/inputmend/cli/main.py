@@ -84,6 +84,27 @@ def _jobs_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+OUTPUT_FORMATS = ("text", "json", "github", "sarif")
+RECORD_OUTPUT_FORMATS = ("text", "json")
+
+
+def _output_format_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--output-format",
+        choices=OUTPUT_FORMATS,
+        default="text",
+        help="text; json: one JSON object per file; github: GitHub Actions annotations; "
+        "sarif: one SARIF 2.1.0 log (default text)",
+    )
+    parser.add_argument(
+        "--json",
+        dest="output_format",
+        action="store_const",
+        const="json",
+        help="the same as --output-format json",
+    )
+
+
 def _algorithms(registry: dict[str, str]) -> str:
     return "; ".join(f"{name}: {summary}" for name, summary in registry.items())
 
@@ -101,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         "check", parents=[oracle], help="validate files (exit 0 valid, 1 invalid, 2 error)"
     )
     check.add_argument("files", nargs="+", metavar="FILE|FOLDER", help="- reads standard input")
-    check.add_argument("--json", action="store_true", help="one JSON object per file")
+    _output_format_options(check)
     _encoding_option(check)
     _jobs_option(check)
     records.add_options(check, repair=False)
@@ -138,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     repair.add_argument(
         "--allow-loss", action="store_true", help="write the best repair even when it is lossy"
     )
-    repair.add_argument("--json", action="store_true", help="one JSON object per file")
+    _output_format_options(repair)
     _encoding_option(repair)
     _jobs_option(repair)
     records.add_options(repair, repair=True)
@@ -205,8 +226,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.subcommand in ("check", "repair"):
+            args.json = args.output_format == "json"
             fmt = records.record_format(args)
             if fmt is not None:
+                if args.output_format not in RECORD_OUTPUT_FORMATS:
+                    raise commands.UsageError(
+                        f"--output-format {args.output_format} reports whole files; record "
+                        f"mode (--records {fmt}) reports records as text or json "
+                        "(--records none checks the file as one document)"
+                    )
                 return records.run(args, fmt)
             records.refuse_record_options(args)
         return COMMANDS[args.subcommand](args)

@@ -23,7 +23,7 @@ from inputmend.core.conflicts import conflict_message
 from inputmend.core.model import Abstraction, Diagnosis, Edit, Repair, RepairResult, apply_edits
 from inputmend.core.render import Lexer, describe_repair
 from inputmend.core.text import LineIndex, escape_undecodable, printable, snippet
-from inputmend.oracles.base import Feedback
+from inputmend.oracles.base import Feedback, error_span
 
 SPANS_SHOWN = 50
 CONTEXT_LINES = 3
@@ -36,12 +36,47 @@ LINE_SHOWN = 160
 _HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 
 
+def error_message(text: str, feedback: Feedback) -> str:
+    """What is wrong with ``text``, in words (a merge conflict by name)."""
+    message = conflict_message(text, feedback.error_offset) or feedback.message
+    return message or f"{feedback.verdict.value} input"
+
+
 def error_line(name: str, text: str, feedback: Feedback) -> str:
     """``FILE:LINE:COLUMN: error: MESSAGE`` (without a position when unknown)."""
     offset = feedback.error_offset
     prefix = f"{name}:{LineIndex(text).human(offset)}:" if offset is not None else f"{name}:"
-    message = conflict_message(text, offset) or feedback.message
-    return printable(f"{prefix} error: {message or feedback.verdict.value + ' input'}")
+    return printable(f"{prefix} error: {error_message(text, feedback)}")
+
+
+def region(index: LineIndex, start: int, end: int) -> dict[str, int]:
+    """The characters ``[start, end)`` of the text of ``index``: their offset
+    and length, and 1-based line and column of the start and of the end (the
+    end column is the one just after the last character, as SARIF counts)."""
+    line, column = index.position(start)
+    end_line, end_column = index.position(end)
+    return {
+        "offset": start,
+        "length": end - start,
+        "line": line + 1,
+        "column": column + 1,
+        "end_line": end_line + 1,
+        "end_column": end_column + 1,
+    }
+
+
+def finding(index: LineIndex, feedback: Feedback) -> dict[str, Any] | None:
+    """An invalid input's problem for the CI formats: its kind (the verdict),
+    message, and the region to mark (:func:`~inputmend.oracles.base.error_span`;
+    none when the oracle does not say where)."""
+    if feedback.valid:
+        return None
+    span = error_span(index.text, feedback)
+    return {
+        "rule": feedback.verdict.value,
+        "message": error_message(index.text, feedback),
+        "region": None if feedback.error_offset is None else region(index, span.start, span.end),
+    }
 
 
 def error_json(text: str, feedback: Feedback) -> dict[str, Any] | None:
@@ -79,6 +114,7 @@ def check_record(source: InputFile, name: str, feedback: Feedback) -> dict[str, 
         "error": error_json(source.text, feedback),
         "encoding": source.encoding.to_json(),
         "_line": error_line(name, source.text, feedback),
+        "_finding": finding(LineIndex(source.text), feedback),
     }
 
 
@@ -126,6 +162,8 @@ def repair_record(
         if partial is None
         else {"text": partial.text, "edits": _edits_json(partial.edits), "complete": False},
         "_line": error_line(name, text, initial),
+        "_finding": finding(index, initial),
+        "_regions": [[region(index, e.offset, e.end) for e in r.edits] for r in repairs],
         "_stop": result.stats.stop_reason,
         "_where": [where(r.edits[0].offset) if r.edits else "" for r in repairs],
         "_diffs": [
