@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint test-python test-vscode e2e-tools vsix bench docs clean
+.PHONY: demo test lint test-python test-vscode e2e-tools vsix dist bench docs clean
 
 $(STAMP): pyproject.toml hatch_build.py server/inputmend/grammar/_native.c
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -74,6 +74,12 @@ test-vscode: $(STAMP)
 vsix:
 	npm --prefix client-vscode ci --no-audit --no-fund --loglevel=error
 	npm --prefix client-vscode run package
+
+# The sdist and the wheel (built from the sdist, with the bundled grammars
+# and, when a C compiler is found, the compiled scan loop) in dist/.
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
 
 # Runs the benchmarks and writes their tables, with the machine's description,
 # into bench/README.md (bench/run_all.py --only NAME,... reruns some of them).
