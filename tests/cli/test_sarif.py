@@ -118,7 +118,7 @@ def test_file_names_become_uri_references(tmp_path: Path) -> None:
     assert uri(str(tmp_path / "x.json")) == (tmp_path / "x.json").as_uri()
 
 
-@pytest.mark.parametrize("fmt", ["sarif", "github"])
+@pytest.mark.parametrize("fmt", ["sarif", "github", "gitlab"])
 def test_record_mode_refuses_the_whole_file_formats(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str
 ) -> None:

@@ -11,6 +11,7 @@ report to standard error.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from inputmend import services
-from inputmend.cli import batch, github, render, sarif
+from inputmend.cli import batch, github, gitlab, render, sarif
 from inputmend.cli.files import (
     InputError,
     InputFile,
@@ -165,13 +166,13 @@ def _files(args: argparse.Namespace) -> list[str]:
 class Report:
     """The records of a run in the ``--output-format`` chosen: ``text`` (the
     caller prints it), ``json`` (a line per file), ``github`` (workflow
-    commands per file) or ``sarif`` (one log at the end).  Summaries go to
-    standard error where the standard output is for machines (json, sarif)."""
+    commands per file), ``sarif`` or ``gitlab`` (one report at the end).
+    Summaries go to standard error where the standard output is for machines."""
 
-    def __init__(self, args: argparse.Namespace, stream: TextIO) -> None:
-        self.format: str = args.output_format
+    def __init__(self, output_format: str, stream: TextIO, files: list[str]) -> None:
+        self.format = output_format
         self.stream = stream
-        self.files: list[str] = [_display_name(name) for name in args.files]
+        self.files = [_display_name(name) for name in files]
         self.kept: list[dict[str, Any]] = []
 
     @property
@@ -180,7 +181,7 @@ class Report:
 
     @property
     def summary_stream(self) -> TextIO:
-        return sys.stderr if self.format in ("json", "sarif") else self.stream
+        return sys.stderr if self.format in ("json", "sarif", "gitlab") else self.stream
 
     def add(self, record: dict[str, Any]) -> None:
         """Write (or keep, for SARIF) one file's record in a machine format."""
@@ -189,7 +190,7 @@ class Report:
         elif self.format == "github":
             for line in github.workflow_commands(record):
                 print(line, file=self.stream)
-        elif self.format == "sarif":
+        elif self.format in ("sarif", "gitlab"):
             self.kept.append(record)
 
     def problem(self, record: dict[str, Any]) -> bool:
@@ -201,8 +202,15 @@ class Report:
         return True
 
     def close(self) -> None:
+        """Write the report of the whole run (SARIF, GitLab), its files in the
+        order given, whatever order the worker processes finished in, so that
+        a run's report is the same on any machine."""
+        rank = {name: index for index, name in enumerate(self.files)}
+        kept = sorted(self.kept, key=lambda r: (rank.get(r["file"], len(rank)), r["file"]))
         if self.format == "sarif":
-            render.print_json(sarif.log(self.kept, order=self.files), stream=self.stream)
+            render.print_json(sarif.log(kept), stream=self.stream)
+        elif self.format == "gitlab":
+            print(json.dumps(gitlab.report(kept), ensure_ascii=True, indent=1), file=self.stream)
 
 
 # ------------------------------------------------------------------ check
@@ -227,7 +235,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     progress = batch.ProgressBar(len(files), "checking")
     counts = {"valid": 0, "invalid": 0, "problem": 0}
     warned: set[str] = set()
-    report = Report(args, sys.stdout)
+    report = Report(args.output_format, sys.stdout, files)
     for record in batch.run(check_one, files, args, jobs=_jobs(args), progress=progress):
         progress.clear()
         _warn(record.get("_warning"), warned)
@@ -329,7 +337,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
         raise UsageError("-o takes one input file; use --in-place for several")
     detailed = len(files) == 1
     # with -o -, standard output carries the repaired text only
-    report = Report(args, sys.stderr if args.output == STDIN else sys.stdout)
+    report = Report(args.output_format, sys.stderr if args.output == STDIN else sys.stdout, files)
     progress = batch.ProgressBar(len(files), "repairing")
     outcome: dict[str, list[str]] = {
         "repaired": [],

@@ -84,7 +84,7 @@ def _jobs_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-OUTPUT_FORMATS = ("text", "json", "github", "sarif")
+OUTPUT_FORMATS = ("text", "json", "github", "sarif", "gitlab")
 RECORD_OUTPUT_FORMATS = ("text", "json")
 
 
@@ -94,7 +94,7 @@ def _output_format_options(parser: argparse.ArgumentParser) -> None:
         choices=OUTPUT_FORMATS,
         default="text",
         help="text; json: one JSON object per file; github: GitHub Actions annotations; "
-        "sarif: one SARIF 2.1.0 log (default text)",
+        "sarif: one SARIF 2.1.0 log; gitlab: a GitLab code quality report (default text)",
     )
     parser.add_argument(
         "--json",

@@ -9,14 +9,11 @@ Files that could not be processed are the invocation's notifications.
 
 Positions count Unicode code points (``columnKind``), as the rest of
 inputmend does: ``charOffset`` and columns are those of the decoded text.
-The results are in the order of the files given, whatever order the worker
-processes finished in, so a run's log is the same on any machine.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -117,15 +114,12 @@ def _notification(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def log(records: Iterable[dict[str, Any]], *, order: list[str]) -> dict[str, Any]:
-    """The SARIF log of a run's records (``order``: the files as given, the
-    order of the results)."""
-    rank = {name: index for index, name in enumerate(order)}
-    ordered = sorted(records, key=lambda r: (rank.get(r["file"], len(rank)), r["file"]))
-    problems = [record for record in ordered if "problem" in record]
+def log(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The SARIF log of a run's records."""
+    problems = [record for record in records if "problem" in record]
     results = [
         result
-        for record in ordered
+        for record in records
         if "problem" not in record and (result := _result(record)) is not None
     ]
     invocation: dict[str, Any] = {"executionSuccessful": not problems}
