@@ -85,3 +85,15 @@ def test_a_file_that_cannot_be_read_is_annotated_without_a_position(
     assert name == "error" and props["file"] == str(missing) and "line" not in props
     assert props["title"] == "inputmend: not processed"
     assert message in err
+
+
+def test_messages_cannot_inject_escape_sequences(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """GitHub's log viewer renders terminal colours: a file name (here in the
+    message that it cannot be read) shows with its control characters escaped."""
+    missing = tmp_path / "\x1b[31mred\x1b[0m.json"
+    code, out, _ = run(capsys, "check", "--output-format", "github", str(missing))
+    assert code == 2
+    _, _, message = _parse(out.splitlines()[0])
+    assert "\x1b" not in message and "\\x1b[31mred" in message

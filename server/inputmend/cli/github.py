@@ -8,12 +8,16 @@ an annotation on the file without a position.
 
 GitHub reads a command up to the end of its line: in the message ``%``,
 ``\\r`` and ``\\n`` are percent-encoded, in the properties ``,`` and ``:``
-as well (they separate properties and end the list).
+as well (they separate properties and end the list).  What the validator
+said is shown as the text output shows it: control characters (a terminal's
+escape sequences) as backslash escapes.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from inputmend.core.text import printable
 
 TITLE = "inputmend"
 _DATA_ESCAPES = {"%": "%25", "\r": "%0D", "\n": "%0A"}
@@ -55,13 +59,13 @@ def _repairs(record: dict[str, Any]) -> list[str]:
         lossy = ", lossy" if repair["lossy"] else ""
         lines.append(
             f"Repair {rank + 1} (distance {repair['distance']}{lossy}, at {where}): "
-            f"{repair['summary']}"
+            f"{printable(repair['summary'])}"
         )
         if rank == 0:
             lines.append(record["_diffs"][0].rstrip("\n"))
     if not record["repairs"]:
         lines.append("No repair found.")
-    lines += [f"note: {note}" for note in record["notes"]]
+    lines += [f"note: {printable(note)}" for note in record["notes"]]
     if record["written"]:
         lines.append(record["written"])
     return lines
@@ -73,14 +77,14 @@ def workflow_commands(record: dict[str, Any]) -> list[str]:
         return [
             command(
                 "error",
-                record["problem"],
+                printable(record["problem"]),
                 {"file": record["file"], "title": f"{TITLE}: not processed"},
             )
         ]
     problem = record["_finding"]
     if problem is None:
         return []
-    message = [problem["message"]]
+    message = [printable(problem["message"])]
     if "repairs" in record:
         message += ["", *_repairs(record)]
     properties: dict[str, str | int] = {

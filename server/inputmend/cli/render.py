@@ -114,7 +114,7 @@ def check_record(source: InputFile, name: str, feedback: Feedback) -> dict[str, 
         "error": error_json(source.text, feedback),
         "encoding": source.encoding.to_json(),
         "_line": error_line(name, source.text, feedback),
-        "_finding": finding(LineIndex(source.text), feedback),
+        "_finding": None if feedback.valid else finding(LineIndex(source.text), feedback),
     }
 
 
