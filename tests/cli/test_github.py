@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inputmend.cli.github import command
-from tests.cli.helpers import run
+from tests.cli.helpers import BROKEN_JSON, mixed_folder, run
 
 _COMMAND = re.compile(r"^::(\w+) ([^:]*)::(.*)$")
 
@@ -37,9 +37,7 @@ def test_messages_and_properties_are_escaped_as_github_requires() -> None:
 def test_check_annotates_each_invalid_file_at_its_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    (tmp_path / "good.json").write_text('{"a": 1}\n')
-    (tmp_path / "bad.json").write_text('{"a": 1,\n "b": [1, 2,, 3]}\n')
-    (tmp_path / "short.yaml").write_text("a: [1, 2\n")
+    mixed_folder(tmp_path)
     code, out, _ = run(capsys, "check", "--output-format", "github", str(tmp_path))
     assert code == 1
     commands = [_parse(line) for line in out.splitlines() if line.startswith("::")]
@@ -64,7 +62,7 @@ def test_repair_annotation_names_the_best_repair_and_shows_its_diff(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text('{"a": 1,\n "b": [1, 2,, 3]}\n')
+    bad.write_text(BROKEN_JSON)
     code, out, _ = run(capsys, "repair", "--output-format", "github", "--top", "2", str(bad))
     assert code == 0
     [line] = out.splitlines()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import run
+from tests.cli.helpers import mixed_folder, run
 
 REQUIRED = {"description", "check_name", "fingerprint", "severity", "location"}
 
@@ -15,9 +15,7 @@ REQUIRED = {"description", "check_name", "fingerprint", "severity", "location"}
 def test_each_invalid_file_is_an_issue_at_its_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    (tmp_path / "good.json").write_text('{"a": 1}\n')
-    (tmp_path / "bad.json").write_text('{"a": 1,\n "b": [1, 2,, 3]}\n')
-    (tmp_path / "short.yaml").write_text("a: [1, 2\n")
+    mixed_folder(tmp_path)
     code, out, err = run(capsys, "check", "--output-format", "gitlab", "--jobs", "2", str(tmp_path))
     assert code == 1 and "3 files: 1 valid, 2 invalid" in err
     issues = json.loads(out)

@@ -17,11 +17,12 @@ import pytest
 import yaml
 
 from inputmend.grammar import registry
+from tests.cli.helpers import BROKEN_JSON
 from tests.conftest import ROOT
 
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
 JUNK = "{ a = 1; }" + " @@@" * 30 + "\n"  # TinyC: only deleting the junk (lossy) repairs it
-FIXABLE = '{"a": 1,\n "b": [1, 2,, 3]}\n'
+FIXABLE = BROKEN_JSON
 
 
 def _glob_regex(glob: str) -> str:

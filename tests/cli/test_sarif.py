@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from inputmend.cli.sarif import uri
-from tests.cli.helpers import run
+from tests.cli.helpers import BROKEN_JSON, mixed_folder, run
 
 SCHEMA = json.loads(
     (Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
@@ -42,9 +42,7 @@ def test_the_schema_rejects_what_sarif_forbids() -> None:
 def test_check_of_a_folder_is_one_valid_log(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    (tmp_path / "good.json").write_text('{"a": 1}\n')
-    (tmp_path / "bad.json").write_text('{"a": 1,\n "b": [1, 2,, 3]}\n')
-    (tmp_path / "short.yaml").write_text("a: [1, 2\n")
+    mixed_folder(tmp_path)
     (tmp_path / "ü.toml").write_text('x = "ü" = 2\n')
     code, out, err = run(capsys, "check", "--output-format", "sarif", "--jobs", "2", str(tmp_path))
     assert code == 1
@@ -80,7 +78,7 @@ def test_check_of_a_folder_is_one_valid_log(
 def test_repairs_are_fixes_that_give_the_repaired_text(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    text = '{"a": 1,\n "b": [1, 2,, 3]}\n'
+    text = BROKEN_JSON
     bad = tmp_path / "bad.json"
     bad.write_text(text)
     (tmp_path / "good.json").write_text("[]\n")
