@@ -4,6 +4,7 @@ never imported from the working directory."""
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from pathlib import Path
@@ -99,3 +100,60 @@ def test_python_validators_are_never_imported_from_the_working_directory(
     assert not mark.exists()
     assert run(capsys, "check", "--python", "./localcheck.py:check", str(data))[0] == 0
     assert mark.exists(), "a file named as a path is the user's explicit choice"
+
+
+ENTRY_POINTS = {
+    "check": (["check", "sub/dir/a.json"], None),
+    "repair": (["repair", "sub/dir/a.json"], None),
+    "explain": (["explain", "sub/dir/a.json"], None),
+    "records lines": (["check", "--records", "lines", "sub/dir/a.txt"], None),
+    "records csv": (["repair", "--records", "csv", "sub/dir/a.csv"], None),
+    "automatic record mode": (["check", "sub/dir/a.jsonl"], None),
+    "standard input": (["check", "-"], b"[1]"),
+}
+"""Every way the command line reads a configuration file: arguments and standard input."""
+
+
+def _everything_config(folder: Path, mark: Path) -> Path:
+    """A configuration for every file name whose validator leaves ``mark``, and
+    files of each kind below ``folder`` in ``sub/dir``."""
+    script = f"open({str(mark)!r}, 'w').close(); raise SystemExit(3)"
+    config = folder / ".inputmend.toml"
+    config.write_text(
+        f'[[oracle]]\nfiles = ["*"]\ncommand = ["{sys.executable}", "-c", "{script}"]\n'
+    )
+    data = folder / "sub" / "dir"
+    data.mkdir(parents=True)
+    for name, text in (("a.json", "[1]"), ("a.txt", "[1]\n"), ("a.jsonl", "[1]\n")):
+        (data / name).write_text(text)
+    (data / "a.csv").write_text("a,b\n1,2\n")
+    return config
+
+
+@pytest.mark.parametrize("owner", ["mine", "someone else's"])
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+def test_every_entry_point_obeys_only_the_users_own_configuration(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    entry: str,
+    owner: str,
+) -> None:
+    """Mine runs (so the configuration is one that would run); someone
+    else's is ignored with a warning."""
+    mark = tmp_path / "ran"
+    config = _everything_config(tmp_path, mark)
+    if owner != "mine":
+        if not ROOT:
+            pytest.skip("changing owners needs root")
+        os.chown(config, 65534, 65534)
+    monkeypatch.chdir(tmp_path)
+    args, stdin = ENTRY_POINTS[entry]
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    err = run(capsys, *args)[2]
+    if owner == "mine":
+        assert mark.exists()
+    else:
+        assert "owned by another user (uid 65534)" in err
+        assert not mark.exists()

@@ -8,7 +8,11 @@ import pytest
 
 from inputmend.config.discovery import find_config, glob_matches, load_config, settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
+from inputmend.config.trust import Trust
 from inputmend.oracles.base import OracleConfigError
+
+TRUST = Trust(roots=())
+"""No folder trusted: these configurations name no validators."""
 
 
 @pytest.mark.parametrize(
@@ -42,7 +46,7 @@ def test_the_nearest_configuration_wins(tmp_path: Path) -> None:
     inner = _config(inner_folder, '[[oracle]]\nfiles = "*.data"\ngrammar = "csv"\n')
     assert find_config(inner_folder / "x.data") == inner
     assert find_config(tmp_path / "x.data") == outer
-    assert settings_for(inner_folder / "x.data").spec.grammar == "csv"
+    assert settings_for(inner_folder / "x.data", trust=TRUST).spec.grammar == "csv"
 
 
 def test_a_configuration_file_sets_rules_and_limits(tmp_path: Path) -> None:
@@ -79,16 +83,30 @@ def test_configuration_mistakes_are_one_line_errors(
 def test_flags_win_and_the_extension_is_the_fallback(tmp_path: Path) -> None:
     _config(tmp_path, '[[oracle]]\nfiles = "*.data"\ngrammar = "json"\n')
     flags = OracleSpec(grammar="csv")
-    assert settings_for(tmp_path / "x.data", flags).spec is flags
-    by_extension = settings_for(tmp_path / "x.ini", OracleSpec(test_timeout_s=3.0)).spec
+    assert settings_for(tmp_path / "x.data", flags, trust=TRUST).spec is flags
+    timeout = OracleSpec(test_timeout_s=3.0)
+    by_extension = settings_for(tmp_path / "x.ini", timeout, trust=TRUST).spec
     assert (by_extension.grammar, by_extension.test_timeout_s) == ("ini", 3.0)
     with pytest.raises(NoOracleError, match="no oracle for this file"):
-        settings_for(tmp_path / "x.unknown")
+        settings_for(tmp_path / "x.unknown", trust=TRUST)
 
 
 def test_a_bundled_grammar_can_be_chosen_by_file_name(tmp_path: Path) -> None:
-    by_name = settings_for(tmp_path / "web" / "tsconfig.json").spec
+    by_name = settings_for(tmp_path / "web" / "tsconfig.json", trust=TRUST).spec
     assert (by_name.grammar, by_name.source) == ("jsonc", "file name tsconfig.json")
-    assert settings_for(tmp_path / ".vscode" / "settings.json").spec.grammar == "jsonc"
-    by_extension = settings_for(tmp_path / "package.json").spec
+    vscode = settings_for(tmp_path / ".vscode" / "settings.json", trust=TRUST).spec
+    assert vscode.grammar == "jsonc"
+    by_extension = settings_for(tmp_path / "package.json", trust=TRUST).spec
     assert (by_extension.grammar, by_extension.source) == ("json", "extension .json")
+
+
+def test_a_configuration_with_validators_is_obeyed_only_when_trusted(tmp_path: Path) -> None:
+    _config(tmp_path, '[[oracle]]\nfiles = "*.data"\ngrammar = "csv"\ncommand = ["true"]\n')
+    trusted = settings_for(tmp_path / "x.data", trust=Trust((tmp_path,)))
+    assert (trusted.spec.grammar, trusted.spec.command, trusted.warning) == ("csv", ("true",), None)
+    with pytest.raises(NoOracleError) as refused:
+        settings_for(tmp_path / "x.data", trust=Trust((tmp_path,), refusal="not today"))
+    assert refused.value.warning is not None and refused.value.warning.endswith("not today")
+    ignored = settings_for(tmp_path / "x.json", trust=Trust((tmp_path / "elsewhere",)))
+    assert ignored.spec.grammar == "json" and not ignored.spec.has_validator
+    assert "lies outside the folders being checked" in str(ignored.warning)

@@ -4,8 +4,11 @@ client's relative paths starting at the workspace."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.lsp.conftest import codes, open_document, session, wait_until
 
@@ -72,3 +75,18 @@ async def test_relative_paths_in_the_clients_settings_start_at_the_workspace(
         await wait_until(lambda: "validator" in codes(client, uri))
         [diagnostic] = [d for d in client.diagnostics[uri] if d.code == "validator"]
         assert "doubled" in diagnostic.message
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="changing owners needs root")
+async def test_a_workspace_configuration_owned_by_someone_else_is_not_obeyed(
+    tmp_path: Path,
+) -> None:
+    workspace, mark = tmp_path / "workspace", tmp_path / "ran"
+    _config_with_marking_command(workspace, mark)
+    os.chown(workspace / ".inputmend.toml", 65534, 65534)
+    async with session(root=workspace, init_options=TRUST) as (client, _):
+        uri = open_document(client, workspace / "a.expr", "1 + 2", "plaintext")
+        await wait_until(lambda: "untrusted-validator" in codes(client, uri))
+        [note] = [d for d in client.diagnostics[uri] if d.code == "untrusted-validator"]
+        assert "owned by another user (uid 65534)" in note.message
+    assert not mark.exists()

@@ -31,7 +31,7 @@ from inputmend.cli.files import (
 )
 from inputmend.config.discovery import FileSettings, settings_for
 from inputmend.config.schema import OracleSpec
-from inputmend.config.trust import command_line_roots
+from inputmend.config.trust import Trust
 from inputmend.core.budget import Budget
 from inputmend.core.loss import LossLimit, significant
 from inputmend.core.render import distinct
@@ -77,11 +77,15 @@ def _flags(args: argparse.Namespace) -> OracleSpec:
 def _settings(path: str, args: argparse.Namespace) -> FileSettings:
     """The file's settings; a configuration file that would run programs is
     obeyed only by the rule of :mod:`inputmend.config.trust`."""
-    names = args.files if hasattr(args, "files") else [args.file]
-    return settings_for(Path(path), _flags(args), trusted_in=command_line_roots(names))
+    return settings_for(Path(path), _flags(args), trust=command_line_trust(args))
 
 
-def _warn(warning: str | None, shown: set[str]) -> None:
+def command_line_trust(args: argparse.Namespace) -> Trust:
+    """The trust of this command line: the folders it names."""
+    return Trust.command_line(args.files if hasattr(args, "files") else [args.file])
+
+
+def warn(warning: str | None, shown: set[str]) -> None:
     """Print a warning on stderr, once."""
     if warning and warning not in shown:
         shown.add(warning)
@@ -238,7 +242,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     report = Report(args.output_format, sys.stdout, files)
     for record in batch.run(check_one, files, args, jobs=_jobs(args), progress=progress):
         progress.clear()
-        _warn(record.get("_warning"), warned)
+        warn(record.get("_warning"), warned)
         if report.problem(record):
             counts["problem"] += 1
             continue
@@ -350,7 +354,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
     warned: set[str] = set()
     for record in batch.run(repair_one, files, args, jobs=_jobs(args), progress=progress):
         progress.clear()
-        _warn(record.get("_warning"), warned)
+        warn(record.get("_warning"), warned)
         path = record["file"]
         if report.problem(record):
             outcome["problem"].append(path)
@@ -398,7 +402,7 @@ def cmd_ddset(args: argparse.Namespace) -> int:
     if args.instances < 0 or args.verify < 0:
         raise UsageError("--instances and --verify must not be negative")
     settings = _settings(args.file, args)
-    _warn(settings.warning, set())
+    warn(settings.warning, set())
     spec = settings.spec
     if spec.grammar is None:
         info = registry.for_path(args.file)
@@ -442,7 +446,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if args.algorithm == "ddset":
         return cmd_ddset(args)
     source, settings, oracle = _load(args.file, args)
-    _warn(settings.warning, set())
+    warn(settings.warning, set())
     budget = _budget(args, settings)
     seconds = run_limit(budget.timeout_s, settings.spec.test_timeout_s)
     try:

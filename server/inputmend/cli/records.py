@@ -23,12 +23,21 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from inputmend.cli.commands import EXIT_INVALID, EXIT_OK, UsageError, _flags, _jobs
+from inputmend.cli.commands import (
+    EXIT_INVALID,
+    EXIT_OK,
+    UsageError,
+    _flags,
+    _jobs,
+    command_line_trust,
+    warn,
+)
 from inputmend.cli.files import AtomicFile, InputError, StreamedInput
 from inputmend.cli.record_output import Output, open_output
 from inputmend.config import defaults
 from inputmend.config.discovery import settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
+from inputmend.config.trust import Trust
 from inputmend.core.loss import LossLimit
 from inputmend.core.render import describe_repair
 from inputmend.core.text import LineIndex
@@ -135,6 +144,7 @@ class RecordRun:
     check: bool
     settings: RecordSettings
     flags: OracleSpec
+    trust: Trust
     jobs: int
     partition_bytes: int
     engine: str
@@ -196,6 +206,7 @@ def _run_options(args: argparse.Namespace, fmt: Format) -> RecordRun:
         check=check,
         settings=settings,
         flags=_flags(args),
+        trust=command_line_trust(args),
         jobs=_jobs(args),
         partition_bytes=args.partition_bytes or defaults.PARTITION_BYTES,
         engine=args.engine,
@@ -207,15 +218,19 @@ def _run_options(args: argparse.Namespace, fmt: Format) -> RecordRun:
     )
 
 
-def _spec(path: Path | None, run: RecordRun) -> OracleSpec | None:
+def _spec(path: Path | None, run: RecordRun, warned: set[str]) -> OracleSpec | None:
     """The configured oracle for a record of ``path`` (``None``: the format's
-    default, JSON for lines and CSV rows for csv)."""
+    default, JSON for lines and CSV rows for csv), decided by the same trust
+    rule as whole files; an ignored configuration file is warned about once."""
     if path is None:
         return None if run.flags.empty else run.flags
     try:
-        return settings_for(path, run.flags).spec
-    except NoOracleError:
+        found = settings_for(path, run.flags, trust=run.trust)
+    except NoOracleError as error:
+        warn(error.warning, warned)
         return None
+    warn(found.warning, warned)
+    return found.spec
 
 
 # ------------------------------------------------------------------- running
@@ -223,8 +238,9 @@ def run(args: argparse.Namespace, fmt: Format) -> int:
     """Check or repair each named file (or standard input) record by record."""
     options = _run_options(args, fmt)
     status = EXIT_OK
+    warned: set[str] = set()
     for name in args.files:
-        status = max(status, _run_file(name, options))
+        status = max(status, _run_file(name, options, warned))
     return status
 
 
@@ -252,10 +268,10 @@ def _refuse_overwriting_input(source: StreamedInput | None, reject: str | None) 
         raise InputError("--reject names the input file; choose another file")
 
 
-def _run_file(name: str, run: RecordRun) -> int:
+def _run_file(name: str, run: RecordRun, warned: set[str]) -> int:
     path = None if name == "-" else Path(name)
     job = engines.RecordJob(
-        run.fmt, _spec(path, run), run.settings, suffix=path.suffix if path else ""
+        run.fmt, _spec(path, run, warned), run.settings, suffix=path.suffix if path else ""
     )
     started = time.monotonic()
     with _open(name) as (stream, source):

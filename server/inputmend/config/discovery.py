@@ -21,7 +21,7 @@ from inputmend.config.schema import (
     Rule,
     RunLimits,
 )
-from inputmend.config.trust import distrust
+from inputmend.config.trust import Trust
 from inputmend.grammar import registry
 from inputmend.oracles.base import OracleConfigError
 
@@ -148,18 +148,16 @@ class FileSettings:
     warning: str | None = None  # a configuration file was ignored, and why
 
 
-def settings_for(
-    file: Path, flags: OracleSpec | None = None, *, trusted_in: Iterable[Path] | None = None
-) -> FileSettings:
-    """Decide the oracle and limits for one file.  With ``trusted_in``, a
-    configuration file that names validators is obeyed only by the rule of
-    :mod:`~inputmend.config.trust` (folders ``trusted_in``), and otherwise
-    ignored with a warning."""
+def settings_for(file: Path, flags: OracleSpec | None = None, *, trust: Trust) -> FileSettings:
+    """Decide the oracle and limits for one file.  A configuration file that
+    names validators is obeyed only when ``trust`` accepts it
+    (:meth:`~inputmend.config.trust.Trust.verdict`); otherwise it is ignored
+    as a whole, and ``warning`` says why."""
     config_path = find_config(file)
     config = load_config(config_path) if config_path is not None else None
     warning = None
-    if config is not None and trusted_in is not None and config.has_validators:
-        why = distrust(config.path, trusted_in)
+    if config is not None and config.has_validators:
+        why = trust.verdict(config.path)
         if why is not None:
             warning = f"ignored {config.path}: it names commands or Python validators, and {why}"
             config = None
@@ -172,7 +170,8 @@ def settings_for(
         if info is None:
             raise NoOracleError(
                 f"{file}: no oracle for this file; pass --grammar, --command or --python, "
-                f"or map it in {defaults.CONFIG_NAME}" + (f" ({warning})" if warning else "")
+                f"or map it in {defaults.CONFIG_NAME}" + (f" ({warning})" if warning else ""),
+                warning=warning,
             )
         source = f"file name {file.name}" if info.names(file) else f"extension {file.suffix}"
         spec = OracleSpec(grammar=info.name, source=source)

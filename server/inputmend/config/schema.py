@@ -27,7 +27,12 @@ Spelling = Literal["toml", "client"]
 
 
 class NoOracleError(OracleConfigError):
-    """No rule, setting or bundled grammar gives an oracle for a file."""
+    """No rule, setting or bundled grammar gives an oracle for a file;
+    ``warning`` says which configuration file was ignored, if one was."""
+
+    def __init__(self, message: str, *, warning: str | None = None) -> None:
+        super().__init__(message)
+        self.warning = warning
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,11 @@ ignored with a warning: the rule git adopted for repositories owned by
 someone else.  The language server obeys it only when, in addition, the
 user setting ``trustWorkspaceCommands`` is true.
 
+Every entry point (``check``, ``repair``, ``explain``, record mode, standard
+input, the language server) decides through :meth:`Trust.verdict`:
+:func:`inputmend.config.discovery.settings_for` cannot be called without a
+:class:`Trust`, so no caller can forget the rule.
+
 Grammar paths in a configuration file that the language server reads must
 stay inside the workspace folder that holds the file (inside the file's own
 folder when it is in none): a grammar's error message quotes the file, and
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from inputmend.config import defaults
@@ -40,8 +46,11 @@ def home_config() -> Path | None:
         return None
 
 
-def distrust(config: Path, roots: Iterable[Path]) -> str | None:
-    """Why the validators of ``config`` must not run; None when they may."""
+def distrust(
+    config: Path, roots: Iterable[Path], *, where: str = "the folders being checked"
+) -> str | None:
+    """Why the validators of ``config`` must not run; None when they may.
+    ``where`` names the ``roots`` in the answer."""
     try:
         owner = config.stat().st_uid
     except OSError as error:
@@ -53,7 +62,7 @@ def distrust(config: Path, roots: Iterable[Path]) -> str | None:
         return None
     if any(is_inside(config, root) for root in roots):
         return None
-    return "it lies outside the folders being checked"
+    return f"it lies outside {where}"
 
 
 def grammar_inside(spec: OracleSpec, folder: Path) -> bool:
@@ -74,3 +83,25 @@ def command_line_roots(names: Iterable[str]) -> list[Path]:
         path = Path(name)
         roots.append(path if path.is_dir() else path.parent)
     return roots
+
+
+@dataclass(frozen=True)
+class Trust:
+    """Which configuration files may run code in this run: those that
+    :func:`distrust` accepts for ``roots`` (named ``where`` in messages),
+    and none at all when ``refusal`` says why not."""
+
+    roots: tuple[Path, ...]
+    where: str = "the folders being checked"
+    refusal: str | None = None
+
+    @classmethod
+    def command_line(cls, names: Iterable[str]) -> Trust:
+        """The command line's trust: the folders it points at."""
+        return cls(tuple(command_line_roots(names)))
+
+    def verdict(self, config: Path) -> str | None:
+        """Why the validators of ``config`` must not run; None when they may."""
+        if self.refusal is not None:
+            return self.refusal
+        return distrust(config, self.roots, where=self.where)

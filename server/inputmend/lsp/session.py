@@ -19,10 +19,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from inputmend.config.defaults import CONFIG_NAME
 from inputmend.config.discovery import settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
-from inputmend.config.trust import distrust, grammar_inside, is_inside
+from inputmend.config.trust import Trust, grammar_inside, is_inside
 from inputmend.core.model import Repair, Span
 from inputmend.core.text import LineIndex
 from inputmend.lsp.settings import ServerSettings
@@ -84,19 +83,16 @@ def _grammar_outside(spec: OracleSpec, config: Path, folders: Sequence[Path]) ->
     return f"{config}: the grammar {spec.grammar} lies outside {allowed}; it was not read"
 
 
-def _validator_distrust(
-    config: Path, settings: ServerSettings, folders: Sequence[Path]
-) -> str | None:
-    """Why the validators of a workspace configuration file must not run."""
-    if not settings.trust_workspace_commands:
-        return (
-            f"external commands from {CONFIG_NAME} run only when the user setting "
-            "inputmend.trustWorkspaceCommands is true"
-        )
-    if workspace_of(config, folders) is None:
-        return f"{config} is outside the open workspace folders"
-    why = distrust(config, folders)
-    return None if why is None else f"{config} is not trusted: {why}"
+def workspace_trust(settings: ServerSettings, folders: Sequence[Path]) -> Trust:
+    """The server's trust: configuration files inside the open workspace
+    folders, and only when the user allowed workspace commands."""
+    refusal = (
+        None
+        if settings.trust_workspace_commands
+        else "external commands run only when the user setting "
+        "inputmend.trustWorkspaceCommands is true"
+    )
+    return Trust(tuple(folders), where="the open workspace folders", refusal=refusal)
 
 
 def oracle_setup(path: Path, settings: ServerSettings, folders: Sequence[Path]) -> OracleSetup:
@@ -113,29 +109,22 @@ def _decide(path: Path, settings: ServerSettings, folders: Sequence[Path]) -> Or
     try:
         spec = settings.oracle_for(path, workspace_of(path, folders))
         if spec is None:
-            found = settings_for(path)
+            found = settings_for(path, trust=workspace_trust(settings, folders))
+            if found.warning is not None:
+                notes.append(Note("untrusted-validator", found.warning))
             spec = found.spec
             if found.config is not None:
                 outside = _grammar_outside(spec, found.config, folders)
                 if outside is not None:
-                    return OracleSetup(notes=(Note("configuration", outside),))
-                why = _validator_distrust(found.config, settings, folders)
-                if spec.has_validator and why is not None:
-                    notes.append(
-                        Note(
-                            "untrusted-validator",
-                            f"the validator from {spec.source} was not run: {why}",
-                        )
-                    )
-                    spec = spec.grammar_only()
-                    if spec.grammar is None:
-                        return OracleSetup(notes=tuple(notes))
+                    return OracleSetup(notes=(*notes, Note("configuration", outside)))
         spec = replace(spec, test_timeout_s=min(spec.test_timeout_s, settings.test_timeout_s))
         fast = build_oracle(spec.grammar_only(), loader=False) if spec.grammar else None
         grammar = find_part(fast, IncrementalGrammarOracle) if fast is not None else None
         semantics = grammar.grammar.info.semantics if grammar is not None else None
         return OracleSetup(spec, fast, tuple(notes), semantics=semantics)
-    except NoOracleError:
+    except NoOracleError as error:
+        if error.warning is not None:
+            notes.append(Note("untrusted-validator", error.warning))
         return OracleSetup(notes=tuple(notes))
     except OracleConfigError as error:
         return OracleSetup(notes=(*notes, Note("configuration", str(error))))
