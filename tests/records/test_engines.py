@@ -143,3 +143,30 @@ def test_kill_9_of_the_command_leaves_no_worker(tmp_path: Path, engine: str) -> 
     assert survivors(mark) == []
     visible = [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")]
     assert visible == ["slow.jsonl"]  # no output (a SIGKILL may leave a hidden temporary file)
+
+
+def test_the_local_dask_cluster_admits_only_its_own_run() -> None:
+    """Whoever submits a task runs code in the workers: another local user
+    who finds the port must not get in, with no credentials or with others."""
+    distributed = pytest.importorskip("distributed", reason="the Dask extra is not installed")
+    from inputmend.records.cluster import DaskEngine
+
+    job = engines.RecordJob("lines", None, SETTINGS)
+    engine = DaskEngine(job, scheduler=None, workers=1)
+    try:
+        assert engine.cluster is not None
+        address = engine.cluster.scheduler_address
+        assert address.startswith("tls://127.0.0.1:")
+        output, _, _ = _run(engine, _jsonl(50))
+        assert len(output.splitlines()) == 50, "the run itself gets in"
+        tcp = address.replace("tls://", "tcp://")
+        strangers = [
+            (address, None),  # no TLS settings at all
+            (tcp, None),  # plain TCP
+            (address, distributed.Security.temporary()),  # a certificate of its own
+        ]
+        for where, security in strangers:
+            with pytest.raises((OSError, TimeoutError, TypeError)):
+                distributed.Client(where, security=security, timeout="3s").close()
+    finally:
+        engine.close()

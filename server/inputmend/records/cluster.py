@@ -6,6 +6,15 @@ the workers need inputmend installed, not the input file.  Results come back
 in input order (:func:`inputmend.records.engines.run`).  Without a scheduler
 address, a local cluster of single-threaded worker processes is started for
 the run and stopped after it.
+
+Whoever can submit a task to a cluster runs code in its workers.  The local
+cluster therefore listens on 127.0.0.1 only, speaks TLS, and accepts only
+peers that present the certificate made for this run
+(:meth:`distributed.Security.temporary`, kept in memory): another user of the
+machine who finds its port can connect to nothing.  A cluster named with
+``--scheduler`` is secured by its operator; the client uses Dask's
+configuration (``distributed.comm.tls.*``, ``distributed.comm.require-encryption``)
+to reach it.
 """
 
 from __future__ import annotations
@@ -16,15 +25,34 @@ import logging
 import uuid
 
 import dask
-from distributed import Client, LocalCluster
+from distributed import Client, LocalCluster, Security
 
 from inputmend.records.engines import EngineError, Pending, RecordJob, process_partition
 from inputmend.records.model import Partition
 
+LOOPBACK = "127.0.0.1"
+
+
+def private_cluster(workers: int) -> LocalCluster:
+    """A local cluster of ``workers`` single-threaded processes that only this
+    run can reach: TLS on the loopback interface, with a per-run certificate
+    that every peer (client, scheduler, worker) must present."""
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host=LOOPBACK,
+        protocol="tls://",
+        security=Security.temporary(),
+        dashboard_address=f"{LOOPBACK}:0",  # any free port: never a warning
+        silence_logs=logging.ERROR,
+    )
+
 
 class DaskEngine:
     """Partitions as tasks on a Dask cluster: the one at ``scheduler``
-    (``tcp://host:8786``), else a local cluster of ``workers`` processes."""
+    (``tcp://host:8786``), else a private local cluster of ``workers``
+    processes (:func:`private_cluster`)."""
 
     def __init__(
         self,
@@ -48,14 +76,8 @@ class DaskEngine:
                     "distributed.worker.profile.enabled": False,
                 }
                 with dask.config.set(local):
-                    self.cluster = LocalCluster(
-                        n_workers=workers,
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=":0",  # any free port: never a warning
-                        silence_logs=logging.ERROR,
-                    )
-                self.client = Client(self.cluster)
+                    self.cluster = private_cluster(workers)
+                self.client = Client(self.cluster, security=self.cluster.security)
             else:
                 self.client = Client(scheduler, timeout=f"{connect_timeout_s}s")
         except (OSError, TimeoutError, ValueError) as error:
