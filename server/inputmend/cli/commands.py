@@ -479,6 +479,11 @@ def cmd_grammars(args: argparse.Namespace) -> int:
 
 
 def cmd_lsp(args: argparse.Namespace) -> int:
-    from inputmend.lsp.app import serve
+    from inputmend.lsp.app import TokenError, serve
 
-    return serve(tcp_port=args.tcp)
+    if args.tcp is not None and not 0 <= args.tcp <= 65535:
+        raise UsageError("--tcp takes a port number from 0 (any free port) to 65535")
+    try:
+        return serve(tcp_port=args.tcp)
+    except TokenError as error:
+        raise UsageError(str(error)) from None

@@ -196,7 +196,13 @@ def build_parser() -> argparse.ArgumentParser:
     subcommands.add_parser("grammars", help="list the bundled grammars")
 
     lsp = subcommands.add_parser("lsp", help="start the language server (stdio)")
-    lsp.add_argument("--tcp", type=int, metavar="PORT", help="listen on a TCP port instead")
+    lsp.add_argument(
+        "--tcp",
+        type=int,
+        metavar="PORT",
+        help="listen on 127.0.0.1:PORT instead (for debugging); clients must send the token "
+        "of the file named on stderr as initializationOptions.token",
+    )
     lsp.add_argument("--stdio", action="store_true", help="use stdio (the default)")
     return parser
 

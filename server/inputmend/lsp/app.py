@@ -12,7 +12,13 @@ from typing import Any
 from lsprotocol import types
 
 from inputmend.lsp import actions, commands, lifecycle, sync
+from inputmend.lsp.admission import TokenError, token_file
 from inputmend.lsp.server import InputmendServer
+
+__all__ = ["TokenError", "create_server", "serve", "warn_if_root"]
+
+LOOPBACK = "127.0.0.1"
+"""The TCP server's only address: never reachable from other machines."""
 
 FEATURES: tuple[tuple[str, Callable[..., Any], Any], ...] = (
     (types.INITIALIZE, lifecycle.initialize, None),
@@ -38,14 +44,36 @@ def create_server() -> InputmendServer:
     return server
 
 
+ROOT_WARNING = """\
+inputmend: WARNING: the language server runs as root.
+inputmend: WARNING: every validator it starts (commands and Python functions from
+inputmend: WARNING: the editor's settings and trusted .inputmend.toml files) runs as root.
+inputmend: WARNING: run the editor and the server as an ordinary user."""
+
+
+def warn_if_root() -> None:
+    """Say loudly on stderr when the server runs as root."""
+    if os.geteuid() == 0:
+        print(ROOT_WARNING, file=sys.stderr)
+
+
 def serve(*, tcp_port: int | None = None) -> int:
-    """Run the server on stdio (or TCP for debugging) until ``exit``; logs go
-    to stderr only.  The exit status: 0 after ``shutdown``, else 1."""
+    """Run the server on stdio (or, for debugging, on TCP to a client that
+    presents the token of :func:`~inputmend.lsp.admission.token_file`) until
+    ``exit``; logs go to stderr only.  The exit status: 0 after ``shutdown``,
+    else 1.  Raises :class:`~inputmend.lsp.admission.TokenError` when the
+    token cannot be kept private."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    warn_if_root()
     # a neutral working directory: the workers start there, and nothing
     # resolves a path against it (settings' relative paths start at the workspace)
     os.chdir(Path(Path.cwd().anchor))
-    server = create_server()
-    if tcp_port is not None:
-        return server.serve_tcp("127.0.0.1", tcp_port)
-    return server.serve_stdio()
+    if tcp_port is None:
+        return create_server().serve_stdio()
+    path, token = token_file()
+    print(
+        f"inputmend: TCP clients must send the token in {path} "
+        "as initializationOptions.token",
+        file=sys.stderr,
+    )
+    return create_server().serve_tcp(LOOPBACK, tcp_port, token=token)

@@ -18,9 +18,10 @@ from pygls.lsp.server import LanguageServer
 
 from inputmend import __version__
 from inputmend.lsp import convert
+from inputmend.lsp.admission import AdmittingProtocol
 from inputmend.lsp.analysis import Analyser
 from inputmend.lsp.progress import WorkDoneProgress
-from inputmend.lsp.protocol import InputmendProtocol, StdoutWriter, stdin_reader
+from inputmend.lsp.protocol import StdoutWriter, stdin_reader
 from inputmend.lsp.scheduler import Scheduler
 from inputmend.lsp.session import Session, Snapshot
 from inputmend.lsp.show import GeneratedFiles
@@ -29,10 +30,10 @@ log = logging.getLogger(__name__)
 
 
 class InputmendServer(LanguageServer):
-    protocol: InputmendProtocol
+    protocol: AdmittingProtocol
 
     def __init__(self) -> None:
-        super().__init__("inputmend", __version__, protocol_cls=InputmendProtocol)
+        super().__init__("inputmend", __version__, protocol_cls=AdmittingProtocol)
         self.session = Session()
         self.generated = GeneratedFiles()
         self.scheduler = Scheduler()
@@ -53,19 +54,42 @@ class InputmendServer(LanguageServer):
         finally:
             self.close()
 
-    def serve_tcp(self, host: str, port: int) -> int:
-        """Serve one client on a TCP port (for debugging); the exit status."""
+    def serve_tcp(self, host: str, port: int, *, token: str) -> int:
+        """Serve one client at a time on a TCP port (0: any free one, said on
+        stderr) until an admitted client ends the session; the exit status.
+        A client is served only once it presented ``token``
+        (:class:`~inputmend.lsp.admission.AdmittingProtocol`); a refused one
+        is disconnected and the server waits for the next."""
 
         async def run() -> int:
             done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            busy = False
 
             async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+                nonlocal busy
+                if busy or done.done():
+                    writer.close()
+                    return
+                busy = True
+                self.protocol.expect(token)
                 self.protocol.set_writer(writer)
-                status = await self.protocol.serve(lambda: reader.read(1 << 16))
-                if not done.done():
-                    done.set_result(status)
 
-            async with await asyncio.start_server(connected, host, port):
+                async def read() -> bytes:
+                    return b"" if self.protocol.refused else await reader.read(1 << 16)
+
+                try:
+                    status = await self.protocol.serve(read)
+                finally:
+                    busy = False
+                if self.protocol.admitted and not done.done():
+                    done.set_result(status)
+                else:
+                    writer.close()
+
+            async with await asyncio.start_server(connected, host, port) as listening:
+                bound = listening.sockets[0].getsockname()[1]
+                print(f"inputmend: language server listening on {host}:{bound}", file=sys.stderr)
+                sys.stderr.flush()
                 return await done
 
         try:
