@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lsp.conftest import codes, open_document, session, wait_until
+from tests.lsp.conftest import codes, open_document, replace_text, session, wait_until
 
 TRUST = {"inputmend": {"trustWorkspaceCommands": True}}
 
@@ -69,7 +69,7 @@ async def test_relative_paths_in_the_clients_settings_start_at_the_workspace(
         "def check(text):\n    if '((' in text:\n        raise ValueError('doubled')\n"
     )
     oracle = {"files": "*.expr", "grammar": "expr", "python": "validators.py:check"}
-    options = {"inputmend": {"oracles": [oracle]}}
+    options = {"inputmend": {"oracles": [oracle], "trustWorkspaceCommands": True}}
     async with session(root=tmp_path, init_options=options) as (client, _):
         uri = open_document(client, tmp_path / "calc.expr", "1 + ((2))", "plaintext")
         await wait_until(lambda: "validator" in codes(client, uri))
@@ -90,3 +90,65 @@ async def test_a_workspace_configuration_owned_by_someone_else_is_not_obeyed(
         [note] = [d for d in client.diagnostics[uri] if d.code == "untrusted-validator"]
         assert "owned by another user (uid 65534)" in note.message
     assert not mark.exists()
+
+
+def _workspace_code(workspace: Path, mark: Path) -> dict[str, dict[str, str]]:
+    """Validators of the workspace's own: a program and a Python file that
+    leave ``mark`` when they run; the client settings naming each."""
+    (workspace / "tools").mkdir(parents=True)
+    program = workspace / "tools" / "validate"
+    program.write_text(f"#!/bin/sh\ntouch {mark}\ncat >/dev/null\n")
+    program.chmod(0o755)
+    (workspace / "checks").mkdir()
+    (workspace / "checks" / "cfg.py").write_text(
+        f"open({str(mark)!r}, 'w').close()\ndef check(text):\n    pass\n"
+    )
+    return {
+        "program": {"files": "*.expr", "grammar": "expr", "command": "tools/validate"},
+        "python file": {"files": "*.expr", "grammar": "expr", "python": "checks/cfg.py:check"},
+    }
+
+
+@pytest.mark.parametrize("kind", ["program", "python file"])
+async def test_an_untrusted_workspace_runs_none_of_its_own_files(
+    tmp_path: Path, kind: str
+) -> None:
+    workspace, mark = tmp_path / "workspace", tmp_path / "ran"
+    oracle = _workspace_code(workspace, mark)[kind]
+    options = {"inputmend": {"oracles": [oracle]}}
+    async with session(root=workspace, init_options=options) as (client, _):
+        uri = open_document(client, workspace / "a.expr", "1 + 2", "plaintext")
+        await wait_until(lambda: "untrusted-validator" in codes(client, uri))
+        [note] = [d for d in client.diagnostics[uri] if d.code == "untrusted-validator"]
+        assert "trustWorkspaceCommands" in note.message
+        replace_text(client, uri, 2, "1 +")
+        await wait_until(lambda: any(d.severity == 1 for d in client.diagnostics[uri]))
+    assert not mark.exists(), "the grammar still judges; the workspace's file never ran"
+
+
+@pytest.mark.parametrize("kind", ["program", "python file"])
+async def test_a_trusted_workspace_runs_its_own_files(tmp_path: Path, kind: str) -> None:
+    workspace, mark = tmp_path / "workspace", tmp_path / "ran"
+    oracle = _workspace_code(workspace, mark)[kind]
+    options = {"inputmend": {"oracles": [oracle], "trustWorkspaceCommands": True}}
+    async with session(root=workspace, init_options=options) as (client, _):
+        open_document(client, workspace / "a.expr", "1 + 2", "plaintext")
+        await wait_until(mark.exists)
+
+
+async def test_a_client_settings_grammar_outside_the_workspace_is_not_read(
+    tmp_path: Path,
+) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    secret = tmp_path / "shadow"
+    secret.write_text("root:TOPSECRET:19000:0:99999:7:::\n")
+    oracle = {"files": "*.data", "grammar": str(secret)}
+    async with session(root=workspace, init_options={"inputmend": {"oracles": [oracle]}}) as (
+        client,
+        _,
+    ):
+        uri = open_document(client, workspace / "a.data", "x", "plaintext")
+        await wait_until(lambda: "configuration" in codes(client, uri))
+        messages = " ".join(d.message for d in client.diagnostics[uri])
+        assert "outside" in messages and "TOPSECRET" not in messages

@@ -65,14 +65,21 @@ def distrust(
     return f"it lies outside {where}"
 
 
-def grammar_inside(spec: OracleSpec, folder: Path) -> bool:
-    """Is the spec's grammar bundled, or a file inside ``folder``?"""
+def grammar_file(spec: OracleSpec) -> Path | None:
+    """The file of the spec's grammar (relative paths start at its
+    ``base_dir``); None when it has none or a bundled one."""
     if spec.grammar is None or spec.grammar in registry.bundled():
-        return True
+        return None
     grammar = Path(spec.grammar).expanduser()
     if not grammar.is_absolute() and spec.base_dir is not None:
         grammar = spec.base_dir / grammar
-    return is_inside(grammar, folder)
+    return grammar
+
+
+def grammar_inside(spec: OracleSpec, folder: Path) -> bool:
+    """Is the spec's grammar bundled, or a file inside ``folder``?"""
+    grammar = grammar_file(spec)
+    return grammar is None or is_inside(grammar, folder)
 
 
 def command_line_roots(names: Iterable[str]) -> list[Path]:

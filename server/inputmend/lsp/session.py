@@ -21,12 +21,12 @@ from typing import Any
 
 from inputmend.config.discovery import settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
-from inputmend.config.trust import Trust, grammar_inside, is_inside
+from inputmend.config.trust import Trust, grammar_file, grammar_inside, is_inside
 from inputmend.core.model import Repair, Span
 from inputmend.core.text import LineIndex
 from inputmend.lsp.settings import ServerSettings
 from inputmend.oracles.base import Feedback, Oracle, OracleConfigError
-from inputmend.oracles.factory import build_oracle
+from inputmend.oracles.factory import build_oracle, relative_code
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.wrappers import find_part
 
@@ -83,6 +83,39 @@ def _grammar_outside(spec: OracleSpec, config: Path, folders: Sequence[Path]) ->
     return f"{config}: the grammar {spec.grammar} lies outside {allowed}; it was not read"
 
 
+def _client_spec(
+    spec: OracleSpec, path: Path, settings: ServerSettings, workspace: Path | None
+) -> tuple[OracleSpec | None, list[Note]]:
+    """A client-settings oracle as it may run, and notes on what was left out.
+
+    In a trusted workspace (the user setting ``trustWorkspaceCommands``), as
+    configured.  Otherwise the workspace provides no code and no outside
+    file: a grammar must lie inside the workspace folder (the document's
+    folder when it is in none), and a validator whose program or Python file
+    is a relative path (the workspace's own file) does not run; the others
+    run with nothing resolved against the workspace."""
+    if settings.trust_workspace_commands:
+        return spec, []
+    allowed = workspace or path.parent
+    if not grammar_inside(spec, allowed):
+        why = f"the grammar {spec.grammar} from the client settings lies outside {allowed}"
+        return None, [Note("configuration", f"{why}; it was not read")]
+    grammar = grammar_file(spec)
+    if grammar is not None:
+        spec = replace(spec, grammar=str(grammar))  # found without the base folder
+    code = relative_code(spec) if workspace is not None else None
+    if code is None:
+        return replace(spec, base_dir=None), []
+    note = Note(
+        "untrusted-validator",
+        f"the validator {code} from the client settings was not run: it is a path in "
+        f"the workspace {workspace}, which runs only when the user setting "
+        "inputmend.trustWorkspaceCommands is true",
+    )
+    grammar_only = replace(spec.grammar_only(), base_dir=None)
+    return (grammar_only if grammar_only.grammar is not None else None), [note]
+
+
 def workspace_trust(settings: ServerSettings, folders: Sequence[Path]) -> Trust:
     """The server's trust: configuration files inside the open workspace
     folders, and only when the user allowed workspace commands."""
@@ -107,8 +140,13 @@ def oracle_setup(path: Path, settings: ServerSettings, folders: Sequence[Path]) 
 def _decide(path: Path, settings: ServerSettings, folders: Sequence[Path]) -> OracleSetup:
     notes: list[Note] = []
     try:
-        spec = settings.oracle_for(path, workspace_of(path, folders))
-        if spec is None:
+        workspace = workspace_of(path, folders)
+        spec = settings.oracle_for(path, workspace)
+        if spec is not None:
+            spec, notes = _client_spec(spec, path, settings, workspace)
+            if spec is None:
+                return OracleSetup(notes=tuple(notes))
+        else:
             found = settings_for(path, trust=workspace_trust(settings, folders))
             if found.warning is not None:
                 notes.append(Note("untrusted-validator", found.warning))

@@ -7,13 +7,14 @@ command line and the language server alike.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from inputmend.config.schema import OracleSpec
 from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar import registry, semantics
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Oracle, OracleConfigError
-from inputmend.oracles.command import CommandOracle
+from inputmend.oracles.command import CommandOracle, parse_command
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.loader import LoaderOracle
 from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
@@ -32,6 +33,21 @@ def _base_dir(spec: OracleSpec) -> str | None:
 
 def _module_dir(spec: OracleSpec) -> str | None:
     return str(spec.module_dir) if spec.module_dir is not None else None
+
+
+def relative_code(spec: OracleSpec) -> str | None:
+    """The program or Python file of the spec's validator, when it is named
+    by a relative path (one that ``base_dir`` would provide); else None.  A
+    bare program name is looked up on ``PATH`` and is not one."""
+    if spec.python is not None:
+        module = spec.python.rpartition(":")[0]
+        if module.endswith(".py") and not Path(module).is_absolute():
+            return module
+    if spec.command is not None:
+        program = parse_command(spec.command)[0]
+        if "/" in program and not Path(program).is_absolute():
+            return program
+    return None
 
 
 def build_oracle(
