@@ -9,9 +9,12 @@ wrong value keeps the previous one and is logged, so a typo never stops the
 server.
 
 Security: external validators (commands, Python functions) from a
-``.inputmend.toml`` in the workspace run only when the user-level setting
-``trustWorkspaceCommands`` is true.  A workspace file can never grant that to
-itself: the setting is only read from the client's settings.
+``.inputmend.toml`` in the workspace, validators of these settings whose
+program or Python file is a path relative to the workspace, and grammars
+outside the workspace are used only when the user-level setting
+``trustWorkspaceCommands`` is true (:func:`inputmend.lsp.session.oracle_setup`).
+A workspace file can never grant that to itself: the setting is only read
+from the client's settings.
 """
 
 from __future__ import annotations
