@@ -47,6 +47,25 @@ def test_a_configuration_above_the_checked_folders_is_ignored_with_a_warning(
     assert not mark.exists()
 
 
+def test_a_configuration_needs_trust_only_for_the_files_its_validators_judge(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its rule for ``*.json`` runs a program; a CSV file beside it gets no
+    such rule, so nothing of the configuration runs for it and nothing is
+    said about trust."""
+    mark = tmp_path / "ran"
+    config = _config(tmp_path / "shared", mark)
+    table = tmp_path / "shared" / "mine" / "t.csv"
+    table.parent.mkdir(parents=True)
+    table.write_text("a,b\n1,2\n")
+    monkeypatch.chdir(_valid(tmp_path / "elsewhere").parent)
+    code, out, err = run(capsys, "check", str(table))
+    assert (code, out.strip(), err) == (0, f"{table}: valid", "")
+    code, _, err = run(capsys, "check", str(_valid(table.parent)))
+    assert code == 0 and f"warning: ignored {config}" in err
+    assert not mark.exists()
+
+
 def test_a_configuration_in_the_checked_folder_is_obeyed(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -107,6 +107,9 @@ def test_a_configuration_with_validators_is_obeyed_only_when_trusted(tmp_path: P
     with pytest.raises(NoOracleError) as refused:
         settings_for(tmp_path / "x.data", trust=Trust((tmp_path,), refusal="not today"))
     assert refused.value.warning is not None and refused.value.warning.endswith("not today")
-    ignored = settings_for(tmp_path / "x.json", trust=Trust((tmp_path / "elsewhere",)))
-    assert ignored.spec.grammar == "json" and not ignored.spec.has_validator
-    assert "lies outside the folders being checked" in str(ignored.warning)
+    with pytest.raises(NoOracleError) as outside:
+        settings_for(tmp_path / "x.data", trust=Trust((tmp_path / "elsewhere",)))
+    assert "lies outside the folders being checked" in str(outside.value.warning)
+    # no rule of it judges x.json: nothing of it runs there, nothing to trust
+    other = settings_for(tmp_path / "x.json", trust=Trust((tmp_path / "elsewhere",)))
+    assert (other.spec.grammar, other.warning) == ("json", None)

@@ -149,14 +149,18 @@ class FileSettings:
 
 
 def settings_for(file: Path, flags: OracleSpec | None = None, *, trust: Trust) -> FileSettings:
-    """Decide the oracle and limits for one file.  A configuration file that
-    names validators is obeyed only when ``trust`` accepts it
-    (:meth:`~inputmend.config.trust.Trust.verdict`); otherwise it is ignored
-    as a whole, and ``warning`` says why."""
+    """Decide the oracle and limits for one file.  A configuration file whose
+    rule for this file names validators is obeyed only when ``trust``
+    accepts it (:meth:`~inputmend.config.trust.Trust.verdict`); otherwise it
+    is ignored as a whole, and ``warning`` says why.  Its rules for other
+    files, and its rules when ``flags`` name the oracle, run nothing: they
+    need no trust."""
     config_path = find_config(file)
     config = load_config(config_path) if config_path is not None else None
     warning = None
-    if config is not None and config.has_validators:
+    flagged = flags is not None and not flags.empty
+    own = None if config is None or flagged else config.spec_for(file)  # its rule for the file
+    if config is not None and own is not None and own.has_validator:
         why = trust.verdict(config.path)
         if why is not None:
             warning = f"ignored {config.path}: it names commands or Python validators, and {why}"
@@ -164,7 +168,7 @@ def settings_for(file: Path, flags: OracleSpec | None = None, *, trust: Trust) -
     limits = config.limits if config is not None else RunLimits()
     if flags is not None and not flags.empty:
         return FileSettings(flags, limits, config_path, warning)
-    spec = config.spec_for(file) if config is not None else None
+    spec = own if config is not None else None
     if spec is None:
         info = registry.for_path(file)
         if info is None:
