@@ -111,6 +111,64 @@ def test_in_place_keeps_hard_links(broken: Path, tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ output
+def _shared_folder(tmp_path: Path) -> Path:
+    """A sticky world-writable folder, like ``/tmp``."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    return shared
+
+
+def _foreign_link(link: Path, target: Path) -> Path:
+    """A symbolic link to ``target`` planted by another user."""
+    link.symlink_to(target)
+    os.lchown(link, OTHER_UID, OTHER_UID)
+    return link
+
+
+@pytest.mark.skipif(not ROOT, reason="planting another user's link needs root")
+@pytest.mark.parametrize("how", ["-o", "--in-place"])
+def test_another_users_symlink_in_a_sticky_folder_is_not_followed(
+    capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path, how: str
+) -> None:
+    victim = tmp_path / "victim.json"
+    victim.write_text(BROKEN if how == "--in-place" else "secret")
+    link = _foreign_link(_shared_folder(tmp_path) / "out.json", victim)
+    args = ["-o", str(link), str(broken)] if how == "-o" else ["--in-place", str(link)]
+    code, _, err = run(capsys, "repair", *args)
+    assert code == 2 and "Traceback" not in err
+    assert f"{link}: refused" in err and "belongs to another user" in err
+    assert victim.read_text() == (BROKEN if how == "--in-place" else "secret")
+    assert sorted(p.name for p in link.parent.iterdir()) == ["out.json"]
+
+
+def test_a_symlink_in_a_sticky_folder_is_followed_when_its_owner_is_the_writer(
+    capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "mine.json"
+    link = _shared_folder(tmp_path) / "out.json"
+    link.symlink_to(target)
+    assert run(capsys, "repair", "-o", str(link), str(broken))[0] == 0
+    assert link.is_symlink() and target.read_text() == REPAIRED
+
+
+@pytest.mark.parametrize("name", ["hard link", "symbolic link", "same path"])
+def test_an_output_naming_the_input_under_another_name_is_refused(
+    capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path, name: str
+) -> None:
+    other = tmp_path / "other.json"
+    if name == "hard link":
+        os.link(broken, other)
+    elif name == "symbolic link":
+        other.symlink_to(broken)
+    else:
+        other = tmp_path / "." / "data.json"
+    code, _, err = run(capsys, "repair", str(broken), "-o", str(other))
+    assert code == 2 and "-o names the input file" in err and "Traceback" not in err
+    assert broken.read_text() == BROKEN
+    assert not broken.with_name("data.json.orig").exists()
+
+
 def test_output_files_get_the_umasks_mode(
     capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path, umask_022: None
 ) -> None:

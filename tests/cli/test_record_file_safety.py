@@ -97,6 +97,57 @@ def test_no_list_or_output_replaces_the_input(
     assert sorted(p.name for p in records.parent.iterdir()) == ["data.jsonl"]
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--reject", "{link}"], "--reject names the input file"),
+        (["-o", "{link}"], "-o names the input file"),
+        (["-o", "{other}", "--reject", "{other_link}"], "-o and --reject name the same file"),
+    ],
+)
+def test_hard_links_count_as_the_same_file(
+    capsys: pytest.CaptureFixture[str], records: Path, options: list[str], message: str
+) -> None:
+    link, other = records.with_name("link.jsonl"), records.with_name("other.jsonl")
+    os.link(records, link)
+    other.write_text("keep\n")
+    os.link(other, records.with_name("other-link.jsonl"))
+    names = {
+        "link": str(link),
+        "other": str(other),
+        "other_link": str(records.with_name("other-link.jsonl")),
+    }
+    args = [option.format(**names) for option in options]
+    code, _, err = run(capsys, "repair", str(records), *args)
+    assert code == 2 and message in err and "Traceback" not in err
+    assert records.read_text() == BROKEN and other.read_text() == "keep\n"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="planting another user's link needs root")
+@pytest.mark.parametrize("flag", ["-o", "--reject", "-o FOLDER"])
+def test_another_users_symlink_in_a_sticky_folder_is_not_followed(
+    capsys: pytest.CaptureFixture[str], records: Path, tmp_path: Path, flag: str
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    victim = tmp_path / "victim"
+    if flag == "-o FOLDER":
+        victim.mkdir()
+    else:
+        victim.write_text("secret")
+    link = shared / "planted"
+    link.symlink_to(victim)
+    os.lchown(link, 65534, 65534)
+    option = [flag, str(link)] if flag != "-o FOLDER" else ["-o", f"{link}/"]
+    code, _, err = run(capsys, "repair", str(records), *option)
+    assert code == 2 and "belongs to another user" in err and "Traceback" not in err
+    if flag == "-o FOLDER":
+        assert list(victim.iterdir()) == []
+    else:
+        assert victim.read_text() == "secret"
+
+
 def test_outputs_get_the_umasks_mode(
     capsys: pytest.CaptureFixture[str], records: Path, tmp_path: Path
 ) -> None:

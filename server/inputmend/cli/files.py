@@ -12,7 +12,10 @@ The one place where the command line touches the file system:
   target's mode and owner; a file with other hard links is rewritten in its
   own inode (after its backup is safe), so that the links keep seeing it; a
   symbolic link is followed, so the file it points to is repaired and the
-  link stays;
+  link stays, except a link planted by another user in a shared sticky
+  folder such as ``/tmp`` (:func:`resolve_for_writing`);
+* the input is never an output: files are compared by device and inode
+  (:func:`same_file`), so a hard or symbolic link to the input is the input;
 * a file is rewritten in place only with its original kept as a backup that
   never overwrites anything: ``FILE.orig``, else the first free
   ``FILE.orig.N`` (a name taken by anything, a dangling symbolic link too,
@@ -227,6 +230,73 @@ class WriteError(InputError):
     """A file could not be written; the message names it, never a temporary file."""
 
 
+_MAX_LINKS = 40  # as the kernel's ELOOP limit
+
+
+def _refuse_foreign_link(link: Path, info: os.stat_result, named: Path) -> None:
+    """The rule of Linux's ``fs.protected_symlinks``: a symbolic link in a
+    sticky world-writable folder is followed only by its owner, or when the
+    folder's owner owns it.  Anyone can plant a link there under a name the
+    user is about to write (``/tmp/out.json``), pointing at the user's files."""
+    folder = os.stat(link.parent)
+    shared = stat.S_ISVTX | stat.S_IWOTH
+    if folder.st_mode & shared != shared or info.st_uid in (os.geteuid(), folder.st_uid):
+        return
+    raise WriteError(
+        f"{named}: refused: the symbolic link {link} in the shared folder {link.parent} "
+        f"belongs to another user (uid {info.st_uid}) and could point at any file; "
+        "remove it or write elsewhere"
+    )
+
+
+def resolve_for_writing(path: Path) -> Path:
+    """The real path of ``path`` (symbolic links resolved), refusing to follow
+    another user's link in a shared sticky folder (:func:`_refuse_foreign_link`).
+
+    The kernel applies that rule only to the links it follows itself; the
+    target of a write is found here, by reading the links, so the rule is
+    applied here to every link on the way.  Components that do not exist
+    (a new file) are kept as named."""
+    resolved = Path("/")
+    pending = list((path if path.is_absolute() else Path.cwd() / path).parts[1:])
+    followed = 0
+    while pending:
+        part = pending.pop(0)
+        if part == "..":
+            resolved = resolved.parent
+            continue
+        candidate = resolved / part
+        try:
+            info = os.lstat(candidate)
+        except OSError:
+            return candidate.joinpath(*pending)  # a new file; the write reports other errors
+        if not stat.S_ISLNK(info.st_mode):
+            resolved = candidate
+            continue
+        _refuse_foreign_link(candidate, info, path)
+        followed += 1
+        if followed > _MAX_LINKS:
+            raise WriteError(f"{path}: cannot write (too many levels of symbolic links)")
+        target = Path(os.readlink(candidate))
+        if target.is_absolute():
+            resolved = Path("/")
+            pending[:0] = target.parts[1:]
+        else:
+            pending[:0] = target.parts
+    return resolved
+
+
+def same_file(first: Path, second: Path) -> bool:
+    """Whether two names reach the same file: the same device and inode (a
+    hard link, a symbolic link), or the same real path for a file yet to be
+    written."""
+    try:
+        one, other = os.stat(first), os.stat(second)
+    except OSError:
+        return os.path.realpath(first) == os.path.realpath(second)
+    return (one.st_dev, one.st_ino) == (other.st_dev, other.st_ino)
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
@@ -280,12 +350,13 @@ class AtomicFile:
     gets the new version, the link stays); an existing file keeps its mode,
     owner and hard links (a file with other names is rewritten in its own
     inode); a new file gets the umask's mode; anything but a regular file
-    (a FIFO, a device) is refused, never replaced.  Errors name ``path``,
-    never the temporary file."""
+    (a FIFO, a device) is refused, never replaced, and so is another user's
+    link in a shared sticky folder.  Errors name ``path``, never the
+    temporary file."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.target = Path(os.path.realpath(path))
+        self.target = resolve_for_writing(path)
         try:
             why = _not_regular(os.stat(self.target).st_mode)
         except OSError:
@@ -464,7 +535,7 @@ def write_in_place(source: InputFile, text: str) -> str:
 def write_output(source: InputFile, text: str, target: Path) -> str:
     """Write ``text`` (encoded like ``source``) to another file: a new file
     gets the umask's mode, an existing one keeps its mode, owner and links."""
-    if target.exists() and target.resolve() == source.path.resolve():
+    if source.state is not None and same_file(target, source.path):
         raise InputError("-o names the input file; use --in-place to overwrite it")
     replace_contents(target, source.encode(text))
     return f"wrote {target}"

@@ -21,6 +21,8 @@ from inputmend.cli.files import (
     StreamedInput,
     cannot_write,
     replace_in_place,
+    resolve_for_writing,
+    same_file,
 )
 
 
@@ -105,11 +107,12 @@ class PartsOutput:
     succeeds; an existing part is never replaced."""
 
     def __init__(self, folder: Path, suffix: str, prefix: bytes) -> None:
+        real = resolve_for_writing(folder)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            if any(folder.glob("part-*")):
+            real.mkdir(parents=True, exist_ok=True)
+            if any(real.glob("part-*")):
                 raise InputError(f"{folder}: already holds part-* files; choose an empty folder")
-            self.staging = Path(tempfile.mkdtemp(dir=folder, prefix=".inputmend-parts-"))
+            self.staging = Path(tempfile.mkdtemp(dir=real, prefix=".inputmend-parts-"))
         except OSError as error:
             raise cannot_write(folder, error) from None
         self.folder = folder
@@ -143,9 +146,9 @@ class PartsOutput:
         try:
             self._close()
             for name in self.names:
-                if os.path.lexists(self.folder / name):
+                if os.path.lexists(self.staging.parent / name):
                     raise InputError(f"{self.folder / name} appeared during the run; not replaced")
-                os.replace(self.staging / name, self.folder / name)
+                os.replace(self.staging / name, self.staging.parent / name)
             self.staging.rmdir()
         except OSError as error:
             raise cannot_write(self.folder, error) from None
@@ -179,10 +182,6 @@ def open_output(
     path = Path(target)
     if target.endswith(("/", os.sep)) or path.is_dir():
         return PartsOutput(path, suffix, prefix)
-    if source is not None and _same_file(path, source.path):
+    if source is not None and same_file(path, source.path):
         raise InputError("-o names the input file; use --in-place to overwrite it")
     return FileOutput(path, prefix)
-
-
-def _same_file(path: Path, other: Path) -> bool:
-    return path.exists() and other.exists() and os.path.samefile(path, other)

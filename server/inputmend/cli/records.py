@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import sys
 import time
 from collections import Counter
@@ -32,7 +31,7 @@ from inputmend.cli.commands import (
     command_line_trust,
     warn,
 )
-from inputmend.cli.files import AtomicFile, InputError, StreamedInput
+from inputmend.cli.files import AtomicFile, InputError, StreamedInput, same_file
 from inputmend.cli.record_output import Output, open_output
 from inputmend.config import defaults
 from inputmend.config.discovery import settings_for
@@ -160,10 +159,6 @@ def _positive(value: int | None, flag: str) -> None:
         raise UsageError(f"{flag} must be positive")
 
 
-def _same_name(first: str, second: str) -> bool:
-    return Path(first).resolve() == Path(second).resolve()
-
-
 def _run_options(args: argparse.Namespace, fmt: Format) -> RecordRun:
     check = args.subcommand == "check"
     timeout = getattr(args, "timeout", None)
@@ -181,7 +176,7 @@ def _run_options(args: argparse.Namespace, fmt: Format) -> RecordRun:
     drop = getattr(args, "drop_rejected", False)
     if drop and reject is None:
         raise UsageError("--drop-rejected needs --reject FILE: rejected records must go somewhere")
-    if reject is not None and output not in (None, "-") and _same_name(output, reject):
+    if reject is not None and output not in (None, "-") and same_file(Path(output), Path(reject)):
         raise UsageError("-o and --reject name the same file")
     if len(args.files) > 1 and (output is not None or reject is not None):
         raise UsageError("-o and --reject take one input file in record mode")
@@ -263,8 +258,7 @@ def _refuse_overwriting_input(source: StreamedInput | None, reject: str | None) 
     """``--reject`` names a new list: never the input."""
     if source is None or reject is None:
         return
-    path = Path(reject)
-    if path.exists() and os.path.samefile(path, source.path):
+    if same_file(Path(reject), source.path):
         raise InputError("--reject names the input file; choose another file")
 
 
