@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from inputmend.cli import main
+
+_HOLD = "import sys; f = open(sys.argv[1], sys.argv[2]); print(flush=True); sys.stdin.read()"
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -14,6 +20,23 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+@contextmanager
+def held_open(path: Path, mode: str) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding ``path`` open (``mode`` as for ``open``), as a
+    program holds the log it appends to."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(path), mode],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "\n"
+        yield holder
+    finally:
+        holder.communicate("", timeout=60)
 
 
 BROKEN_JSON = '{"a": 1,\n "b": [1, 2,, 3]}\n'

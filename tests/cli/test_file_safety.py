@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import socket
 import stat
+import struct
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,8 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from inputmend.cli.files import InputError, expand, read_input, write_in_place
-from tests.cli.helpers import run
+from inputmend.cli.files import (
+    AtomicFile,
+    FileChanged,
+    InputError,
+    expand,
+    read_input,
+    write_in_place,
+)
+from tests.cli.helpers import held_open, run
 
 BROKEN, REPAIRED = '{"item": "Apple", "price": **3.45}', '{"item": "Apple", "price": 3.45}'
 ROOT = os.geteuid() == 0
@@ -74,16 +82,109 @@ def test_a_backup_name_taken_by_a_symlink_is_never_written_through(
 
 
 # -------------------------------------------------------- concurrent change
-@pytest.mark.parametrize("how", ["content", "same size and time"])
+@pytest.mark.parametrize("how", ["content", "same size and time", "an identical copy"])
 def test_a_file_changed_since_it_was_read_is_not_replaced(broken: Path, how: str) -> None:
     source = read_input(broken)
     before = broken.stat()
-    broken.write_text("[9, 9,]" if how == "same size and time" else "[1, 2, 3, 4,]")
-    if how == "same size and time":
+    if how == "an identical copy":  # another program saved it: a new file, as it was
+        copy = broken.with_name("copy")
+        copy.write_text(BROKEN)
+        os.utime(copy, ns=(before.st_atime_ns, before.st_mtime_ns))
+        copy.replace(broken)
+    else:
+        broken.write_text("[9, 9,]" if how == "same size and time" else "[1, 2, 3, 4,]")
+    if how != "content":
         os.utime(broken, ns=(before.st_atime_ns, before.st_mtime_ns))
     with pytest.raises(InputError, match="changed since it was read"):
         write_in_place(source, REPAIRED)
     assert broken.read_text() != REPAIRED, "the concurrent save is kept"
+
+
+def test_a_file_appended_to_while_its_new_version_is_written_is_not_replaced(
+    broken: Path,
+) -> None:
+    source = read_input(broken)
+    new = AtomicFile(broken)
+    new.write(REPAIRED.encode())
+    with broken.open("a") as log:
+        log.write("\nlate")
+    with pytest.raises(FileChanged, match="changed since it was read"):
+        new.commit(unchanged_since=source.state)
+    assert broken.read_text() == BROKEN + "\nlate"
+    assert sorted(p.name for p in broken.parent.iterdir()) == ["data.json"]
+
+
+def test_a_file_another_process_writes_is_not_rewritten_in_place(
+    capsys: pytest.CaptureFixture[str], broken: Path
+) -> None:
+    with held_open(broken, "a") as writer:
+        code, _, err = run(capsys, "repair", "--in-place", str(broken))
+    assert code == 2 and f"is open for writing by process {writer.pid} (python" in err
+    assert broken.read_text() == BROKEN
+    assert sorted(p.name for p in broken.parent.iterdir()) == ["data.json"]
+
+
+# ------------------------------------------------ attributes and read-only files
+def _acl(*entries: tuple[int, int, int]) -> bytes:
+    """A ``system.posix_acl_access`` value: version 2, then (tag, permissions, id)."""
+    return struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries)
+
+
+_NOBODY_MAY_READ = _acl(
+    (0x01, 6, 0xFFFFFFFF),  # owner rw
+    (0x02, 4, OTHER_UID),  # user nobody r
+    (0x04, 4, 0xFFFFFFFF),  # group r
+    (0x10, 4, 0xFFFFFFFF),  # mask r
+    (0x20, 0, 0xFFFFFFFF),  # others nothing
+)
+
+
+@pytest.mark.parametrize("mode", ["whole file", "records"])
+def test_in_place_keeps_extended_attributes_and_acls(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, mode: str
+) -> None:
+    path = tmp_path / ("data.json" if mode == "whole file" else "data.jsonl")
+    path.write_text(BROKEN if mode == "whole file" else '{"a": tru}\n')
+    try:
+        os.setxattr(path, "user.origin", b"camera 7")
+        os.setxattr(path, "system.posix_acl_access", _NOBODY_MAY_READ)
+    except OSError as error:
+        pytest.skip(f"no extended attributes or ACLs here: {error}")
+    before = {name: os.getxattr(path, name) for name in os.listxattr(path)}
+    code, out, err = run(capsys, "repair", "--in-place", str(path))
+    assert code == 0, out + err
+    for kept in (path, path.with_name(path.name + ".orig")):
+        assert {name: os.getxattr(kept, name) for name in os.listxattr(kept)} == before
+        assert _mode(kept) == 0o640
+
+
+@pytest.mark.parametrize("mode", ["whole file", "records"])
+def test_a_read_only_file_is_rewritten_only_with_force(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, mode: str
+) -> None:
+    path = tmp_path / ("data.json" if mode == "whole file" else "data.jsonl")
+    original = BROKEN if mode == "whole file" else '{"a": tru}\n'
+    path.write_text(original)
+    path.chmod(0o444)
+    code, _, err = run(capsys, "repair", "--in-place", str(path))
+    assert code == 2 and "is read-only (mode 0444)" in err and "--force" in err
+    assert path.read_text() == original and [p.name for p in tmp_path.iterdir()] == [path.name]
+    code, _, err = run(capsys, "repair", "--in-place", "--force", str(path))
+    assert code == 0, err
+    assert path.read_text() != original and _mode(path) == 0o444
+    assert _mode(path.with_name(path.name + ".orig")) == 0o444
+
+
+def test_a_read_only_output_is_replaced_only_with_force(
+    capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("kept")
+    target.chmod(0o444)
+    code, _, err = run(capsys, "repair", str(broken), "-o", str(target))
+    assert code == 2 and "is read-only" in err and target.read_text() == "kept"
+    assert run(capsys, "repair", str(broken), "-o", str(target), "--force")[0] == 0
+    assert target.read_text() == REPAIRED and _mode(target) == 0o444
 
 
 # ------------------------------------------------------------------- links

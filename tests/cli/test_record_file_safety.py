@@ -12,7 +12,7 @@ import pytest
 
 from inputmend.cli.files import InputError, StreamedInput
 from inputmend.cli.record_output import open_output
-from tests.cli.helpers import run
+from tests.cli.helpers import held_open, run
 
 BROKEN = '{"a": 1}\n{"a": tru}\n'
 REPAIRED = '{"a": 1}\n{"a": true}\n'
@@ -68,6 +68,17 @@ def test_a_file_changed_during_the_run_is_not_replaced(records: Path) -> None:
         output.commit(changed=True)
     source.close()
     assert records.read_text() == '{"someone": "else"}\n'
+    assert sorted(p.name for p in records.parent.iterdir()) == ["data.jsonl"]
+
+
+def test_a_file_another_process_writes_is_not_rewritten_in_place(
+    capsys: pytest.CaptureFixture[str], records: Path
+) -> None:
+    # this process's own handle does not count
+    with records.open("a"), held_open(records, "r+") as writer:
+        code, _, err = run(capsys, "repair", "--in-place", str(records))
+    assert code == 2 and f"open for writing by process {writer.pid}" in err
+    assert records.read_text() == BROKEN
     assert sorted(p.name for p in records.parent.iterdir()) == ["data.jsonl"]
 
 

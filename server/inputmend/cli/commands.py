@@ -312,12 +312,12 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
                 )
                 written = f"nothing written: {why}"
         elif args.in_place:
-            written = write_in_place(source, best.text)
+            written = write_in_place(source, best.text, force=args.force)
         elif args.output == STDIN:
             sys.stdout.buffer.write(source.encode(best.text))
             sys.stdout.flush()
         elif args.output:
-            written = write_output(source, best.text, Path(args.output))
+            written = write_output(source, best.text, Path(args.output), force=args.force)
     except (OSError, InputError) as error:
         return render.problem(_display_name(path), error)
     name = _display_name(path)

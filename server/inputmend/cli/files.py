@@ -4,12 +4,16 @@ The one place where the command line touches the file system:
 
 * reading refuses what is not a regular file (a FIFO would block forever,
   ``/dev/zero`` never ends) and remembers what the file was (size, mtime,
-  hash), so that it is never replaced after someone else changed it; record
-  mode reads a file as a stream (:class:`StreamedInput`) and hashes it as it goes;
+  inode, hash), so that it is never replaced after someone else changed it
+  (checked once more just before the rename), nor while another process
+  has it open for writing (:mod:`~inputmend.cli.writers`: a live log's
+  later appends would go to the replaced file); record mode reads a file
+  as a stream (:class:`StreamedInput`) and hashes it as it goes;
 * every write is atomic (a temporary file in the same folder, written whole
   or piece by piece (:class:`AtomicFile`), synced, then renamed over the
-  target), refuses to replace anything but a regular file and keeps the
-  target's mode and owner; a file with other hard links is rewritten in its
+  target), refuses to replace anything but a regular file (and a read-only
+  one unless forced) and keeps the target's mode, owner and extended
+  attributes (ACLs among them); a file with other hard links is rewritten in its
   own inode (after its backup is safe), so that the links keep seeing it; a
   symbolic link is followed, so the file it points to is repaired and the
   link stays, except a link planted by another user in a shared sticky
@@ -19,7 +23,7 @@ The one place where the command line touches the file system:
 * a file is rewritten in place only with its original kept as a backup that
   never overwrites anything: ``FILE.orig``, else the first free
   ``FILE.orig.N`` (a name taken by anything, a dangling symbolic link too,
-  is not free), with the original's mode and owner;
+  is not free), with the original's mode, owner and extended attributes;
 * errors name the user's files, never the temporary ones.
 """
 
@@ -32,10 +36,12 @@ import re
 import shutil
 import stat
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from inputmend.cli.writers import describe_writers, open_writers
 from inputmend.config.discovery import find_config, load_config
 from inputmend.core.text import (
     UTF8,
@@ -64,10 +70,24 @@ class FileState:
     size: int
     mtime_ns: int
     sha256: str
+    device: int
+    inode: int
+
+    @classmethod
+    def seen(cls, info: os.stat_result, *, size: int, sha256: str) -> FileState:
+        """The state of the file ``info`` describes, of which ``size`` bytes
+        hashing to ``sha256`` were read."""
+        return cls(size, info.st_mtime_ns, sha256, info.st_dev, info.st_ino)
 
     @classmethod
     def of(cls, data: bytes, info: os.stat_result) -> FileState:
-        return cls(len(data), info.st_mtime_ns, hashlib.sha256(data).hexdigest())
+        return cls.seen(info, size=len(data), sha256=hashlib.sha256(data).hexdigest())
+
+    def unchanged(self, info: os.stat_result) -> bool:
+        """Whether ``info`` (a new status of the file) still looks as read:
+        the same inode, size and modification time."""
+        now = (info.st_size, info.st_mtime_ns, info.st_dev, info.st_ino)
+        return now == (self.size, self.mtime_ns, self.device, self.inode)
 
 
 @dataclass(frozen=True)
@@ -177,7 +197,7 @@ class StreamedInput:
     @property
     def state(self) -> FileState:
         """The file as read so far (all of it once the stream is exhausted)."""
-        return FileState(self._read, self._info.st_mtime_ns, self._hash.hexdigest())
+        return FileState.seen(self._info, size=self._read, sha256=self._hash.hexdigest())
 
     def close(self) -> None:
         self._stream.close()
@@ -323,13 +343,59 @@ def _temporary(folder: Path, name: str) -> tuple[BinaryIO, str]:
     return os.fdopen(handle, "w+b"), temporary
 
 
-def _seal(stream: BinaryIO, like: os.stat_result | None, mode: int) -> None:
-    """Flush and sync a new file, with the owner of ``like`` (where allowed) and ``mode``."""
+def _seal(
+    stream: BinaryIO,
+    like: os.stat_result | None,
+    mode: int,
+    attributes: Mapping[str, bytes] | None = None,
+) -> None:
+    """Flush and sync a new file, with the owner of ``like`` (where allowed),
+    ``mode`` and extended ``attributes``."""
     stream.flush()
     if like is not None:
         _chown_like(stream.fileno(), like)
     os.fchmod(stream.fileno(), mode)
+    _set_attributes(stream.fileno(), attributes or {})  # after the mode: an ACL sets group bits
     os.fsync(stream.fileno())
+
+
+_NO_ATTRIBUTES = {errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
+"""The file system has no extended attributes: there is nothing to keep."""
+_ATTRIBUTE_NOT_OURS = {errno.EPERM, errno.EACCES, errno.ENODATA}
+"""An attribute this user may not read or set (``trusted.*``, some
+``security.*``), or one removed while being copied."""
+
+
+def attributes_of(path: Path) -> dict[str, bytes]:
+    """The extended attributes of a file (POSIX ACLs are the
+    ``system.posix_acl_*`` ones on Linux); none where there are none."""
+    if not hasattr(os, "listxattr"):
+        return {}
+    try:
+        names = os.listxattr(path)
+    except OSError as error:
+        if error.errno in _NO_ATTRIBUTES:
+            return {}
+        raise
+    found = {}
+    for name in names:
+        try:
+            found[name] = os.getxattr(path, name)
+        except OSError as error:
+            if error.errno not in _NO_ATTRIBUTES | _ATTRIBUTE_NOT_OURS:
+                raise
+    return found
+
+
+def _set_attributes(handle: int, attributes: Mapping[str, bytes]) -> None:
+    """Give a new file the extended attributes of the one it replaces or
+    backs up, as far as this file system and user allow."""
+    for name, value in attributes.items():
+        try:
+            os.setxattr(handle, name, value)
+        except OSError as error:
+            if error.errno not in _NO_ATTRIBUTES | _ATTRIBUTE_NOT_OURS:
+                raise
 
 
 def _chown_like(handle: int, like: os.stat_result) -> None:
@@ -348,21 +414,28 @@ class AtomicFile:
     :meth:`discard` (or leaving the ``with`` block by an exception) leaves
     the file as it was.  A symbolic link is followed (the file it points to
     gets the new version, the link stays); an existing file keeps its mode,
-    owner and hard links (a file with other names is rewritten in its own
-    inode); a new file gets the umask's mode; anything but a regular file
-    (a FIFO, a device) is refused, never replaced, and so is another user's
-    link in a shared sticky folder.  Errors name ``path``, never the
-    temporary file."""
+    owner, extended attributes and hard links (a file with other names is
+    rewritten in its own inode); a new file gets the umask's mode; anything
+    but a regular file (a FIFO, a device) is refused, never replaced, and so
+    is another user's link in a shared sticky folder, and a read-only file
+    unless ``force``.  Errors name ``path``, never the temporary file."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, force: bool = False) -> None:
         self.path = path
         self.target = resolve_for_writing(path)
         try:
-            why = _not_regular(os.stat(self.target).st_mode)
+            info: os.stat_result | None = os.stat(self.target)
         except OSError:
-            why = None  # a new file, or an error the write reports
-        if why is not None:
-            raise WriteError(f"{path}: {why}; only regular files are written")
+            info = None  # a new file, or an error the write reports
+        if info is not None:
+            why = _not_regular(info.st_mode)
+            if why is not None:
+                raise WriteError(f"{path}: {why}; only regular files are written")
+            if not info.st_mode & stat.S_IWUSR and not force:
+                raise WriteError(
+                    f"{path} is read-only (mode {stat.S_IMODE(info.st_mode):04o}): not "
+                    "rewritten; --force rewrites it (its mode is kept)"
+                )
         try:
             self._stream, self._temporary = _temporary(self.target.parent, self.target.name)
         except OSError as error:
@@ -384,10 +457,12 @@ class AtomicFile:
             self.discard()
             raise cannot_write(self.path, error) from None
 
-    def commit(self) -> None:
-        """Put the new version in place; the temporary file is gone either way."""
+    def commit(self, *, unchanged_since: FileState | None = None) -> None:
+        """Put the new version in place; the temporary file is gone either way.
+        With ``unchanged_since``, refuse (:class:`FileChanged`) when the file
+        no longer looks as it was read, checked last before the rename."""
         try:
-            self._replace()
+            self._replace(unchanged_since)
         except OSError as error:
             raise cannot_write(self.path, error) from None
         finally:
@@ -397,13 +472,24 @@ class AtomicFile:
         self._stream.close()
         Path(self._temporary).unlink(missing_ok=True)
 
-    def _replace(self) -> None:
+    def _refuse_if_changed(self, read: FileState | None) -> None:
+        if read is None:
+            return
+        try:
+            unchanged = read.unchanged(os.stat(self.target))
+        except FileNotFoundError:
+            unchanged = False
+        if not unchanged:
+            raise FileChanged(self.path)
+
+    def _replace(self, read: FileState | None) -> None:
         try:
             info: os.stat_result | None = os.stat(self.target)
         except FileNotFoundError:
             info = None
         if info is not None and info.st_nlink > 1:
             # other names share this inode: write into it, so that they all see the new version
+            self._refuse_if_changed(read)
             self._stream.flush()
             self._stream.seek(0)
             handle = os.open(self.target, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -414,8 +500,10 @@ class AtomicFile:
                 os.fsync(inode.fileno())
             return
         mode = 0o666 & ~_umask() if info is None else stat.S_IMODE(info.st_mode)
-        _seal(self._stream, info, mode)
+        attributes = {} if info is None else attributes_of(self.target)
+        _seal(self._stream, info, mode, attributes)
         self._stream.close()
+        self._refuse_if_changed(read)  # a writer appending while the new version was written
         os.replace(self._temporary, self.target)
         _sync_folder(self.target.parent)
 
@@ -457,16 +545,19 @@ def _verify(
             size += len(chunk)
             if copy is not None:
                 copy.write(chunk)
-    if state is not None and FileState(size, info.st_mtime_ns, digest.hexdigest()) != state:
+    if state is not None and FileState.seen(info, size=size, sha256=digest.hexdigest()) != state:
         return None
     return info
 
 
-def _changed(path: Path) -> WriteError:
-    return WriteError(
-        f"{path} changed since it was read: the repair was not written "
-        "(the file keeps its new content)"
-    )
+class FileChanged(WriteError):
+    """The file changed since it was read; it is not replaced."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"{path} changed since it was read: the repair was not written "
+            "(the file keeps its new content)"
+        )
 
 
 def write_backup(path: Path, original: Path, state: FileState | None) -> Path:
@@ -475,14 +566,16 @@ def write_backup(path: Path, original: Path, state: FileState | None) -> Path:
     ``state``) and synced under a temporary name, then linked to a name that
     must not exist (so nothing is ever overwritten or written through a
     symbolic link).  The backup gets the original's mode (without set-id
-    bits) and owner."""
+    bits, nor file capabilities), owner and extended attributes."""
     stream, temporary = _temporary(path.parent, path.name)
     try:
         with stream:
             like = _verify(original, state, stream)
             if like is None:
-                raise _changed(path)
-            _seal(stream, like, stat.S_IMODE(like.st_mode) & 0o777)
+                raise FileChanged(path)
+            attributes = attributes_of(original)
+            attributes.pop("security.capability", None)
+            _seal(stream, like, stat.S_IMODE(like.st_mode) & 0o777, attributes)
         while True:
             candidate = backup_path(path)
             try:
@@ -508,23 +601,36 @@ def cannot_write(path: Path, error: OSError) -> WriteError:
 def replace_in_place(path: Path, new: AtomicFile, state: FileState | None) -> str:
     """Put ``new`` in place of the file ``path`` names, keeping the original
     as a backup; a symbolic link stays, the file it points to is replaced.
-    Refuses when the file changed since it was read (``state``); nothing is
-    lost then: the file keeps its new content."""
+    Refuses when another process has the file open for writing, or when the
+    file changed since it was read (``state``); nothing is lost then: the
+    file keeps its new content."""
+    try:
+        writers = open_writers(os.stat(new.target))
+    except OSError as error:
+        raise cannot_write(path, error) from None
+    if writers:
+        raise WriteError(
+            f"{path} is open for writing by {describe_writers(writers)}: not rewritten in "
+            "place (what it writes later would be lost); stop it first, or use -o OUT"
+        )
     try:
         backup = write_backup(path, new.target, state)
     except OSError as error:
         raise cannot_write(path.with_name(path.name + ".orig"), error) from None
-    if _verify(new.target, state) is None:
-        raise WriteError(f"{_changed(path)}; {backup} has the version that was read")
-    new.commit()
+    try:
+        if _verify(new.target, state) is None:
+            raise FileChanged(path)
+        new.commit(unchanged_since=state)
+    except FileChanged as error:
+        raise WriteError(f"{error}; {backup} has the version that was read") from None
     return f"wrote {path} (original kept as {backup})"
 
 
-def write_in_place(source: InputFile, text: str) -> str:
+def write_in_place(source: InputFile, text: str, *, force: bool = False) -> str:
     """Rewrite the file with ``text``, keeping the original as a backup (see
-    :func:`replace_in_place`)."""
+    :func:`replace_in_place`; ``force``: a read-only file too)."""
     data = source.encode(text)
-    new = AtomicFile(source.path)
+    new = AtomicFile(source.path, force=force)
     try:
         new.write(data)
         return replace_in_place(source.path, new, source.state)
@@ -532,10 +638,13 @@ def write_in_place(source: InputFile, text: str) -> str:
         new.discard()
 
 
-def write_output(source: InputFile, text: str, target: Path) -> str:
+def write_output(source: InputFile, text: str, target: Path, *, force: bool = False) -> str:
     """Write ``text`` (encoded like ``source``) to another file: a new file
-    gets the umask's mode, an existing one keeps its mode, owner and links."""
+    gets the umask's mode, an existing one keeps its mode, owner and links
+    (``force``: a read-only one is replaced too)."""
     if source.state is not None and same_file(target, source.path):
         raise InputError("-o names the input file; use --in-place to overwrite it")
-    replace_contents(target, source.encode(text))
+    data = source.encode(text)
+    with AtomicFile(target, force=force) as new:
+        new.write(data)
     return f"wrote {target}"

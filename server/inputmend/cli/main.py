@@ -159,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     repair.add_argument(
         "--allow-loss", action="store_true", help="write the best repair even when it is lossy"
     )
+    repair.add_argument(
+        "--force",
+        action="store_true",
+        help="rewrite a read-only file too (-o, --in-place, --reject; its mode is kept)",
+    )
     _output_format_options(repair)
     _encoding_option(repair)
     _jobs_option(repair)

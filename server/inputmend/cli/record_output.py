@@ -73,12 +73,19 @@ class StandardOutput:
 class FileOutput:
     """``-o FILE``, or ``--in-place`` of ``source`` (the input is kept as a
     backup, and not replaced when it changed since it was read; nothing is
-    written when nothing changed)."""
+    written when nothing changed; ``force``: a read-only file is replaced too)."""
 
-    def __init__(self, target: Path, prefix: bytes, *, source: StreamedInput | None = None) -> None:
+    def __init__(
+        self,
+        target: Path,
+        prefix: bytes,
+        *,
+        source: StreamedInput | None = None,
+        force: bool = False,
+    ) -> None:
         self.target = target
         self.source = source
-        self.file = AtomicFile(target)
+        self.file = AtomicFile(target, force=force)
         self.file.write(prefix)
 
     def write(self, data: bytes, part: int) -> None:
@@ -166,6 +173,7 @@ def open_output(
     *,
     source: StreamedInput | None,
     in_place: bool,
+    force: bool = False,
     suffix: str,
     prefix: bytes,
 ) -> Output:
@@ -174,7 +182,7 @@ def open_output(
     byte-order mark and a CSV header)."""
     if in_place:
         assert source is not None
-        return FileOutput(source.path, prefix, source=source)
+        return FileOutput(source.path, prefix, source=source, force=force)
     if target is None:
         return NoOutput()
     if target == "-":
@@ -184,4 +192,4 @@ def open_output(
         return PartsOutput(path, suffix, prefix)
     if source is not None and same_file(path, source.path):
         raise InputError("-o names the input file; use --in-place to overwrite it")
-    return FileOutput(path, prefix)
+    return FileOutput(path, prefix, force=force)

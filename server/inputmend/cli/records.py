@@ -150,6 +150,7 @@ class RecordRun:
     scheduler: str | None
     output: str | None
     in_place: bool
+    force: bool
     reject: str | None
     json: bool
 
@@ -208,6 +209,7 @@ def _run_options(args: argparse.Namespace, fmt: Format) -> RecordRun:
         scheduler=args.scheduler,
         output=output,
         in_place=in_place,
+        force=getattr(args, "force", False),
         reject=reject,
         json=args.json,
     )
@@ -295,10 +297,15 @@ def _run_file(name: str, run: RecordRun, warned: set[str]) -> int:
             with contextlib.ExitStack() as cleanup:
                 cleanup.callback(engine.close)
                 output = open_output(
-                    run.output, source=source, in_place=run.in_place, suffix=suffix, prefix=head
+                    run.output,
+                    source=source,
+                    in_place=run.in_place,
+                    force=run.force,
+                    suffix=suffix,
+                    prefix=head,
                 )
                 cleanup.push(_discard_on_error(output.discard))
-                rejects = AtomicFile(Path(run.reject)) if run.reject else None
+                rejects = AtomicFile(Path(run.reject), force=run.force) if run.reject else None
                 if rejects is not None:
                     cleanup.push(_discard_on_error(rejects.discard))
                 _stream(partitioner, engine, output, report, rejects, size)
