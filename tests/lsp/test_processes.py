@@ -58,3 +58,32 @@ def test_stopping_with_jobs_running_prints_no_traceback(
     assert survivors(mark) == []
     errors = log.read_text()
     assert "Traceback" not in errors and "Event loop is closed" not in errors, errors
+
+
+def test_kill_9_of_the_server_ends_a_command_validator_and_what_it_forked(
+    tmp_path: Path,
+) -> None:
+    mark = new_mark()
+    command = ["sh", "-c", "sleep 300 & sleep 300; exit 0"]
+    options = {"oracles": [{"files": "*.json", "command": command, "testTimeout": 600}]}
+    with raw_server(env=mark) as server:
+        server.initialize(initializationOptions=options)
+        server.open(tmp_path / "data.json", '{"a": 1,, "b": 2}')
+        deadline = time.monotonic() + 60
+        while _sleeps(mark) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _sleeps(mark) == 2, "the validator did not start"
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait(10)
+        assert survivors(mark, within=30) == []
+
+
+def _sleeps(mark: dict[str, str]) -> int:
+    """How many marked processes are ``sleep 300``."""
+    count = 0
+    for pid in marked(mark):
+        try:
+            count += Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"sleep\x00300\x00")
+        except OSError:
+            continue
+    return count

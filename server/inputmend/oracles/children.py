@@ -5,6 +5,9 @@
   ctypes), then checks that the parent it was started by is still its
   parent: a parent killed while the child was starting is noticed too.
   Elsewhere a thread watches the parent's pid.
+* :func:`exit_with_this_process`: the same for a program (a ``--command``
+  validator), set between its fork and its exec.  What the program starts
+  is ended by its process group's guard (:mod:`~inputmend.oracles.guard`).
 * :func:`end_group`: kill a process group (a command and everything it
   started), whether or not its leader is still running.
 * :func:`end_descendants`: a validator's process, made a *child subreaper*
@@ -19,11 +22,13 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import os
 import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
@@ -33,15 +38,23 @@ _SAFE_PATH_ADDED = "INPUTMEND_ADDED_PYTHONSAFEPATH"
 _INSTALLED_AT = Path(__file__).resolve().parents[2]  # the folder holding the package
 
 
-def _prctl(option: int, value: int) -> bool:
-    """Call Linux's prctl; False where it is not available or fails."""
+@functools.cache
+def _prctl_function() -> Callable[..., int] | None:
+    """Linux's prctl from the C library; None where there is none."""
     if not sys.platform.startswith("linux"):
-        return False
+        return None
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return int(libc.prctl(option, value, 0, 0, 0)) == 0
+        function: Callable[..., int] = libc.prctl
     except (OSError, AttributeError):
-        return False
+        return None
+    return function
+
+
+def _prctl(option: int, value: int) -> bool:
+    """Call Linux's prctl; False where it is not available or fails."""
+    function = _prctl_function()
+    return function is not None and int(function(option, value, 0, 0, 0)) == 0
 
 
 def _watch(parent: int) -> None:
@@ -56,6 +69,29 @@ def die_with_parent(parent: int) -> None:
         threading.Thread(target=_watch, args=(parent,), name="parent-watch", daemon=True).start()
     if os.getppid() != parent:  # the parent died before the request above
         os._exit(0)
+
+
+def exit_with_this_process() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that makes a program die (SIGKILL) when this process
+    dies, even by ``kill -9``; None where that cannot be had (not Linux).
+
+    The C function is looked up here, in the parent: between fork and exec
+    the child only calls it.  The signal comes when the *thread* that started
+    the program ends; a validator's thread waits for its program, so that is
+    never before the program is done.  If this process died before the
+    request took effect, the child is no longer its child and exits."""
+    function = _prctl_function()
+    if function is None:
+        return None
+    prctl: Callable[..., int] = function
+    parent = os.getpid()
+
+    def in_the_child() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return in_the_child
 
 
 def end_group(group: int) -> None:

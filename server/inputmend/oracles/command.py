@@ -26,7 +26,8 @@ from pathlib import Path
 from inputmend.config import defaults
 from inputmend.core.text import UTF8, EncodeError, Encoding, encode, snippet
 from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
-from inputmend.oracles.children import end_group, program_environment
+from inputmend.oracles.children import end_group, exit_with_this_process, program_environment
+from inputmend.oracles.guard import forget_group, watch_group
 
 FILE_PLACEHOLDER = "{file}"
 _OUTPUT_LIMIT = 1 << 20  # bytes of stdout/stderr kept for pattern matching
@@ -88,9 +89,11 @@ class Program:
 
     Each run has a timeout, after which the program and everything it started
     (its own session) are killed; whatever it started is also killed when it
-    ends, so nothing outlives the run.  Output is read from a temporary
-    file, so a flood of output costs disk, not memory, and only its start is
-    kept.
+    ends, so nothing outlives the run.  If this process dies, even by
+    ``kill -9``, the program dies with it (a parent-death signal) and so does
+    its process group (its guard, :mod:`~inputmend.oracles.guard`).  Output
+    is read from a temporary file, so a flood of output costs disk, not
+    memory, and only its start is kept.
     """
 
     def __init__(
@@ -156,9 +159,11 @@ class Program:
                     cwd=self.cwd,
                     env=program_environment(),
                     start_new_session=True,
+                    preexec_fn=exit_with_this_process(),
                 )
             except OSError as error:
                 return ProgramRun(None, problem=f"could not start command: {error}")
+            watch_group(process.pid)
             try:
                 process.communicate(stdin_data, timeout=self.timeout_s)
             except subprocess.TimeoutExpired:
@@ -171,6 +176,7 @@ class Program:
                 end_group(process.pid)
                 if process.poll() is None:
                     _kill(process)
+                forget_group(process.pid)
             head = ""
             if self.capture:
                 output.seek(0)

@@ -38,6 +38,7 @@ from inputmend.oracles.children import (
     end_descendants,
     end_group,
 )
+from inputmend.oracles.guard import forget_group, watch_group
 
 Validator = Callable[[str], object]
 
@@ -316,6 +317,8 @@ class ChildFunction:
             process.join(1)
             raise OracleConfigError(detail)
         self._process, self._connection = process, parent
+        if process.pid is not None:  # it leads its own group: what it starts dies with us too
+            watch_group(process.pid)
 
     def call(self, text: str) -> tuple[str, Any]:
         if self._connection is None:
@@ -341,6 +344,7 @@ class ChildFunction:
         if getattr(self, "_process", None) is not None:
             end_group(self._process.pid)  # the validator's process and all it started
             self._process.join(5)
+            forget_group(self._process.pid)
             self._process = None
 
     def __del__(self) -> None:
