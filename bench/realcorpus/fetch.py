@@ -1,0 +1,374 @@
+"""Download the pinned packages of ``manifest.toml`` and extract their documents.
+
+``python -m bench.realcorpus.fetch [--cache DIR] [--jobs N] [--pin]``
+
+Each package of the manifest is downloaded with its ecosystem's own client
+(``pip download`` of the sdist, ``npm pack``, ``apt-get download``) into
+``CACHE/archives/SOURCE/NAME-VERSION/``, its sha256 checked against the
+manifest, and its candidate documents (chosen by file name, :func:`classify`)
+kept when the bundled grammar and the format's reference loader both accept
+them (:func:`accepts`) and their size is within ``MIN_BYTES..MAX_BYTES``.
+What one package gives is stored in ``CACHE/extracted/SOURCE/NAME-VERSION.json``,
+so a run that stopped resumes where it was; the merged, deduplicated corpus is
+``CACHE/documents.jsonl`` (one document a line, with its provenance).
+
+``--pin`` downloads the packages that have no sha256 yet and writes their
+hashes (and, for Debian, the version ``apt-get`` chose) into the manifest;
+packages whose download fails are reported and dropped from it.  The
+documents themselves are never committed (licences, size).
+"""
+
+from __future__ import annotations
+
+import argparse
+import configparser
+import csv
+import hashlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import tomllib
+import zipfile
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+
+from bench.damage.judges import data_reader
+from bench.damage.lexing import is_valid, lex
+
+MANIFEST = Path(__file__).with_name("manifest.toml")
+MIN_BYTES, MAX_BYTES = 200, 64 * 1024
+PER_PACKAGE = 150  # documents of one format from one package at most (no source dominates)
+DOWNLOAD_TIMEOUT_S = 180
+FORMATS = ("json", "jsonc", "yaml", "toml", "xml", "ini", "csv")
+
+
+def default_cache() -> Path:
+    return Path(os.environ.get("INPUTMEND_CORPUS_CACHE", Path.home() / ".cache/inputmend-corpus"))
+
+
+@dataclass(frozen=True)
+class Package:
+    """One pinned archive: where it comes from, and the hash it must have."""
+
+    source: str  # "pypi", "npm" or "deb"
+    name: str
+    version: str
+    sha256: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.name.replace('/', '+')}-{self.version}"
+
+
+@dataclass(frozen=True)
+class Document:
+    """One accepted document and where it was found."""
+
+    format: str
+    text: str
+    source: str
+    package: str
+    version: str
+    path: str
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+
+def load_manifest(path: Path = MANIFEST) -> list[Package]:
+    with path.open("rb") as handle:
+        table = tomllib.load(handle)
+    return [Package(**entry) for entry in table.get("package", [])]
+
+
+def write_manifest(packages: Sequence[Package], path: Path = MANIFEST) -> None:
+    head = path.read_text(encoding="utf-8").split("[[package]]", 1)[0] if path.exists() else ""
+    entries = [
+        f'[[package]]\nsource = "{p.source}"\nname = "{p.name}"\n'
+        f'version = "{p.version}"\nsha256 = "{p.sha256}"\n'
+        for p in packages
+    ]
+    path.write_text(head.rstrip("\n") + "\n\n" + "\n".join(entries), encoding="utf-8")
+
+
+# ------------------------------------------------------------------ classify
+
+_JSONC_NAME = re.compile(
+    r"(^|/)(tsconfig[^/]*\.json|jsconfig[^/]*\.json|\.eslintrc(\.json)?|tslint\.json|"
+    r"[^/]*\.jsonc|\.vscode/[^/]*\.json|devcontainer\.json)$"
+)
+_INI_NAME = re.compile(
+    r"(^|/)([^/]*\.(ini|cfg|desktop)|\.flake8|\.coveragerc|\.pylintrc|pylintrc)$"
+)
+_XML_SUFFIXES = (".xml", ".svg", ".xsd", ".xsl", ".xslt", ".ui", ".policy", ".glade", ".plist")
+
+
+def classify(path: str, text: str) -> str | None:
+    """The format a file is meant to be in, by its name (``.conf`` files by their start)."""
+    lower = path.lower()
+    if _JSONC_NAME.search(lower):
+        return "jsonc"
+    if lower.endswith(".json"):
+        return "json"
+    if lower.endswith((".yml", ".yaml")):
+        return "yaml"
+    if lower.endswith(".toml"):
+        return "toml"
+    if lower.endswith(_XML_SUFFIXES) or (lower.endswith(".conf") and text.startswith("<?xml")):
+        return "xml"
+    if _INI_NAME.search(lower):
+        return "ini"
+    if lower.endswith(".csv"):
+        return "csv"
+    return None
+
+
+def _configparser_reads(text: str) -> bool:
+    try:
+        configparser.ConfigParser(interpolation=None).read_string(text)
+    except configparser.Error:
+        return False
+    return True
+
+
+def _csv_is_table(text: str) -> bool:
+    """Two records or more, all with the header's number of fields (two or more)."""
+    rows = [row for row in csv.reader(io.StringIO(text, newline="")) if row]
+    return len(rows) >= 2 and len(rows[0]) >= 2 and all(len(row) == len(rows[0]) for row in rows)
+
+
+_LOADER_CHECKS = {"ini": _configparser_reads, "csv": _csv_is_table}
+
+
+def accepts(fmt: str, text: str) -> bool:
+    """Do the bundled grammar and the format's reference loader both accept ``text``?
+
+    The data readers of ``bench.damage.judges`` are the loaders (json.loads,
+    tomllib, PyYAML's safe_load_all, ElementTree's canonical form, the JSONC
+    reading); INI also goes through configparser and CSV needs one column
+    count."""
+    if not is_valid(fmt, text) or data_reader(fmt)(text) is None:
+        return False
+    check = _LOADER_CHECKS.get(fmt)
+    return check is None or check(text)
+
+
+# ------------------------------------------------------------------ download
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _command(package: Package) -> list[str]:
+    if package.source == "pypi":
+        return [
+            sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+            "--no-binary", ":all:", "--no-build-isolation",
+            f"{package.name}=={package.version}", "-d", ".",
+        ]  # fmt: skip
+    if package.source == "npm":
+        return ["npm", "pack", "--silent", f"{package.name}@{package.version}"]
+    if package.source == "deb":
+        spec = package.name if package.version in ("", "*") else f"{package.name}={package.version}"
+        return ["apt-get", "download", "-q", spec]
+    raise ValueError(f"unknown source {package.source!r}")
+
+
+def download(package: Package, cache: Path) -> Path:
+    """The package's archive in the cache, downloaded unless it is there already."""
+    folder = cache / "archives" / package.source / package.key
+    found = sorted(p for p in folder.glob("*") if p.is_file()) if folder.exists() else []
+    if not found:
+        partial = folder.with_name(folder.name + ".partial")
+        partial.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            _command(package),
+            cwd=partial,
+            check=True,
+            capture_output=True,
+            timeout=DOWNLOAD_TIMEOUT_S,
+        )
+        partial.rename(folder)
+        found = sorted(p for p in folder.glob("*") if p.is_file())
+    if len(found) != 1:
+        raise RuntimeError(f"{package.key}: expected one archive, found {len(found)}")
+    return found[0]
+
+
+def _deb_version(archive: Path) -> str:
+    # NAME_VERSION_ARCH.deb, with ':' of an epoch written as %3a
+    return archive.name.split("_")[1].replace("%3a", ":")
+
+
+# ------------------------------------------------------------------ extract
+
+
+def _members(archive: Path) -> Iterator[tuple[str, bytes]]:
+    """(path, bytes) of every regular file of the archive within the size limits."""
+    name = archive.name
+    if name.endswith(".zip"):
+        with zipfile.ZipFile(archive) as zipped:
+            for info in zipped.infolist():
+                if not info.is_dir() and MIN_BYTES <= info.file_size <= MAX_BYTES:
+                    yield info.filename, zipped.read(info)
+    elif name.endswith(".deb"):
+        with tempfile.TemporaryDirectory(prefix="inputmend-deb-") as folder:
+            subprocess.run(["dpkg-deb", "-x", str(archive), folder], check=True)
+            for path in sorted(Path(folder).rglob("*")):
+                wanted = path.is_file() and not path.is_symlink()
+                if wanted and MIN_BYTES <= path.stat().st_size <= MAX_BYTES:
+                    yield "/" + path.relative_to(folder).as_posix(), path.read_bytes()
+    else:
+        with tarfile.open(archive) as tar:
+            for member in tar:
+                if member.isfile() and MIN_BYTES <= member.size <= MAX_BYTES:
+                    handle = tar.extractfile(member)
+                    if handle is not None:
+                        yield member.name, handle.read()
+
+
+def _inner_path(path: str, source: str) -> str:
+    """The path inside the package, without the archive's top folder."""
+    if source == "deb":
+        return path
+    parts = PurePosixPath(path).parts
+    return "/".join(parts[1:]) if len(parts) > 1 else path
+
+
+def extract(package: Package, archive: Path) -> list[Document]:
+    """The package's documents the grammar and the loader accept, at most
+    ``PER_PACKAGE`` per format (those with the smallest content hashes: a
+    stable choice that does not follow the package's folder order)."""
+    by_format: dict[str, dict[str, Document]] = {}
+    for path, data in _members(archive):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        inner = _inner_path(path, package.source)
+        fmt = classify(inner, text)
+        if fmt is None or "\x00" in text:
+            continue
+        if accepts(fmt, text):
+            document = Document(fmt, text, package.source, package.name, package.version, inner)
+            by_format.setdefault(fmt, {}).setdefault(document.digest, document)
+        lex.cache_clear()  # documents are large and read once
+    kept = []
+    for fmt in sorted(by_format):
+        documents = by_format[fmt]
+        kept += [documents[digest] for digest in sorted(documents)[:PER_PACKAGE]]
+    return kept
+
+
+def extracted(package: Package, cache: Path) -> list[Document]:
+    """The package's documents, from the cache when it was extracted before."""
+    target = cache / "extracted" / package.source / f"{package.key}.json"
+    if target.exists():
+        return [Document(**entry) for entry in json.loads(target.read_text(encoding="utf-8"))]
+    archive = download(package, cache)
+    if package.sha256 and sha256_of(archive) != package.sha256:
+        raise RuntimeError(f"{package.key}: sha256 {sha256_of(archive)} != manifest's")
+    documents = extract(package, archive)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_suffix(".tmp")
+    temporary.write_text(json.dumps([d.__dict__ for d in documents]), encoding="utf-8")
+    temporary.replace(target)
+    return documents
+
+
+def merge(per_package: Sequence[Sequence[Document]]) -> list[Document]:
+    """All documents, each text once (the first package in manifest order keeps it)."""
+    seen: set[str] = set()
+    merged = []
+    for documents in per_package:
+        for document in documents:
+            if document.digest not in seen:
+                seen.add(document.digest)
+                merged.append(document)
+    return merged
+
+
+def load_documents(cache: Path | None = None) -> list[Document]:
+    """The merged corpus that ``fetch`` wrote."""
+    path = (cache or default_cache()) / "documents.jsonl"
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: run `python -m bench.realcorpus.fetch` first")
+    with path.open(encoding="utf-8") as handle:
+        return [Document(**json.loads(line)) for line in handle]
+
+
+def pin(packages: Sequence[Package], cache: Path, jobs: int) -> list[Package]:
+    """The packages with their archives' hashes; those that fail to download are dropped."""
+
+    def one(package: Package) -> Package | None:
+        try:
+            archive = download(package, cache)
+        except (subprocess.SubprocessError, RuntimeError, OSError) as error:
+            print(f"dropped {package.source}:{package.key}: {_reason(error)}", file=sys.stderr)
+            return None
+        version = _deb_version(archive) if package.source == "deb" else package.version
+        if version != package.version:
+            renamed = replace(package, version=version)
+            target = cache / "archives" / package.source / renamed.key
+            if not target.exists():
+                archive.parent.rename(target)
+            return replace(renamed, sha256=sha256_of(target / archive.name))
+        return replace(package, sha256=package.sha256 or sha256_of(archive))
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return [p for p in pool.map(one, packages) if p is not None]
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, subprocess.CalledProcessError):
+        lines = (error.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        return lines[-1] if lines else f"exit {error.returncode}"
+    return f"{type(error).__name__}: {error}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cache", type=Path, default=None, help="cache folder")
+    parser.add_argument("--jobs", type=int, default=4, help="downloads at a time")
+    parser.add_argument("--pin", action="store_true", help="download and pin unpinned packages")
+    options = parser.parse_args(argv)
+    cache: Path = options.cache or default_cache()
+    packages = load_manifest()
+    if options.pin:
+        write_manifest(pin(packages, cache, options.jobs))
+        packages = load_manifest()
+    results: list[list[Document]] = []
+    failed = 0
+    for package in packages:
+        try:
+            results.append(extracted(package, cache))
+        except (subprocess.SubprocessError, RuntimeError, OSError) as error:
+            failed += 1
+            print(f"skipped {package.source}:{package.key}: {_reason(error)}", file=sys.stderr)
+    documents = merge(results)
+    with (cache / "documents.jsonl").open("w", encoding="utf-8") as handle:
+        for document in documents:
+            handle.write(json.dumps(document.__dict__, ensure_ascii=False) + "\n")
+    counts = {fmt: sum(d.format == fmt for d in documents) for fmt in FORMATS}
+    sources = {fmt: len({d.package for d in documents if d.format == fmt}) for fmt in FORMATS}
+    print(f"{len(packages) - failed} packages, {failed} skipped; documents by format:")
+    for fmt in FORMATS:
+        print(f"  {fmt:6} {counts[fmt]:6d} from {sources[fmt]} packages")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
