@@ -1,0 +1,429 @@
+"""Damage operators grouped into named families, each knowing the data it intends.
+
+A family is one kind of breakage (a convention of another tool, a lost
+delimiter, a merge conflict ...); it has operators for the formats where that
+kind makes sense.  An operator is a pure function ``(text, rng) -> Damage |
+None``: the damaged text and what a person who wrote it meant, as one or more
+valid *intended* texts whose data the repair must carry (the original
+document by default; the kept prefix for a truncation, judged by
+``judges.keeps_prefix``; either side of a merge conflict).  The operators of
+``bench.damage`` (format-general, by token) are reused through :func:`same`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from bench.damage import operators as op
+from bench.damage.formats import FORMATS
+from bench.damage.lexing import Token, is_valid, lex
+
+
+@dataclass(frozen=True)
+class Damage:
+    """A damaged text and the valid texts whose data a repair should carry."""
+
+    text: str
+    intended: tuple[str, ...]
+    prefix: bool = False  # judged as a truncation: keep what is left, only add
+
+
+Operator = Callable[[str, random.Random], Damage | None]
+
+
+def same(damage: op.Operator) -> Operator:
+    """A ``bench.damage`` operator whose intended data is the original document's."""
+
+    def operator(text: str, rng: random.Random) -> Damage | None:
+        damaged = damage(text, rng)
+        return None if damaged is None else Damage(damaged, (text,))
+
+    return operator
+
+
+def truncated(text: str, rng: random.Random) -> Damage | None:
+    damaged = op.truncation(text, rng)
+    return None if damaged is None else Damage(damaged, (damaged,), prefix=True)
+
+
+def _replace(text: str, token: Token, written: str) -> str:
+    return text[: token.start] + written + text[token.end :]
+
+
+def _tokens(grammar: str, text: str, kinds: Sequence[str]) -> list[Token]:
+    return [token for token in lex(grammar, text).tokens if token.kind in kinds]
+
+
+def _json_strings(grammar: str, text: str, *, values: bool) -> list[Token]:
+    """String tokens that are values (``values``) or object keys (not ``values``)."""
+    tokens = lex(grammar, text).tokens
+    chosen = []
+    for index, token in enumerate(tokens):
+        if token.kind != "STRING":
+            continue
+        is_key = index + 1 < len(tokens) and tokens[index + 1].kind == "COLON"
+        if is_key != values:
+            chosen.append(token)
+    return chosen
+
+
+def token_rewrite(
+    grammar: str,
+    pick: Callable[[str], list[Token]],
+    rewrite: Callable[[str, random.Random], str | None],
+) -> Operator:
+    """One token among ``pick(text)`` written as ``rewrite`` says; the data is unchanged."""
+
+    def operator(text: str, rng: random.Random) -> Damage | None:
+        tokens = pick(text)
+        if not tokens:
+            return None
+        token = rng.choice(tokens)
+        written = rewrite(token.text, rng)
+        return None if written is None else Damage(_replace(text, token, written), (text,))
+
+    return operator
+
+
+def _plain_body(token_text: str) -> str | None:
+    """The body of a JSON string that has no escapes and no quotes inside."""
+    body = token_text[1:-1]
+    return None if any(c in body for c in "\\\"'`") else body
+
+
+def _mongo(token_text: str, rng: random.Random) -> str | None:
+    if token_text.startswith('"'):
+        return rng.choice(("ObjectId", "ISODate", "UUID")) + f"({token_text})"
+    if re.fullmatch(r"-?[0-9]+", token_text):
+        return rng.choice(("NumberLong", "NumberInt")) + f"({token_text})"
+    if re.fullmatch(r"-?[0-9.eE+-]+", token_text):
+        return f"NumberDecimal({token_text})"
+    return None
+
+
+def _concatenated(token_text: str, rng: random.Random) -> str | None:
+    body = _plain_body(token_text)
+    if body is None or len(body) < 2:
+        return None
+    cut = rng.randrange(1, len(body))
+    return f'"{body[:cut]}" + "{body[cut:]}"'
+
+
+def _quotes(opening: str, closing: str) -> Callable[[str, random.Random], str | None]:
+    def rewrite(token_text: str, rng: random.Random) -> str | None:
+        body = _plain_body(token_text)
+        return None if body is None else opening + body + closing
+
+    return rewrite
+
+
+def _regex_literal(token_text: str, rng: random.Random) -> str | None:
+    body = _plain_body(token_text)
+    if body is None or "/" in body or not re.search(r"[\^$*+?.|]", body):
+        return None
+    return f"/{body}/"
+
+
+def _unquoted(wanted: Callable[[str], bool]) -> Callable[[str, random.Random], str | None]:
+    def rewrite(token_text: str, rng: random.Random) -> str | None:
+        body = _plain_body(token_text)
+        return body if body is not None and body and wanted(body) else None
+
+    return rewrite
+
+
+def _is_url_or_words(body: str) -> bool:
+    return bool(re.match(r"[a-z]+://", body)) or len(body.split()) > 1
+
+
+def _is_identifier(body: str) -> bool:
+    return bool(re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$-]*", body))
+
+
+def escaped_document(text: str, rng: random.Random) -> Damage | None:
+    """The whole document as the body of a JSON string: ``{\\"a\\": 1}``."""
+    return Damage(json.dumps(text.strip())[1:-1], (text,))
+
+
+def lost_backslash(grammar: str) -> Operator:
+    """An escaped quote or backslash inside a string that lost its backslash."""
+
+    def operator(text: str, rng: random.Random) -> Damage | None:
+        sites = [
+            token.start + match.start()
+            for token in _tokens(grammar, text, ("STRING",))
+            for match in re.finditer(r'\\["\\]', token.text[1:-1])
+        ]
+        if not sites:
+            return None
+        at = rng.choice(sites) + 1  # the backslash, after the opening quote
+        return Damage(text[:at] + text[at + 1 :], (text,))
+
+    return operator
+
+
+def jsonp(text: str, rng: random.Random) -> Damage | None:
+    name = rng.choice(("callback", "jQuery3310_1700000000", "handleResponse"))
+    return Damage(f"{name}({text.strip()});\n", (text,))
+
+
+# --------------------------------------------------------------- quoting
+
+
+def _needs_quotes(grammar: str) -> Sequence[Callable[[str], str]]:
+    """Ways a value gets content that the format can only hold in quotes."""
+    common = [
+        lambda body: "*" + body,
+        lambda body: "&" + body,
+        lambda body: body + ": " + "draft",
+        lambda body: body + " #1",
+    ]
+    if grammar == "toml":
+        return [*common, lambda body: "1.0.0", lambda body: body + " and more"]
+    return common
+
+
+def value_needs_quotes(grammar: str, kinds: Sequence[str]) -> Operator:
+    """A quoted value given content that needs its quotes, and written without them.
+
+    The intended text is the document with that new value, quoted; so the
+    data changes on purpose and the repair must quote it, not edit it."""
+
+    def operator(text: str, rng: random.Random) -> Damage | None:
+        tokens = _tokens(grammar, text, kinds)
+        tokens = [t for t in tokens if "\n" not in t.text and _plain_body(t.text) is not None]
+        if not tokens:
+            return None
+        token = rng.choice(tokens)
+        body = rng.choice(_needs_quotes(grammar))(token.text[1:-1])
+        intended, damaged = _replace(text, token, json.dumps(body)), _replace(text, token, body)
+        if not is_valid(grammar, intended) or is_valid(grammar, damaged):
+            return None  # ``1 #1`` is a valid value and a comment: no damage to see
+        return Damage(damaged, (intended,))
+
+    return operator
+
+
+# --------------------------------------------------------------- comments
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0, *(m.end() for m in re.finditer("\n", text) if m.end() < len(text))]
+
+
+def lost_comment_marker(marker: str, closing: str = "") -> Operator:
+    """A comment line that lost its marker (``marker`` given), or a block
+    comment never closed (``closing`` given: it is the part that is lost)."""
+
+    def operator(text: str, rng: random.Random) -> Damage | None:
+        starts = _line_starts(text)
+        at = rng.choice(starts)
+        line = text[at:].split("\n", 1)[0]
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        phrase = rng.choice(op.COMMENT_PHRASES)
+        if closing:
+            damaged = text[:at] + f"{indent}{marker} {phrase}\n" + text[at:]
+        else:
+            damaged = text[:at] + f"{indent}{phrase}\n" + text[at:]
+        return Damage(damaged, (text,))
+
+    return operator
+
+
+def tight_comment(grammar: str) -> Operator:
+    """A block comment between two tokens with no blanks around it: ``"a":/*x*/1``."""
+
+    def operator(text: str, rng: random.Random) -> Damage | None:
+        tokens = lex(grammar, text).tokens
+        if len(tokens) < 2:
+            return None
+        token = rng.choice(tokens[:-1])
+        at = token.end
+        comment = f"/*{rng.choice(op.COMMENT_PHRASES)}*/"
+        return Damage(text[:at] + comment + text[at:], (text,))
+
+    return operator
+
+
+# --------------------------------------------------------------- structure
+
+
+def merge_conflict(grammar: str) -> Operator:
+    """Conflict markers around one line: ours is the document, theirs the
+    line with a number or word changed; either side is what someone may have
+    meant (theirs only when it is valid)."""
+
+    def operator(text: str, rng: random.Random) -> Damage | None:
+        damage = _conflict(text, rng)
+        if damage is None or is_valid(grammar, damage.intended[1]):
+            return damage
+        return Damage(damage.text, damage.intended[:1])
+
+    return operator
+
+
+def _conflict(text: str, rng: random.Random) -> Damage | None:
+    lines = text.splitlines(keepends=True)
+    candidates = [i for i, line in enumerate(lines) if re.search(r"[A-Za-z0-9]", line)]
+    if not candidates:
+        return None
+    index = rng.choice(candidates)
+    ours = lines[index]
+    theirs = re.sub(r"[0-9]+|[A-Za-z]{3,}", lambda m: _changed(m.group()), ours, count=1)
+    if not ours.endswith("\n"):
+        ours, theirs = ours + "\n", theirs + "\n"
+    conflict = f"<<<<<<< HEAD\n{ours}=======\n{theirs}>>>>>>> feature\n"
+    damaged = "".join([*lines[:index], conflict, *lines[index + 1 :]])
+    theirs_text = "".join([*lines[:index], theirs, *lines[index + 1 :]])
+    return Damage(damaged, (text, theirs_text))
+
+
+def _changed(word: str) -> str:
+    return str(int(word) + 1) if word.isdigit() else word[::-1]
+
+
+def lost_end_tag(text: str, rng: random.Random) -> Damage | None:
+    """One end tag ``</name>`` deleted."""
+    tokens = lex("xml", text).tokens
+    sites = [
+        (token.start, after.end)
+        for token, after in itertools.pairwise(tokens)
+        if token.kind == "END_TAG_OPEN" and after.kind == "TAG_CLOSE"
+    ]
+    if not sites:
+        return None
+    start, end = rng.choice(sites)
+    return Damage(text[:start] + text[end:], (text,))
+
+
+def csv_columns(text: str, rng: random.Random) -> Damage | None:
+    """One record with a field too many, one too few, or a comma inside an unquoted field."""
+    lines = text.splitlines(keepends=True)
+    rows = [i for i, line in enumerate(lines) if i and line.strip() and '"' not in line]
+    if not rows:
+        return None
+    index = rng.choice(rows)
+    line = lines[index]
+    body, ending = line.rstrip("\r\n"), line[len(line.rstrip("\r\n")) :]
+    kind = rng.choice(("more", "fewer", "comma"))
+    fields = body.split(",")
+    if kind == "more":
+        fields.insert(rng.randrange(len(fields) + 1), rng.choice(("x", "", "N/A")))
+    elif kind == "fewer" and len(fields) > 1:
+        del fields[rng.randrange(len(fields))]
+    else:
+        spaced = [i for i, field in enumerate(fields) if " " in field.strip()]
+        if not spaced:
+            return None
+        at = rng.choice(spaced)
+        fields[at] = fields[at].replace(" ", ", ", 1)
+    lines[index] = ",".join(fields) + ending
+    return Damage("".join(lines), (text,))
+
+
+def ini_unindented_continuation(text: str, rng: random.Random) -> Damage | None:
+    """A value continued on the next line, that line not indented."""
+    tokens = lex("ini", text).tokens
+    values = [t for t in tokens if t.kind == "VALUE"]
+    if not values:
+        return None
+    token = rng.choice(values)
+    words = rng.choice(("and more words", "second-value", "https://example.org/more"))
+    intended = text[: token.end] + f"\n    {words}" + text[token.end :]
+    damaged = text[: token.end] + f"\n{words}" + text[token.end :]
+    if not is_valid("ini", intended):
+        return None
+    return Damage(damaged, (intended,))
+
+
+# --------------------------------------------------------------- the table
+
+_JSON_VALUES = {
+    "json": lambda text: _json_strings("json", text, values=True),
+    "jsonc": lambda text: _json_strings("jsonc", text, values=True),
+}
+_JSON_KEYS = {
+    "json": lambda text: _json_strings("json", text, values=False),
+    "jsonc": lambda text: _json_strings("jsonc", text, values=False),
+}
+
+
+def _from_table(name: str) -> dict[str, Operator]:
+    """The ``bench.damage`` operator ``name`` of every format that has it."""
+    return {
+        fmt: same(spec.operators[name])
+        for fmt, spec in FORMATS.items()
+        if name in spec.operators and fmt in FAMILY_FORMATS
+    }
+
+
+FAMILY_FORMATS = ("json", "jsonc", "yaml", "toml", "xml", "ini", "csv")
+
+
+def _json_like(build: Callable[[str], Operator]) -> dict[str, Operator]:
+    return {fmt: build(fmt) for fmt in ("json", "jsonc")}
+
+
+def _merge(*tables: Mapping[str, Operator]) -> dict[str, list[Operator]]:
+    merged: dict[str, list[Operator]] = {}
+    for table in tables:
+        for fmt, operator in table.items():
+            merged.setdefault(fmt, []).append(operator)
+    return merged
+
+
+def _numbers(grammar: str) -> Callable[[str], list[Token]]:
+    return lambda text: _tokens(grammar, text, ("NUMBER", "STRING"))
+
+
+FAMILIES: dict[str, dict[str, list[Operator]]] = {
+    "truncation": {fmt: [truncated] for fmt in FAMILY_FORMATS},
+    "delimiters": _merge(
+        _from_table("lost-delimiter"),
+        _from_table("doubled-delimiter"),
+        _from_table("trailing-delimiter"),
+    ),
+    "quotes": _merge(
+        _from_table("lost-quote"),
+        _from_table("single-quotes"),
+        _json_like(lambda g: token_rewrite(g, _JSON_VALUES[g], _quotes("\u201c", "\u201d"))),
+        _json_like(lambda g: token_rewrite(g, _JSON_VALUES[g], _quotes("`", "`"))),
+    ),
+    "tool-conventions": _merge(
+        _from_table("foreign-literal"),
+        _json_like(lambda g: token_rewrite(g, _numbers(g), _mongo)),
+        _json_like(lambda g: token_rewrite(g, _JSON_VALUES[g], _concatenated)),
+        _json_like(lambda g: token_rewrite(g, _JSON_VALUES[g], _regex_literal)),
+        {"json": jsonp},
+    ),
+    "unquoted": _merge(
+        _json_like(lambda g: token_rewrite(g, _JSON_VALUES[g], _unquoted(_is_url_or_words))),
+        _json_like(lambda g: token_rewrite(g, _JSON_KEYS[g], _unquoted(_is_identifier))),
+    ),
+    "escapes": _merge({"json": escaped_document}, _json_like(lost_backslash)),
+    "needs-quoting": _merge(
+        {"yaml": value_needs_quotes("yaml", ("DQ", "SQ"))},
+        {"toml": value_needs_quotes("toml", ("BASIC_STRING", "LITERAL_STRING"))},
+    ),
+    "comments": _merge(_from_table("foreign-comment"), {"json": tight_comment("json")}),
+    "lost-comment-marker": _merge(
+        {"ini": lost_comment_marker(";"), "yaml": lost_comment_marker("#")},
+        {"toml": lost_comment_marker("#"), "jsonc": lost_comment_marker("/*", closing="*/")},
+    ),
+    "merge-conflict": {fmt: [merge_conflict(fmt)] for fmt in FAMILY_FORMATS},
+    "structure": _merge(
+        {"csv": csv_columns, "xml": lost_end_tag, "ini": ini_unindented_continuation},
+        {"yaml": same(op.misindented)},
+    ),
+    "llm-output": _merge(_from_table("wrapper")),
+}
+
+
+def pick_operator(family: str, fmt: str, rng: random.Random) -> Operator | None:
+    operators = FAMILIES[family].get(fmt)
+    return rng.choice(operators) if operators else None

@@ -1,0 +1,58 @@
+"""The real-document evaluator's judgements, and the fetch script's document choice."""
+
+from __future__ import annotations
+
+from bench.realcorpus.evaluate import Case, carries, touches_untouched_line
+from bench.realcorpus.families import Damage
+from bench.realcorpus.fetch import Document, accepts, classify, merge
+
+
+def _case(fmt: str, damage: Damage) -> Case:
+    return Case(f"{fmt}/test/fit/000", fmt, "test", "fit", "demo", "demo.json", damage)
+
+
+def test_a_repair_carries_the_intended_data_whatever_its_layout() -> None:
+    case = _case("json", Damage('{"a": 1,, "b": 2}', ('{"a": 1, "b": 2}',)))
+    assert carries(case, '{"a":1,"b":2}')
+    assert not carries(case, '{"a": 1}')
+
+
+def test_either_intended_text_counts() -> None:
+    case = _case("json", Damage("<<<", ('{"v": 1}', '{"v": 2}')))
+    assert carries(case, '{"v": 2}') and not carries(case, '{"v": 3}')
+
+
+def test_a_truncation_is_judged_by_the_kept_prefix() -> None:
+    case = _case("json", Damage('{"a": [1, 2', ('{"a": [1, 2',), prefix=True))
+    assert carries(case, '{"a": [1, 2]}') and not carries(case, '{"a": [1]}')
+
+
+def test_a_repair_that_rewrites_a_line_the_damage_left_alone_is_counted() -> None:
+    intended = '{\n  "a": 1,\n  "b": 2\n}\n'
+    case = _case("json", Damage('{\n  "a": 1\n  "b": 2\n}\n', (intended,)))
+    assert not touches_untouched_line(case, intended)
+    assert touches_untouched_line(case, '{\n  "a": 1,\n  "b": 2}\n')
+
+
+def test_files_are_classified_by_name() -> None:
+    assert classify("pkg/tsconfig.build.json", "{}") == "jsonc"
+    assert classify("pkg/package.json", "{}") == "json"
+    assert classify(".github/workflows/ci.yml", "") == "yaml"
+    assert classify("setup.cfg", "") == "ini"
+    assert classify("/etc/fonts/conf.d/10-hinting.conf", "<?xml version='1.0'?>") == "xml"
+    assert classify("/etc/ld.so.conf", "include x") is None
+
+
+def test_documents_need_the_grammar_and_the_loader() -> None:
+    assert accepts("csv", "a,b\n1,2\n")
+    assert not accepts("csv", "a,b\n1,2,3\n")  # the grammar reads it; the column count does not
+    assert accepts("toml", "a = 1\n")
+    assert not accepts("toml", "a = 1\na = 2\n")  # tomllib refuses a key defined twice
+    assert not accepts("ini", "[s]\na = 1\na = 2\n")  # configparser refuses it too
+
+
+def test_merge_keeps_each_text_once_for_its_first_package() -> None:
+    first = Document("json", '{"a": 1}', "npm", "one", "1.0", "a.json")
+    again = Document("json", '{"a": 1}', "npm", "two", "1.0", "b.json")
+    other = Document("json", '{"a": 2}', "npm", "two", "1.0", "c.json")
+    assert merge([[first], [again, other]]) == [first, other]

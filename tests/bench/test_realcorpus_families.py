@@ -1,0 +1,133 @@
+"""The real-document damage families: what each operator breaks and what it intends."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from bench.damage.judges import data_reader, same_data
+from bench.damage.lexing import is_valid
+from bench.realcorpus import families as fam
+from bench.realcorpus.fetch import accepts
+
+# small documents in the style of the fetched ones (the corpus itself is not in the repository)
+SEEDS = {
+    "json": [
+        '{\n  "name": "demo",\n  "version": "1.2.0",\n  "homepage": "https://example.org/demo",\n'
+        '  "keywords": ["cli", "parser"],\n  "pattern": "^v[0-9]+$",\n  "private": false,\n'
+        '  "count": 12,\n  "note": "say \\"hi\\" twice"\n}\n',
+        '[{"id": 1, "tags": ["a b", "c"]}, {"id": 2, "ratio": 0.5, "owner": null}]\n',
+    ],
+    "jsonc": [
+        '{\n  // compiler options\n  "compilerOptions": {\n    "target": "es2020",\n'
+        '    "strict": true,\n    "outDir": "dist build",\n'
+        '    "banner": "say \\"hi\\""\n  },\n  "include": ["src"]\n}\n',
+    ],
+    "yaml": [
+        'name: CI\non:\n  push:\n    branches: ["main"]\njobs:\n  test:\n'
+        '    runs-on: "ubuntu-latest"\n    steps:\n      - uses: actions/checkout@v4\n'
+        '      - run: "make test"\n',
+    ],
+    "toml": [
+        '[project]\nname = "demo"\nversion = "1.0"\ndependencies = ["click>=8", "rich"]\n\n'
+        "[tool.ruff]\nline-length = 100\nfix = true\n",
+    ],
+    "xml": [
+        '<?xml version="1.0"?>\n<project>\n  <name>demo</name>\n  <dependencies>\n'
+        '    <dependency scope="test">junit</dependency>\n  </dependencies>\n</project>\n',
+    ],
+    "ini": [
+        "[metadata]\nname = demo\nversion = 1.0\n\n[options]\npackages = find:\n"
+        "install_requires =\n    click\n    rich\n\n[flake8]\nmax-line-length = 100\n",
+    ],
+    "csv": [
+        'name,size,city\nsmall box,1,Oslo\nbig box,2,New York\n"bag, red",3,Lima\n',
+    ],
+}
+
+CELLS = [(family, fmt) for family, table in fam.FAMILIES.items() for fmt in table]
+
+
+@pytest.mark.parametrize(("family", "fmt"), CELLS)
+def test_operators_break_the_document_and_intend_valid_data(family: str, fmt: str) -> None:
+    """Every damage differs from what it intends, what it intends is valid
+    data of the format, and most damaged texts are rejected (the evaluator
+    keeps only those; an operator that never breaks a format is useless)."""
+    seeds = SEEDS[fmt]
+    assert all(is_valid(fmt, seed) for seed in seeds)
+    rng = random.Random(f"test/{family}/{fmt}")
+    damages = []
+    for index in range(30):
+        text = seeds[index % len(seeds)]
+        damage = rng.choice(fam.FAMILIES[family][fmt])(text, rng)
+        if damage is None:
+            continue
+        if not damage.prefix:  # a truncation intends what is left of the document
+            assert all(damage.text != intended for intended in damage.intended)
+            for intended in damage.intended:
+                assert data_reader(fmt)(intended) is not None, intended
+        damages.append(damage)
+    assert damages, f"{family} never applies to {fmt}"
+    rejected = sum(not accepts(fmt, damage.text) for damage in damages)
+    assert rejected >= 3, f"{rejected} of {len(damages)} rejected"
+
+
+def test_truncation_intends_the_kept_prefix() -> None:
+    damage = fam.truncated('{"a": [1, 2]}', random.Random(3))
+    assert damage is not None and damage.prefix
+    assert damage.intended == (damage.text,) and '{"a": [1, 2]}'.startswith(damage.text)
+
+
+def test_needs_quoting_intends_the_new_value_quoted() -> None:
+    operator = fam.value_needs_quotes("toml", ("BASIC_STRING",))
+    damage = operator('name = "demo"\n', random.Random(0))
+    assert damage is not None
+    (intended,) = damage.intended
+    assert is_valid("toml", intended) and not is_valid("toml", damage.text)
+    # the damaged text is the intended one without the quotes of the changed value
+    assert damage.text.count('"') == intended.count('"') - 2
+
+
+def test_merge_conflict_accepts_either_side() -> None:
+    text = '{\n  "version": 3,\n  "name": "demo"\n}\n'
+    damage = fam.merge_conflict("json")(text, random.Random(1))
+    assert damage is not None and "<<<<<<< HEAD" in damage.text
+    ours, theirs = damage.intended
+    assert ours == text and theirs != text and is_valid("json", theirs)
+
+
+def test_escaped_document_is_the_document_as_a_string_body() -> None:
+    damage = fam.escaped_document('{"a": 1}\n', random.Random(0))
+    assert damage is not None
+    assert damage.text == '{\\"a\\": 1}' and json.loads(f'"{damage.text}"') == '{"a": 1}'
+
+
+def test_mongo_values_intend_the_plain_value() -> None:
+    operator = fam.token_rewrite("json", fam._numbers("json"), fam._mongo)
+    damage = operator('{"id": "5f1", "n": 7}', random.Random(2))
+    assert damage is not None
+    assert "(" in damage.text and same_data("json", damage.intended[0], '{"id": "5f1", "n": 7}')
+
+
+def test_csv_column_damage_changes_one_record_only() -> None:
+    text = "name,size\nsmall box,1\nbig box,2\n"
+    for seed in range(10):
+        damage = fam.csv_columns(text, random.Random(seed))
+        assert damage is not None
+        changed = [a != b for a, b in zip(damage.text.splitlines(), text.splitlines(), strict=True)]
+        assert sum(changed) == 1 and not changed[0]
+
+
+def test_ini_continuation_intends_an_indented_continuation() -> None:
+    damage = fam.ini_unindented_continuation("[s]\nkey = value\n", random.Random(0))
+    assert damage is not None
+    (intended,) = damage.intended
+    assert "\n    " in intended and "\n    " not in damage.text
+
+
+def test_lost_end_tag_intends_the_original() -> None:
+    text = "<a><b>x</b><c/></a>"
+    damage = fam.lost_end_tag(text, random.Random(0))
+    assert damage is not None and damage.intended == (text,)
+    assert damage.text in ("<a><b>x<c/></a>", "<a><b>x</b><c/>")
