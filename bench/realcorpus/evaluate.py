@@ -220,16 +220,15 @@ def table(
     ]
     for fmt in FAMILY_FORMATS:
         for family in FAMILIES:
-            pair = [tallies.get((fmt, family, side)) for side in SIDES]
-            if not any(pair):
+            if not any((fmt, family, side) in tallies for side in SIDES):
                 continue
+            pair = [tallies.get((fmt, family, side), Tally()) for side in SIDES]
             name = family if splits.is_fit_family(family) else f"{family} (held out)"
             cells = []
-            for tally in pair:
-                t = tally or Tally()
+            for t in pair:
                 peer_cell = _rate(t.peer, t.peer_cases) if fmt == "json" and peer else ""
                 cells += [str(t.cases), _rate(t.top1, t.cases), _rate(t.top5, t.cases), peer_cell]
-            untouched = sum(t.untouched for t in pair if t)
+            untouched = sum(t.untouched for t in pair)
             lines.append(f"| {fmt} | {name} | " + " | ".join(cells) + f" | {untouched} |")
     return lines, tallies
 

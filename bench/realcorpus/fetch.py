@@ -35,7 +35,7 @@ import tempfile
 import tomllib
 import zipfile
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
@@ -250,9 +250,10 @@ def _inner_path(path: str, source: str) -> str:
 
 def extract(package: Package, archive: Path) -> list[Document]:
     """The package's documents the grammar and the loader accept, at most
-    ``PER_PACKAGE`` per format (those with the smallest content hashes: a
-    stable choice that does not follow the package's folder order)."""
-    by_format: dict[str, dict[str, Document]] = {}
+    ``PER_PACKAGE`` per format: those with the smallest content hashes (a
+    stable choice that does not follow the package's folder order, and lets
+    the check stop once enough are found)."""
+    candidates: dict[str, dict[str, Document]] = {}
     for path, data in _members(archive):
         try:
             text = data.decode("utf-8")
@@ -260,16 +261,19 @@ def extract(package: Package, archive: Path) -> list[Document]:
             continue
         inner = _inner_path(path, package.source)
         fmt = classify(inner, text)
-        if fmt is None or "\x00" in text:
-            continue
-        if accepts(fmt, text):
+        if fmt is not None and "\x00" not in text:
             document = Document(fmt, text, package.source, package.name, package.version, inner)
-            by_format.setdefault(fmt, {}).setdefault(document.digest, document)
-        lex.cache_clear()  # documents are large and read once
+            candidates.setdefault(fmt, {}).setdefault(document.digest, document)
     kept = []
-    for fmt in sorted(by_format):
-        documents = by_format[fmt]
-        kept += [documents[digest] for digest in sorted(documents)[:PER_PACKAGE]]
+    for fmt in sorted(candidates):
+        found = 0
+        for digest in sorted(candidates[fmt]):
+            if found == PER_PACKAGE:
+                break
+            if accepts(fmt, candidates[fmt][digest].text):
+                kept.append(candidates[fmt][digest])
+                found += 1
+            lex.cache_clear()  # documents are large and read once
     return kept
 
 
@@ -287,6 +291,14 @@ def extracted(package: Package, cache: Path) -> list[Document]:
     temporary.write_text(json.dumps([d.__dict__ for d in documents]), encoding="utf-8")
     temporary.replace(target)
     return documents
+
+
+def _extracted_or_error(package: Package, cache: Path) -> list[Document] | str:
+    """:func:`extracted`, or why it failed (in a worker process)."""
+    try:
+        return extracted(package, cache)
+    except (subprocess.SubprocessError, RuntimeError, OSError) as error:
+        return _reason(error)
 
 
 def merge(per_package: Sequence[Sequence[Document]]) -> list[Document]:
@@ -342,7 +354,7 @@ def _reason(error: BaseException) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=None, help="cache folder")
-    parser.add_argument("--jobs", type=int, default=4, help="downloads at a time")
+    parser.add_argument("--jobs", type=int, default=4, help="downloads (and extractions) at a time")
     parser.add_argument("--pin", action="store_true", help="download and pin unpinned packages")
     options = parser.parse_args(argv)
     cache: Path = options.cache or default_cache()
@@ -350,14 +362,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.pin:
         write_manifest(pin(packages, cache, options.jobs))
         packages = load_manifest()
-    results: list[list[Document]] = []
+    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+        outcomes = list(pool.map(_extracted_or_error, packages, [cache] * len(packages)))
+    results = [documents for documents in outcomes if isinstance(documents, list)]
     failed = 0
-    for package in packages:
-        try:
-            results.append(extracted(package, cache))
-        except (subprocess.SubprocessError, RuntimeError, OSError) as error:
+    for package, outcome in zip(packages, outcomes, strict=True):
+        if isinstance(outcome, str):
             failed += 1
-            print(f"skipped {package.source}:{package.key}: {_reason(error)}", file=sys.stderr)
+            print(f"skipped {package.source}:{package.key}: {outcome}", file=sys.stderr)
     documents = merge(results)
     with (cache / "documents.jsonl").open("w", encoding="utf-8") as handle:
         for document in documents:

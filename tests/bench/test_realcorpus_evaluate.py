@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import io
+import tarfile
+from pathlib import Path
+
 from bench.realcorpus.evaluate import Case, carries, touches_untouched_line
 from bench.realcorpus.families import Damage
-from bench.realcorpus.fetch import Document, accepts, classify, merge
+from bench.realcorpus.fetch import Document, Package, accepts, classify, extract, merge
 
 
 def _case(fmt: str, damage: Damage) -> Case:
@@ -56,3 +60,24 @@ def test_merge_keeps_each_text_once_for_its_first_package() -> None:
     again = Document("json", '{"a": 1}', "npm", "two", "1.0", "b.json")
     other = Document("json", '{"a": 2}', "npm", "two", "1.0", "c.json")
     assert merge([[first], [again, other]]) == [first, other]
+
+
+def test_extract_keeps_accepted_documents_of_an_sdist(tmp_path: Path) -> None:
+    files = {
+        "demo-1.0/pyproject.toml": '[project]\nname = "demo"\nversion = "1.0"\n' + "#" * 200,
+        "demo-1.0/broken.json": '{"a": 1,,}' + " " * 200,
+        "demo-1.0/data/table.csv": "a,b\n" + "1,2\n" * 60,
+        "demo-1.0/tiny.json": "{}",  # below the size limit
+    }
+    archive = tmp_path / "demo-1.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    documents = extract(Package("pypi", "demo", "1.0"), archive)
+    assert sorted((d.format, d.path) for d in documents) == [
+        ("csv", "data/table.csv"),
+        ("toml", "pyproject.toml"),
+    ]
