@@ -282,7 +282,7 @@ def dump(path: Path, cases: Sequence[Case], results: Sequence[dict[str, Any]]) -
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=int, default=6, help="cases per (format, family, side)")
+    parser.add_argument("--cases", type=int, default=4, help="cases per (format, family, side)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--max-tests", type=int, default=3000, help="oracle runs per repair")
     parser.add_argument("--timeout", type=float, default=20.0, help="wall-time safety cap (s)")

@@ -422,8 +422,3 @@ FAMILIES: dict[str, dict[str, list[Operator]]] = {
     ),
     "llm-output": _merge(_from_table("wrapper")),
 }
-
-
-def pick_operator(family: str, fmt: str, rng: random.Random) -> Operator | None:
-    operators = FAMILIES[family].get(fmt)
-    return rng.choice(operators) if operators else None
