@@ -43,9 +43,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-import Levenshtein
-
 from inputmend.algorithms.ranking import rank
+from inputmend.core import levenshtein
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
 from inputmend.core.model import Edit, Repair, RepairResult, edits_between
 from inputmend.core.text import UNDECODABLE
@@ -605,7 +604,7 @@ def _script(original: str, edits: tuple[Edit, ...]) -> tuple[tuple[Edit, ...], i
     total = 0
     for edit in edits:
         replaced = original[edit.offset : edit.end]
-        total += int(Levenshtein.distance(replaced, edit.insert))
+        total += levenshtein.distance(replaced, edit.insert)
         for part in edits_between(replaced, edit.insert):
             refined.append(Edit(edit.offset + part.offset, part.delete, part.insert))
     return _normalize(refined), total

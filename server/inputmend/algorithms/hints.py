@@ -26,8 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-import Levenshtein
-
+from inputmend.core import levenshtein
 from inputmend.core.budget import Budget, BudgetExhausted, RunStats
 from inputmend.core.model import Edit, Repair, edits_between
 from inputmend.core.text import common_prefix
@@ -173,7 +172,7 @@ class _Draft:
     def repair(self, note: str) -> Repair:
         edits = self.edits()
         distance = sum(
-            int(Levenshtein.distance(self.original[e.offset : e.end], e.insert)) for e in edits
+            levenshtein.distance(self.original[e.offset : e.end], e.insert) for e in edits
         )
         return Repair(self.text, edits, ALGORITHM, True, distance, note)
 

@@ -110,8 +110,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import Levenshtein
-
+from inputmend.core import levenshtein
 from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
 from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
@@ -235,7 +234,7 @@ def _changes(
             deleted.extend(range(edit.offset, edit.end))
             inserted.extend(range(out, out + len(edit.insert)))
             continue
-        for operation, source, target in Levenshtein.editops(removed, edit.insert):
+        for operation, source, target in levenshtein.editops(removed, edit.insert):
             if operation != "insert":
                 deleted.append(edit.offset + source)
             if operation != "delete":
@@ -273,7 +272,7 @@ def _substitutions_apart(original: str, edits: Sequence[Edit]) -> list[Edit]:
         if not removed or not edit.insert or len(removed) * len(edit.insert) > _ALIGNED:
             apart.append(edit)
             continue
-        for tag, low, high, start, end in Levenshtein.opcodes(removed, edit.insert):
+        for tag, low, high, start, end in levenshtein.opcodes(removed, edit.insert):
             if tag == "equal":
                 continue
             if tag == "replace" and high - low == end - start:
