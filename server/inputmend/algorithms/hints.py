@@ -74,7 +74,7 @@ class Guidance:
 
     hints: Hints
     lexer: TolerantLexer
-    problem: str | None = None  # why the grammar's hints file is not used
+    problem: str | None = None  # why the grammar's hints (or some of them) are not used
 
 
 NO_GUIDANCE = Guidance(NO_HINTS, GenericLexer())
@@ -89,7 +89,14 @@ def guidance(grammar: CompiledGrammar | None) -> Guidance:
         hints = grammar.hints()
     except HintsError as error:
         return Guidance(NO_HINTS, GrammarLexer(grammar), f"{error}; repaired without hints")
-    return Guidance(hints, GrammarLexer(grammar, hints))
+    note = None
+    if hints.skipped:
+        name = hints.source.name if hints.source is not None else "the hints"
+        note = (
+            f"{hints.skipped} entries of {name} need the regex module, which is not installed; "
+            "repaired without them"
+        )
+    return Guidance(hints, GrammarLexer(grammar, hints), note)
 
 
 @dataclass(frozen=True)

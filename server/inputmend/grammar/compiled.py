@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import lark
-import regex
 
-from inputmend.grammar import lark_internals, native, registry
+from inputmend.grammar import lark_internals, native, patterns, registry
 from inputmend.grammar.checks import NameChecks
 from inputmend.grammar.hints import Hints, hints_beside, hints_path
 from inputmend.grammar.lark_internals import END, BnfRule
@@ -39,7 +38,7 @@ class Terminal:
 
     name: str
     source: str  # its Python regular expression
-    pattern: Any  # ``source`` compiled with the ``regex`` module (partial matching)
+    pattern: Any  # ``source`` compiled for partial matching (:mod:`inputmend.grammar.patterns`)
     literal: str | None  # the string of a string terminal ("if", also for "if"i)
     flags: frozenset[str]
     max_width: int
@@ -63,7 +62,7 @@ class CompiledGrammar:
             definition.name: Terminal(
                 definition.name,
                 definition.regexp,
-                regex.compile(definition.regexp),
+                patterns.compile(definition.regexp),
                 definition.literal,
                 definition.flags,
                 definition.max_width,

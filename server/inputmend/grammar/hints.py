@@ -66,25 +66,26 @@ begin within the last :data:`WRAPPER_REACH` characters.
 from __future__ import annotations
 
 import functools
+import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-import regex
-
+from inputmend.grammar import patterns
 from inputmend.grammar.regex import first_chars, last_char
 from inputmend.oracles.base import OracleConfigError
 
+T = TypeVar("T")
 Role = Literal["data", "structure", "layout"]
 ROLES: tuple[Role, ...] = ("data", "structure", "layout")
 
 WRAPPER_REACH = 4096
 """Characters from the end of the text within which a wrapper's ``after`` starts."""
 
-_FLAGS = regex.MULTILINE
-_FIELD = regex.compile(r"\{\{|\}\}|\{(\w+)\}")
+_FLAGS = re.MULTILINE
+_FIELD = patterns.compile(r"\{\{|\}\}|\{(\w+)\}")
 _WORD = r"A-Za-z0-9_$"
 
 
@@ -106,14 +107,14 @@ class Rewrite:
     @functools.cached_property
     def last_char(self) -> str | None:
         """A character every match ends with, after its first (None: not known)."""
-        return None if self.pattern.flags & regex.IGNORECASE else last_char(self.pattern.pattern)
+        return None if self.pattern.flags & re.IGNORECASE else last_char(self.pattern.pattern)
 
     @functools.cached_property
     def _escaper(self) -> Any:
         if not self.escape:
             return None
         keys = sorted((key for key, _ in self.escape), key=len, reverse=True)
-        return regex.compile("|".join(regex.escape(key) for key in keys))
+        return patterns.compile("|".join(re.escape(key) for key in keys))
 
     def canonical(self, match: Any) -> str:
         """The canonical text of one match of :attr:`pattern`."""
@@ -185,6 +186,7 @@ class Hints:
     endings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # terminal -> models
     names: Any = None  # compiled pattern: words that are code, never the text of a string
     heads: Any = None  # compiled pattern: words that come first in their brackets (`define`)
+    skipped: int = 0  # entries left out: their patterns need the ``regex`` module
 
     @property
     def rewrites(self) -> tuple[Rewrite, ...]:
@@ -227,6 +229,11 @@ class HintsError(OracleConfigError):
     """A hints file that cannot be read or does not follow the format."""
 
 
+class NeedsRegexModule(HintsError):
+    """A pattern that ``re`` cannot read (a look-behind of varying width)
+    while the ``regex`` module, which can, is not installed."""
+
+
 _TOP_KEYS = {
     "filler",
     "fields",
@@ -258,8 +265,13 @@ def _string(source: Path, where: str, value: Any) -> str:
 def _compile(source: Path, where: str, value: Any) -> Any:
     text = _string(source, where, value)
     try:
-        compiled = regex.compile(text, _FLAGS)
-    except regex.error as error:
+        compiled = patterns.compile(text, _FLAGS)
+    except patterns.ERRORS as error:
+        if not patterns.compiled():
+            raise NeedsRegexModule(
+                f"hints file {source}: {where}: not a regular expression for Python's re "
+                f"({error}); the regex module, which reads it, is not installed"
+            ) from None
         raise _fail(source, where, f"not a regular expression ({error})") from None
     if compiled.fullmatch("") is not None:
         raise _fail(source, where, "the pattern matches the empty text")
@@ -319,11 +331,11 @@ def _literal(source: Path, word: str, canonical: Any) -> Rewrite:
     replace = _string(source, f"literals.{word}", canonical)
     if not word:
         raise _fail(source, "literals", "an empty word")
-    pattern = regex.compile(rf"(?<![{_WORD}]){regex.escape(word)}(?![{_WORD}])", _FLAGS)
+    pattern = patterns.compile(rf"(?<![{_WORD}]){re.escape(word)}(?![{_WORD}])", _FLAGS)
     return Rewrite(f"{word} -> {replace}", pattern, replace.replace("{", "{{").replace("}", "}}"))
 
 
-def _wrapper(source: Path, where: str, entry: Any) -> Wrapper:
+def _wrapper(source: Path, where: str, entry: Any, _kind: Any = None) -> Wrapper:
     table = _table(source, where, entry, {"name", "before", "after"})
     before = _compile(source, f"{where}.before", table["before"]) if "before" in table else None
     after = _compile(source, f"{where}.after", table["after"]) if "after" in table else None
@@ -360,24 +372,14 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
             raise _fail(source, where, "expected a list of texts")
         endings[terminal] = tuple(_string(source, where, model) for model in models)
     literals = _mapping(source, "literals", data.get("literals", {}))
+    comments, skipped_comments = _each(source, data, "comment", _rewrite)
+    tokens, skipped_tokens = _each(source, data, "token", _rewrite)
+    fixes, skipped_fixes = _each(source, data, "fix", _rewrite)
+    wrappers, skipped_wrappers = _each(source, data, "wrapper", _wrapper)
     tokens = [
         *(_literal(source, word, canonical) for word, canonical in literals.items()),
-        *(
-            _rewrite(source, f"comment[{index}]", entry, "comment")
-            for index, entry in enumerate(_entries(source, data, "comment"))
-        ),
-        *(
-            _rewrite(source, f"token[{index}]", entry, "token")
-            for index, entry in enumerate(_entries(source, data, "token"))
-        ),
-    ]
-    fixes = [
-        _rewrite(source, f"fix[{index}]", entry, "fix")
-        for index, entry in enumerate(_entries(source, data, "fix"))
-    ]
-    wrappers = [
-        _wrapper(source, f"wrapper[{index}]", entry)
-        for index, entry in enumerate(_entries(source, data, "wrapper"))
+        *comments,
+        *tokens,
     ]
     concatenated = None
     if "concatenated" in data:
@@ -400,7 +402,23 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
         endings,
         names,
         heads,
+        skipped_comments + skipped_tokens + skipped_fixes + skipped_wrappers,
     )
+
+
+def _each(
+    source: Path, data: dict[str, Any], kind: Any, build: Callable[[Path, str, Any, Any], T]
+) -> tuple[list[T], int]:
+    """The entries of one kind, built; and how many were left out because
+    their patterns need the ``regex`` module (any other fault is raised)."""
+    built: list[T] = []
+    skipped = 0
+    for index, entry in enumerate(_entries(source, data, kind)):
+        try:
+            built.append(build(source, f"{kind}[{index}]", entry, kind))
+        except NeedsRegexModule:
+            skipped += 1
+    return built, skipped
 
 
 def load_hints(path: Path) -> Hints:

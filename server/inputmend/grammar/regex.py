@@ -5,13 +5,16 @@
 * :func:`first_chars`: the characters a match can start with;
 * :func:`last_char`: a character every match ends with;
 * :func:`prefix_extent`: how much of a text is, or can still grow into, a
-  match (partial matching of the ``regex`` module).
+  match (partial matching of the ``regex`` module);
+* :func:`prefix_source`: a pattern for ``re`` that matches the texts that can
+  still grow into a match (partial matching without the ``regex`` module).
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from re import _constants as sre_constants
 from re import _parser as sre_parse
 from typing import Any, NamedTuple
@@ -299,6 +302,159 @@ def prefix_extent(pattern: Any, text: str, start: int, end: int | None = None) -
         else:
             high = middle - 1
     return low
+
+
+# -- prefixes as a pattern ---------------------------------------------------
+
+_FLAG_LETTERS = ((re.IGNORECASE, "i"), (re.MULTILINE, "m"), (re.DOTALL, "s"), (re.ASCII, "a"))
+_ANCHORS = {
+    "AT_BEGINNING": "^",
+    "AT_BEGINNING_STRING": r"\A",
+    "AT_END": "$",
+    "AT_END_STRING": r"\Z",
+    "AT_BOUNDARY": r"\b",
+    "AT_NON_BOUNDARY": r"\B",
+}
+_CLASS_ESCAPES = {
+    "CATEGORY_DIGIT": r"\d",
+    "CATEGORY_NOT_DIGIT": r"\D",
+    "CATEGORY_SPACE": r"\s",
+    "CATEGORY_NOT_SPACE": r"\S",
+    "CATEGORY_WORD": r"\w",
+    "CATEGORY_NOT_WORD": r"\W",
+}
+
+
+def prefix_source(pattern: str, flags: int = 0) -> tuple[str, int]:
+    """A pattern (and the flags to compile it with) whose full matches are
+    the texts that are a match of ``pattern`` or can still grow into one:
+    what ``regex``'s ``fullmatch(..., partial=True)`` finds, for ``re``.
+
+    Built on the parse: a sequence ``x y`` grows from ``pre(x)`` or from
+    ``x pre(y)``, a repeat from copies and a prefix of one more, an
+    alternative from a prefix of any branch.  Exact for characters, classes,
+    groups, alternatives and repeats (what the bundled grammars' terminals
+    are made of).  A lazy repeat is read as a greedy one (the same full
+    matches; ``regex`` calls some texts partial matches of it that cannot
+    grow into one).  Assertions are read as ``regex`` reads them where the
+    text goes on, and as true where it ends; a back reference matches any text."""
+    parsed = sre_parse.parse(pattern, flags)
+    return _prefix(list(parsed)), (flags | parsed.state.flags) & ~re.VERBOSE
+
+
+def _flag_group(added: int, removed: int) -> str:
+    on = "".join(letter for flag, letter in _FLAG_LETTERS if added & flag)
+    off = "".join(letter for flag, letter in _FLAG_LETTERS if removed & flag)
+    return f"(?{on}-{off}:" if off else f"(?{on}:"
+
+
+def _char(code: int) -> str:
+    return f"\\U{code:08x}"
+
+
+def _full(items: list[Any]) -> str:
+    return "".join(_full_item(op, arg) for op, arg in items)
+
+
+def _full_item(op: Any, arg: Any) -> str:
+    """One item of a parse, as a pattern again (groups no longer capture)."""
+    name = str(op)
+    if name == "LITERAL":
+        return _char(arg)
+    if name == "NOT_LITERAL":
+        return f"[^{_char(arg)}]"
+    if name == "ANY":
+        return "."
+    if name == "IN":
+        return "[" + "".join(_class_item(str(kind), value) for kind, value in arg) + "]"
+    if name in ("BRANCH", "SUBPATTERN"):
+        return _enclosing(name, arg, _full)
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        low, high, inner = arg
+        count = f"{{{low},}}" if high == sre_constants.MAXREPEAT else f"{{{low},{high}}}"
+        mode = {"MAX_REPEAT": "", "MIN_REPEAT": "?", "POSSESSIVE_REPEAT": "+"}[name]
+        return f"(?:{_full(list(inner))}){count}{mode}"
+    if name == "ATOMIC_GROUP":
+        return f"(?>{_full(list(arg))})"
+    if name == "AT":
+        return _ANCHORS[str(arg)]
+    if name in ("ASSERT", "ASSERT_NOT"):
+        direction, inner = arg
+        body = _full(list(inner))
+        if direction < 0:
+            return ("(?<=" if name == "ASSERT" else "(?<!") + body + ")"
+        if name == "ASSERT_NOT":
+            return f"(?!{body})"
+        return f"(?=(?:{body})|(?:{_prefix(list(inner))})\\Z)"  # true where the text ends early
+    if name in ("GROUPREF", "GROUPREF_EXISTS"):
+        return "(?s:.*?)"
+    raise UnsupportedRegex(f"{name} in a pattern")
+
+
+def _enclosing(name: str, arg: Any, inside: Callable[[list[Any]], str]) -> str:
+    """An alternative, or a group with flags, around what ``inside`` makes of its parts."""
+    if name == "BRANCH":
+        return "(?:" + "|".join(inside(list(option)) for option in arg[1]) + ")"
+    _group, added, removed, inner = arg
+    return _flag_group(added, removed) + inside(list(inner)) + ")"
+
+
+def _class_item(kind: str, value: Any) -> str:
+    if kind == "NEGATE":
+        return "^"
+    if kind == "LITERAL":
+        return _char(value)
+    if kind == "RANGE":
+        return f"{_char(value[0])}-{_char(value[1])}"
+    if kind == "CATEGORY" and str(value) in _CLASS_ESCAPES:
+        return _CLASS_ESCAPES[str(value)]
+    raise UnsupportedRegex(f"{kind} {value} in a character set")
+
+
+def _prefix(items: list[Any]) -> str:
+    """The texts that end (the text ends there) inside a match of ``items``:
+    ``pre(x y z) = pre(x) | x (pre(y) | y pre(z))``, a run of literal
+    characters as the alternatives of its own prefixes."""
+    if not items:
+        return ""
+    run = 0
+    while run < len(items) and str(items[run][0]) == "LITERAL":
+        run += 1
+    if run > 1:
+        chars = [_char(code) for _op, code in items[:run]]
+        shorter = "|".join("".join(chars[:length]) for length in range(run))
+        return f"(?:{''.join(chars)}{_prefix(items[run:])}|{shorter})"
+    op, arg = items[0]
+    rest = _prefix(items[1:]) if len(items) > 1 else None
+    head = _prefix_item(op, arg)
+    if rest is None:
+        return head
+    return f"(?:{_full_item(op, arg)}{rest}|{head})"
+
+
+def _prefix_item(op: Any, arg: Any) -> str:
+    """The texts that end inside a match of one item (the empty text too)."""
+    name = str(op)
+    if name in ("LITERAL", "NOT_LITERAL", "ANY", "IN"):
+        return f"(?:{_full_item(op, arg)})?"
+    if name in ("BRANCH", "SUBPATTERN"):
+        return _enclosing(name, arg, _prefix)
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        _low, high, inner = arg
+        if high == 0:
+            return ""
+        copies = "*" if high == sre_constants.MAXREPEAT else f"{{0,{high - 1}}}"
+        return f"(?:{_full(list(inner))}){copies}{_prefix(list(inner))}"
+    if name == "ATOMIC_GROUP":
+        return _prefix(list(arg))
+    if name == "AT":
+        return _ANCHORS[str(arg)]
+    if name in ("ASSERT", "ASSERT_NOT"):
+        direction, _inner = arg
+        return _full_item(op, arg) if direction < 0 else ""  # ahead of the end: unknown
+    if name in ("GROUPREF", "GROUPREF_EXISTS"):
+        return "(?s:.*)"
+    raise UnsupportedRegex(f"{name} in a pattern")
 
 
 # -- shortest completions ---------------------------------------------------

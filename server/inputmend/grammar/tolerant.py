@@ -30,11 +30,11 @@ matches (broken text).
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import regex
-
+from inputmend.grammar import patterns
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS, Hints, Rewrite
 
@@ -398,12 +398,12 @@ class _Context:
         return found
 
 
-_GENERIC = regex.compile(
+_GENERIC = patterns.compile(
     r"""(?P<STRING>"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')
       |(?P<NUMBER>[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?(?![\w]))
       |(?P<WORD>\w+)
       |(?P<PARTIAL>["'](?:[^\\\r\n]|\\.)*\Z)""",
-    regex.VERBOSE,
+    re.VERBOSE,
 )
 
 

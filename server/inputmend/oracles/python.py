@@ -27,10 +27,9 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-import regex
-
 from inputmend.config import defaults
 from inputmend.core.text import printable
+from inputmend.grammar import patterns
 from inputmend.oracles.base import COMPLETE, Feedback, OracleConfigError, Verdict
 from inputmend.oracles.children import (
     become_subreaper,
@@ -42,7 +41,7 @@ from inputmend.oracles.guard import forget_group, watch_group
 
 Validator = Callable[[str], object]
 
-_JSON_PARTIAL = regex.compile(
+_JSON_PARTIAL = patterns.compile(
     r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"'
     r"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
     r"|true|false|null"

@@ -1,0 +1,131 @@
+"""Compiled regular expressions with partial matching: the ``regex`` module
+when it is installed, else ``re`` with a second pattern for the prefixes.
+
+Partial matching tells whether a text cut off at its end can still grow into a
+match (a string token whose closing quote is not typed yet).  ``regex`` does
+it in C; the VS Code extension's universal package carries only pure-Python
+code, so without ``regex`` a :class:`PrefixPattern` answers ``fullmatch(...,
+partial=True)`` with two ``re`` patterns: the pattern itself and one whose
+matches are its prefixes (:func:`inputmend.grammar.regex.prefix_source`), and
+``finditer(..., overlapped=True)`` by searching again from each match's start.
+``tests/grammar/test_patterns.py`` compares both on the bundled grammars'
+terminals and on many generated patterns and texts.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from inputmend.grammar.regex import UnsupportedRegex, prefix_source
+
+
+def _compiled_module() -> ModuleType | None:
+    try:
+        import regex
+    except ImportError:
+        return None
+    module: ModuleType = regex
+    return module
+
+
+_COMPILED = _compiled_module()
+
+ERRORS: tuple[type[Exception], ...] = (
+    (re.error,) if _COMPILED is None else (re.error, _COMPILED.error)
+)
+"""What compiling a bad pattern raises."""
+
+
+@dataclass(frozen=True)
+class PartialMatch:
+    """The answer of :meth:`PrefixPattern.fullmatch` with ``partial=True``:
+    the text matched from ``pos`` to ``endpos``, fully or as a prefix."""
+
+    begin: int
+    finish: int
+    partial: bool
+
+    def start(self) -> int:
+        return self.begin
+
+    def end(self) -> int:
+        return self.finish
+
+    def span(self) -> tuple[int, int]:
+        return self.begin, self.finish
+
+
+class PrefixPattern:
+    """An ``re`` pattern that also answers ``fullmatch(..., partial=True)``;
+    everything else is the ``re`` pattern's own."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.compiled = re.compile(pattern, flags)
+        self._prefixes: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled, name)
+
+    def __repr__(self) -> str:
+        return f"PrefixPattern({self.compiled.pattern!r})"
+
+    def _prefix_pattern(self) -> re.Pattern[str]:
+        if self._prefixes is None:
+            try:
+                source, flags = prefix_source(self.compiled.pattern, self.compiled.flags)
+                self._prefixes = re.compile(source, flags)
+            except (UnsupportedRegex, re.error, RecursionError):
+                # read every text as a possible prefix: never cut a token short
+                self._prefixes = re.compile(r"(?s:.*)")
+        return self._prefixes
+
+    def fullmatch(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize, *, partial: bool = False
+    ) -> Any:
+        """``re``'s ``fullmatch``; with ``partial``, also a :class:`PartialMatch`
+        when ``string[pos:endpos]`` can still grow into a match."""
+        found = self.compiled.fullmatch(string, pos, endpos)
+        if not partial:
+            return found
+        if found is not None:
+            return PartialMatch(found.start(), found.end(), partial=False)
+        grows = self._prefix_pattern().fullmatch(string, pos, endpos)
+        return None if grows is None else PartialMatch(grows.start(), grows.end(), partial=True)
+
+    def finditer(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize, *, overlapped: bool = False
+    ) -> Iterator[re.Match[str]]:
+        """``re``'s ``finditer``; with ``overlapped``, as ``regex`` finds
+        overlapping matches: the leftmost one from each start on."""
+        if overlapped:
+            return _overlapped(self.compiled, string, pos, endpos)
+        return self.compiled.finditer(string, pos, endpos)
+
+
+def _overlapped(
+    pattern: re.Pattern[str], string: str, pos: int, endpos: int
+) -> Iterator[re.Match[str]]:
+    """The leftmost match from each start on, one start past the last one's."""
+    while pos <= min(endpos, len(string)):
+        found = pattern.search(string, pos, endpos)
+        if found is None:
+            return
+        yield found
+        pos = found.start() + 1
+
+
+def compile(pattern: str, flags: int = 0) -> Any:
+    """``pattern`` compiled for partial matching (``regex``, else :class:`PrefixPattern`)."""
+    if _COMPILED is None:
+        return PrefixPattern(pattern, flags)
+    return _COMPILED.compile(pattern, flags)
+
+
+def compiled() -> bool:
+    """Is the ``regex`` module in use?"""
+    return _COMPILED is not None
