@@ -30,7 +30,7 @@ demo: $(STAMP)
 	@echo "(VS Code: setting inputmend.server.pythonPath; Neovim: start nvim with the environment active)."
 
 lint: $(STAMP)
-	$(BIN)/ruff check server tests bench
+	$(BIN)/ruff check server tests bench client-vscode/scripts client-vscode/bundled/tool
 	$(BIN)/mypy
 
 # The whole suite: lint, the VS Code extension's tests (which also package the
@@ -68,12 +68,23 @@ test-vscode: $(STAMP)
 	@if command -v npm >/dev/null 2>&1; then \
 	  npm --prefix client-vscode ci --no-audit --no-fund --loglevel=error && \
 	  INPUTMEND_PYTHON=$(abspath $(BIN)/python) npm --prefix client-vscode test && \
-	  npm --prefix client-vscode run --silent package; \
+	  $(BUNDLE_ENV) npm --prefix client-vscode run --silent package; \
 	else echo "Node.js/npm not found: skipping the VS Code extension tests"; fi
 
-vsix:
+# The extension with the language server inside (client-vscode/bundled/libs,
+# installed by client-vscode/scripts/bundle.py with pip): `make vsix` builds the
+# universal one (pure Python, any platform), `make vsix-linux-x64` (or another
+# VS Code target: linux-arm64, darwin-arm64, win32-x64, ...) one that adds that
+# platform's compiled dependencies, for Python 3.11 to 3.14.
+BUNDLE_ENV := INPUTMEND_BUNDLE_PYTHON=$(abspath $(BIN)/python)
+
+vsix: $(STAMP)
 	npm --prefix client-vscode ci --no-audit --no-fund --loglevel=error
-	npm --prefix client-vscode run package
+	$(BUNDLE_ENV) npm --prefix client-vscode run package
+
+vsix-%: $(STAMP)
+	npm --prefix client-vscode ci --no-audit --no-fund --loglevel=error
+	$(BUNDLE_ENV) INPUTMEND_TARGET=$* npm --prefix client-vscode run package-target
 
 # The sdist and the wheel (built from the sdist, with the bundled grammars
 # and, when a C compiler is found, the compiled scan loop) in dist/.
@@ -95,4 +106,5 @@ docs: $(STAMP)
 clean:
 	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache
 	rm -rf client-vscode/node_modules client-vscode/out client-vscode/out-test client-vscode/*.vsix
+	rm -rf client-vscode/bundled/libs
 	rm -rf tests/e2e/artifacts

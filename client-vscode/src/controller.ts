@@ -5,7 +5,9 @@
  * server's suggestion on save its "Show all repairs" quick pick.
  */
 import { execFile } from 'child_process';
+import * as fs from 'fs';
 import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
@@ -24,15 +26,16 @@ import {
 import { answerConfiguration } from './configurationAnswer';
 import { currentPythonSetting, currentServerSettings, firstWorkspaceFolder, SECTION, workspaceFolderUris } from './config';
 import {
+  Attempt,
   classifyProbe,
   launchOptions,
-  probeArgs,
-  problemMessage,
+  noPythonMessage,
   ProbeResult,
   PythonChoice,
   PythonExtensionApi,
-  resolvePython,
-  serverArgs,
+  pythonCandidates,
+  ServerLaunch,
+  serverLaunch,
   untrustedInterpreterMessage,
 } from './python';
 import { isSaveSuggestion, SAVE_SUGGESTION, suggestedDocument } from './repairs';
@@ -77,11 +80,11 @@ function asProtocolFilter(filter: FileFilter): TextDocumentFilter {
     : { scheme: filter.scheme, pattern };
 }
 
-function runProbe(command: string, neutralDir: string): Promise<ProbeResult> {
+function runProbe(command: string, args: string[], neutralDir: string): Promise<ProbeResult> {
   return new Promise((resolve) => {
     execFile(
       command,
-      probeArgs(),
+      args,
       { ...launchOptions(neutralDir, process.env, 'probe'), timeout: 30_000, windowsHide: true },
       (error, stdout, stderr) => {
         const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -109,8 +112,13 @@ export class Controller implements vscode.Disposable {
   /** Shows the ranked repairs of a document in the quick pick (set by the extension). */
   showRepairs: ((document: vscode.TextDocument) => Promise<void>) | undefined;
 
+  /** How the server starts: the one the extension carries, when it does. */
+  private readonly launch: ServerLaunch;
+
   /** `neutralDir`: where the probe and the server run (the extension's own folder, never the opened one). */
   constructor(private readonly neutralDir: string) {
+    const bundled = fs.existsSync(path.join(neutralDir, 'bundled', 'libs', 'inputmend'));
+    this.launch = serverLaunch(bundled ? path.join(neutralDir, 'bundled', 'tool', 'server.py') : undefined);
     this.output = vscode.window.createOutputChannel('inputmend');
     this.statusBar = new StatusBar(this.status, (document) => this.handles(document));
     this.disposables.push(
@@ -182,9 +190,10 @@ export class Controller implements vscode.Disposable {
     });
   }
 
-  private async python(): Promise<PythonChoice> {
+  /** The interpreters to try, in order (the first one is what a restart compares). */
+  private async pythons(): Promise<PythonChoice[]> {
     const configured = currentPythonSetting();
-    return resolvePython({
+    return pythonCandidates({
       configured,
       context: { workspaceFolder: firstWorkspaceFolder(), home: os.homedir() },
       platform: process.platform,
@@ -199,7 +208,7 @@ export class Controller implements vscode.Disposable {
 
   /** Restart when the interpreter or the selector changed, else push the new settings. */
   private async reconfigure(): Promise<void> {
-    const key = await this.restartKey((await this.python()).command);
+    const key = await this.restartKey((await this.pythons())[0].command);
     if (needsRestart(this.key, key) || this.client === undefined) {
       await this.restartNow();
       return;
@@ -267,35 +276,21 @@ export class Controller implements vscode.Disposable {
     this.status.setServer('starting');
     this.statusBar.render();
 
-    const python = await this.python();
-    const key = await this.restartKey(python.command);
+    const candidates = await this.pythons();
+    const key = await this.restartKey(candidates[0].command);
     const filters = documentSelector(key.globs);
     this.selector = asVscodeSelector(filters);
     this.key = key;
 
-    this.log(`interpreter: ${python.command} (${python.source})`);
-    const untrusted = vscode.workspace.isTrusted
-      ? undefined
-      : untrustedInterpreterMessage(python, (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
-    if (untrusted !== undefined) {
-      this.fail(untrusted);
-      return;
-    }
-    const probe = await runProbe(python.command, this.neutralDir);
-    const problem = problemMessage(python, probe);
-    if (problem !== undefined) {
-      this.fail(problem);
-      return;
-    }
-    if (probe.kind === 'ok') this.log(`inputmend ${probe.version}`);
-
+    const python = await this.firstSuitable(candidates);
+    if (python === undefined) return;
     // No `transport`: the client would append its own flag (`--stdio`) to the arguments.
     const serverOptions: ServerOptions = {
       command: python.command,
-      args: serverArgs(),
+      args: this.launch.server,
       options: launchOptions(this.neutralDir, process.env, 'server'),
     };
-    this.log(`starting: ${python.command} ${serverArgs().join(' ')} (in ${this.neutralDir})`);
+    this.log(`starting: ${python.command} ${this.launch.server.join(' ')} (in ${this.neutralDir})`);
     const clientOptions: LanguageClientOptions = {
       documentSelector: filters.map(asProtocolFilter),
       outputChannel: this.output,
@@ -325,6 +320,37 @@ export class Controller implements vscode.Disposable {
         this.fail(`inputmend: the server did not start (${error instanceof Error ? error.message : String(error)}).`, false);
       }
     }
+  }
+
+  /**
+   * The first candidate that runs the server, logged; none: the status bar
+   * and a notification say why. In an untrusted workspace an interpreter
+   * inside the workspace is never run: a configured one is refused, one the
+   * Python extension selected is passed over.
+   */
+  private async firstSuitable(candidates: PythonChoice[]): Promise<PythonChoice | undefined> {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+    const attempts: Attempt[] = [];
+    for (const python of candidates) {
+      this.log(`interpreter: ${python.command} (${python.source})`);
+      const untrusted = vscode.workspace.isTrusted ? undefined : untrustedInterpreterMessage(python, folders);
+      if (untrusted !== undefined && python.source === 'setting') {
+        this.fail(untrusted);
+        return undefined;
+      }
+      const probe: ProbeResult =
+        untrusted !== undefined
+          ? { kind: 'error', detail: 'inside the untrusted workspace, not run in Restricted Mode' }
+          : await runProbe(python.command, this.launch.probe, this.neutralDir);
+      if (probe.kind === 'ok') {
+        this.log(`inputmend ${probe.version}`);
+        return python;
+      }
+      this.log(`  not used: ${probe.kind === 'not-found' ? probe.error : probe.detail}`);
+      attempts.push({ choice: python, probe });
+    }
+    this.fail(noPythonMessage(attempts));
+    return undefined;
   }
 
   private middleware(): Middleware {

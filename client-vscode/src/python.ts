@@ -19,7 +19,7 @@ export interface PythonExtensionApi {
   };
 }
 
-export type PythonSource = 'setting' | 'python-extension' | 'default';
+export type PythonSource = 'setting' | 'python-extension' | 'path';
 
 export interface PythonChoice {
   command: string;
@@ -31,8 +31,11 @@ export interface ExpandContext {
   home: string;
 }
 
-export function defaultPython(platform: string): string {
-  return platform === 'win32' ? 'python' : 'python3';
+/** The names tried on `PATH` when no interpreter is configured or selected: the usual one, then the newest versions. */
+export function pathPythons(platform: string): string[] {
+  return platform === 'win32'
+    ? ['python', 'python3']
+    : ['python3', 'python3.14', 'python3.13', 'python3.12', 'python3.11', 'python'];
 }
 
 /**
@@ -79,25 +82,32 @@ export async function interpreterFromExtension(
   return undefined;
 }
 
-/** Setting first, then the Python extension's interpreter, then `python3`. */
-export async function resolvePython(options: {
+/**
+ * The interpreters to try, in order: the setting alone when it is set (a
+ * broken one is reported, not replaced); else the interpreter selected in the
+ * Python extension, then the Pythons on `PATH` (the first that is 3.11+ runs
+ * the server).
+ */
+export async function pythonCandidates(options: {
   configured: string;
   context: ExpandContext;
   platform: string;
   api: PythonExtensionApi | undefined;
   resource?: unknown;
-}): Promise<PythonChoice> {
+}): Promise<PythonChoice[]> {
   if (options.configured.trim()) {
-    return { command: expandPath(options.configured, options.context), source: 'setting' };
+    return [{ command: expandPath(options.configured, options.context), source: 'setting' }];
   }
+  const candidates: PythonChoice[] = [];
   const fromExtension = await interpreterFromExtension(options.api, options.resource);
-  if (fromExtension !== undefined) {
-    return { command: fromExtension, source: 'python-extension' };
+  if (fromExtension !== undefined) candidates.push({ command: fromExtension, source: 'python-extension' });
+  for (const name of pathPythons(options.platform)) {
+    if (!candidates.some((candidate) => candidate.command === name)) candidates.push({ command: name, source: 'path' });
   }
-  return { command: defaultPython(options.platform), source: 'default' };
+  return candidates;
 }
 
-/** The script that checks the interpreter before the server is started. */
+/** The script that checks the interpreter before its own `inputmend` is started. */
 export const PROBE_SCRIPT =
   'import sys\n' +
   'if sys.version_info < (3, 11):\n' +
@@ -146,7 +156,7 @@ export function problemMessage(choice: PythonChoice, probe: ProbeResult): string
       ? `(from the setting ${SETTING})`
       : choice.source === 'python-extension'
         ? '(the interpreter selected in the Python extension)'
-        : `(the default; set ${SETTING} to choose another)`;
+        : `(found on PATH; set ${SETTING} to choose another)`;
   switch (probe.kind) {
     case 'ok':
       return undefined;
@@ -161,20 +171,29 @@ export function problemMessage(choice: PythonChoice, probe: ProbeResult): string
   }
 }
 
-/**
- * The arguments that start the server, all of them: the language client is
- * given no transport, so it adds no flag of its own. `-P` (Python 3.11+, which
- * the probe checked) keeps the working directory off `sys.path`, also in the
- * worker processes the server spawns; the working directory is the extension's
- * own folder anyway (see `launchOptions`), never the opened one.
- */
-export function serverArgs(): string[] {
-  return ['-P', '-m', 'inputmend', 'lsp'];
+/** How the probe and the server are started. */
+export interface ServerLaunch {
+  probe: string[];
+  server: string[];
+  /** Runs the server the extension carries (else the interpreter's own `inputmend`). */
+  bundled: boolean;
 }
 
-/** The probe's arguments. */
-export function probeArgs(): string[] {
-  return ['-c', PROBE_SCRIPT];
+/**
+ * The arguments of the probe and of the server, all of them: the language
+ * client is given no transport, so it adds no flag of its own. With the
+ * extension's own server (`launcher`: its `bundled/tool/server.py`, which puts
+ * `bundled/libs` first on `sys.path`), any Python 3.11+ runs it; without one (a
+ * build of the extension without the bundle), the interpreter's `inputmend`.
+ * `-P` (Python 3.11+, which the probe checked) keeps the script's or working
+ * directory off `sys.path`, also in the worker processes the server spawns; the
+ * working directory is the extension's own folder anyway (see `launchOptions`).
+ */
+export function serverLaunch(launcher: string | undefined): ServerLaunch {
+  if (launcher === undefined) {
+    return { probe: ['-c', PROBE_SCRIPT], server: ['-P', '-m', 'inputmend', 'lsp'], bundled: false };
+  }
+  return { probe: [launcher, '--probe'], server: ['-P', launcher, 'lsp'], bundled: true };
 }
 
 /**
@@ -212,4 +231,27 @@ export function untrustedInterpreterMessage(choice: PythonChoice, folders: reado
   const folder = folderContaining(choice.command, folders);
   if (folder === undefined) return undefined;
   return `inputmend: the interpreter "${choice.command}" lies inside the untrusted folder ${folder}; it is not run in Restricted Mode. Trust the workspace, or set ${SETTING} (in User or Remote settings) to an interpreter outside it.`;
+}
+
+/** One interpreter tried, and what its probe found. */
+export interface Attempt {
+  choice: PythonChoice;
+  probe: ProbeResult;
+}
+
+/** Why no interpreter runs the server: the one configured, or each one tried. */
+export function noPythonMessage(attempts: readonly Attempt[]): string {
+  if (attempts.length === 1) {
+    const [only] = attempts;
+    return problemMessage(only.choice, only.probe) ?? `inputmend: ${only.choice.command} cannot run the server.`;
+  }
+  const reasons = attempts
+    .filter((attempt) => attempt.probe.kind !== 'not-found')
+    .map(({ choice, probe }) => `${choice.command}: ${'detail' in probe ? probe.detail : probe.kind}`);
+  const tried = attempts.map((attempt) => attempt.choice.command).join(', ');
+  return (
+    `inputmend: no Python 3.11 or newer found to run the server (tried ${tried}` +
+    (reasons.length > 0 ? `; ${reasons.join('; ')}` : '') +
+    `). Install Python 3.11+, select it in the Python extension, or set ${SETTING}.`
+  );
 }

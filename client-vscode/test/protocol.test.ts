@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { applyTextEdits, bestChoice, CodeActionLike, editsFor, repairChoices, WorkspaceEdit } from '../src/repairs';
-import { launchOptions, serverArgs } from '../src/python';
+import { launchOptions, serverLaunch } from '../src/python';
 import { serverSettings } from '../src/settings';
 import { DiagnosticSummary, ProgressValue, StatusModel } from '../src/status';
 import manifest = require('../package.json');
@@ -82,7 +82,7 @@ test('the real server: diagnostics, ranked repairs, applyRepair, progress', { ti
   // from a neutral folder as the extension does. A process group of its own, so
   // that teardown also reaches the server's worker processes.
   const neutral = fs.mkdtempSync(path.join(os.tmpdir(), 'inputmend-neutral-'));
-  const server: ChildProcessWithoutNullStreams = spawn(python, [...serverArgs(), '--stdio'], {
+  const server: ChildProcessWithoutNullStreams = spawn(python, [...serverLaunch(undefined).server, '--stdio'], {
     ...launchOptions(neutral, process.env, 'server'),
     detached: process.platform !== 'win32',
   });

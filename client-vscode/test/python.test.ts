@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   classifyProbe,
-  defaultPython,
   expandPath,
   folderContaining,
   interpreterFromExtension,
   launchOptions,
-  probeArgs,
+  noPythonMessage,
+  pathPythons,
   problemMessage,
   PythonExtensionApi,
-  resolvePython,
-  serverArgs,
+  pythonCandidates,
+  serverLaunch,
   untrustedInterpreterMessage,
 } from '../src/python';
 
@@ -38,20 +38,20 @@ describe('python path resolution', () => {
       ['.venv/bin/python', '/w/project/.venv/bin/python'],
       ['python3.12', 'python3.12'],
     ] as const) {
-      const choice = await resolvePython({ configured, context, platform: 'linux', api: modernApi });
-      assert.deepEqual(choice, { command: expected, source: 'setting' });
+      const choices = await pythonCandidates({ configured, context, platform: 'linux', api: modernApi });
+      assert.deepEqual(choices, [{ command: expected, source: 'setting' }], 'a configured one is the only one tried');
     }
   });
 
-  test('else the interpreter selected in the Python extension', async () => {
-    assert.deepEqual(await resolvePython({ configured: '', context, platform: 'linux', api: modernApi }), {
-      command: '/w/project/.venv/bin/python',
-      source: 'python-extension',
-    });
-    assert.deepEqual(await resolvePython({ configured: '', context, platform: 'linux', api: legacyApi }), {
-      command: '/opt/py/bin/python3.12',
-      source: 'python-extension',
-    });
+  test('else the interpreter selected in the Python extension, then the Pythons on PATH', async () => {
+    const modern = await pythonCandidates({ configured: '', context, platform: 'linux', api: modernApi });
+    assert.deepEqual(modern[0], { command: '/w/project/.venv/bin/python', source: 'python-extension' });
+    assert.deepEqual(
+      modern.slice(1),
+      pathPythons('linux').map((command) => ({ command, source: 'path' })),
+    );
+    const legacy = await pythonCandidates({ configured: '', context, platform: 'linux', api: legacyApi });
+    assert.deepEqual(legacy[0], { command: '/opt/py/bin/python3.12', source: 'python-extension' });
   });
 
   test('an unresolved environment falls back to its path', async () => {
@@ -64,7 +64,7 @@ describe('python path resolution', () => {
     assert.equal(await interpreterFromExtension(api), '/usr/bin/python3.13');
   });
 
-  test('else python3 (python on Windows), also when the Python extension fails', async () => {
+  test('else python3 and the newest Pythons (python on Windows), also when the Python extension fails', async () => {
     const broken: PythonExtensionApi = {
       environments: {
         getActiveEnvironmentPath: () => {
@@ -74,18 +74,25 @@ describe('python path resolution', () => {
       },
     };
     for (const api of [undefined, broken, {} as PythonExtensionApi]) {
-      assert.deepEqual(await resolvePython({ configured: '', context, platform: 'linux', api }), {
-        command: 'python3',
-        source: 'default',
-      });
+      const choices = await pythonCandidates({ configured: '', context, platform: 'linux', api });
+      assert.deepEqual(choices.map((choice) => choice.command), ['python3', 'python3.14', 'python3.13', 'python3.12', 'python3.11', 'python']);
+      assert.ok(choices.every((choice) => choice.source === 'path'));
     }
-    assert.equal(defaultPython('win32'), 'python');
+    assert.equal(pathPythons('win32')[0], 'python');
     assert.equal(expandPath('${workspaceFolder}/x', { workspaceFolder: undefined, home: '/h' }), '${workspaceFolder}/x');
   });
 
-  test('the server command line: safe path, every argument our own', () => {
-    assert.deepEqual(serverArgs(), ['-P', '-m', 'inputmend', 'lsp']);
-    assert.deepEqual(probeArgs().slice(0, 1), ['-c']);
+  test('the server command line: the bundled server when the extension carries one, safe path, every argument our own', () => {
+    const bundled = serverLaunch('/ext/bundled/tool/server.py');
+    assert.deepEqual(bundled, {
+      probe: ['/ext/bundled/tool/server.py', '--probe'],
+      server: ['-P', '/ext/bundled/tool/server.py', 'lsp'],
+      bundled: true,
+    });
+    const own = serverLaunch(undefined);
+    assert.deepEqual(own.server, ['-P', '-m', 'inputmend', 'lsp']);
+    assert.deepEqual(own.probe.slice(0, 1), ['-c']);
+    assert.equal(own.bundled, false);
   });
 
   test('probe and server run in the neutral folder, never the workspace', () => {
@@ -115,7 +122,7 @@ describe('untrusted workspaces', () => {
     const message = untrustedInterpreterMessage(inside, folders) ?? '';
     assert.match(message, /inside the untrusted folder \/w\/project/);
     assert.match(message, /Trust the workspace/);
-    assert.equal(untrustedInterpreterMessage({ command: 'python3', source: 'default' }, folders), undefined);
+    assert.equal(untrustedInterpreterMessage({ command: 'python3', source: 'path' }, folders), undefined);
   });
 });
 
@@ -137,7 +144,7 @@ describe('interpreter checks', () => {
 
   test('messages say what is wrong and how to fix it', () => {
     const configured = { command: '/opt/py/bin/python', source: 'setting' as const };
-    const fallback = { command: 'python3', source: 'default' as const };
+    const fallback = { command: 'python3', source: 'path' as const };
     assert.equal(problemMessage(configured, { kind: 'ok', version: '0.1.0' }), undefined);
 
     const missing = problemMessage(configured, { kind: 'not-installed', detail: 'No module named inputmend' });
@@ -151,5 +158,20 @@ describe('interpreter checks', () => {
 
     assert.match(problemMessage(fallback, { kind: 'too-old', detail: 'inputmend needs Python >= 3.11, this is 3.8' }) ?? '', /3\.11/);
     assert.match(problemMessage(fallback, { kind: 'error', detail: 'boom' }) ?? '', /boom/);
+  });
+
+  test('when no Python runs the server: the configured one\'s problem, or each one tried', () => {
+    const configured = { command: '/opt/py/bin/python', source: 'setting' as const };
+    assert.match(noPythonMessage([{ choice: configured, probe: { kind: 'not-found', error: 'ENOENT' } }]), /cannot run the Python interpreter "\/opt\/py\/bin\/python"/);
+    const message = noPythonMessage([
+      { choice: { command: '/usr/bin/python3.9', source: 'python-extension' }, probe: { kind: 'too-old', detail: 'inputmend needs Python >= 3.11, this is 3.9' } },
+      { choice: { command: 'python3', source: 'path' }, probe: { kind: 'too-old', detail: 'inputmend needs Python >= 3.11, this is 3.10' } },
+      { choice: { command: 'python3.14', source: 'path' }, probe: { kind: 'not-found', error: 'ENOENT' } },
+    ]);
+    assert.match(message, /no Python 3\.11 or newer found/);
+    assert.match(message, /tried \/usr\/bin\/python3\.9, python3, python3\.14/);
+    assert.match(message, /python3: inputmend needs Python >= 3\.11, this is 3\.10/);
+    assert.doesNotMatch(message, /python3\.14:/, 'a name not found is listed, not explained');
+    assert.match(message, /set inputmend\.server\.pythonPath/);
   });
 });

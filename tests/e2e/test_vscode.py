@@ -8,9 +8,9 @@ workspace settings would leave marker files if anything ran them), and lets
 ``vscode/drive.js`` use the workbench as a person would.  Each check of the
 driver is one test here; a last test checks that no marker appeared.
 
-The interpreter is set in the User settings, as most users do: in a remote window
-(code-server, like Remote-SSH and WSL) a ``machine-overridable`` setting there was
-dropped, and the server restarted with a ``python3`` without inputmend.
+Nothing is set up but the extension, as for a new user: no interpreter setting, and
+``python3`` on ``PATH`` is a fresh virtual environment with nothing installed, so
+the extension must find it and run the server it carries (``bundled/``).
 
 Skipped, saying why, when the tools or the vsix are missing.  On a failure (or
 with ``INPUTMEND_E2E_KEEP=1``) the screenshots, the driver's result and
@@ -126,7 +126,11 @@ def _vsix() -> Path:
     vsix = CLIENT / f"inputmend-{version}.vsix"
     if not vsix.exists():
         pytest.skip(f"{vsix.relative_to(REPO)} not built; `make vsix` builds it")
-    sources = [CLIENT / "package.json", *(CLIENT / "src").glob("*.ts")]
+    sources = [
+        CLIENT / "package.json",
+        CLIENT / "bundled/tool/server.py",
+        *(CLIENT / "src").glob("*.ts"),
+    ]
     newer = [str(p.relative_to(REPO)) for p in sources if p.stat().st_mtime > vsix.stat().st_mtime]
     if newer:
         pytest.skip(f"{vsix.relative_to(REPO)} is older than {', '.join(newer)}; `make vsix`")
@@ -163,11 +167,21 @@ def _write_folder(folder: Path, markers: Path) -> None:
     )
 
 
-def _user_settings(python: str, validator: Path) -> dict[str, Any]:
+def _plain_python(where: Path) -> Path:
+    """A fresh virtual environment without pip or anything else: its python3
+    cannot import inputmend or any of its dependencies."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    python = where / "bin" / "python3"
+    for module in ("inputmend", "pygls", "lark"):
+        found = subprocess.run([python, "-c", f"import {module}"], capture_output=True, cwd=where)
+        assert found.returncode != 0, f"{python} imports {module}: not a plain interpreter"
+    return python
+
+
+def _user_settings(python: Path, validator: Path) -> dict[str, Any]:
     return {
-        "inputmend.server.pythonPath": python,
         "inputmend.oracles": [
-            {"files": "*.expr", "grammar": "expr", "command": [python, str(validator)]}
+            {"files": "*.expr", "grammar": "expr", "command": [str(python), str(validator)]}
         ],
         # Restricted Mode without the trust dialog.
         "security.workspace.trust.startupPrompt": "never",
@@ -258,7 +272,7 @@ def _keep(run_dir: Path, output: str) -> Path:
 def _run_vscode(run_dir: Path) -> Run:
     tools = _tools()
     vsix = _vsix()
-    python = sys.executable
+    python = _plain_python(run_dir / "plain-python")
     profile, folder, markers = run_dir / "profile", run_dir / "folder", run_dir / "markers"
     for path in (profile / "data" / "User", profile / "data" / "Machine", folder, markers):
         path.mkdir(parents=True)
@@ -272,6 +286,10 @@ def _run_vscode(run_dir: Path) -> Run:
     machine_settings.write_text("{}")
 
     env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(python.parent), env.get("PATH", "")])
+    # The extension host gets this PATH, not one that a login shell's profile makes
+    # (VS Code's server reads the shell's environment unless started from its CLI).
+    env["VSCODE_CLI"] = "1"
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         env[name] = str(run_dir / "xdg" / name.lower())
     subprocess.run(
@@ -300,7 +318,7 @@ def _run_vscode(run_dir: Path) -> Run:
             "result": str(result_path),
             "logs": str(profile / "data" / "logs"),
             "machineSettings": str(machine_settings),
-            "python": python,
+            "python": "python3",
             "timeoutMs": CHECK_TIMEOUT_S * 1000,
         }
         try:

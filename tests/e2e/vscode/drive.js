@@ -9,7 +9,7 @@
 //   artifacts        where screenshots go; result   where the checks are written (JSON)
 //   logs             code-server's log folder (the extension's output channel is there)
 //   machineSettings  the Remote ("Machine") settings file of the profile
-//   python           the interpreter configured in the User settings
+//   python           the interpreter the extension finds on PATH (none is configured)
 //   timeoutMs        time allowed for one check
 //
 // The checks run in order, on documents of their own; the first failure stops
@@ -239,14 +239,15 @@ async function expectRepaired(how) {
 const checks = [
   [
     'activation',
-    'opening a JSON file of the folder starts the server with the interpreter from the User settings',
+    'opening a JSON file of the folder starts the server the extension carries, with the python3 found on PATH',
     async () => {
       await openFile('person.json');
       await waitStatus(/^inputmend: invalid \(\d+\)$/);
       const log = outputChannel();
-      if (!log.includes(`interpreter: ${config.python} (setting)`)) throw new Error(`unexpected interpreter:\n${log}`);
-      if (!/starting: .* -P -m inputmend lsp/.test(log)) throw new Error(`unexpected launch:\n${log}`);
-      return (await statusText()) + '; ' + log.split('\n').filter((l) => /interpreter:|starting:/.test(l)).join('; ');
+      if (!log.includes(`interpreter: ${config.python} (path)`)) throw new Error(`unexpected interpreter:\n${log}`);
+      if (!/inputmend \S+ \(bundled, pure Python; Python 3\.\d+/.test(log)) throw new Error(`not the bundled server:\n${log}`);
+      if (!/starting: \S+ -P \S+bundled\/tool\/server\.py lsp/.test(log)) throw new Error(`unexpected launch:\n${log}`);
+      return (await statusText()) + '; ' + log.split('\n').filter((l) => /interpreter:|starting:|bundled/.test(l)).join('; ');
     },
   ],
   [
@@ -430,12 +431,12 @@ const checks = [
     'Show Server Log shows the output channel "inputmend"; no server stopped on the way left a traceback in it',
     async () => {
       await runCommand('inputmend: Show Server Log');
-      // The view shows the end of the channel; every server start logs "starting: … -m inputmend lsp".
+      // The view shows the end of the channel; every server start logs "starting: … server.py lsp".
       // The Output view wraps long lines, wherever the paths of the machine put the break, so the
       // rendered lines are joined by blanks before the search.
       const output = page.locator('.output-view .view-lines');
       const shown = async () => (await output.allInnerTexts()).join(' ').replace(/\s+/g, ' ');
-      await until(async () => /-m inputmend lsp/.test(await shown()), 'the server log in the Output view');
+      await until(async () => /server\.py lsp/.test(await shown()), 'the server log in the Output view');
       const channel = await page.locator('.panel select.monaco-select-box').first().inputValue().catch(() => '');
       if (channel !== 'inputmend') throw new Error(`the Output view shows the channel "${channel}"`);
       // the servers stopped by the restarts above ended quietly
