@@ -105,3 +105,21 @@ def test_messages_after_exit_are_dropped_quietly(
         server.protocol.notify(types.WINDOW_LOG_MESSAGE, message)
         server.protocol.notify(types.WINDOW_LOG_MESSAGE, message)
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+
+
+@pytest.mark.parametrize(
+    "length",
+    [b"9223372036854775807", b"99999999999999999999999", b"9" * 5000, b"-5", b"abc", b"", None],
+)
+def test_absurd_content_lengths_are_answered_and_reading_goes_on(length: bytes | None) -> None:
+    with raw_server() as server:
+        server.initialize()
+        body = frame(request(2, "textDocument/hover", HOVER)).split(b"\r\n\r\n", 1)[1]
+        header = b"" if length is None else b"Content-Length: " + length + b"\r\n"
+        server.send(header + b"Content-Type: application/vscode-jsonrpc\r\n\r\n" + body)
+        server.send(request(3, "textDocument/hover", HOVER))
+        first = server.receive() or {}
+        assert _error(first) == (None, -32700)
+        assert "Content-Length" in str(first["error"])
+        assert "result" in server.answer(3)
+        assert server.process.poll() is None

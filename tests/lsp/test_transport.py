@@ -3,7 +3,7 @@ resynchronisation after a wrong Content-Length."""
 
 from __future__ import annotations
 
-from inputmend.lsp.transport import Frame, Framer
+from inputmend.lsp.transport import MAX_BODY, MAX_HEADERS, Frame, Framer
 from tests.lsp.raw import frame
 
 
@@ -30,3 +30,20 @@ def test_a_content_length_too_small_skips_to_the_next_header() -> None:
 def test_headers_without_a_length_are_a_broken_frame() -> None:
     frames = Framer().feed(b"X-Nothing: 1\r\n\r\n" + frame({"b": 2}))
     assert frames[0].body is None and frames[1] == Frame(b'{"b": 2}')
+
+
+def test_an_absurd_content_length_is_a_broken_frame_and_its_body_is_skipped() -> None:
+    body = b'{"a": 1}'
+    for length in (b"9223372036854775807", b"1" * 5000, b"%d" % (MAX_BODY + 1)):
+        stream = b"Content-Length: " + length + b"\r\n\r\n" + body + frame({"b": 2})
+        frames = Framer().feed(stream)
+        assert frames[0].body is None and "Content-Length" in str(frames[0].problem)
+        assert frames[1:] == [Frame(b'{"b": 2}')]
+
+
+def test_bytes_that_never_end_a_header_block_are_not_all_kept() -> None:
+    framer = Framer()
+    for _ in range(100):
+        assert framer.feed(b"x" * MAX_HEADERS) == []
+    assert len(framer._buffer) <= MAX_HEADERS * 2
+    assert framer.feed(frame({"b": 2})) == [Frame(b'{"b": 2}')]

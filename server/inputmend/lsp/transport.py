@@ -8,6 +8,12 @@ one, so ``Content-Length: N<CR><LF>`` inside what should be a body proves
 that the declared length was wrong: the bytes before it are reported as a
 broken message and reading goes on from that header.  Bytes between
 messages that are not headers are skipped up to the next header.
+
+A ``Content-Length`` that is not a number, or above :data:`MAX_BODY`, is
+reported as a broken message, and the body after it is skipped like any
+bytes that are not headers: the server goes on with the next message.  Bytes
+that never end a header block are dropped beyond :data:`MAX_HEADERS`, so
+neither can make the server keep an unbounded buffer.
 """
 
 from __future__ import annotations
@@ -18,6 +24,14 @@ from dataclasses import dataclass
 _HEADERS_END = b"\r\n\r\n"
 _LENGTH = re.compile(rb"Content-Length:[ \t]*(\d+)[ \t]*\r\n", re.IGNORECASE)
 _LONGEST_HEADER = 80  # bytes a Content-Length header line can take, for searches
+MAX_BODY = 1 << 30
+"""The longest message body read (1 GiB): a longer ``Content-Length`` is an
+error, not a reason to buffer without end."""
+MAX_HEADERS = 1 << 16
+"""Bytes searched for the end of a header block before the older ones are
+dropped (headers are a few dozen bytes; garbage is skipped anyway)."""
+_LENGTH_DIGITS = len(str(MAX_BODY))
+_KEPT_TAIL = 1024
 
 
 @dataclass(frozen=True)
@@ -49,13 +63,19 @@ class Framer:
         while self._length is None:
             end = self._buffer.find(_HEADERS_END)
             if end < 0:
+                if len(self._buffer) > MAX_HEADERS:  # keep what may start a header block
+                    del self._buffer[:-_KEPT_TAIL]
                 return None
             block = bytes(self._buffer[: end + 2])
             del self._buffer[: end + 4]
             lengths = list(_LENGTH.finditer(block))
             if not lengths:
                 return Frame(None, "a message without a Content-Length header")
-            self._length, self._searched = int(lengths[-1][1]), 0
+            digits = lengths[-1][1].lstrip(b"0") or b"0"
+            if len(digits) > _LENGTH_DIGITS or int(digits) > MAX_BODY:
+                shown = digits[:20].decode() + ("…" if len(digits) > 20 else "")
+                return Frame(None, f"a Content-Length of {shown} bytes, above {MAX_BODY}")
+            self._length, self._searched = int(digits), 0
         length = self._length
         start = max(0, self._searched - _LONGEST_HEADER)
         header = _LENGTH.search(self._buffer, start, length + _LONGEST_HEADER)
