@@ -3,6 +3,7 @@ the project's line index (only ``\\n``, ``\\r\\n`` and ``\\r`` break lines)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ NOT_LINE_BREAKS = ["\u2028", "\u2029", "\x85", "\v", "\f", "\x1c", "\x1d", "\x1e
 
 
 def _units(text: str, encoding: str) -> int:
+    if encoding == types.PositionEncodingKind.Utf32:
+        return len(text)
     if encoding == UTF8:
         return len(text.encode("utf-8"))
     return len(text.encode("utf-16-le")) // 2
@@ -56,6 +59,69 @@ def test_edits_around_characters_that_are_not_line_breaks(char: str, encoding: s
     assert (
         sync.apply_changes(text, changes, encoding) == '{"A": "x' + char + '\U0001f600Y",\n"b": 2}'
     )
+
+
+def _reference_offset(text: str, where: types.Position, encoding: str) -> int:
+    """The offset of a position, counted one character at a time."""
+    starts = [0] + [
+        i + 1
+        for i, c in enumerate(text)
+        if c == "\n" or (c == "\r" and text[i + 1 : i + 2] != "\n")
+    ]
+    if where.line >= len(starts):
+        return len(text)
+    start = starts[where.line]
+    end = starts[where.line + 1] if where.line + 1 < len(starts) else len(text)
+    end = start + len(text[start:end].rstrip("\r\n"))
+    counted = 0
+    for offset in range(start, end):
+        if counted >= where.character:
+            return offset
+        counted += _units(text[offset], encoding)
+    return end
+
+
+PIECES = ["a", "é", "\U0001f600", "\r\n", "\r", "\n", "\u2028", "xyz"]
+
+
+@pytest.mark.parametrize("encoding", [UTF16, UTF8, types.PositionEncodingKind.Utf32])
+def test_random_changes_land_where_counting_characters_puts_them(encoding: str) -> None:
+    rng = random.Random(encoding)
+    for _ in range(100):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randrange(30)))
+        changes: list[types.TextDocumentContentChangeEvent] = []
+        expected = text
+        for _ in range(rng.randrange(1, 6)):
+            lines = expected.count("\n") + expected.count("\r") + 1
+            start = types.Position(rng.randrange(lines + 1), rng.randrange(12))
+            end = types.Position(start.line + rng.randrange(2), rng.randrange(12))
+            insert = "".join(rng.choice(PIECES) for _ in range(rng.randrange(3)))
+            first = _reference_offset(expected, start, encoding)
+            last = max(first, _reference_offset(expected, end, encoding))
+            expected = expected[:first] + insert + expected[last:]
+            changes.append(
+                types.TextDocumentContentChangePartial(types.Range(start, end), text=insert)
+            )
+        assert sync.apply_changes(text, changes, encoding) == expected
+
+
+@pytest.mark.parametrize("encoding", [UTF16, UTF8])
+def test_fifty_changes_to_a_ten_megabyte_line(encoding: str) -> None:
+    """Counting columns one character at a time took minutes here: each `x`
+    at the places below becomes a `,` (the columns do not move)."""
+    unit = "aé\U0001f600" + "x" * 7
+    text = unit * 1_000_000
+    places = [len(text) - 1 - number * 200_000 for number in range(50)]  # the end first
+    assert {text[at] for at in places} == {"x"}
+    changes: list[types.TextDocumentContentChangeEvent] = []
+    for at in places:
+        whole, part = divmod(at, len(unit))
+        column = whole * _units(unit, encoding) + _units(unit[:part], encoding)
+        where = types.Range(types.Position(0, column), types.Position(0, column + 1))
+        changes.append(types.TextDocumentContentChangePartial(where, text=","))
+    changed = sync.apply_changes(text, changes, encoding)
+    assert len(changed) == len(text) and changed.count(",") == 50
+    assert {changed[at] for at in places} == {","}
 
 
 def _syntax_at(client, uri: str, version: int) -> types.Position | None:  # type: ignore[no-untyped-def]

@@ -326,15 +326,86 @@ def looks_binary(text: str, sample: int = 65536) -> bool:
     return "\x00" in head and junk > 0.3 * len(head)
 
 
+POSITION_ENCODINGS = ("utf-8", "utf-16", "utf-32")
+"""The code units an editor may count columns in (LSP position encodings)."""
+COLUMN_BLOCK = 4096
+"""Characters between the marks of :class:`LineColumns`: a column costs one
+bisection and the encoding of at most this many characters, a few times."""
+
+
+def encoded_length(text: str, encoding: str) -> int:
+    """``text``'s length in code units of a position encoding (one of
+    :data:`POSITION_ENCODINGS`); a lone surrogate counts as it is written
+    (three bytes, one UTF-16 unit)."""
+    if encoding == "utf-32" or text.isascii():
+        return len(text)
+    if encoding == "utf-8":
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+class LineColumns:
+    """Character columns <-> code-unit columns on one line (its line break
+    excluded), whatever its length: the units before every
+    :data:`COLUMN_BLOCK`-th character are counted once, so that a conversion
+    bisects those marks and encodes a part of one block, never the line."""
+
+    def __init__(self, text: str, start: int, end: int, encoding: str) -> None:
+        self._text, self._start, self.length, self._encoding = text, start, end - start, encoding
+        self._marks: list[int] | None = None  # None: one unit per character
+        if encoding != "utf-32" and not text[start:end].isascii():
+            marks = [0]
+            for block in range(start, end, COLUMN_BLOCK):
+                part = text[block : min(block + COLUMN_BLOCK, end)]
+                marks.append(marks[-1] + encoded_length(part, encoding))
+            self._marks = marks
+
+    def units(self, column: int) -> int:
+        """The code units before character ``column`` of the line."""
+        if self._marks is None:
+            return column
+        block = min(column, self.length) // COLUMN_BLOCK  # a column in the break: from the end
+        base = self._start + block * COLUMN_BLOCK
+        tail = self._text[base : self._start + column]
+        return self._marks[block] + encoded_length(tail, self._encoding)
+
+    def column(self, units: int) -> int:
+        """The first character column at or after ``units`` code units (a unit
+        inside a character stands for the column after it); the line's
+        length for anything past its end."""
+        marks = self._marks
+        if marks is None or units <= 0:
+            return max(0, min(units, self.length))
+        if units >= marks[-1]:
+            return self.length
+        block = bisect.bisect_right(marks, units) - 1
+        low, high = block * COLUMN_BLOCK, min((block + 1) * COLUMN_BLOCK, self.length)
+        if marks[block] == units:
+            return low
+        while high - low > 1:  # units(low) < units <= units(high)
+            middle = (low + high) // 2
+            if self.units(middle) >= units:
+                high = middle
+            else:
+                low = middle
+        return high
+
+
 class LineIndex:
-    """Maps character offsets to 0-based (line, column) and back.
+    """Maps character offsets to 0-based (line, column) and back, columns
+    also in the code units of a position encoding.
 
     Line breaks are ``\\r\\n``, ``\\r`` and ``\\n``, as in the LSP specification.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, starts: list[int] | None = None) -> None:
         self.text = text
-        self.starts = [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
+        self.starts = (
+            [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
+            if starts is None
+            else starts
+        )
+        self._columns: dict[tuple[int, str], LineColumns] = {}
 
     def position(self, offset: int) -> tuple[int, int]:
         offset = max(0, min(offset, len(self.text)))
@@ -350,6 +421,15 @@ class LineIndex:
         end = self.starts[line + 1] if line + 1 < len(self.starts) else len(self.text)
         return start, end
 
+    def line_end(self, line: int) -> int:
+        """The offset where ``line``'s content ends (before its line break)."""
+        start, end = self.line_span(line)
+        if end > start and self.text[end - 1] == "\n":
+            end -= 1
+        if end > start and self.text[end - 1] == "\r":
+            end -= 1
+        return end
+
     def offset(self, line: int, column: int) -> int:
         start, end = self.line_span(line)
         return min(start + max(column, 0), end)
@@ -358,6 +438,52 @@ class LineIndex:
         """``line:column``, both 1-based, for messages."""
         line, column = self.position(offset)
         return f"{line + 1}:{column + 1}"
+
+    def columns(self, line: int, encoding: str) -> LineColumns:
+        """``line``'s columns in ``encoding`` (counted once per index)."""
+        key = (line, encoding)
+        found = self._columns.get(key)
+        if found is None:
+            start = self.line_span(line)[0]
+            found = self._columns[key] = LineColumns(
+                self.text, start, self.line_end(line), encoding
+            )
+        return found
+
+    def encoded_position(self, offset: int, encoding: str) -> tuple[int, int]:
+        """``offset`` as (line, column in code units of ``encoding``)."""
+        line, column = self.position(offset)
+        return line, self.columns(line, encoding).units(column)
+
+    def encoded_offset(self, line: int, units: int, encoding: str) -> int:
+        """The offset of (line, column in code units of ``encoding``); a column
+        past the end of its line is the end of the line (before its break),
+        a line past the last one the end of the text."""
+        if line >= len(self.starts):
+            return len(self.text)
+        line = max(line, 0)
+        return self.starts[line] + self.columns(line, encoding).column(units)
+
+    def replaced(self, start: int, end: int, insert: str) -> LineIndex:
+        """The index of the text with ``[start, end)`` replaced by ``insert``,
+        derived from this one: only the line breaks inside and next to the
+        change are searched, the later line starts are shifted."""
+        text = self.text[:start] + insert + self.text[end:]
+        stop = start + len(insert)
+        kept = self.starts[: bisect.bisect_left(self.starts, max(start, 1))]
+        # a break that ends at ``start`` or at ``stop`` depends on the characters
+        # on both sides of the change: search from one before it to one after
+        found = [
+            match.end()
+            for match in _LINE_BREAK.finditer(text, max(start - 1, 0), stop + 1)
+            if match.end() <= stop
+        ]
+        shift = stop - end
+        later = [
+            line_start + shift
+            for line_start in self.starts[bisect.bisect_right(self.starts, end) :]
+        ]
+        return LineIndex(text, starts=kept + found + later)
 
 
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")

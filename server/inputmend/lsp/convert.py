@@ -23,7 +23,7 @@ from inputmend.core.conflicts import conflict_message
 from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, Span, apply_edits, spans_to_edits
 from inputmend.core.render import Lexer, Where, describe_repair, distinct
-from inputmend.core.text import LineIndex, snippet
+from inputmend.core.text import POSITION_ENCODINGS, LineIndex, snippet
 from inputmend.lsp.session import Snapshot
 from inputmend.oracles.base import Feedback, Verdict, error_span
 
@@ -40,19 +40,13 @@ up to this many."""
 
 
 # -------------------------------------------------------------- positions
-def column_units(line_text: str, encoding: str | None) -> int:
-    """Length of a line prefix in the client's units (UTF-16 by default)."""
-    if encoding == types.PositionEncodingKind.Utf8:
-        return len(line_text.encode("utf-8", "surrogatepass"))
-    if encoding == types.PositionEncodingKind.Utf32:
-        return len(line_text)
-    return len(line_text.encode("utf-16-le", "surrogatepass")) // 2
+def units_of(encoding: str | None) -> str:
+    """The code units of a client's position encoding (UTF-16 unless it chose)."""
+    return encoding if encoding in POSITION_ENCODINGS else "utf-16"
 
 
 def position(index: LineIndex, offset: int, encoding: str | None) -> types.Position:
-    line, column = index.position(offset)
-    start = index.starts[line]
-    return types.Position(line, column_units(index.text[start : start + column], encoding))
+    return types.Position(*index.encoded_position(offset, units_of(encoding)))
 
 
 def span_range(index: LineIndex, span: Span, encoding: str | None) -> types.Range:
@@ -74,15 +68,7 @@ def offset_of(index: LineIndex, where: types.Position, encoding: str | None) -> 
     """A client position back to a character offset; a column past the end of
     its line is the end of the line (before its line break), as the
     specification says."""
-    start, end = index.line_span(where.line)
-    line = index.text[start:end]
-    end = start + len(line.rstrip("\r\n")) if where.line < len(index.starts) else end
-    units = 0
-    for offset in range(start, end):
-        if units >= where.character:
-            return offset
-        units += column_units(index.text[offset], encoding)
-    return end
+    return index.encoded_offset(where.line, where.character, units_of(encoding))
 
 
 # ------------------------------------------------------------ diagnostics

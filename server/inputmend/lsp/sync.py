@@ -1,8 +1,10 @@
 """Handlers for text synchronization: open, change, save, close.
 
 The server keeps each document's text itself and applies the client's
-changes with the project's line index (:class:`~inputmend.core.text.LineIndex`),
-which breaks lines only at ``\\n``, ``\\r\\n`` and ``\\r``, as clients do.
+changes with the project's line index (:class:`~inputmend.core.text.LineIndex`,
+updated change by change around each change's place, with columns found by
+bisection on lines of any length), which breaks lines only at ``\\n``,
+``\\r\\n`` and ``\\r``, as clients do.
 pygls's own copy splits lines with ``str.splitlines``, which also breaks at
 U+2028, U+2029, NEL, ``\\v``, ``\\f`` and ``\\x1c``-``\\x1e``: an edit after
 such a character would land in the wrong place, and a quick fix computed on
@@ -29,15 +31,15 @@ def apply_changes(
 ) -> str:
     """``text`` after the client's content changes, applied in order; a
     change without a range replaces the whole text."""
+    index = LineIndex(text)
     for change in changes:
         if isinstance(change, types.TextDocumentContentChangeWholeDocument):
-            text = change.text
+            index = LineIndex(change.text)
             continue
-        index = LineIndex(text)
         start = offset_of(index, change.range.start, encoding)
         end = max(start, offset_of(index, change.range.end, encoding))
-        text = text[:start] + change.text + text[end:]
-    return text
+        index = index.replaced(start, end, change.text)
+    return index.text
 
 
 def synced_text(
