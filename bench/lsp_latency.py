@@ -16,12 +16,16 @@ way) and measures, on JSON documents of about 1 KB, 100 KB and 1 MB:
     pool worker keeps burning CPU (read from /proc), how fast the new version's
     diagnostics come, and whether any diagnostics for the stale version follow;
   * a ``--huge-mb`` (50) MB document: didOpen -> fast diagnostic, request
-    round-trips meanwhile, the ``background`` note, and the server's peak memory.
+    round-trips meanwhile, the ``background`` note, and the server's peak memory;
+  * a ``--line-mb`` (10) MB document on one line, with characters of every
+    UTF-16 width: one didChange of one change, then one of 50 changes all
+    over the line -> the diagnostics of that version (the peer: the same
+    changes on a 100 KB line).
 
 Prints markdown tables (one run: machines are noisy, so medians and p95).
 
     .venv/bin/python bench/lsp_latency.py [--edits 60] [--repeats 3] [--huge-mb 50]
-        [--seed 0] [--skip-huge]
+        [--seed 0] [--skip-huge] [--line-mb 10]
 """
 
 from __future__ import annotations
@@ -662,6 +666,51 @@ async def huge(root: Path, megabytes: int) -> dict[str, Any]:
     return row
 
 
+ITEM = '"x\u00e9\U0001f600x",'  # 7 characters, 8 UTF-16 units
+
+
+def one_line_document(size: int) -> str:
+    """A valid JSON array on one line, with 1-, 2- and 4-byte characters."""
+    return "[" + ITEM * (size // len(ITEM)) + "0]"
+
+
+def spread_changes(text: str, count: int) -> list[dict[str, Any]]:
+    """``count`` one-character changes (an item's first `x` becomes a `y`)
+    spread over the line, the last one first, at their UTF-16 columns."""
+    items = (len(text) - 3) // len(ITEM)
+    changes = []
+    for number in range(count):
+        item = items - 1 - number * (items // count)
+        column = 1 + item * 8 + 1  # after `[` and the item's `"`
+        where = {
+            "start": {"line": 0, "character": column},
+            "end": {"line": 0, "character": column + 1},
+        }
+        changes.append({"range": where, "text": "y"})
+    return changes
+
+
+async def one_line(root: Path, size: int) -> dict[str, Any]:
+    """didChange with one change, then with 50, on a one-line document."""
+    text = one_line_document(size)
+    uri = (root / f"line-{size}.json").as_uri()
+    client = await Client.start({}, root)
+    row: dict[str, Any] = {"size": len(text)}
+    try:
+        await client.open(uri, text)
+        await client.wait(lambda: client.diagnostics_for(uri, 1), 300)
+        for version, count in ((2, 1), (3, 50)):
+            sent = await client.change(uri, version, spread_changes(text, count))
+            published = await client.wait(
+                functools.partial(client.diagnostics_for, uri, version), 600
+            )
+            row[count] = published.at - sent
+            row[f"codes{count}"] = published.codes
+    finally:
+        row["survivors"] = await client.stop()
+    return row
+
+
 # ----------------------------------------------------------------------- main
 async def run(options: argparse.Namespace) -> int:
     rng = random.Random(options.seed)
@@ -808,6 +857,18 @@ async def run(options: argparse.Namespace) -> int:
             peak = row["peak_mb"]
             print(f"| server peak RSS | {f'{peak:,.0f} MB' if peak else '–'} |")
 
+        print("\n### One-line documents (non-ASCII): didChange -> diagnostics of its version\n")
+        print("| line | 1 change | 50 changes in one didChange | diagnostics |")
+        print("|---|---|---|---|")
+        for size in (100_000, options.line_mb * 1_000_000):
+            row = await one_line(root, size)
+            survivors += row["survivors"]
+            print(
+                f"| {row['size'] / 1e6:,.1f} M chars | {ms(row[1])} | {ms(row[50])} "
+                f"| {row['codes50'] or 'none (valid)'} |",
+                flush=True,
+            )
+
         print(
             f"\nprocesses left behind after shutdown/exit: {len(survivors)}"
             + (f" (killed: {survivors})" if survivors else "")
@@ -823,6 +884,7 @@ def main() -> None:
     arguments.add_argument("--repeats", type=int, default=3, help="corruptions per size")
     arguments.add_argument("--huge-mb", type=int, default=50)
     arguments.add_argument("--skip-huge", action="store_true")
+    arguments.add_argument("--line-mb", type=int, default=10, help="size of the one-line document")
     arguments.add_argument("--seed", type=int, default=0)
     options, ignored = arguments.parse_known_args()  # bench/run_all.py passes its own
     if ignored:

@@ -9,8 +9,9 @@ from dataclasses import replace
 
 import pytest
 
+from inputmend.core import columns
+from inputmend.core.columns import POSITION_ENCODINGS
 from inputmend.core.text import (
-    POSITION_ENCODINGS,
     UTF8,
     DecodeError,
     Detection,
@@ -274,7 +275,7 @@ def _random_text(rng: random.Random, size: int) -> str:
 def test_columns_in_code_units_agree_with_counting_one_character_at_a_time(
     block: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("inputmend.core.text.COLUMN_BLOCK", block)
+    monkeypatch.setattr(columns, "COLUMN_BLOCK", block)
     rng = random.Random(block)
     for _ in range(30):
         text = _random_text(rng, rng.randrange(0, 40))
@@ -296,26 +297,41 @@ def test_columns_in_code_units_agree_with_counting_one_character_at_a_time(
                     )
 
 
-def test_an_index_updated_change_by_change_is_the_index_of_the_new_text() -> None:
-    rng = random.Random(7)
-    for _ in range(300):
+@pytest.mark.parametrize("block", [1, 3, 4096])
+def test_an_index_updated_change_by_change_is_the_index_of_the_new_text(
+    block: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Line starts, and the columns counted before a change (kept around it)."""
+    monkeypatch.setattr(columns, "COLUMN_BLOCK", block)
+    rng = random.Random(block)
+    for _ in range(150):
         text = _random_text(rng, rng.randrange(0, 30))
         index = LineIndex(text)
         for _ in range(5):
+            for offset in range(0, len(index.text) + 1, 3):  # columns counted, then kept
+                for encoding in POSITION_ENCODINGS:
+                    index.encoded_position(offset, encoding)
             start = rng.randrange(0, len(index.text) + 1)
-            end = rng.randrange(start, len(index.text) + 1)
+            end = rng.randrange(start, min(start + 6, len(index.text)) + 1)
             insert = _random_text(rng, rng.randrange(0, 4))
             expected = index.text[:start] + insert + index.text[end:]
             index = index.replaced(start, end, insert)
             assert index.text == expected
-            assert index.starts == LineIndex(expected).starts, (expected, start, end, insert)
+            fresh = LineIndex(expected)
+            assert index.starts == fresh.starts, (expected, start, end, insert)
+            for encoding in POSITION_ENCODINGS:
+                for offset in range(len(expected) + 1):
+                    where = fresh.encoded_position(offset, encoding)
+                    assert index.encoded_position(offset, encoding) == where
+                    assert index.encoded_offset(*where, encoding) == fresh.encoded_offset(
+                        *where, encoding
+                    )
 
 
 def test_a_column_on_a_huge_line_encodes_a_few_blocks_not_the_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from inputmend.core import text as module
-
+    module = columns
     encoded: list[int] = []
     original = module.encoded_length
 

@@ -52,6 +52,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from inputmend.core.columns import LineColumns
+
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 UNDECODABLE = re.compile("[\ud800-\udfff]")
 """Characters that came from bytes that are not valid in the file's encoding."""
@@ -326,71 +328,6 @@ def looks_binary(text: str, sample: int = 65536) -> bool:
     return "\x00" in head and junk > 0.3 * len(head)
 
 
-POSITION_ENCODINGS = ("utf-8", "utf-16", "utf-32")
-"""The code units an editor may count columns in (LSP position encodings)."""
-COLUMN_BLOCK = 4096
-"""Characters between the marks of :class:`LineColumns`: a column costs one
-bisection and the encoding of at most this many characters, a few times."""
-
-
-def encoded_length(text: str, encoding: str) -> int:
-    """``text``'s length in code units of a position encoding (one of
-    :data:`POSITION_ENCODINGS`); a lone surrogate counts as it is written
-    (three bytes, one UTF-16 unit)."""
-    if encoding == "utf-32" or text.isascii():
-        return len(text)
-    if encoding == "utf-8":
-        return len(text.encode("utf-8", "surrogatepass"))
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-class LineColumns:
-    """Character columns <-> code-unit columns on one line (its line break
-    excluded), whatever its length: the units before every
-    :data:`COLUMN_BLOCK`-th character are counted once, so that a conversion
-    bisects those marks and encodes a part of one block, never the line."""
-
-    def __init__(self, text: str, start: int, end: int, encoding: str) -> None:
-        self._text, self._start, self.length, self._encoding = text, start, end - start, encoding
-        self._marks: list[int] | None = None  # None: one unit per character
-        if encoding != "utf-32" and not text[start:end].isascii():
-            marks = [0]
-            for block in range(start, end, COLUMN_BLOCK):
-                part = text[block : min(block + COLUMN_BLOCK, end)]
-                marks.append(marks[-1] + encoded_length(part, encoding))
-            self._marks = marks
-
-    def units(self, column: int) -> int:
-        """The code units before character ``column`` of the line."""
-        if self._marks is None:
-            return column
-        block = min(column, self.length) // COLUMN_BLOCK  # a column in the break: from the end
-        base = self._start + block * COLUMN_BLOCK
-        tail = self._text[base : self._start + column]
-        return self._marks[block] + encoded_length(tail, self._encoding)
-
-    def column(self, units: int) -> int:
-        """The first character column at or after ``units`` code units (a unit
-        inside a character stands for the column after it); the line's
-        length for anything past its end."""
-        marks = self._marks
-        if marks is None or units <= 0:
-            return max(0, min(units, self.length))
-        if units >= marks[-1]:
-            return self.length
-        block = bisect.bisect_right(marks, units) - 1
-        low, high = block * COLUMN_BLOCK, min((block + 1) * COLUMN_BLOCK, self.length)
-        if marks[block] == units:
-            return low
-        while high - low > 1:  # units(low) < units <= units(high)
-            middle = (low + high) // 2
-            if self.units(middle) >= units:
-                high = middle
-            else:
-                low = middle
-        return high
-
-
 class LineIndex:
     """Maps character offsets to 0-based (line, column) and back, columns
     also in the code units of a position encoding.
@@ -467,8 +404,10 @@ class LineIndex:
     def replaced(self, start: int, end: int, insert: str) -> LineIndex:
         """The index of the text with ``[start, end)`` replaced by ``insert``,
         derived from this one: only the line breaks inside and next to the
-        change are searched, the later line starts are shifted."""
-        text = self.text[:start] + insert + self.text[end:]
+        change are searched, the later line starts are shifted, and the
+        columns counted so far are kept (those of a line changed within,
+        around the change)."""
+        text = "".join((self.text[:start], insert, self.text[end:]))  # one copy fewer than +
         stop = start + len(insert)
         kept = self.starts[: bisect.bisect_left(self.starts, max(start, 1))]
         # a break that ends at ``start`` or at ``stop`` depends on the characters
@@ -483,7 +422,22 @@ class LineIndex:
             line_start + shift
             for line_start in self.starts[bisect.bisect_right(self.starts, end) :]
         ]
-        return LineIndex(text, starts=kept + found + later)
+        index = LineIndex(text, starts=kept + found + later)
+        line = self.position(start)[0]
+        within = (
+            self.position(end)[0] == line
+            and end <= self.line_end(line)
+            and _LINE_BREAK.search(insert) is None
+        )
+        for (number, encoding), columns in self._columns.items():
+            if number < line:
+                index._columns[number, encoding] = columns.moved(text, self.starts[number])
+            elif within and number == line:
+                begin, finish = start - self.starts[line], end - self.starts[line]
+                index._columns[number, encoding] = columns.replaced(text, begin, finish, insert)
+            elif within:
+                index._columns[number, encoding] = columns.moved(text, self.starts[number] + shift)
+        return index
 
 
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")

@@ -23,7 +23,8 @@ from inputmend.core.conflicts import conflict_message
 from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, Span, apply_edits, spans_to_edits
 from inputmend.core.render import Lexer, Where, describe_repair, distinct
-from inputmend.core.text import POSITION_ENCODINGS, LineIndex, snippet
+from inputmend.core.columns import POSITION_ENCODINGS
+from inputmend.core.text import LineIndex, snippet
 from inputmend.lsp.session import Snapshot
 from inputmend.oracles.base import Feedback, Verdict, error_span
 
