@@ -1,8 +1,9 @@
 /**
  * Ranked repairs from the server's code actions: text edits applied to a
  * string, quick pick entries, and the content of the diff preview. Pure logic
- * on protocol (LSP) structures. What a repair is (rank, algorithm, preferred,
- * version, summary) comes from the action's `data`, never from its title.
+ * on protocol (LSP) structures. What a repair is (id, rank, algorithm,
+ * preferred, version, summary) comes from the action's `data`, never from its
+ * title.
  */
 
 export interface Position {
@@ -46,10 +47,12 @@ export interface CodeActionLike {
   data?: unknown;
 }
 
-/** What the server puts in a code action's `data` (see the server's `lsp/convert.py`). */
+/** What the server puts in a code action's `data` (see the server's `lsp/action_data.py`). */
 export interface ActionData {
   /** `repair` (a ranked repair), `remove-spans` or `explain`. */
   kind: string;
+  /** A repair's id: with `version`, the arguments of the server command `inputmend.applyRepair`. */
+  id?: string;
   rank?: number;
   preferred?: boolean;
   /** The ranked list is final (quick repairs offered before it may be replaced). */
@@ -73,6 +76,7 @@ export function actionData(action: CodeActionLike): ActionData | undefined {
   const text = (key: string): string | undefined => (typeof candidate[key] === 'string' ? (candidate[key] as string) : undefined);
   return {
     kind: candidate.kind,
+    id: text('id'),
     rank: number('rank'),
     preferred: candidate.preferred === true,
     final: candidate.final === true,
@@ -87,6 +91,8 @@ export function actionData(action: CodeActionLike): ActionData | undefined {
 export interface RepairChoice<A extends CodeActionLike = CodeActionLike> {
   /** 1-based rank as offered by the server. */
   rank: number;
+  /** The server's id of the repair (for `inputmend.applyRepair`), when it sent one. */
+  id: string | undefined;
   label: string;
   description: string;
   detail: string;
@@ -212,6 +218,7 @@ export function repairChoices<A extends CodeActionLike>(text: string, uri: strin
     const description = [preferred ? 'best' : `#${rank}`, algorithm].filter(Boolean).join(' · ');
     choices.push({
       rank,
+      id: data?.id,
       label: data?.summary ?? action.title,
       description,
       detail: summarise(text, edits, repairedText),

@@ -210,10 +210,18 @@ test('the real server: diagnostics, ranked repairs, applyRepair, progress', { ti
     assert.ok(begins.some((value) => value.title === 'inputmend: person.json'), 'progress titled with the file name');
     await until(() => (status.busy(file) ? undefined : true), 'the end of the progress', 30_000);
 
-    // The server command applies the best repair through workspace/applyEdit.
+    // The server command applies a repair, named by its id for the version it
+    // was offered for, through workspace/applyEdit; never for another version.
+    assert.ok(best.id, 'a repair id');
+    const stale = await connection.sendRequest('workspace/executeCommand', {
+      command: 'inputmend.applyRepair',
+      arguments: [uri, 2, best.id],
+    });
+    assert.equal(stale, false, 'no repair for a version the server does not have');
+    assert.equal(appliedEdits.length, 0);
     const applied = await connection.sendRequest('workspace/executeCommand', {
       command: 'inputmend.applyRepair',
-      arguments: [uri, 1],
+      arguments: [uri, 1, best.id],
     });
     assert.equal(applied, true);
     const edit = appliedEdits[0];

@@ -34,6 +34,7 @@ const actions: CodeActionLike[] = [
     edit: { documentChanges: [{ textDocument: { uri, version: 3 }, edits: [edit(0, 16, 0, 16, ',')] }] },
     data: {
       kind: 'repair',
+      id: '5e1f0c2a',
       rank: 1,
       preferred: true,
       algorithm: 'fsynth',
@@ -53,6 +54,7 @@ const actions: CodeActionLike[] = [
     },
     data: {
       kind: 'repair',
+      id: '0b9d44e7',
       rank: 2,
       preferred: false,
       algorithm: 'ddmax-hybrid',
@@ -140,6 +142,7 @@ describe('ranked repairs', () => {
     assert.equal(first?.algorithm, undefined);
     assert.equal(first?.preferred, false, 'isPreferred alone is not read');
     assert.equal(first?.version, 3);
+    assert.equal(first?.id, undefined, 'no id without data');
     assert.equal(second?.rank, 2);
   });
 
@@ -152,6 +155,8 @@ describe('ranked repairs', () => {
     assert.equal(first.description, 'best · fsynth');
     assert.equal(first.preferred, true);
     assert.equal(first.version, 3);
+    assert.equal(first.id, '5e1f0c2a', 'the id applyRepair takes');
+    assert.equal(third.id, undefined, 'removing the spans is not a ranked repair');
     assert.equal(first.repairedText, '{ "name": "Dave", "age": 42 }');
     assert.deepEqual(JSON.parse(first.repairedText), { name: 'Dave', age: 42 });
     assert.equal(first.detail, '1 edit · −0 +1 characters · line 1: { "name": "Dave", "age": 42 }');

@@ -12,6 +12,7 @@ from inputmend.config.schema import OracleSpec
 from inputmend.core.model import Edit, Repair, Span
 from inputmend.core.text import LineIndex
 from inputmend.lsp import convert
+from inputmend.lsp.action_data import ActionData, repair_id
 from inputmend.lsp.session import OracleSetup, Snapshot, Version
 from inputmend.oracles.base import Feedback, Verdict
 
@@ -84,11 +85,12 @@ def test_repair_actions_carry_data_and_name_the_diagnostic_they_fix() -> None:
     assert best.is_preferred and not second.is_preferred
     assert best.data == {
         "kind": "repair",
+        "version": 7,
+        "id": repair_id(_repairs()[0]),
         "rank": 1,
         "preferred": True,
         "final": True,
         "algorithm": "fsynth",
-        "version": 7,
         "summary": 'Insert missing `,` after `"Dave"`',
         "edits": 1,
         "distance": 1,
@@ -97,16 +99,24 @@ def test_repair_actions_carry_data_and_name_the_diagnostic_they_fix() -> None:
         "lossy": False,
         "inserted": 1,
     }
-    assert second.data is not None and second.data["data_lost"] == 1
-    assert second.data["lossy"] is True
+    assert ActionData.read(best.data).id != ActionData.read(second.data).id
+    second_data = ActionData.read(second.data)
+    assert second_data.data_lost == 1 and second_data.lossy is True
     assert second.title == (
         'Remove `{` before `"name"` and insert missing `,` after `"Dave"`'
         " (loses data: 1 character)"
     )
-    assert second.data["summary"] == second.title
+    assert second_data.summary == second.title
     error = convert.error_diagnostic(snapshot, UTF16)
     assert best.diagnostics == [error] and error is not None and error.code == "syntax"
-    assert remove.data is not None and remove.data["kind"] == "remove-spans"
+    assert ActionData.read(remove.data) == ActionData(
+        kind="remove-spans",
+        version=7,
+        algorithm="ddmax",
+        summary=remove.title,
+        edits=1,
+        data_lost=5,
+    )
     assert remove.title == 'Remove `"age"` after `"Dave"` (loses data: 5 characters)'
     titles = " ".join(action.title for action in (best, second, remove))
     assert "fsynth" not in titles and "ddmax" not in titles, "no algorithm names"
@@ -120,8 +130,8 @@ def test_only_the_final_list_marks_a_fix_preferred() -> None:
     fast = Feedback(Verdict.INCORRECT, COMMA + 1, "unexpected")
     quick = _snapshot(DAVE, fast=fast, repairs=_repairs())
     first = convert.repair_actions(quick, UTF16, document_changes=True)[0]
-    assert not first.is_preferred and first.data is not None
-    assert first.data["preferred"] is False and first.data["final"] is False
+    data = ActionData.read(first.data)
+    assert not first.is_preferred and data.preferred is False and data.final is False
 
 
 def test_a_lossy_repair_is_never_the_preferred_fix() -> None:
@@ -130,7 +140,7 @@ def test_a_lossy_repair_is_never_the_preferred_fix() -> None:
     final = _snapshot(DAVE, fast=fast, repairs=lossy, final=True)
     actions = convert.repair_actions(final, UTF16, document_changes=True)
     assert not any(action.is_preferred for action in actions)
-    assert actions[0].data is not None and actions[0].data["lossy"] is True
+    assert ActionData.read(actions[0].data).lossy is True
 
 
 def test_titles_use_the_editors_columns_where_they_need_a_position() -> None:

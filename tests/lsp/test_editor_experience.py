@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
+from inputmend.lsp.action_data import ActionData
 from tests.lsp.conftest import (
     analysed,
     apply_text_edits,
@@ -51,8 +52,8 @@ async def test_one_missing_comma_is_one_error_and_one_quick_fix(tmp_path: Path) 
         assert titles[0] == 'Insert missing `,` after `"0.1.0"`'
         assert not any(name in title for title in titles for name in ALGORITHMS)
         best = actions[0]
-        assert best.is_preferred and best.data is not None
-        assert best.data["algorithm"] == "fsynth" and best.data["final"] is True
+        data = ActionData.read(best.data)
+        assert best.is_preferred and data.algorithm == "fsynth" and data.final is True
         assert list(best.diagnostics or []) == [error]
         repaired = apply_text_edits(PACKAGE, edits_of(best))
         assert json.loads(repaired)["private"] is True
@@ -84,8 +85,7 @@ async def test_the_preferred_fix_does_not_change_while_the_analysis_runs(tmp_pat
             actions = await code_actions(client, uri)
             if actions:
                 first = actions[0]
-                assert first.data is not None
-                final = bool(first.data["final"])
+                final = bool(ActionData.read(first.data).final)
                 seen.append((moment, first.title, bool(first.is_preferred), final))
                 assert first.is_preferred == final
         assert {title for _, title, _, _ in seen} == {'Insert missing `,` after `"0.1.0"`'}, seen

@@ -11,8 +11,10 @@ from pytest_lsp import client_capabilities
 
 from inputmend.core.model import Edit, Repair
 from inputmend.lsp import actions, lifecycle
+from inputmend.lsp.action_data import ActionData
 from inputmend.lsp.app import create_server
 from inputmend.lsp.server import InputmendServer
+from inputmend.lsp.transport import Frame
 from inputmend.oracles.base import Feedback, Verdict
 
 DAVE = '{ "name": "Dave" "age": 42 }'
@@ -33,7 +35,7 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[InputmendServer]:
 def _open(server: InputmendServer, tmp_path: Path, text: str = DAVE) -> str:
     uri = (tmp_path / "dave.json").as_uri()
     snapshot = server.session.open(uri, tmp_path / "dave.json", 1, text)
-    fast = Feedback(Verdict.INCORRECT, COMMA + 1, "unexpected `\"`")
+    fast = Feedback(Verdict.INCORRECT, COMMA + 1, 'unexpected `"`')
     repair = Repair(DAVE[:COMMA] + "," + DAVE[COMMA:], (Edit(COMMA, 0, ","),), "fsynth", True, 1)
     server.session.update(snapshot, fast=fast, repairs=(repair,), final=True, analysed=True)
     return uri
@@ -52,7 +54,8 @@ def test_code_actions_of_an_analysed_document(server: InputmendServer, tmp_path:
     assert result is not None
     [action] = result
     assert isinstance(action, types.CodeAction)
-    assert action.data is not None and action.data["rank"] == 1 and action.data["preferred"]
+    data = ActionData.read(action.data)
+    assert data.rank == 1 and data.preferred and data.version == 1
     assert action.title == 'Insert missing `,` after `"Dave"`'
     unknown = types.CodeActionParams(
         types.TextDocumentIdentifier("file:///nowhere.json"),
@@ -105,12 +108,10 @@ def test_a_response_to_a_cancelled_request_is_dropped(server: InputmendServer) -
     # A background task that waited for the client's answer (progress creation)
     # is cancelled by a newer edit; the answer arrives afterwards.
     protocol = server.protocol
-    future = protocol.send_request(types.WINDOW_WORK_DONE_PROGRESS_CREATE, None)
-    [msg_id] = [key for key, value in protocol._request_futures.items() if value is future]
+    protocol.initialize_received = True
+    future = protocol.send_request(types.WINDOW_WORK_DONE_PROGRESS_CREATE, None, msg_id="late")
     future.cancel()
-    protocol._handle_response(msg_id, None)
-    assert msg_id not in protocol._request_futures
-    answered = protocol.send_request(types.WINDOW_WORK_DONE_PROGRESS_CREATE, None)
-    [answered_id] = [key for key, value in protocol._request_futures.items() if value is answered]
-    protocol._handle_response(answered_id, None)
+    protocol.receive(Frame(b'{"jsonrpc": "2.0", "id": "late", "result": null}'))
+    answered = protocol.send_request(types.WINDOW_WORK_DONE_PROGRESS_CREATE, None, msg_id="on-time")
+    protocol.receive(Frame(b'{"jsonrpc": "2.0", "id": "on-time", "result": null}'))
     assert answered.result() is None

@@ -11,6 +11,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
+from inputmend.lsp.action_data import ActionData
 from tests.lsp.conftest import (
     analysed,
     apply_text_edits,
@@ -66,7 +67,7 @@ async def test_removing_the_failure_inducing_spans_is_offered_once(tmp_path: Pat
         uri = open_document(client, tmp_path / "two.json", TWO_FAULTS)
         await analysed(client, uri)
         actions = await code_actions(client, uri)
-        kinds = [a.data["kind"] for a in actions if a.data is not None]
+        kinds = [ActionData.read(a.data).kind for a in actions]
         texts = [apply_text_edits(TWO_FAULTS, edits_of(a)) for a in actions if a.edit]
         assert kinds.count("remove-spans") <= 1
         assert len(set(texts)) == len(texts), "not when a ranked repair does the same"

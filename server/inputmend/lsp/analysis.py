@@ -124,6 +124,7 @@ class Analyser:
         self.publish = publish
         self.progress = progress
         self._checking: dict[str, asyncio.Lock] = {}
+        self._starting: set[asyncio.Task[None]] = set()
 
     def _apply(self, snapshot: Snapshot, **results: Any) -> Snapshot | None:
         """Record results of ``snapshot`` and publish; None when it is stale."""
@@ -175,6 +176,24 @@ class Analyser:
             else:
                 results = await self.scheduler.in_thread(lambda: self._fast_results(snapshot))
         self._apply(snapshot, **results)
+
+    def start(self, snapshot: Snapshot, *, delay: float | None = None) -> None:
+        """The fast check of a new snapshot, then its background analysis
+        (after ``delay``, default the debounce), in a task: the caller, a
+        handler, returns at once with the snapshot already current."""
+
+        async def check_then_schedule() -> None:
+            await self.fast_check(snapshot)
+            self.schedule(snapshot, delay=delay)
+
+        task = asyncio.ensure_future(check_then_schedule())
+        self._starting.add(task)
+        task.add_done_callback(self._started)
+
+    def _started(self, task: asyncio.Task[None]) -> None:
+        self._starting.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("checking a document failed", exc_info=task.exception())
 
     # ------------------------------------------------------------ lifecycle
     def opened(self, uri: str, path: Path, version: int, text: str) -> Snapshot:

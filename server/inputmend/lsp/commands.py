@@ -1,6 +1,9 @@
 """Server commands (``workspace/executeCommand``) and the suggestion on save.
 
-``inputmend.applyRepair [uri, rank]``, ``inputmend.showRepairs [uri]``,
+``inputmend.applyRepair [uri, version, id]`` (the repair whose
+:func:`~inputmend.lsp.action_data.repair_id` is ``id``, offered for
+``version`` of the document; false, and no edit, when the document is at
+another version or has no such repair), ``inputmend.showRepairs [uri]``,
 ``inputmend.explainFailure [uri]`` (DDSET; returns the pattern) and
 ``inputmend.awaitAnalysis [uri]`` (returns once the background analysis of
 the document's current version is over: true, or false when the document is
@@ -15,7 +18,9 @@ from typing import Any
 
 from lsprotocol import types
 
+from inputmend.core.model import Repair
 from inputmend.lsp import convert, show
+from inputmend.lsp.action_data import repair_id
 from inputmend.lsp.jobs import JobError
 from inputmend.lsp.server import InputmendServer
 from inputmend.lsp.session import Snapshot
@@ -28,9 +33,7 @@ def analysis_wait_s(settings: ServerSettings) -> float:
     return settings.debounce_ms / 1000 + settings.test_timeout_s + 2 * settings.timeout_s
 
 
-async def _apply(ls: InputmendServer, snapshot: Snapshot, rank: int) -> bool:
-    assert snapshot.repairs is not None
-    repair = snapshot.repairs[rank - 1]
+async def _apply(ls: InputmendServer, snapshot: Snapshot, repair: Repair) -> bool:
     edit = convert.repair_edit(snapshot, repair.edits, ls.encoding, ls.document_changes)
     result = await ls.workspace_apply_edit_async(
         types.ApplyWorkspaceEditParams(edit=edit, label="inputmend: apply repair")
@@ -38,11 +41,14 @@ async def _apply(ls: InputmendServer, snapshot: Snapshot, rank: int) -> bool:
     return bool(result.applied)
 
 
-async def apply_repair(ls: InputmendServer, uri: str, rank: int = 1) -> bool:
+async def apply_repair(ls: InputmendServer, uri: str, version: int, repair: str) -> bool:
+    """Apply the repair ``repair`` (its id) offered for ``version``: never a
+    repair of another version, which would land in the wrong place."""
     snapshot = ls.session.get(uri)
-    if snapshot is None or not snapshot.repairs or not 1 <= rank <= len(snapshot.repairs):
+    if snapshot is None or snapshot.version != version:
         return False
-    return await _apply(ls, snapshot, rank)
+    found = [r for r in snapshot.repairs or () if repair_id(r) == repair]
+    return bool(found) and await _apply(ls, snapshot, found[0])
 
 
 async def show_repairs(ls: InputmendServer, uri: str) -> None:
@@ -115,6 +121,6 @@ async def suggest_on_save(ls: InputmendServer, snapshot: Snapshot) -> None:
     if choice is None or not ls.session.is_current(analysed):
         return
     if choice.title == apply.title:
-        await _apply(ls, analysed, 1)
+        await _apply(ls, analysed, analysed.repairs[0])
     elif choice.title == listing.title:
         await show.show_repair_listing(ls, analysed)

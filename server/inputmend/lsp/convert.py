@@ -4,11 +4,13 @@ Offsets are character offsets of the document text; LSP positions count
 columns in the client's position encoding (UTF-16 unless the client chose
 otherwise).  Titles say what a repair changes in the user's words
 (:mod:`inputmend.core.render`, with the document's grammar tokens); code
-actions carry what a client needs in ``data`` (rank, algorithm, whether
-preferred, the version the edits are for, the title and how much data the
-edits lose), so no client has to read titles; each action names the
-diagnostics it fixes.  Only the final ranked list of a version marks a fix
-preferred.
+actions carry what a client needs in ``data``
+(:class:`~inputmend.lsp.action_data.ActionData`: the repair's id, rank,
+algorithm, whether preferred, the version the edits are for, the title and
+how much data the edits lose), so no client has to read titles; each action
+names the diagnostics it fixes, and its edits name the version they are for
+(where the client takes versioned document changes).  Only the final
+ranked list of a version marks a fix preferred.
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ from typing import Any
 from lsprotocol import types
 
 from inputmend import services
+from inputmend.core.columns import POSITION_ENCODINGS
 from inputmend.core.conflicts import conflict_message
 from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, Span, apply_edits, spans_to_edits
 from inputmend.core.render import Lexer, Where, describe_repair, distinct
-from inputmend.core.columns import POSITION_ENCODINGS
 from inputmend.core.text import LineIndex, snippet
+from inputmend.lsp.action_data import ActionData, repair_id
 from inputmend.lsp.session import Snapshot
 from inputmend.oracles.base import Feedback, Verdict, error_span
 
@@ -369,23 +372,45 @@ def preferred(snapshot: Snapshot, rank: int) -> bool:
     return rank == 1 and snapshot.final and bool(repairs) and not repairs[0].lossy
 
 
-def repair_data(snapshot: Snapshot, repair: Repair, rank: int, summary: str) -> dict[str, Any]:
+def repair_data(snapshot: Snapshot, repair: Repair, rank: int, summary: str) -> ActionData:
     """What a client needs to know about a repair action, without its title."""
-    return {
-        "kind": "repair",
-        "rank": rank,
-        "preferred": preferred(snapshot, rank),
-        "final": snapshot.final,
-        "algorithm": repair.algorithm,
-        "version": snapshot.version,
-        "summary": summary,
-        "edits": len(repair.edits),
-        "distance": repair.distance,
-        "data_lost": repair.data_lost,
-        "tokens_kept": repair.tokens_kept,
-        "lossy": repair.lossy,
-        "inserted": repair.inserted,
-    }
+    return ActionData(
+        kind="repair",
+        version=snapshot.version,
+        id=repair_id(repair),
+        rank=rank,
+        preferred=preferred(snapshot, rank),
+        final=snapshot.final,
+        algorithm=repair.algorithm,
+        summary=summary,
+        edits=len(repair.edits),
+        distance=repair.distance,
+        data_lost=repair.data_lost,
+        tokens_kept=repair.tokens_kept,
+        lossy=repair.lossy,
+        inserted=repair.inserted,
+    )
+
+
+def quick_fix(
+    title: str,
+    diagnostics: list[types.Diagnostic],
+    data: ActionData,
+    *,
+    edit: types.WorkspaceEdit | None = None,
+    command: types.Command | None = None,
+    is_preferred: bool | None = None,
+) -> types.CodeAction:
+    """A quick fix, with its :class:`ActionData` as ``data`` (built here only)."""
+    return types.CodeAction(
+        title=title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=diagnostics,
+        edit=edit,
+        command=command,
+        is_preferred=is_preferred,
+        data=data.to_json(),
+    )
 
 
 def repair_actions(
@@ -401,13 +426,12 @@ def repair_actions(
         summary = repair_title(snapshot, repair, encoding)
         linked = fixes + further_problems(snapshot, encoding) if rank == 1 else fixes
         actions.append(
-            types.CodeAction(
-                title=summary,
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=linked,
+            quick_fix(
+                summary,
+                linked,
+                repair_data(snapshot, repair, rank, summary),
                 edit=repair_edit(snapshot, repair.edits, encoding, document_changes),
                 is_preferred=preferred(snapshot, rank),
-                data=repair_data(snapshot, repair, rank, summary),
             )
         )
     if snapshot.analysed and snapshot.spans:
@@ -418,20 +442,20 @@ def repair_actions(
             # removing the spans deletes their non-blank characters, data or not
             removed = sum(significant(snapshot.text[e.offset : e.end]) for e in deletions)
             summary = title(snapshot, deletions, encoding) + (loss_note(removed) if removed else "")
+            data = ActionData(
+                kind="remove-spans",
+                version=snapshot.version,
+                algorithm="ddmax",
+                summary=summary,
+                edits=len(deletions),
+                data_lost=sum(edit.delete for edit in deletions),
+            )
             actions.append(
-                types.CodeAction(
-                    title=summary,
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=fixes + span_diagnostics(snapshot, encoding),
+                quick_fix(
+                    summary,
+                    fixes + span_diagnostics(snapshot, encoding),
+                    data,
                     edit=repair_edit(snapshot, deletions, encoding, document_changes),
-                    data={
-                        "kind": "remove-spans",
-                        "algorithm": "ddmax",
-                        "version": snapshot.version,
-                        "summary": summary,
-                        "edits": len(deletions),
-                        "data_lost": sum(edit.delete for edit in deletions),
-                    },
                 )
             )
     return actions
@@ -442,10 +466,9 @@ def explain_action(snapshot: Snapshot, encoding: str | None) -> types.CodeAction
     if not validator_rejects(snapshot) or snapshot.spec is None or snapshot.spec.grammar is None:
         return None
     error = error_diagnostic(snapshot, encoding)
-    return types.CodeAction(
-        title=EXPLAIN_TITLE,
-        kind=types.CodeActionKind.QuickFix,
-        diagnostics=[error] if error is not None else [],
+    return quick_fix(
+        EXPLAIN_TITLE,
+        [error] if error is not None else [],
+        ActionData(kind="explain", version=snapshot.version),
         command=types.Command(EXPLAIN_TITLE, EXPLAIN, arguments=[snapshot.uri]),
-        data={"kind": "explain", "version": snapshot.version},
     )

@@ -52,23 +52,22 @@ def synced_text(
     return apply_changes(snapshot.text, changes, ls.encoding)
 
 
-async def did_open(ls: InputmendServer, params: types.DidOpenTextDocumentParams) -> None:
+def did_open(ls: InputmendServer, params: types.DidOpenTextDocumentParams) -> None:
     item = params.text_document
     snapshot = ls.analyser.opened(item.uri, fs_path(item.uri), item.version, item.text)
-    await ls.analyser.fast_check(snapshot)
-    ls.analyser.schedule(snapshot, delay=0.0)
+    ls.analyser.start(snapshot, delay=0.0)
 
 
-async def did_change(ls: InputmendServer, params: types.DidChangeTextDocumentParams) -> None:
+def did_change(ls: InputmendServer, params: types.DidChangeTextDocumentParams) -> None:
+    """Plain (not async): the new version is the current one before the next
+    message is handled, so a request right after it is answered for it."""
     uri = params.text_document.uri
     text = synced_text(ls, uri, params.content_changes)
     if text is None:
         return
     snapshot = ls.analyser.changed(uri, params.text_document.version, text)
-    if snapshot is None:
-        return
-    await ls.analyser.fast_check(snapshot)
-    ls.analyser.schedule(snapshot)
+    if snapshot is not None:
+        ls.analyser.start(snapshot)
 
 
 async def did_save(ls: InputmendServer, params: types.DidSaveTextDocumentParams) -> None:
