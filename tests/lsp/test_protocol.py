@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
@@ -44,13 +45,16 @@ def test_errors_before_initialize_and_for_bad_messages() -> None:
 @pytest.mark.parametrize(
     "position", [{"line": -1, "character": 0}, {"line": 0, "character": 2**31}, {"line": 2**40}]
 )
-def test_invalid_params_are_answered(position: dict[str, int]) -> None:
-    with raw_server() as server:
+def test_invalid_params_are_answered(position: dict[str, int], tmp_path: Path) -> None:
+    log = tmp_path / "stderr.log"
+    with raw_server(log=log) as server:
         server.initialize()
         server.send(request(5, "textDocument/hover", {**HOVER, "position": position}))
         assert _error(server.answer(5)) == (5, -32602)
         server.send(request(6, "textDocument/hover", HOVER))
         assert "result" in server.answer(6)
+    logged = log.read_text()
+    assert "invalid params" in logged and "Traceback" not in logged
 
 
 def test_a_wrong_content_length_does_not_leave_the_server_deaf() -> None:

@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.protocol.json_rpc import JsonRPCProtocol
 
 from inputmend.lsp import actions, commands, lifecycle, sync
 from inputmend.lsp.admission import TokenError, token_file
+from inputmend.lsp.protocol import QuietStructureErrors
 from inputmend.lsp.server import InputmendServer
 
 __all__ = ["TokenError", "create_server", "serve", "warn_if_root"]
@@ -64,6 +66,7 @@ def serve(*, tcp_port: int | None = None) -> int:
     else 1.  Raises :class:`~inputmend.lsp.admission.TokenError` when the
     token cannot be kept private."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    logging.getLogger(JsonRPCProtocol.__module__).addFilter(QuietStructureErrors())
     warn_if_root()
     # a neutral working directory: the workers start there, and nothing
     # resolves a path against it (settings' relative paths start at the workspace)

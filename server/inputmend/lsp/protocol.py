@@ -28,19 +28,16 @@ import logging
 import os
 import threading
 from collections.abc import Awaitable, Callable, Generator
+from concurrent.futures import InvalidStateError
 from typing import Any, BinaryIO
 
 import cattrs
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol, lsp_method
-from pygls.protocol.json_rpc import (
-    JsonRPCNotification,
-    JsonRPCRequestMessage,
-    JsonRPCResponseMessage,
-)
 
 from inputmend.core.text import printable
-from inputmend.lsp.transport import Frame, Framer
+from inputmend.lsp.transport import Frame, Framer, framed
 
 log = logging.getLogger(__name__)
 
@@ -86,47 +83,33 @@ def envelope_problem(data: Any) -> str | None:
     return "a message must have a method, or be a response with a result or an error"
 
 
+class QuietStructureErrors(logging.Filter):
+    """Drops pygls's traceback for a message that does not validate: the
+    client gets an invalid-params answer and the log one warning line, so a
+    client that sends many cannot fill the log with tracebacks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.funcName != "structure_message"
+
+
 class InputmendProtocol(LanguageServerProtocol):
-    """pygls's language server protocol with the specification's error answers."""
+    """pygls's language server protocol with the specification's error answers.
+
+    It goes through pygls's public surface: ``structure_message``,
+    ``handle_message``, ``set_writer``/``writer``, ``fm.features`` and
+    overridden ``lsp_method`` handlers."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.initialize_received = False
-
-    @property
-    def shut_down(self) -> bool:
-        return self._shutdown
+        self.shut_down = False
 
     def reject(self, message_id: int | str | None, code: int, message: str) -> None:
         """Answer with an error (``"id": null`` when the id is unknown)."""
         error = {"code": code, "message": printable(message)}
-        self._send_data({"jsonrpc": "2.0", "id": message_id, "error": error})
-
-    def _handle_response(
-        self, msg_id: int | str, result: Any | None = None, error: Any | None = None
-    ) -> None:
-        """A response to a request of the server; dropped when the task that
-        waited for it was cancelled meanwhile (a newer edit ended it), where
-        pygls would raise and end the server."""
-        future = self._request_futures.get(msg_id)
-        if future is not None and future.cancelled():
-            del self._request_futures[msg_id]
-            return
-        super()._handle_response(msg_id, result, error)
-
-    def _structure(self, data: dict[str, Any]) -> Any:
-        """The typed message (pygls's ``structure_message``, without its
-        traceback in the log for every bad message)."""
-        method = data.get("method")
-        kind: Any
-        if method is not None:
-            fallback = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
-            kind = self.get_message_type(method) or fallback
-        elif "error" in data:
-            kind = types.ResponseErrorMessage
-        else:
-            kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
-        return self._converter.structure(data, kind)
+        response = {"jsonrpc": "2.0", "id": message_id, "error": error}
+        if self.writer is not None:
+            self.writer.write(framed(json.dumps(response).encode()))
 
     def receive(self, frame: Frame) -> None:
         """Handle one frame: answer errors the specification's way, hand the
@@ -150,28 +133,34 @@ class InputmendProtocol(LanguageServerProtocol):
             if request:
                 code, why = (
                     (INVALID_REQUEST, "the server is shutting down")
-                    if self._shutdown
+                    if self.shut_down
                     else (SERVER_NOT_INITIALIZED, "the server is not initialized")
                 )
                 self.reject(data["id"], code, f"{method}: {why}")
             return
         try:
-            message = self._structure(data)
-        except Exception as error:  # noqa: BLE001 - cattrs raises many kinds; all are bad params
-            detail = printable("; ".join(cattrs.transform_error(error)))
+            message = self.structure_message(data)
+        except JsonRpcException as error:
+            cause = error.__cause__ if error.__cause__ is not None else error
+            detail = printable("; ".join(cattrs.transform_error(cause)))
             log.warning("%s: invalid params (%s)", printable(str(method)), detail)
             if request:
                 self.reject(data["id"], INVALID_PARAMS, f"{method}: invalid params ({detail})")
             return
         if method == types.INITIALIZE:
             self.initialize_received = True
-        self.handle_message(message)
+        try:
+            self.handle_message(message)
+        except InvalidStateError:
+            # pygls sets the result of the request this responds to; the task
+            # that waited for it was cancelled meanwhile (a newer edit ended it)
+            log.info("dropped a response to a cancelled request: %s", data.get("id"))
 
     def _accepts(self, method: str) -> bool:
         """May a message with ``method`` be handled now?"""
         if method == types.EXIT:
             return True
-        if self._shutdown:
+        if self.shut_down:
             return False
         return self.initialize_received or method == types.INITIALIZE
 
@@ -185,7 +174,14 @@ class InputmendProtocol(LanguageServerProtocol):
                     self.receive(frame)
         except SystemExit as exit_:  # pygls's exit handler
             return exit_.code if isinstance(exit_.code, int) else 1
-        return 0 if self._shutdown else 1
+        return 0 if self.shut_down else 1
+
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """pygls's shutdown (the user handler, pending requests cancelled),
+        then no request is accepted any more."""
+        yield from super().lsp_shutdown(*args)
+        self.shut_down = True
 
     # The server keeps the texts itself: pygls's workspace copies are not kept.
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)

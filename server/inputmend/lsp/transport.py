@@ -34,6 +34,11 @@ _LENGTH_DIGITS = len(str(MAX_BODY))
 _KEPT_TAIL = 1024
 
 
+def framed(body: bytes) -> bytes:
+    """A message body with its header, as it is written."""
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
 @dataclass(frozen=True)
 class Frame:
     """One message body, or why the bytes in its place are not one."""
