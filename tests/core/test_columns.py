@@ -102,26 +102,48 @@ def test_an_index_updated_change_by_change_is_the_index_of_the_new_text(
                     )
 
 
-def test_a_column_on_a_huge_line_encodes_a_few_blocks_not_the_line(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    module = columns
+def _count_encoding(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The lengths of the texts encoded from now on."""
     encoded: list[int] = []
-    original = module.encoded_length
+    original = columns.encoded_length
 
     def counting(text: str, encoding: str) -> int:
         encoded.append(len(text))
         return original(text, encoding)
 
-    monkeypatch.setattr(module, "encoded_length", counting)
-    line = "é\U0001f600" * 2_000_000  # 4M characters, 6M UTF-16 units
-    index = LineIndex(line)
-    index.encoded_offset(0, 5_999_999, "utf-16")  # counts the marks once
+    monkeypatch.setattr(columns, "encoded_length", counting)
+    return encoded
+
+
+HUGE_LINE = "é\U0001f600" * 2_000_000  # 4M characters, 6M UTF-16 units
+SEARCH = 2 * columns.COLUMN_BLOCK.bit_length() + 2
+"""Encodings of one conversion at most: one per step of a bisection in a gap."""
+
+
+def test_a_column_on_a_huge_line_encodes_a_few_blocks_not_the_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    encoded = _count_encoding(monkeypatch)
+    index = LineIndex(HUGE_LINE)
+    index.encoded_offset(0, 5_999_999, "utf-16")  # counts the checkpoints once
     built = len(encoded)
-    assert built <= len(line) // module.COLUMN_BLOCK + 2 * module.COLUMN_BLOCK.bit_length() + 2
+    assert built <= len(HUGE_LINE) // columns.COLUMN_BLOCK + SEARCH
     for units in range(0, 6_000_000, 599_999):
         index.encoded_offset(0, units, "utf-16")
-        index.encoded_position(len(line) - units // 2, "utf-16")
-    per_conversion = (len(encoded) - built) / 22
-    assert per_conversion <= 2 * module.COLUMN_BLOCK.bit_length() + 2
-    assert sum(encoded[built:]) / 22 <= 2 * module.COLUMN_BLOCK * module.COLUMN_BLOCK.bit_length()
+        index.encoded_position(len(HUGE_LINE) - units // 2, "utf-16")
+    assert len(encoded) - built <= 22 * SEARCH
+    assert sum(encoded[built:]) <= 22 * SEARCH * columns.COLUMN_BLOCK
+
+
+def test_changes_to_a_huge_line_do_not_count_it_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    encoded = _count_encoding(monkeypatch)
+    index = LineIndex(HUGE_LINE)
+    index.encoded_offset(0, 1, "utf-16")  # counts the checkpoints once
+    built = sum(encoded)
+    for number in range(50):
+        units = 5_999_990 - number * 100_003
+        start = index.encoded_offset(0, units, "utf-16")
+        before = index.encoded_position(start, "utf-16")[1]
+        index = index.replaced(start, start + 1, "\u00e8x")
+        assert index.encoded_position(start + 2, "utf-16")[1] == before + 2
+    assert sum(encoded) - built <= 50 * 4 * SEARCH * columns.COLUMN_BLOCK
