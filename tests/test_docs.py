@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 import contextlib
 import dataclasses
 import io
+import json
 import re
 import shlex
 import subprocess
@@ -17,8 +19,11 @@ from typing import Any
 import pytest
 
 from inputmend.algorithms.judgement import Judgement
+from inputmend.cli.main import build_parser
 from inputmend.config.discovery import load_config
+from inputmend.config.schema import LIMIT_FIELDS, ORACLE_FIELDS
 from inputmend.grammar.hints import parse_hints
+from inputmend.lsp.settings import SERVER_FIELDS
 from tests.conftest import ROOT
 from tests.documentation import PAGES, blocks, page
 
@@ -184,3 +189,50 @@ def test_the_ranking_page_names_every_field_of_the_judgement() -> None:
     text = page("ranking.md")
     for field in dataclasses.fields(Judgement):
         assert f"judgement.{field.name}" in text, field.name
+
+
+def _options(parser: argparse.ArgumentParser) -> set[str]:
+    """Every subcommand and option string of ``parser`` and its subparsers
+    (argparse's own ``-h``/``--help`` left out)."""
+    found: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, subparser in action.choices.items():
+                found |= {f"inputmend {name}", *_options(subparser)}
+        elif not isinstance(action, argparse._HelpAction):
+            found.update(option for option in action.option_strings if option.startswith("--"))
+    return found
+
+
+def _mentioned(term: str, text: str) -> bool:
+    """``term`` stands in ``text`` as a whole word (``--max-loss``, not ``--max-loss-x``)."""
+    return re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text) is not None
+
+
+def test_the_command_line_page_names_every_subcommand_and_option() -> None:
+    """docs/cli.md is where a reader looks an option up: each one the parser
+    takes is named there (its details may live on the page of its topic)."""
+    text = page("cli.md")
+    options = _options(build_parser())
+    assert {"inputmend lsp", "--records", "--tcp", "--output-format"} <= options
+    assert sorted(term for term in options if not _mentioned(term, text)) == []
+
+
+def test_the_editors_page_names_every_setting() -> None:
+    """Each setting the server reads and each one the VS Code extension
+    declares is named in docs/editors.md."""
+    text = page("editors.md")
+    server = {"oracles", *(key for f in SERVER_FIELDS if (key := f.client) is not None)}
+    manifest = json.loads((ROOT / "client-vscode" / "package.json").read_text(encoding="utf-8"))
+    declared = set(manifest["contributes"]["configuration"]["properties"])
+    # a VS Code property is named in full, or by its server setting's name
+    vscode_only = {name for name in declared if name.removeprefix("inputmend.") not in server}
+    missing = sorted(name for name in server | vscode_only if not _mentioned(f"`{name}`", text))
+    assert missing == []
+
+
+def test_the_configuration_page_names_every_key() -> None:
+    """Each key of `[defaults]` and `[[oracle]]` is set in the page's example file."""
+    text = page("configuration.md")
+    keys = {f.toml for f in (*ORACLE_FIELDS, *LIMIT_FIELDS) if f.toml is not None}
+    assert sorted(key for key in keys if not re.search(rf"^{key} =", text, re.M)) == []
