@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from inputmend.algorithms.judgement import Judgement
 from inputmend.cli.main import build_parser
@@ -236,3 +237,22 @@ def test_the_configuration_page_names_every_key() -> None:
     text = page("configuration.md")
     keys = {f.toml for f in (*ORACLE_FIELDS, *LIMIT_FIELDS) if f.toml is not None}
     assert sorted(key for key in keys if not re.search(rf"^{key} =", text, re.M)) == []
+
+
+def _nav_pages() -> list[str]:
+    """The pages of mkdocs.yml's navigation, in its order, Home left out."""
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+    return [path for entry in nav for path in entry.values() if path != "index.md"]
+
+
+def test_the_home_page_and_the_readme_list_the_pages_in_the_navigations_order() -> None:
+    """A reader meets the pages in one order, on the site's home page, in its
+    navigation and in the README's links."""
+    linked = re.findall(r"^\* \[[^]]+\]\(([\w-]+\.md)\)", page("index.md"), re.M)
+    assert linked == _nav_pages()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.findall(r"^\* \[[^]]+\]\(docs/([\w-]+\.md)\)", readme, re.M) == _nav_pages()
+
+
+def test_the_readme_fits_on_a_few_screens() -> None:
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 250
