@@ -11,10 +11,10 @@ from dataclasses import replace
 import pytest
 
 from inputmend import services
-from inputmend.algorithms.layout import brackets_of
 from inputmend.cli.main import build_parser
 from inputmend.core.budget import Budget, RunStats
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.syntax import brackets_of
 from inputmend.oracles.base import Feedback
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.conftest import CountingOracle

@@ -38,11 +38,7 @@ from inputmend.algorithms.hints import NO_GUIDANCE, Guidance, guidance, hint_rep
 from inputmend.algorithms.indentation import reindent_repairs
 from inputmend.algorithms.judgement import Judge
 from inputmend.algorithms.layout import ALGORITHM as LAYOUT_ALGORITHM
-from inputmend.algorithms.layout import (
-    Brackets,
-    brackets_of,
-    layout_repairs,
-)
+from inputmend.algorithms.layout import layout_repairs
 from inputmend.algorithms.layout_window import windowed_agreement
 from inputmend.algorithms.polish import (
     closer_before_separator,
@@ -82,6 +78,7 @@ from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS
 from inputmend.grammar.lexer import lex_typed
 from inputmend.grammar.recovery import recovery_units
+from inputmend.grammar.syntax import NO_SYNTAX, Brackets, SyntaxRoles, syntax_of
 from inputmend.oracles.base import Feedback, Oracle, Predicate, Verdict
 from inputmend.oracles.grammar import GrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -130,7 +127,7 @@ def rank_repairs(
     what it does to the data and marked lossy when it loses more than
     ``max_loss`` allows."""
     grammar = None if oracle is None else guide_of(oracle)
-    brackets = None if grammar is None else brackets_of(grammar)
+    brackets = None if grammar is None else syntax_of(grammar).brackets
     locator = None if oracle is None or grammar is None else _locator(oracle, grammar)
     return _rank(text, repairs, top, locator, guidance(grammar), brackets, max_loss, [])
 
@@ -234,7 +231,7 @@ class RepairTask:
     feedback: Feedback
     guide: CompiledGrammar | None = None  # the grammar that reads the input (guide_of)
     guidance: Guidance = NO_GUIDANCE  # its hints and tolerant lexer
-    brackets: Brackets | None = None  # the guide's nesting brackets
+    syntax: SyntaxRoles = NO_SYNTAX  # the guide's syntax roles
     locator: IncrementalGrammarOracle | None = None  # the guide's scans (_locator), made once
     found: tuple[Repair, ...] = ()
     judge: Judge | None = None  # judges repairs of the input (made once, see _judge)
@@ -349,7 +346,7 @@ def _fsynth(task: RepairTask, budget: Budget) -> Attempt:
         )
     result = fsynth(task.text, task.oracle, budget=budget, options=options)
     repairs, stats = list(result.repairs), result.stats
-    filler = task.guidance.hints.filler
+    filler = task.syntax.filler
     if filler is not None:
         # FSynth makes up the shortest value (`0`); the grammar's filler (`null`)
         # is offered beside it, for the ranking to prefer
@@ -442,7 +439,7 @@ def _layout(task: RepairTask, budget: Budget) -> Attempt:
     ):
         moved = reindent_repairs(task.text, task.oracle, error=error, budget=budget)
         repairs, stats = list(moved.repairs), moved.stats
-    if task.brackets is not None:
+    if task.syntax.brackets is not None:
         unfinished = None  # where a token cut off on the last line starts
         if incomplete and task.guide is not None:
             tail = _cut_off(task.text, _scans(task, task.guide))
@@ -451,7 +448,7 @@ def _layout(task: RepairTask, budget: Budget) -> Attempt:
         placed = layout_repairs(
             task.text,
             task.oracle,
-            brackets=task.brackets,
+            brackets=task.syntax.brackets,
             incomplete=incomplete,
             unfinished=unfinished,
             budget=budget.after(stats),
@@ -491,9 +488,9 @@ def _layout_may_help(task: RepairTask) -> bool:
     quote back on its line (for grammars whose strings may span lines)."""
     if _not_completed(task):
         return True
-    if task.brackets is None:
+    if task.syntax.brackets is None:
         return False
-    brackets, guide, size = task.brackets, task.guide, len(task.text)
+    brackets, guide, size = task.syntax.brackets, task.guide, len(task.text)
     if guide is not None and brackets.quotes and _runs_on(task.text, _scans(task, guide)):
         return True
     return any(
@@ -620,9 +617,9 @@ def repair(
     if feedback.valid:
         return RepairResult(True, (), RunStats(1, time.monotonic() - started))
     guide = guide_of(oracle)
-    brackets = None if guide is None else brackets_of(guide)
+    syntax = NO_SYNTAX if guide is None else syntax_of(guide)
     locator = None if guide is None else _locator(oracle, guide)
-    task = RepairTask(text, oracle, feedback, guide, guidance(guide), brackets, locator=locator)
+    task = RepairTask(text, oracle, feedback, guide, guidance(guide), syntax, locator=locator)
     task = replace(task, judge=_judge(task))
     partial: Repair | None = None
     tests = 1
@@ -664,7 +661,7 @@ def repair(
         top,
         task.locator,
         task.guidance,
-        task.brackets,
+        task.syntax.brackets,
         max_loss,
         notes,
         task.judge,

@@ -10,7 +10,6 @@ from inputmend import services
 from inputmend.algorithms.layout import (
     POLL_LINES,
     _closing_breaks,
-    brackets_of,
     layout_agreement,
     layout_edits,
     layout_of,
@@ -19,6 +18,7 @@ from inputmend.algorithms.layout import (
 )
 from inputmend.core.budget import BudgetExhausted
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.syntax import brackets_of
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 LISP = """\

@@ -7,9 +7,10 @@ import itertools
 import pytest
 
 from inputmend.algorithms import layout_window
-from inputmend.algorithms.layout import brackets_of, layout_agreement
+from inputmend.algorithms.layout import layout_agreement
 from inputmend.algorithms.layout_window import windowed_agreement
 from inputmend.core.model import Edit, Repair, apply_edits
+from inputmend.grammar.syntax import brackets_of
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 

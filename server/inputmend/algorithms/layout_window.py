@@ -18,8 +18,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterable
 
-from inputmend.algorithms.layout import Brackets, layout_agreement
+from inputmend.algorithms.layout import layout_agreement
 from inputmend.core.model import Repair
+from inputmend.grammar.syntax import Brackets
 
 MARGIN_LINES = 100
 """Lines read before the first edit and after the last one (at least; twice

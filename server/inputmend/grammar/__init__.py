@@ -15,5 +15,7 @@ The only code that reaches into lark's and Python's regex internals
 * :mod:`~inputmend.grammar.scan`, :mod:`~inputmend.grammar.history`: the
   incremental scan with checkpoints, and checking any text against recent scans;
 * :mod:`~inputmend.grammar.continuations`: which characters can follow a prefix;
-* :mod:`~inputmend.grammar.trees`: full derivation trees (DDSET).
+* :mod:`~inputmend.grammar.trees`: full derivation trees (DDSET);
+* :mod:`~inputmend.grammar.syntax`: the syntax roles the generic repair code
+  reads (brackets, quotes, filler), derived once per grammar.
 """
