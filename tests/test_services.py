@@ -13,10 +13,15 @@ import pytest
 from inputmend import services
 from inputmend.cli.main import build_parser
 from inputmend.core.budget import Budget, RunStats
+from inputmend.core.model import Repair
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.syntax import brackets_of
 from inputmend.oracles.base import Feedback
 from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.repair import context
+from inputmend.repair.context import RepairContext
+from inputmend.repair.generators.base import Candidates, Generator, Run
+from inputmend.repair.generators.layout import closes_two
 from tests.conftest import CountingOracle
 from tests.documentation import page, section
 
@@ -59,23 +64,23 @@ def test_unknown_algorithms_are_refused() -> None:
         services.explain("bad", oracle, algorithm="ddmax-syntactic")
 
 
-def _spending(tests: int, seen: list[int | None]) -> services.StrategyRun:
-    def run(task: services.RepairTask, budget: Budget) -> services.Attempt:
+def _spending(tests: int, seen: list[int | None]) -> Run:
+    def run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
         seen.append(budget.max_tests)
-        return [], None, RunStats(tests, 0.0)
+        return Candidates((), None, RunStats(tests, 0.0))
 
     return run
 
 
-def test_strategies_share_one_budget_by_weight(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_generators_share_one_budget_by_weight(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[int | None] = []
-    strategies = (
-        services.Strategy("first", 1, _spending(2, seen)),
-        services.Strategy("second", 1, _spending(50, seen)),
-        services.Strategy("last", 2, _spending(10, seen)),
+    generators = (
+        Generator("first", 1, _spending(2, seen)),
+        Generator("second", 1, _spending(50, seen)),
+        Generator("last", 2, _spending(10, seen)),
     )
     monkeypatch.setitem(
-        services.REPAIR_ALGORITHMS, "test", services.RepairAlgorithm("test", "", strategies)
+        services.REPAIR_ALGORITHMS, "test", services.RepairAlgorithm("test", "", generators)
     )
     oracle = CountingOracle(lambda text: False)
     result = services.repair("x", oracle, algorithm="test", budget=Budget(max_tests=101))
@@ -127,8 +132,8 @@ def test_a_completion_closes_two_brackets_when_it_closes_two_more_than_it_opens(
     rng = random.Random(4)
     for _ in range(3000):
         text = "".join(rng.choice('{}[]" ,a') for _ in range(rng.randrange(24)))
-        assert services._closes_two(brackets, text) == counted(text), text
-    assert services._closes_two(brackets, "}]" * 10_000)
+        assert closes_two(brackets, text) == counted(text), text
+    assert closes_two(brackets, "}]" * 10_000)
 
 
 def test_a_list_cut_off_after_its_separator_is_closed_not_given_an_invented_element() -> None:
@@ -162,18 +167,18 @@ def test_a_string_closed_at_the_end_is_not_taken_for_a_completion() -> None:
 
 
 def _ran(monkeypatch: pytest.MonkeyPatch, text: str, grammar: str) -> tuple[list[str], str]:
-    """The auto strategies that ran on ``text``, and its top repair."""
+    """The auto generators that ran on ``text``, and its top repair."""
     ran: list[str] = []
 
-    def recorded(strategy: services.Strategy) -> services.Strategy:
-        def run(task: services.RepairTask, budget: Budget) -> services.Attempt:
-            ran.append(strategy.name)
-            return strategy.run(task, budget)
+    def recorded(generator: Generator) -> Generator:
+        def run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+            ran.append(generator.name)
+            return generator.run(context, found, budget)
 
-        return replace(strategy, run=run)
+        return replace(generator, run=run)
 
     auto = services.REPAIR_ALGORITHMS["auto"]
-    recording = replace(auto, strategies=tuple(map(recorded, auto.strategies)))
+    recording = replace(auto, generators=tuple(map(recorded, auto.generators)))
     monkeypatch.setitem(services.REPAIR_ALGORITHMS, "auto", recording)
     result = services.repair(text, IncrementalGrammarOracle(grammar))
     return ran, result.repairs[0].text
@@ -289,7 +294,7 @@ def test_a_program_oracle_s_guide_reads_the_input_once_per_request(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The bundled grammar that guides a program's repairs scans the input
-    once for all strategies (completion, hints, layout, ranking)."""
+    once for all generators (completion, hints, layout, ranking)."""
     import json
 
     from inputmend.oracles.python import CallableOracle
@@ -302,7 +307,7 @@ def test_a_program_oracle_s_guide_reads_the_input_once_per_request(
             made.append(self)
             super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(services, "IncrementalGrammarOracle", Counted)
+    monkeypatch.setattr(context, "IncrementalGrammarOracle", Counted)
     oracle = GuidedOracle(CallableOracle(json.loads), "json")
     result = services.repair('{"a": [1, 2,', oracle)
     assert result.repairs[0].text == '{"a": [1, 2]}'

@@ -11,34 +11,18 @@ are tested against them.
 
 from __future__ import annotations
 
-import functools
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
-from inputmend.algorithms.completion import CompletionOptions, complete_text
-from inputmend.algorithms.configurations import Ranges
 from inputmend.algorithms.conflicts import ALGORITHM as CONFLICT_ALGORITHM
-from inputmend.algorithms.conflicts import conflict_repairs
 from inputmend.algorithms.dd import dd_text
 from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.ddmin import ddmin_text
 from inputmend.algorithms.ddset import ddset, produce
 from inputmend.algorithms.ddset import verify as ddset_verify
-from inputmend.algorithms.fsynth import (
-    DEFAULT_ALPHABET,
-    DELIMITERS,
-    PUNCTUATION,
-    FSynthOptions,
-    fsynth,
-)
-from inputmend.algorithms.hints import ALGORITHM as HINTS_ALGORITHM
-from inputmend.algorithms.hints import NO_GUIDANCE, Guidance, guidance, hint_repairs
-from inputmend.algorithms.indentation import reindent_repairs
+from inputmend.algorithms.hints import Guidance, guidance
 from inputmend.algorithms.judgement import Judge
-from inputmend.algorithms.layout import ALGORITHM as LAYOUT_ALGORITHM
-from inputmend.algorithms.layout import layout_repairs
 from inputmend.algorithms.layout_window import windowed_agreement
 from inputmend.algorithms.polish import (
     closer_before_separator,
@@ -48,70 +32,42 @@ from inputmend.algorithms.polish import (
     opener_at_line_end,
     polish_layout,
     spaced_as_the_input,
-    with_filler,
     without_doubled_blanks,
     without_emptied_lines,
 )
 from inputmend.algorithms.ranking import rank
-from inputmend.algorithms.redecode import ALGORITHM as REDECODE_ALGORITHM
-from inputmend.algorithms.redecode import redecode
 from inputmend.algorithms.segmentation import Unit
-from inputmend.algorithms.syntactic import (
-    TokenMaximized,
-    hybrid_ddmax,
-    syntactic_ddmax,
-)
 from inputmend.config import defaults
-from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
-from inputmend.core.conflicts import find_conflicts
+from inputmend.core.budget import UNLIMITED, Budget, RunStats
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
-from inputmend.core.model import (
-    Abstraction,
-    Diagnosis,
-    Repair,
-    RepairResult,
-    Span,
-    distance,
-    spans_to_edits,
-)
+from inputmend.core.model import Abstraction, Diagnosis, Repair, RepairResult
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.grammar.hints import NO_HINTS
-from inputmend.grammar.lexer import lex_typed
-from inputmend.grammar.recovery import recovery_units
-from inputmend.grammar.syntax import NO_SYNTAX, Brackets, SyntaxRoles, syntax_of
-from inputmend.oracles.base import Feedback, Oracle, Predicate, Verdict
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.grammar.syntax import Brackets, syntax_of
+from inputmend.oracles.base import Oracle, Predicate, Verdict
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.oracles.wrappers import GuidedOracle, find_part
+from inputmend.repair.context import (
+    context_of,
+    grammar_of,
+    guide_of,
+    lexer_of,
+    locator_of,
+    token_starts,
+    verify,
+)
+from inputmend.repair.generators import GENERATORS, Generator
+from inputmend.repair.generators.base import always
+from inputmend.repair.generators.completion import COMPLETION
+from inputmend.repair.generators.ddmax import (
+    DDMAX,
+    DDMAX_LINES,
+    DDMAX_SYNTACTIC,
+    HYBRID,
+    spans,
+    token_ddmax,
+)
+from inputmend.repair.generators.fsynth import FSYNTH
 
-
-def _spans(ranges: Ranges) -> tuple[Span, ...]:
-    return tuple(Span(start, end) for start, end in ranges)
-
-
-def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
-    """The grammar behind an oracle, when there is one (for token-level work)."""
-    found = find_part(oracle, IncrementalGrammarOracle) or find_part(oracle, GrammarOracle)
-    return found.grammar if found is not None else None
-
-
-def guide_of(oracle: Oracle) -> CompiledGrammar | None:
-    """The grammar that reads the oracle's inputs: its own, or the bundled one
-    its files are named for (hints and ranking; a program still decides)."""
-    guided = find_part(oracle, GuidedOracle)
-    return grammar_of(oracle) or (guided.grammar if guided is not None else None)
-
-
-def _locator(oracle: Oracle, grammar: CompiledGrammar) -> IncrementalGrammarOracle:
-    found = find_part(oracle, IncrementalGrammarOracle)
-    return found if found is not None else IncrementalGrammarOracle(grammar)
-
-
-def lexer_of(oracle: Oracle) -> Callable[[str], Sequence[tuple[str | None, int, int]]] | None:
-    """The grammar's error-tolerant lexer (for describing repairs in tokens);
-    None when the oracle has no grammar."""
-    grammar = grammar_of(oracle)
-    return None if grammar is None else functools.partial(lex_typed, grammar)
+__all__ = ["grammar_of", "guide_of", "lexer_of"]
 
 
 def rank_repairs(
@@ -128,7 +84,7 @@ def rank_repairs(
     ``max_loss`` allows."""
     grammar = None if oracle is None else guide_of(oracle)
     brackets = None if grammar is None else syntax_of(grammar).brackets
-    locator = None if oracle is None or grammar is None else _locator(oracle, grammar)
+    locator = None if oracle is None or grammar is None else locator_of(oracle, grammar)
     return _rank(text, repairs, top, locator, guidance(grammar), brackets, max_loss, [])
 
 
@@ -146,7 +102,7 @@ def _rank(
     """The repairs ranked by what they do to the data, read with ``grammar``
     (the one that guides the oracle) and its hints (``guide``) when there is
     one, and by how well their brackets follow the indentation (``judge``:
-    one made for the text before, see :func:`_judge`)."""
+    one made for the text before, see :func:`~inputmend.repair.context.context_of`)."""
     if guide.problem is not None:
         notes.append(guide.problem)
     repairs = list(repairs)
@@ -156,7 +112,7 @@ def _rank(
         repairs,
         len(repairs),
         lexer=guide.lexer,
-        token_start=_token_starts(text, locator),
+        token_start=token_starts(text, locator),
         layout=layout,
         limit=max_loss,
         judge=judge,
@@ -183,20 +139,6 @@ def _semantics_first(
     return (*accepted, *rejected)[:top]
 
 
-def _token_starts(
-    text: str, locator: IncrementalGrammarOracle | None
-) -> Callable[[int], int | None] | None:
-    """Where the token of ``text`` before an offset starts, by the grammar of
-    ``locator`` (see :func:`_locator`)."""
-    if locator is None:
-        return None
-
-    def token_start(offset: int) -> int | None:
-        return locator.last_token_start(text[:offset])
-
-    return token_start
-
-
 def gives_prefix_feedback(oracle: Oracle) -> bool:
     """Can the oracle tell incomplete from incorrect (what FSynth needs)?
 
@@ -205,338 +147,15 @@ def gives_prefix_feedback(oracle: Oracle) -> bool:
     return oracle.check("").verdict is not Verdict.INCORRECT
 
 
-# ------------------------------------------------------------- token ddmax
-def _token_ddmax(
-    text: str, oracle: Oracle, grammar: CompiledGrammar, budget: Budget, *, hybrid: bool
-) -> TokenMaximized | RunStats:
-    """Syntactic (or hybrid) ddmax over the units error recovery sees; what
-    finding the units cost when the budget ran out first."""
-    meter = Meter(budget)
-    try:
-        units = recovery_units(grammar, text, stop=meter.poll)
-    except BudgetExhausted:
-        return RunStats.of(meter)
-    maximize = hybrid_ddmax if hybrid else syntactic_ddmax
-    return maximize(text, oracle, tokens=units, budget=budget)
-
-
 # ---------------------------------------------------------------- repairs
 @dataclass(frozen=True)
-class RepairTask:
-    """What a repair strategy is given: the input, the oracle, the oracle's
-    verdict on the input, and the repairs the strategies before it found."""
-
-    text: str
-    oracle: Oracle
-    feedback: Feedback
-    guide: CompiledGrammar | None = None  # the grammar that reads the input (guide_of)
-    guidance: Guidance = NO_GUIDANCE  # its hints and tolerant lexer
-    syntax: SyntaxRoles = NO_SYNTAX  # the guide's syntax roles
-    locator: IncrementalGrammarOracle | None = None  # the guide's scans (_locator), made once
-    found: tuple[Repair, ...] = ()
-    judge: Judge | None = None  # judges repairs of the input (made once, see _judge)
-
-
-Attempt = tuple[list[Repair], Repair | None, RunStats]
-"""What one strategy found: repairs, a partial repair, its cost."""
-StrategyRun = Callable[[RepairTask, Budget], Attempt]
-
-
-def _scans(task: RepairTask, grammar: CompiledGrammar) -> IncrementalGrammarOracle:
-    """The task's scans by its guide ``grammar`` (see :func:`_locator`): made
-    once per request, so that with a program as the oracle the guide reads
-    the input once, not once per strategy."""
-    return task.locator if task.locator is not None else _locator(task.oracle, grammar)
-
-
-def _always(task: RepairTask) -> bool:
-    del task
-    return True
-
-
-def _judge(task: RepairTask) -> Judge:
-    """The judge of repairs of the task's input (see :func:`_rank`)."""
-    if task.judge is not None:
-        return task.judge
-    starts = _token_starts(task.text, None if task.guide is None else _scans(task, task.guide))
-    return Judge(task.text, task.guidance.lexer, token_start=starts)
-
-
-def _not_completed(task: RepairTask) -> bool:
-    """An input that is only incomplete and was completed, every token read as
-    before, needs nothing else: at its end (its parse boundary) edits can only
-    insert, and completion already inserted the least that makes it valid.
-    (A completion that changes how tokens read, or closes a string that ran
-    on past its line after a lost quote, is not enough.)"""
-    if task.feedback.verdict is not Verdict.INCOMPLETE:
-        return True
-    completed = [r for r in task.found if r.algorithm == COMPLETION_ALGORITHM]
-    if not completed:
-        return True
-    judge = _judge(task)
-    return not any(
-        judgement.changed == 0 and judgement.absorbed == 0 for judgement in map(judge, completed)
-    )
-
-
-@dataclass(frozen=True)
-class Strategy:
-    """One way to find repairs: its weight in the sharing of the budget
-    (see :func:`repair`), and whether it is worth running on a task."""
-
-    name: str
-    weight: float
-    run: StrategyRun
-    wanted: Callable[[RepairTask], bool] = _always
-    needs_prefix_feedback: bool = False
-
-
-def _lexical(unit: Unit) -> StrategyRun:
-    def run(task: RepairTask, budget: Budget) -> Attempt:
-        text = task.text
-        result = ddmax_text(text, task.oracle, unit=unit, budget=budget)
-        repair = Repair(
-            text=result.text,
-            edits=spans_to_edits(_spans(result.removed)),
-            algorithm="ddmax" if unit == "char" else "ddmax-lines",
-            valid=result.valid,
-            distance=distance(text, result.text),
-        )
-        return [repair], None, result.stats
-
-    return run
-
-
-def _tokens(*, hybrid: bool) -> StrategyRun:
-    def run(task: RepairTask, budget: Budget) -> Attempt:
-        grammar = grammar_of(task.oracle)
-        if grammar is None:  # no grammar: fall back to characters
-            return _lexical("char")(task, budget)
-        result = _token_ddmax(task.text, task.oracle, grammar, budget, hybrid=hybrid)
-        if isinstance(result, RunStats):
-            return [], None, result
-        return [result.to_repair()], None, result.stats
-
-    return run
-
-
-def _fsynth(task: RepairTask, budget: Budget) -> Attempt:
-    options = FSynthOptions()
-    incremental = find_part(task.oracle, IncrementalGrammarOracle)
-    if incremental is not None:
-        # Only characters the grammar can accept at the boundary, one per class
-        # of characters it treats alike: far fewer oracle runs for the same
-        # repairs (up to which equivalent character is inserted).
-        def alphabet(prefix: str) -> str:
-            return incremental.continuations(prefix, DEFAULT_ALPHABET, distinct=True)
-
-        def reach_alphabet(prefix: str) -> str:
-            return incremental.continuations(prefix, PUNCTUATION, distinct=True)
-
-        def reach(text: str, boundary: int) -> int | None:
-            return incremental.last_token_start(text[:boundary])
-
-        options = replace(options, alphabet=alphabet, reach=reach, reach_alphabet=reach_alphabet)
-    else:
-        # No tokens to go by: reach back the most FSynth allows, for the best
-        # thread of each level, with the common delimiters only (each try is
-        # a program run).
-        options = replace(
-            options, reach=lambda text, boundary: 0, reach_alphabet=DELIMITERS, reach_threads=1
-        )
-    result = fsynth(task.text, task.oracle, budget=budget, options=options)
-    repairs, stats = list(result.repairs), result.stats
-    filler = task.syntax.filler
-    if filler is not None:
-        # FSynth makes up the shortest value (`0`); the grammar's filler (`null`)
-        # is offered beside it, for the ranking to prefer
-        for repair in result.repairs:
-            filled = with_filler(task.text, repair, filler)
-            if filled is not None and budget.exhausted_by(stats) is None:
-                stats = stats + RunStats(1, 0.0)
-                if _verify(task.oracle, filled.text):
-                    repairs.append(filled)
-    return repairs, result.partial, stats
-
-
-def _hints(task: RepairTask, budget: Budget) -> Attempt:
-    """The grammar's hints propose, the oracle decides; what the hints cannot
-    fix is finished by completion (a cut-off end), else by FSynth."""
-    grammar = task.guide
-    hints = task.guidance.hints
-    if grammar is None or hints is NO_HINTS:
-        return [], None, RunStats(0, 0.0)
-    locator = _scans(task, grammar)
-
-    def finish(rest: str, left: Budget) -> tuple[list[Repair], RunStats]:
-        finishing = replace(task, text=rest, found=())
-        if locator.check(rest).verdict is Verdict.INCOMPLETE:
-            repairs, _, cost = _completion(finishing, left)
-            if repairs:
-                return repairs, cost
-        repairs, _, cost = _fsynth(finishing, left)
-        return repairs, cost
-
-    # after a completion that keeps every token, the input parses up to its
-    # end: what went wrong is there (a word read as another), or where the
-    # string or comment it ends in, run on over lines, began (a lost quote)
-    anywhere = _not_completed(task) or _runs_on(task.text, locator)
-    found = hint_repairs(
-        task.text,
-        task.oracle,
-        hints=hints,
-        locator=locator,
-        budget=budget,
-        finish=finish,
-        anywhere=anywhere,
-    )
-    return list(found.repairs), None, found.stats
-
-
-def _cut_off(text: str, locator: IncrementalGrammarOracle) -> str | None:
-    """The token the end of ``text`` cuts off (empty at a token boundary;
-    None when the scan cannot say)."""
-    end = locator.scan(text).end
-    return None if end is None else text[end.position :]
-
-
-def _runs_on(text: str, locator: IncrementalGrammarOracle) -> bool:
-    """Does ``text`` end inside a token that runs over a line break (a
-    string or comment that a lost quote or delimiter let run on)?"""
-    unfinished = _cut_off(text, locator)
-    unfinished = text if unfinished is None else unfinished
-    return "\n" in unfinished or "\r" in unfinished
-
-
-def _completion(task: RepairTask, budget: Budget) -> Attempt:
-    if task.guide is None:  # no grammar to complete with
-        return [], None, RunStats(0, 0.0)
-    incremental = _scans(task, task.guide)
-    # the oracle's own grammar locates the error (through its guards); the
-    # guide's only where the oracle is a program that cannot say
-    own = grammar_of(task.oracle) is not None
-    options = CompletionOptions(
-        incremental.completion,
-        incremental.last_token_start,
-        locate=None if own else incremental.check,
-    )
-    result = complete_text(task.text, task.oracle, options=options, budget=budget)
-    return list(result.repairs), None, result.stats
-
-
-def _layout(task: RepairTask, budget: Budget) -> Attempt:
-    """Brackets where the indentation says; and in a grammar whose layout is
-    indentation (YAML), the line near the error moved to another column."""
-    repairs: list[Repair] = []
-    stats = RunStats(0, 0.0)
-    incomplete = task.feedback.verdict is Verdict.INCOMPLETE
-    error = task.feedback.error_offset
-    if (
-        task.guide is not None
-        and task.guide.layout is not None
-        and error is not None
-        and not incomplete
-    ):
-        moved = reindent_repairs(task.text, task.oracle, error=error, budget=budget)
-        repairs, stats = list(moved.repairs), moved.stats
-    if task.syntax.brackets is not None:
-        unfinished = None  # where a token cut off on the last line starts
-        if incomplete and task.guide is not None:
-            tail = _cut_off(task.text, _scans(task, task.guide))
-            if tail and "\n" not in tail and "\r" not in tail:
-                unfinished = len(task.text) - len(tail)
-        placed = layout_repairs(
-            task.text,
-            task.oracle,
-            brackets=task.syntax.brackets,
-            incomplete=incomplete,
-            unfinished=unfinished,
-            budget=budget.after(stats),
-        )
-        repairs, stats = repairs + list(placed.repairs), stats + placed.stats
-    return repairs, None, stats
-
-
-def _redecode(task: RepairTask, budget: Budget) -> Attempt:
-    result = redecode(task.text, task.oracle, budget=budget)
-    return list(result.repairs), None, result.stats
-
-
-def _conflicts(task: RepairTask, budget: Budget) -> Attempt:
-    result = conflict_repairs(task.text, task.oracle, budget=budget)
-    return list(result.repairs), None, result.stats
-
-
-def _searching_may_help(task: RepairTask) -> bool:
-    """A search (FSynth, ddmax) edits at the parse boundary or deletes: once a
-    repair found before it does the data no harm, it can only find a shorter
-    one, never one that keeps more; and an incomplete input that completion
-    finished needs none (see :func:`_not_completed`)."""
-    if not _not_completed(task):
-        return False
-    judge = _judge(task)
-    return not any(judge(repair).harmless for repair in task.found)
-
-
-def _layout_may_help(task: RepairTask) -> bool:
-    """Layout can move the closer completion appended to an incomplete
-    input (where there are lines to follow) or remove the opener it closed
-    when that is written twice (on any line), and only when completion
-    closed one bracket: layout edits one bracket, and brackets pair up in a
-    valid text, so an input that needs two more closers stays invalid.  Or
-    when the input ends in a string run on over lines: layout puts a lost
-    quote back on its line (for grammars whose strings may span lines)."""
-    if _not_completed(task):
-        return True
-    if task.syntax.brackets is None:
-        return False
-    brackets, guide, size = task.syntax.brackets, task.guide, len(task.text)
-    if guide is not None and brackets.quotes and _runs_on(task.text, _scans(task, guide)):
-        return True
-    return any(
-        not _closes_two(brackets, r.text[size:])
-        for r in task.found
-        if r.algorithm == COMPLETION_ALGORITHM
-    )
-
-
-def _closes_two(brackets: Brackets, text: str) -> bool:
-    """Does ``text`` close two brackets more than it opens?  Read up to where
-    it has and opens none after (a completion's long run of closers)."""
-    balance = 0
-    upcoming = dict.fromkeys(brackets.openers, 0)  # where each is next written (-1: never)
-    for found in brackets.pattern.finditer(text):
-        kind = found.lastgroup
-        balance += (kind == "c") - (kind == "o")
-        if balance >= 2:
-            end = found.end()
-            for opener, place in upcoming.items():
-                if 0 <= place < end:
-                    upcoming[opener] = text.find(opener, end)
-            if max(upcoming.values(), default=-1) < 0:
-                return True
-    return balance >= 2
-
-
-CONFLICTS = Strategy(
-    CONFLICT_ALGORITHM, 1, _conflicts, lambda task: bool(find_conflicts(task.text))
-)
-REDECODE = Strategy(REDECODE_ALGORITHM, 1, _redecode)
-COMPLETION = Strategy(COMPLETION_ALGORITHM, 1, _completion)
-HINTS = Strategy(HINTS_ALGORITHM, 2, _hints)
-LAYOUT = Strategy(LAYOUT_ALGORITHM, 1, _layout, _layout_may_help)
-FSYNTH = Strategy("fsynth", 4, _fsynth, _searching_may_help, needs_prefix_feedback=True)
-HYBRID = Strategy("ddmax-hybrid", 3, _tokens(hybrid=True), _searching_may_help)
-
-
-@dataclass(frozen=True)
 class RepairAlgorithm:
-    """A repair algorithm: its strategies, run one after another, their
-    repairs merged and ranked together."""
+    """A repair algorithm: a named selection of generators, run one after
+    another, their repairs merged and ranked together."""
 
     name: str
     summary: str
-    strategies: tuple[Strategy, ...]
+    generators: tuple[Generator, ...]
 
 
 REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
@@ -546,7 +165,7 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
             "auto",
             "a side of each merge conflict, re-reading undecodable bytes, completion, the "
             "grammar's hints, layout, FSynth, then hybrid ddmax; their repairs ranked together",
-            (CONFLICTS, REDECODE, COMPLETION, HINTS, LAYOUT, FSYNTH, HYBRID),
+            GENERATORS,
         ),
         RepairAlgorithm(
             "completion",
@@ -555,24 +174,20 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
             (COMPLETION,),
         ),
         RepairAlgorithm(
-            "fsynth", "FSynth: edits at the parse boundary", (replace(FSYNTH, wanted=_always),)
+            "fsynth", "FSynth: edits at the parse boundary", (replace(FSYNTH, wanted=always),)
         ),
-        RepairAlgorithm(
-            "ddmax", "lexical ddmax: delete characters", (Strategy("ddmax", 1, _lexical("char")),)
-        ),
+        RepairAlgorithm("ddmax", "lexical ddmax: delete characters", (DDMAX,)),
         RepairAlgorithm(
             "ddmax-syntactic",
             "ddmax over the grammar's tokens",
-            (Strategy("ddmax-syntactic", 1, _tokens(hybrid=False)),),
+            (DDMAX_SYNTACTIC,),
         ),
         RepairAlgorithm(
             "ddmax-hybrid",
             "syntactic ddmax, then lexical ddmax inside the removed tokens",
-            (replace(HYBRID, wanted=_always),),
+            (replace(HYBRID, wanted=always),),
         ),
-        RepairAlgorithm(
-            "ddmax-lines", "ddmax over whole lines", (Strategy("ddmax-lines", 1, _lexical("line")),)
-        ),
+        RepairAlgorithm("ddmax-lines", "ddmax over whole lines", (DDMAX_LINES,)),
     )
 }
 
@@ -592,9 +207,9 @@ def repair(
     ``spent_s``: seconds the caller already spent on this input under the
     same budget (checking it first), counted against its time limit.
 
-    The strategies of the algorithm run one after another on one budget:
+    The generators of the algorithm run one after another on one budget:
     each gets its weight's part of what is left when it starts (its weight
-    over the sum of its own and the later strategies' weights), so what one
+    over the sum of its own and the later generators' weights), so what one
     leaves unused goes to the next, and the last gets all that is left.
     ``auto`` runs the re-reading of undecodable bytes, completion, the
     grammar's hints (with a program's oracle: those of the bundled grammar
@@ -616,33 +231,30 @@ def repair(
     feedback = oracle.check(text)
     if feedback.valid:
         return RepairResult(True, (), RunStats(1, time.monotonic() - started))
-    guide = guide_of(oracle)
-    syntax = NO_SYNTAX if guide is None else syntax_of(guide)
-    locator = None if guide is None else _locator(oracle, guide)
-    task = RepairTask(text, oracle, feedback, guide, guidance(guide), syntax, locator=locator)
-    task = replace(task, judge=_judge(task))
+    context = context_of(text, oracle, feedback)
+    found: tuple[Repair, ...] = ()
     partial: Repair | None = None
     tests = 1
     notes: list[str] = []
-    strategies = list(chosen.strategies)
+    generators = list(chosen.generators)
     if algorithm == "auto" and not gives_prefix_feedback(oracle):
-        strategies = [s for s in strategies if not s.needs_prefix_feedback]
+        generators = [g for g in generators if not g.needs_prefix_feedback]
         notes.append("FSynth skipped: the oracle does not report incomplete inputs")
-    for index, strategy in enumerate(strategies):
-        if any(repair.algorithm == CONFLICT_ALGORITHM for repair in task.found):
+    for index, generator in enumerate(generators):
+        if any(repair.algorithm == CONFLICT_ALGORITHM for repair in found):
             break  # a side of each merge conflict made it valid: what a person keeps
-        if not strategy.wanted(task):
+        if not generator.wanted(context, found):
             continue
         spent = RunStats(tests, time.monotonic() - started)
         if budget.exhausted_by(spent) is not None:
             break
-        weights = sum(later.weight for later in strategies[index:])
-        share = budget.after(spent).fair_share(strategy.weight / weights)
-        candidates, partial_candidate, cost = strategy.run(task, share)
-        tests += cost.tests
-        task = replace(task, found=(*task.found, *candidates))
-        partial = partial or partial_candidate
-    verified = [r for r in task.found if r.valid and _verify(oracle, r.text)]
+        weights = sum(later.weight for later in generators[index:])
+        share = budget.after(spent).fair_share(generator.weight / weights)
+        candidates = generator.run(context, found, share)
+        tests += candidates.cost.tests
+        found = (*found, *candidates.repairs)
+        partial = partial or candidates.partial
+    verified = [r for r in found if r.valid and verify(oracle, r.text)]
     spent = RunStats(tests, time.monotonic() - started)
     stopped = budget.exhausted_by(spent)
     stats = replace(spent, budget_exhausted=stopped is not None, stop_reason=stopped)
@@ -659,12 +271,12 @@ def repair(
         text,
         verified,
         top,
-        task.locator,
-        task.guidance,
-        task.syntax.brackets,
+        context.locator,
+        context.guidance,
+        context.syntax.brackets,
         max_loss,
         notes,
-        task.judge,
+        context.judge,
     )
     ranked, polishing = _polish(text, ranked, oracle, budget, spent)
     stats = replace(stats, tests=stats.tests + polishing, elapsed_s=time.monotonic() - started)
@@ -683,7 +295,7 @@ def _polish(
     def accepts(candidate: str) -> bool:
         nonlocal runs
         runs += 1
-        return _verify(oracle, candidate)
+        return verify(oracle, candidate)
 
     def left() -> bool:
         used = RunStats(spent.tests + runs, spent.elapsed_s + time.monotonic() - started)
@@ -707,21 +319,13 @@ def _polish(
     return tuple(polished.values()), runs
 
 
-def _verify(oracle: Oracle, text: str) -> bool:
-    """Every offered repair is checked by the whole configured oracle."""
-    try:
-        return oracle.check(text).valid
-    except Exception:  # noqa: BLE001 - an oracle failure means "not verified"
-        return False
-
-
 # -------------------------------------------------------------- diagnoses
 Explainer = Callable[[str, Oracle, Budget, Unit], Diagnosis]
 
 
 def _explain_ddmax(text: str, oracle: Oracle, budget: Budget, unit: Unit) -> Diagnosis:
     maximized = ddmax_text(text, oracle, unit=unit, budget=budget)
-    return Diagnosis("ddmax", _spans(maximized.removed), maximized.stats, passing=maximized.text)
+    return Diagnosis("ddmax", spans(maximized.removed), maximized.stats, passing=maximized.text)
 
 
 def _explain_tokens(*, hybrid: bool) -> Explainer:
@@ -731,10 +335,10 @@ def _explain_tokens(*, hybrid: bool) -> Explainer:
         grammar = grammar_of(oracle)
         if grammar is None:
             raise ValueError(f"{name} needs a grammar oracle")
-        result = _token_ddmax(text, oracle, grammar, budget, hybrid=hybrid)
+        result = token_ddmax(text, oracle, grammar, budget, hybrid=hybrid)
         if isinstance(result, RunStats):
             return Diagnosis(name, (), result)
-        return Diagnosis(name, _spans(result.removed), result.stats, passing=result.text)
+        return Diagnosis(name, spans(result.removed), result.stats, passing=result.text)
 
     return run
 
@@ -746,7 +350,7 @@ def _explain_auto(text: str, oracle: Oracle, budget: Budget, unit: Unit) -> Diag
 
 def _explain_ddmin(text: str, oracle: Oracle, budget: Budget, unit: Unit) -> Diagnosis:
     minimized = ddmin_text(text, oracle, unit=unit, budget=budget)
-    return Diagnosis("ddmin", _spans(minimized.kept), minimized.stats, failing=minimized.text)
+    return Diagnosis("ddmin", spans(minimized.kept), minimized.stats, failing=minimized.text)
 
 
 def _explain_dd(text: str, oracle: Oracle, budget: Budget, unit: Unit) -> Diagnosis:
@@ -758,7 +362,7 @@ def _explain_dd(text: str, oracle: Oracle, budget: Budget, unit: Unit) -> Diagno
         notes.append("no passing variant was found")
     return Diagnosis(
         "dd",
-        _spans(isolated.difference),
+        spans(isolated.difference),
         isolated.stats,
         passing=isolated.passing,
         failing=isolated.failing,

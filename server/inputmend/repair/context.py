@@ -1,0 +1,135 @@
+"""The context of one repair request, built once: the text, the oracle and
+its verdict, the grammar that reads the text and what it offers.
+
+This is the only module that looks inside an oracle (for the grammar behind
+it, see :func:`grammar_of` and :func:`guide_of`); generators and the ranking
+read the context instead.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from inputmend.algorithms.hints import Guidance, guidance
+from inputmend.algorithms.judgement import Judge
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.lexer import lex_typed
+from inputmend.grammar.syntax import NO_SYNTAX, SyntaxRoles, syntax_of
+from inputmend.oracles.base import Feedback, Oracle
+from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.wrappers import GuidedOracle, find_part
+
+
+def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
+    """The grammar behind an oracle, when there is one (for token-level work)."""
+    found = find_part(oracle, IncrementalGrammarOracle) or find_part(oracle, GrammarOracle)
+    return found.grammar if found is not None else None
+
+
+def guide_of(oracle: Oracle) -> CompiledGrammar | None:
+    """The grammar that reads the oracle's inputs: its own, or the bundled one
+    its files are named for (hints and ranking; a program still decides)."""
+    guided = find_part(oracle, GuidedOracle)
+    return grammar_of(oracle) or (guided.grammar if guided is not None else None)
+
+
+def locator_of(oracle: Oracle, grammar: CompiledGrammar) -> IncrementalGrammarOracle:
+    """The incremental scans of ``grammar``: the oracle's own when it has them."""
+    found = find_part(oracle, IncrementalGrammarOracle)
+    return found if found is not None else IncrementalGrammarOracle(grammar)
+
+
+def lexer_of(oracle: Oracle) -> Callable[[str], Sequence[tuple[str | None, int, int]]] | None:
+    """The grammar's error-tolerant lexer (for describing repairs in tokens);
+    None when the oracle has no grammar."""
+    grammar = grammar_of(oracle)
+    return None if grammar is None else functools.partial(lex_typed, grammar)
+
+
+def token_starts(
+    text: str, locator: IncrementalGrammarOracle | None
+) -> Callable[[int], int | None] | None:
+    """Where the token of ``text`` before an offset starts, by the grammar of
+    ``locator`` (see :func:`locator_of`)."""
+    if locator is None:
+        return None
+
+    def token_start(offset: int) -> int | None:
+        return locator.last_token_start(text[:offset])
+
+    return token_start
+
+
+@dataclass(frozen=True)
+class RepairContext:
+    """What every generator, the ranking and the polish of one request read:
+    made once per request by :func:`context_of`."""
+
+    text: str
+    oracle: Oracle
+    feedback: Feedback
+    """The oracle's verdict on ``text``."""
+    grammar: CompiledGrammar | None
+    """The grammar that reads the text (the guide, :func:`guide_of`)."""
+    own_grammar: CompiledGrammar | None
+    """The oracle's own grammar (:func:`grammar_of`): None for a program,
+    even one with a guide."""
+    incremental: IncrementalGrammarOracle | None
+    """The oracle's own incremental grammar oracle, when it is one or has one."""
+    syntax: SyntaxRoles
+    """The guide's syntax roles."""
+    guidance: Guidance
+    """The guide's hints and tolerant lexer."""
+    locator: IncrementalGrammarOracle | None
+    """The guide's incremental scans, made once (with a program as the
+    oracle the guide reads the input once, not once per generator)."""
+    judge: Judge
+    """The judge of repairs of ``text``."""
+
+
+def context_of(text: str, oracle: Oracle, feedback: Feedback) -> RepairContext:
+    """The context of repairing ``text``, which ``oracle`` gave ``feedback``."""
+    guide = guide_of(oracle)
+    syntax = NO_SYNTAX if guide is None else syntax_of(guide)
+    locator = None if guide is None else locator_of(oracle, guide)
+    guided = guidance(guide)
+    judge = Judge(text, guided.lexer, token_start=token_starts(text, locator))
+    return RepairContext(
+        text,
+        oracle,
+        feedback,
+        guide,
+        grammar_of(oracle),
+        find_part(oracle, IncrementalGrammarOracle),
+        syntax,
+        guided,
+        locator,
+        judge,
+    )
+
+
+def verify(oracle: Oracle, text: str) -> bool:
+    """Is ``text`` accepted by the whole configured oracle (every offered
+    repair is checked by it)?"""
+    try:
+        return oracle.check(text).valid
+    except Exception:  # noqa: BLE001 - an oracle failure means "not verified"
+        return False
+
+
+def cut_off(text: str, locator: IncrementalGrammarOracle) -> str | None:
+    """The token the end of ``text`` cuts off (empty at a token boundary;
+    None when the scan cannot say)."""
+    end = locator.scan(text).end
+    return None if end is None else text[end.position :]
+
+
+def runs_on(text: str, locator: IncrementalGrammarOracle) -> bool:
+    """Does ``text`` end inside a token that runs over a line break (a
+    string or comment that a lost quote or delimiter let run on)?"""
+    unfinished = cut_off(text, locator)
+    unfinished = text if unfinished is None else unfinished
+    return "\n" in unfinished or "\r" in unfinished

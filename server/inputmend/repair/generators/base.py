@@ -1,0 +1,53 @@
+"""The generator protocol: what a generator is, and what it finds.
+
+A :class:`Generator` has a ``name``, a ``weight`` (its share of the budget
+when it starts: its weight over the sum of its own and the later
+generators' weights), ``wanted(context, found)`` (is it worth running after
+the repairs ``found`` before it) and ``run(context, found, budget)`` (the
+hints read what was found before them to choose where to look).  One module
+per generator (:mod:`inputmend.repair.generators`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from inputmend.core.budget import Budget, RunStats
+from inputmend.core.model import Repair
+from inputmend.repair.context import RepairContext
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What one generator found: repairs (not yet verified by the whole
+    oracle), the best partial repair when there is one, and its cost."""
+
+    repairs: tuple[Repair, ...]
+    partial: Repair | None
+    cost: RunStats
+
+
+NOTHING = Candidates((), None, RunStats(0, 0.0))
+"""No candidates, at no cost."""
+
+Run = Callable[[RepairContext, tuple[Repair, ...], Budget], Candidates]
+Wanted = Callable[[RepairContext, tuple[Repair, ...]], bool]
+
+
+def always(context: RepairContext, found: tuple[Repair, ...]) -> bool:
+    """Worth running whatever was found before."""
+    del context, found
+    return True
+
+
+@dataclass(frozen=True)
+class Generator:
+    """One way to find repairs (see the module's docstring)."""
+
+    name: str
+    weight: float
+    run: Run
+    wanted: Wanted = always
+    needs_prefix_feedback: bool = False
+    """Skipped when the oracle cannot tell incomplete inputs from incorrect ones."""

@@ -1,0 +1,18 @@
+"""Undecodable bytes re-read as text in a legacy encoding."""
+
+from __future__ import annotations
+
+from inputmend.algorithms.redecode import ALGORITHM, redecode
+from inputmend.core.budget import Budget
+from inputmend.core.model import Repair
+from inputmend.repair.context import RepairContext
+from inputmend.repair.generators.base import Candidates, Generator
+
+
+def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+    del found
+    result = redecode(context.text, context.oracle, budget=budget)
+    return Candidates(tuple(result.repairs), None, result.stats)
+
+
+REDECODE = Generator(ALGORITHM, 1, _run)
