@@ -1,5 +1,8 @@
 """Repair, explain and abstract a text: the operations the CLI, the language
-server and library users call, and the registry of their algorithms.
+server and library users call, and the registry of their algorithms.  A
+facade: a repair algorithm is a named selection of generators
+(:mod:`inputmend.repair.generators`) that the pipeline runs
+(:mod:`inputmend.repair.pipeline`).
 
 Each operation takes a text and an oracle (or a grammar and a predicate) and
 returns a model value (:mod:`inputmend.core.model`); nothing here prints,
@@ -11,49 +14,23 @@ are tested against them.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from inputmend.algorithms.conflicts import ALGORITHM as CONFLICT_ALGORITHM
 from inputmend.algorithms.dd import dd_text
 from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.ddmin import ddmin_text
 from inputmend.algorithms.ddset import ddset, produce
 from inputmend.algorithms.ddset import verify as ddset_verify
-from inputmend.algorithms.hints import Guidance, guidance
-from inputmend.algorithms.judgement import Judge
-from inputmend.algorithms.layout_window import windowed_agreement
-from inputmend.algorithms.polish import (
-    closer_before_separator,
-    closer_on_its_line,
-    closers_on_lines,
-    final_break_kept,
-    opener_at_line_end,
-    polish_layout,
-    spaced_as_the_input,
-    without_doubled_blanks,
-    without_emptied_lines,
-)
-from inputmend.algorithms.ranking import rank
 from inputmend.algorithms.segmentation import Unit
 from inputmend.config import defaults
 from inputmend.core.budget import UNLIMITED, Budget, RunStats
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Diagnosis, Repair, RepairResult
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.grammar.syntax import Brackets, syntax_of
-from inputmend.oracles.base import Oracle, Predicate, Verdict
-from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.repair.context import (
-    context_of,
-    grammar_of,
-    guide_of,
-    lexer_of,
-    locator_of,
-    token_starts,
-    verify,
-)
+from inputmend.oracles.base import Oracle, Predicate
+from inputmend.repair import pipeline
+from inputmend.repair.context import grammar_of, guide_of, lexer_of
 from inputmend.repair.generators import GENERATORS, Generator
 from inputmend.repair.generators.base import always
 from inputmend.repair.generators.completion import COMPLETION
@@ -66,6 +43,7 @@ from inputmend.repair.generators.ddmax import (
     token_ddmax,
 )
 from inputmend.repair.generators.fsynth import FSYNTH
+from inputmend.repair.rank import rank_for_oracle
 
 __all__ = ["grammar_of", "guide_of", "lexer_of"]
 
@@ -82,72 +60,9 @@ def rank_repairs(
     ``oracle`` (of equal ones, the one given first stays first), each with
     what it does to the data and marked lossy when it loses more than
     ``max_loss`` allows."""
-    grammar = None if oracle is None else guide_of(oracle)
-    brackets = None if grammar is None else syntax_of(grammar).brackets
-    locator = None if oracle is None or grammar is None else locator_of(oracle, grammar)
-    return _rank(text, repairs, top, locator, guidance(grammar), brackets, max_loss, [])
+    return rank_for_oracle(text, repairs, top, oracle, max_loss)
 
 
-def _rank(
-    text: str,
-    repairs: Iterable[Repair],
-    top: int,
-    locator: IncrementalGrammarOracle | None,
-    guide: Guidance,
-    brackets: Brackets | None,
-    max_loss: LossLimit,
-    notes: list[str],
-    judge: Judge | None = None,
-) -> tuple[Repair, ...]:
-    """The repairs ranked by what they do to the data, read with ``grammar``
-    (the one that guides the oracle) and its hints (``guide``) when there is
-    one, and by how well their brackets follow the indentation (``judge``:
-    one made for the text before, see :func:`~inputmend.repair.context.context_of`)."""
-    if guide.problem is not None:
-        notes.append(guide.problem)
-    repairs = list(repairs)
-    layout = None if brackets is None else windowed_agreement(text, repairs, brackets)
-    ranked = rank(
-        text,
-        repairs,
-        len(repairs),
-        lexer=guide.lexer,
-        token_start=token_starts(text, locator),
-        layout=layout,
-        limit=max_loss,
-        judge=judge,
-    )
-    return _semantics_first(ranked, top, locator)
-
-
-def _semantics_first(
-    ranked: tuple[Repair, ...], top: int, locator: IncrementalGrammarOracle | None
-) -> tuple[Repair, ...]:
-    """The ``top`` first of ``ranked``, those that the format's rules beyond
-    its syntax reject (a TOML table declared twice, by ``tomllib``) after
-    the others: ``[[servers]`` after a ``[[servers]]`` is closed, not made a
-    table of the same name."""
-    if locator is None or locator.grammar.info.semantics is None:
-        return ranked[:top]
-    accepted: list[Repair] = []
-    rejected: list[Repair] = []
-    for repair in ranked:
-        if len(accepted) == top:
-            break
-        feedback = locator.check_semantics(repair.text)
-        (accepted if feedback is None or feedback.valid else rejected).append(repair)
-    return (*accepted, *rejected)[:top]
-
-
-def gives_prefix_feedback(oracle: Oracle) -> bool:
-    """Can the oracle tell incomplete from incorrect (what FSynth needs)?
-
-    The empty input is a prefix of every input: an oracle that calls it
-    incorrect cannot report incomplete prefixes."""
-    return oracle.check("").verdict is not Verdict.INCORRECT
-
-
-# ---------------------------------------------------------------- repairs
 @dataclass(frozen=True)
 class RepairAlgorithm:
     """A repair algorithm: a named selection of generators, run one after
@@ -156,6 +71,9 @@ class RepairAlgorithm:
     name: str
     summary: str
     generators: tuple[Generator, ...]
+    fit_to_oracle: bool = False
+    """Leave out the generators that need prefix feedback when the oracle
+    gives none (see :func:`~inputmend.repair.pipeline.run`)."""
 
 
 REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
@@ -166,6 +84,7 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
             "a side of each merge conflict, re-reading undecodable bytes, completion, the "
             "grammar's hints, layout, FSynth, then hybrid ddmax; their repairs ranked together",
             GENERATORS,
+            fit_to_oracle=True,
         ),
         RepairAlgorithm(
             "completion",
@@ -227,96 +146,16 @@ def repair(
     chosen = REPAIR_ALGORITHMS.get(algorithm)
     if chosen is None:
         raise ValueError(f"unknown repair algorithm {algorithm!r}")
-    started = time.monotonic() - spent_s
-    feedback = oracle.check(text)
-    if feedback.valid:
-        return RepairResult(True, (), RunStats(1, time.monotonic() - started))
-    context = context_of(text, oracle, feedback)
-    found: tuple[Repair, ...] = ()
-    partial: Repair | None = None
-    tests = 1
-    notes: list[str] = []
-    generators = list(chosen.generators)
-    if algorithm == "auto" and not gives_prefix_feedback(oracle):
-        generators = [g for g in generators if not g.needs_prefix_feedback]
-        notes.append("FSynth skipped: the oracle does not report incomplete inputs")
-    for index, generator in enumerate(generators):
-        if any(repair.algorithm == CONFLICT_ALGORITHM for repair in found):
-            break  # a side of each merge conflict made it valid: what a person keeps
-        if not generator.wanted(context, found):
-            continue
-        spent = RunStats(tests, time.monotonic() - started)
-        if budget.exhausted_by(spent) is not None:
-            break
-        weights = sum(later.weight for later in generators[index:])
-        share = budget.after(spent).fair_share(generator.weight / weights)
-        candidates = generator.run(context, found, share)
-        tests += candidates.cost.tests
-        found = (*found, *candidates.repairs)
-        partial = partial or candidates.partial
-    verified = [r for r in found if r.valid and verify(oracle, r.text)]
-    spent = RunStats(tests, time.monotonic() - started)
-    stopped = budget.exhausted_by(spent)
-    stats = replace(spent, budget_exhausted=stopped is not None, stop_reason=stopped)
-    if not text:
-        notes.append("the input is empty")
-    if not verified:
-        notes.append("no repair that the oracle accepts was found")
-        if partial is not None:
-            notes.append(
-                "partial repair (incomplete): the start of the input is repaired up to the "
-                "first point where no repair was found; the rest is unchanged"
-            )
-    ranked = _rank(
+    return pipeline.run(
         text,
-        verified,
-        top,
-        context.locator,
-        context.guidance,
-        context.syntax.brackets,
-        max_loss,
-        notes,
-        context.judge,
+        oracle,
+        chosen.generators,
+        budget=budget,
+        top=top,
+        max_loss=max_loss,
+        spent_s=spent_s,
+        fit_to_oracle=chosen.fit_to_oracle,
     )
-    ranked, polishing = _polish(text, ranked, oracle, budget, spent)
-    stats = replace(stats, tests=stats.tests + polishing, elapsed_s=time.monotonic() - started)
-    return RepairResult(False, ranked, stats, tuple(notes), partial=partial)
-
-
-def _polish(
-    text: str, ranked: tuple[Repair, ...], oracle: Oracle, budget: Budget, spent: RunStats
-) -> tuple[tuple[Repair, ...], int]:
-    """The ranked repairs with their inserted delimiters where a person puts
-    them (:func:`~inputmend.algorithms.polish.polish_layout`), while the
-    budget lasts, and the oracle runs that took."""
-    started = time.monotonic()
-    runs = 0
-
-    def accepts(candidate: str) -> bool:
-        nonlocal runs
-        runs += 1
-        return verify(oracle, candidate)
-
-    def left() -> bool:
-        used = RunStats(spent.tests + runs, spent.elapsed_s + time.monotonic() - started)
-        return budget.exhausted_by(used) is None
-
-    lexer = lexer_of(oracle)
-    polished: dict[str, Repair] = {}
-    for repair in ranked:
-        better = repair
-        if left():
-            better = closer_on_its_line(text, repair, accepts, lexer=lexer)
-            better = polish_layout(text, better, accepts, lexer=lexer)
-            better = without_emptied_lines(text, better, accepts, lexer=lexer)
-            better = without_doubled_blanks(text, better, accepts, lexer=lexer)
-            better = closer_before_separator(text, better, accepts, lexer=lexer)
-            better = opener_at_line_end(text, better, accepts, lexer=lexer)
-            better = spaced_as_the_input(text, better, accepts, lexer=lexer)
-            better = closers_on_lines(text, better, accepts, lexer=lexer)
-            better = final_break_kept(text, better, accepts, lexer=lexer)
-        polished.setdefault(better.text, better)
-    return tuple(polished.values()), runs
 
 
 # -------------------------------------------------------------- diagnoses
