@@ -66,3 +66,19 @@ def test_imports_follow_the_layers(path: Path) -> None:
         assert any(target == a or target.startswith(a + ".") for a in allowed) or (
             _part(name) in allowed
         ), f"{relative} imports {name}"
+
+
+# who may look inside a combined oracle for one of its parts: the oracles,
+# the repair context (built once per request) and the language server's
+# session and analysis (which pick the fast grammar check of a document)
+LOOKS_INSIDE_ORACLES = {"oracles", "repair/context", "lsp/session", "lsp/analysis"}
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_only_the_repair_context_looks_inside_oracles(path: Path) -> None:
+    relative = path.relative_to(PACKAGE).with_suffix("")
+    if "inputmend.oracles.wrappers.find_part" in _imports(path):
+        parts = relative.parts
+        assert parts[0] in LOOKS_INSIDE_ORACLES or "/".join(parts) in LOOKS_INSIDE_ORACLES, (
+            f"{relative} looks inside an oracle: read the repair context instead"
+        )
