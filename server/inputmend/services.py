@@ -257,12 +257,13 @@ def _always(task: RepairTask) -> bool:
     return True
 
 
-def _judge(task: RepairTask) -> Judge:
-    """The judge of repairs of the task's input (see :func:`_rank`)."""
+def _judge(task: RepairTask, stop: Callable[[], None] | None = None) -> Judge:
+    """The judge of repairs of the task's input (see :func:`_rank`), that
+    asks ``stop`` before it reads on past a repair's window."""
     if task.judge is not None:
         return task.judge
     starts = _token_starts(task.text, None if task.guide is None else _scans(task, task.guide))
-    return Judge(task.text, task.guidance.lexer, token_start=starts)
+    return Judge(task.text, task.guidance.lexer, token_start=starts, stop=stop)
 
 
 def _not_completed(task: RepairTask) -> bool:
@@ -623,7 +624,9 @@ def repair(
     brackets = None if guide is None else brackets_of(guide)
     locator = None if guide is None else _locator(oracle, guide)
     task = RepairTask(text, oracle, feedback, guide, guidance(guide), brackets, locator=locator)
-    task = replace(task, judge=_judge(task))
+    # the judge reads on past a window only while the whole run's budget lasts
+    meter = Meter(budget.after(RunStats(0, time.monotonic() - started)))
+    task = replace(task, judge=_judge(task, meter.poll))
     partial: Repair | None = None
     tests = 1
     notes: list[str] = []

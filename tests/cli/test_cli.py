@@ -632,3 +632,22 @@ def test_the_formats_loader_has_the_last_word(
     assert f"{path}:{message}" in out
     _, out, _ = run(capsys, "repair", "--json", "--allow-loss", str(path))
     assert json.loads(out)["repairs"]
+
+
+def test_a_long_one_line_document_stops_at_its_budget_and_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A 2 MB one-line document with one comma too many: the repair stops
+    when its time budget is used up and reports that (no run past the budget
+    stopped by the CPU watchdog, blamed on a grammar terminal)."""
+    items = [
+        {"id": i, "name": f"item {i}", "tags": ["a", "b"], "v": i * 1.5} for i in range(30_000)
+    ]
+    text = json.dumps(items)
+    comma = text.index("}, {", len(text) // 2) + 1
+    path = tmp_path / "long.json"
+    path.write_text(text[:comma] + "," + text[comma:])
+    code, out, err = run(capsys, "repair", str(path), "--timeout", "1", "--test-timeout", "5")
+    assert code == 1, err
+    assert "stopped early: time budget of 1s used up" in out
+    assert "terminal" not in out + err and "CPU time" not in err
