@@ -373,3 +373,24 @@ def test_each_record_stays_a_record(capsys: pytest.CaptureFixture[str], tmp_path
     assert code == 0, out + err
     assert target.read_bytes() == (b'{"a": "x\\ry"}\n{"b": 1}\r{"c": 2}\n{"d": 3}\n{"e": 4}\n')
     assert "4 records in " in err
+
+
+@pytest.mark.parametrize("stream", ["/dev/stdout", "/dev/stderr"])
+def test_rejected_records_can_go_to_standard_output_or_error(
+    events: Path, tmp_path: Path, stream: str
+) -> None:
+    """Standard output or error (here pipes) is no file to put in place:
+    the list is written to it as it comes."""
+    target = tmp_path / "out.jsonl"
+    options = ["-o", str(target), "--reject", stream, "--jobs", "1"]
+    result = subprocess.run(
+        [sys.executable, "-m", "inputmend", "repair", str(events), *options],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stderr
+    listed = result.stdout if stream == "/dev/stdout" else result.stderr
+    (entry,) = [json.loads(line) for line in listed.splitlines() if line.startswith("{")]
+    assert entry["line"] == 5 and entry["kind"] == "lossy"
+    assert target.read_bytes() == REPAIRED.encode()
