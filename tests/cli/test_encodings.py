@@ -187,6 +187,9 @@ def test_a_forced_encoding_overrides_detection(
     ("content", "args", "message"),
     [
         (b"[]", ["--encoding", "no-such"], "--encoding: unknown text encoding 'no-such'"),
+        (b"[]", ["--encoding", "punycode"], "--encoding: 'punycode' cannot be used to read"),
+        (b"[]", ["--encoding", "idna"], "--encoding: 'idna' cannot be used to read"),
+        (b"[]", ["--encoding", "undefined"], "--encoding: 'undefined' cannot be used to read"),
         (b"\xff\xfe[\x00]", [], "utf-16-le with BOM text ends inside a character"),
     ],
 )

@@ -184,6 +184,19 @@ def test_unknown_or_non_text_encodings_are_refused(name: str) -> None:
         decode(b"x", encoding=name)
 
 
+@pytest.mark.parametrize("name", ["punycode", "idna", "undefined", "unicode_escape"])
+def test_encodings_that_cannot_keep_or_give_back_bytes_are_refused(name: str) -> None:
+    with pytest.raises(DecodeError, match=rf"'{name}' (cannot be used|does not give back)"):
+        decode(b'{"a": 1}', encoding=name)
+
+
+@pytest.mark.parametrize("name", ["utf-16", "utf-32", "shift_jis", "iso2022_jp", "koi8-r"])
+def test_text_encodings_are_accepted(name: str) -> None:
+    data = "{}".encode(name)
+    decoded = decode(data, encoding=name)
+    assert encode(decoded.text, decoded.encoding) == data
+
+
 def test_a_character_the_encoding_cannot_hold_is_an_error_never_a_question_mark() -> None:
     cp1252 = decode(b"ab", encoding="cp1252").encoding
     with pytest.raises(EncodeError, match=r"cp1252 cannot represent 'Ω' \(U\+03A9\)") as error:

@@ -141,8 +141,19 @@ class EncodeError(ValueError):
         self.offset = offset
 
 
+_PROBE = bytes(range(256)) * 4
+"""Bytes every usable encoding turns into text and back (or refuses some of:
+a file's invalid bytes are reported for that file)."""
+
+
 def encoding_name(name: str) -> str:
-    """The canonical codec name of a text encoding (``latin-1`` -> ``iso8859-1``)."""
+    """The canonical codec name of a text encoding (``latin-1`` -> ``iso8859-1``)
+    that inputmend can use: one that decodes bytes to text keeping those it
+    cannot read (``surrogateescape``, or ``surrogatepass`` for UTF-16/32)
+    and encodes that text back to the same bytes.  Codecs that are not text
+    encodings (``base64``), cannot keep a byte (``punycode``, ``idna``,
+    ``undefined``) or give back other bytes (``unicode_escape``) are refused
+    with a :class:`DecodeError`."""
     try:
         canonical = codecs.lookup(name).name
         b"a".decode(canonical)  # rejects codecs that are not text encodings (base64, ...)
@@ -150,7 +161,27 @@ def encoding_name(name: str) -> str:
         raise DecodeError(f"unknown text encoding {name!r}") from None
     except ValueError:
         pass  # a text encoding in which "a" alone is not valid (utf-16, ...)
+    probe = Encoding(_byte_order(canonical, b""))
+    try:
+        text = _PROBE.decode(probe.name, probe.errors)
+    except UnicodeDecodeError:
+        return canonical  # some bytes are invalid in it: reported for the file that has them
+    except (UnicodeError, TypeError, ValueError) as error:
+        raise DecodeError(f"{name!r} cannot be used to read files ({error})") from None
+    if encode(text, probe) != _PROBE:
+        raise DecodeError(f"{name!r} does not give back the bytes it reads")
     return canonical
+
+
+def _byte_order(name: str, data: bytes) -> str:
+    """The codec that reads ``data`` for the encoding ``name``: UTF-8 for
+    ``utf-8-sig`` (the mark is set aside), and the byte order of ``utf-16``
+    and ``utf-32`` from their mark (little-endian without one)."""
+    name = {"utf-8-sig": "utf-8"}.get(name, name)
+    if name in ("utf-16", "utf-32"):
+        big = data.startswith(codecs.BOM_UTF32_BE if name == "utf-32" else codecs.BOM_UTF16_BE)
+        name += "-be" if big else "-le"
+    return name
 
 
 def decode(data: bytes, *, encoding: str = "auto") -> Decoded:
@@ -163,11 +194,7 @@ def decode(data: bytes, *, encoding: str = "auto") -> Decoded:
     """
     if encoding == "auto":
         return _decode_auto(data)
-    name = encoding_name(encoding)
-    name = {"utf-8-sig": "utf-8"}.get(name, name)
-    if name in ("utf-16", "utf-32"):
-        big = data.startswith(codecs.BOM_UTF32_BE if name == "utf-32" else codecs.BOM_UTF16_BE)
-        name += "-be" if big else "-le"
+    name = _byte_order(encoding_name(encoding), data)
     bom = next((mark for mark, codec in _BOMS if codec == name and data.startswith(mark)), b"")
     decoded = _decode_as(data, Encoding(name, bom, Detection.FORCED))
     if encode(decoded.text, decoded.encoding) != data:
@@ -196,6 +223,8 @@ def _decode_as(data: bytes, encoding: Encoding) -> Decoded:
     except UnicodeDecodeError as error:
         offset = error.start + len(encoding.bom)
         raise DecodeError(f"not valid {encoding.name} at byte {offset}: {error.reason}") from None
+    except UnicodeError as error:  # the codec cannot keep what it cannot read
+        raise DecodeError(f"cannot read {encoding.name} text: {error}") from None
     return Decoded(text, encoding)
 
 
