@@ -651,3 +651,18 @@ def test_a_long_one_line_document_stops_at_its_budget_and_says_so(
     assert code == 1, err
     assert "stopped early: time budget of 1s used up" in out
     assert "terminal" not in out + err and "CPU time" not in err
+
+
+@pytest.mark.parametrize("name", ["huge.lark", ".inputmend.toml"])
+def test_a_huge_grammar_or_configuration_file_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    """A 6 GB sparse grammar or configuration file: a one-line error, exit
+    2, never a MemoryError."""
+    with (tmp_path / name).open("wb") as stream:
+        stream.truncate(6 << 30)
+    data = tmp_path / "a.json"
+    data.write_text("[1]")
+    options = ["--grammar", str(tmp_path / name)] if name.endswith(".lark") else []
+    code, _, err = run(capsys, "check", *options, str(data))
+    assert code == 2 and "too large (6442450944 bytes" in err and err.count("\n") == 1, err

@@ -75,6 +75,7 @@ from typing import Any, Literal, TypeVar
 
 from inputmend.grammar import patterns
 from inputmend.grammar.regex import first_chars, last_char
+from inputmend.grammar.small_files import read_small_text
 from inputmend.oracles.base import OracleConfigError
 
 T = TypeVar("T")
@@ -442,7 +443,7 @@ def _load(path: str, mtime: int) -> Hints:
     del mtime  # part of the cache key only: an edited file is read again
     source = Path(path)
     try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_small_text(source))
     except (OSError, UnicodeDecodeError) as error:
         raise HintsError(f"cannot read hints file {source}: {error}") from None
     except tomllib.TOMLDecodeError as error:
