@@ -78,6 +78,7 @@ from inputmend.core.model import (
     distance,
     spans_to_edits,
 )
+from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS
 from inputmend.grammar.lexer import lex_typed
@@ -238,6 +239,7 @@ class RepairTask:
     locator: IncrementalGrammarOracle | None = None  # the guide's scans (_locator), made once
     found: tuple[Repair, ...] = ()
     judge: Judge | None = None  # judges repairs of the input (made once, see _judge)
+    encoding: Encoding = UTF8  # how the input's bytes became its text
 
 
 Attempt = tuple[list[Repair], Repair | None, RunStats]
@@ -462,6 +464,8 @@ def _layout(task: RepairTask, budget: Budget) -> Attempt:
 
 
 def _redecode(task: RepairTask, budget: Budget) -> Attempt:
+    if not task.encoding.escapes_bytes:  # UTF-16/32: a surrogate is the file's own code unit
+        return [], None, RunStats(0, 0.0)
     result = redecode(task.text, task.oracle, budget=budget)
     return list(result.repairs), None, result.stats
 
@@ -590,11 +594,15 @@ def repair(
     top: int = defaults.TOP_REPAIRS,
     max_loss: LossLimit = DEFAULT_LIMIT,
     spent_s: float = 0.0,
+    encoding: Encoding = UTF8,
 ) -> RepairResult:
     """Ranked, verified repairs of ``text`` (none when it is already valid),
     each marked lossy when it loses more of ``text`` than ``max_loss`` allows.
     ``spent_s``: seconds the caller already spent on this input under the
     same budget (checking it first), counted against its time limit.
+    ``encoding``: how the text was decoded; undecodable bytes are re-read as
+    text only where its surrogates stand for bytes (not in UTF-16/32, whose
+    lone surrogates are the file's own code units).
 
     The strategies of the algorithm run one after another on one budget:
     each gets its weight's part of what is left when it starts (its weight
@@ -623,7 +631,9 @@ def repair(
     guide = guide_of(oracle)
     brackets = None if guide is None else brackets_of(guide)
     locator = None if guide is None else _locator(oracle, guide)
-    task = RepairTask(text, oracle, feedback, guide, guidance(guide), brackets, locator=locator)
+    task = RepairTask(
+        text, oracle, feedback, guide, guidance(guide), brackets, locator=locator, encoding=encoding
+    )
     # the judge reads on past a window only while the whole run's budget lasts
     meter = Meter(budget.after(RunStats(0, time.monotonic() - started)))
     task = replace(task, judge=_judge(task, meter.poll))

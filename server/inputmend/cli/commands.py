@@ -289,6 +289,7 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
                 top=CANDIDATES * args.top,
                 max_loss=limit,
                 spent_s=time.monotonic() - checked,
+                encoding=source.encoding,
             )
             lexer = services.lexer_of(oracle)
     except Overrun as overrun:

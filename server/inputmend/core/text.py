@@ -110,6 +110,13 @@ class Encoding:
         """The codec error handler that keeps every byte."""
         return "surrogatepass" if self.name in _UNIT else "surrogateescape"
 
+    @property
+    def escapes_bytes(self) -> bool:
+        """Is a surrogate in the text an undecodable byte (U+DC80..U+DCFF is
+        byte 0x80..0xFF: UTF-8 and single-byte encodings), rather than a lone
+        surrogate code unit of the file itself (UTF-16/32)?"""
+        return self.errors == "surrogateescape"
+
     def describe(self) -> str:
         """``utf-16-le with BOM``, for messages."""
         return self.name + (" with BOM" if self.bom else "")
@@ -481,6 +488,12 @@ def _escape(match: re.Match[str]) -> str:
     code = ord(char)
     if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte
         return f"\\x{code - 0xDC00:02x}"
+    return _escape_unit(match)
+
+
+def _escape_unit(match: re.Match[str]) -> str:
+    """A character as itself: ``\\udce9`` for a lone surrogate of UTF-16."""
+    code = ord(match.group())
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
@@ -491,10 +504,22 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(_escape, text)
 
 
-def escape_undecodable(text: str) -> str:
+def escape_undecodable(text: str, encoding: Encoding = UTF8) -> str:
     """``text`` with each undecodable byte shown as ``\\xe9`` (never as a
-    surrogate escape, which a terminal cannot show), line breaks kept."""
-    return UNDECODABLE.sub(_escape, text)
+    surrogate escape, which a terminal cannot show), line breaks kept; in
+    an encoding that keeps lone surrogates as they are (UTF-16/32), each
+    shown as the code unit it is (``\\udce9``)."""
+    return UNDECODABLE.sub(_escape if encoding.escapes_bytes else _escape_unit, text)
+
+
+def undecodable_message(text: str, offset: int, encoding: Encoding) -> str:
+    """What is wrong with the undecodable character at ``offset``: a byte
+    (``\\xe9``), or in UTF-16/32 a lone surrogate, with its bytes in the file."""
+    char = text[offset]
+    if encoding.escapes_bytes:
+        return f"byte {escape_undecodable(char)} is not valid {encoding.name}"
+    data = char.encode(encoding.name, encoding.errors).hex(" ")
+    return f"lone surrogate \\u{ord(char):04x} (bytes {data}) is not valid {encoding.name}"
 
 
 def snippet(text: str, limit: int = 40) -> str:
