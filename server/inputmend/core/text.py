@@ -58,6 +58,8 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 UNDECODABLE = re.compile("[\ud800-\udfff]")
 """Characters that came from bytes that are not valid in the file's encoding."""
 UNDECODABLE_MESSAGE = "byte that is not valid in the file's encoding"
+_ESCAPED_BYTES = re.compile("[\udc80-\udcff]+")
+"""A run of undecodable bytes (surrogate escapes of bytes 0x80..0xFF)."""
 _BINARY_CONTROL = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 _BOMS = (
@@ -301,10 +303,9 @@ def reread_undecodable(text: str, start: int, end: int) -> str | None:
     read as in cp1252, when each of them looks like text next to its
     neighbours as :func:`looks_legacy` asks (``Ren\\xe9e`` is ``Renée``);
     None otherwise (a random corrupt byte, a control character)."""
-    codes = [ord(char) - 0xDC00 for char in text[start:end]]
-    if not codes or not all(0x80 <= code <= 0xFF for code in codes):
-        return None
-    data = bytes(codes)
+    if start >= end or not _ESCAPED_BYTES.fullmatch(text, start, end):
+        return None  # (read no further than the first character that is no byte)
+    data = bytes(ord(char) - 0xDC00 for char in text[start:end])
     if _NOT_LEGACY_TEXT.search(data):
         return None
     read = data.decode("cp1252")
