@@ -33,6 +33,7 @@ export interface Effective<T = unknown> {
 export const SERVER_KEYS = [
   'timeout',
   'maxTests',
+  'maxLoss',
   'testTimeout',
   'repairAlgorithm',
   'diagnose',
@@ -60,6 +61,7 @@ export interface ServerSettings {
   oracles: OracleSetting[];
   timeout?: number;
   maxTests?: number | null;
+  maxLoss?: string;
   testTimeout?: number;
   repairAlgorithm?: string;
   diagnose?: boolean;

@@ -16,6 +16,7 @@ describe('configuration glue (mocked vscode)', () => {
       oracles: [],
       timeout: 10,
       maxTests: null,
+      maxLoss: '10%,64',
       testTimeout: 5,
       repairAlgorithm: 'auto',
       diagnose: true,

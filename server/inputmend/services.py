@@ -27,6 +27,7 @@ from inputmend.config import defaults
 from inputmend.core.budget import UNLIMITED, Budget, RunStats
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Diagnosis, Repair, RepairResult
+from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Oracle, Predicate
 from inputmend.repair import pipeline
@@ -120,11 +121,15 @@ def repair(
     top: int = defaults.TOP_REPAIRS,
     max_loss: LossLimit = DEFAULT_LIMIT,
     spent_s: float = 0.0,
+    encoding: Encoding = UTF8,
 ) -> RepairResult:
     """Ranked, verified repairs of ``text`` (none when it is already valid),
     each marked lossy when it loses more of ``text`` than ``max_loss`` allows.
     ``spent_s``: seconds the caller already spent on this input under the
     same budget (checking it first), counted against its time limit.
+    ``encoding``: how the text was decoded; undecodable bytes are re-read as
+    text only where its surrogates stand for bytes (not in UTF-16/32, whose
+    lone surrogates are the file's own code units).
 
     The generators of the algorithm run one after another on one budget:
     each gets its weight's part of what is left when it starts (its weight
@@ -155,6 +160,7 @@ def repair(
         max_loss=max_loss,
         spent_s=spent_s,
         fit_to_oracle=chosen.fit_to_oracle,
+        encoding=encoding,
     )
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json as json_module
+
 import pytest
 
 from inputmend.algorithms.judgement import Judge, Judgement
+from inputmend.core.budget import BudgetExhausted
 from inputmend.core.model import Edit, Repair, distance, edits_between
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
@@ -424,3 +427,66 @@ def test_a_long_run_of_closers_is_judged_by_its_ends() -> None:
     made_up = judge(Repair(original + ending, (Edit(len(original), 0, ending),), "t", True, 1))
     assert made_up.invented == 2
     assert all(end - start < 4 * 512 for start, end in lexer.lexed)
+
+
+def _read(lexer: _Counting) -> int:
+    """How many characters ``lexer`` was asked to lex."""
+    return sum(end - start for start, end in lexer.lexed)
+
+
+class _Bounded(_Counting):
+    """JSON's lexer that fails a test once asked to lex more than ``most``
+    characters (at once, rather than after reading a long line many times)."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
+        lexemes = super().lex(text, start, end, foreign=foreign)
+        assert _read(self) <= self.most, "lexed far more than a window"
+        return lexemes
+
+
+def _one_line_document(count: int) -> str:
+    items = [{"id": i, "name": f"item {i}", "tags": ["a", "b"], "v": i * 1.5} for i in range(count)]
+    return json_module.dumps(items)
+
+
+def test_a_long_deletion_ends_the_window_it_is_not_read_in() -> None:
+    """A completion that drops the tail of a one-line document, after
+    deleting a stretch with an odd number of quotes: the tail counts as lost
+    whole, and is not lexed (its quotes all read inside out)."""
+    original = _one_line_document(20_000)
+    comma = original.index("}, {", len(original) // 2) + 1
+    original = original[:comma] + "," + original[comma:]
+    cut = original.index('"name"', comma) + 2  # inside a string: an odd number of quotes
+    edits = (Edit(comma + 1, cut - comma - 1, ""), Edit(cut + 1, len(original) - cut - 1, "ull"))
+    repaired = original[: comma + 1] + original[cut] + "ull"
+    lexer = _Bounded(16 * 512)  # a window's reach, not the rest of the line
+    judgement = _json_judge(original, lexer)(Repair(repaired, edits, "t", True, 1))
+    assert judgement.data_lost > 0
+
+
+def test_a_stopped_budget_ends_a_growing_window() -> None:
+    """A repair that changes how the rest of a long line reads grows its
+    window; once the stop hook says the budget is used up, the window stops
+    growing at once, and the judgement is of what was read."""
+    original = _one_line_document(4000)
+    quote = original.index('"', len(original) // 2)
+    repair = Repair(original[:quote] + original[quote + 1 :], (Edit(quote, 1, ""),), "t", True, 1)
+    polls = 0
+
+    def stop() -> None:
+        nonlocal polls
+        polls += 1
+        raise BudgetExhausted("time budget of 1s used up")
+
+    stopped = _Counting()
+    judge = _json_judge(original, stopped)
+    judge.stop = stop
+    judge(repair)
+    assert polls == 1
+    unstopped = _Counting()
+    _json_judge(original, unstopped)(repair)
+    assert _read(unstopped) > 10 * _read(stopped)  # without the hook it reads on

@@ -313,3 +313,19 @@ def test_a_closer_lost_with_its_separator_comes_back_with_it(damaged: str, repai
     # not `"b": 1,` and a `}` at the end, which would move "c" into "a"
     result = services.repair(damaged, IncrementalGrammarOracle("json"))
     assert result.repairs[0].text == repaired
+
+
+def test_reading_the_brackets_of_a_long_line_asks_the_budget() -> None:
+    """A one-line document of a million brackets is read with the stop hook
+    asked every few thousand brackets, not only once per line."""
+    brackets = brackets_of(CompiledGrammar.load("json"))
+    assert brackets is not None
+    text = "[" * 500_000 + "]" * 500_000
+    polls = 0
+
+    def poll() -> None:
+        nonlocal polls
+        polls += 1
+
+    layout_of(text, brackets, poll)
+    assert polls >= 1_000_000 // 4096

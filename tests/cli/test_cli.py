@@ -632,3 +632,37 @@ def test_the_formats_loader_has_the_last_word(
     assert f"{path}:{message}" in out
     _, out, _ = run(capsys, "repair", "--json", "--allow-loss", str(path))
     assert json.loads(out)["repairs"]
+
+
+def test_a_long_one_line_document_stops_at_its_budget_and_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A 2 MB one-line document with one comma too many: the repair stops
+    when its time budget is used up and reports that (no run past the budget
+    stopped by the CPU watchdog, blamed on a grammar terminal)."""
+    items = [
+        {"id": i, "name": f"item {i}", "tags": ["a", "b"], "v": i * 1.5} for i in range(30_000)
+    ]
+    text = json.dumps(items)
+    comma = text.index("}, {", len(text) // 2) + 1
+    path = tmp_path / "long.json"
+    path.write_text(text[:comma] + "," + text[comma:])
+    code, out, err = run(capsys, "repair", str(path), "--timeout", "1", "--test-timeout", "5")
+    assert code == 1, err
+    assert "stopped early: time budget of 1s used up" in out
+    assert "terminal" not in out + err and "CPU time" not in err
+
+
+@pytest.mark.parametrize("name", ["huge.lark", ".inputmend.toml"])
+def test_a_huge_grammar_or_configuration_file_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    """A 6 GB sparse grammar or configuration file: a one-line error, exit
+    2, never a MemoryError."""
+    with (tmp_path / name).open("wb") as stream:
+        stream.truncate(6 << 30)
+    data = tmp_path / "a.json"
+    data.write_text("[1]")
+    options = ["--grammar", str(tmp_path / name)] if name.endswith(".lark") else []
+    code, _, err = run(capsys, "check", *options, str(data))
+    assert code == 2 and "too large (6442450944 bytes" in err and err.count("\n") == 1, err

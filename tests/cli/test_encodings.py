@@ -187,6 +187,9 @@ def test_a_forced_encoding_overrides_detection(
     ("content", "args", "message"),
     [
         (b"[]", ["--encoding", "no-such"], "--encoding: unknown text encoding 'no-such'"),
+        (b"[]", ["--encoding", "punycode"], "--encoding: 'punycode' cannot be used to read"),
+        (b"[]", ["--encoding", "idna"], "--encoding: 'idna' cannot be used to read"),
+        (b"[]", ["--encoding", "undefined"], "--encoding: 'undefined' cannot be used to read"),
         (b"\xff\xfe[\x00]", [], "utf-16-le with BOM text ends inside a character"),
     ],
 )
@@ -229,3 +232,23 @@ def test_the_studys_utf16_ini_file(capsys: pytest.CaptureFixture[str], tmp_path:
         assert code == 0, record["notes"]
         written = (tmp_path / "out.ini").read_bytes()
         assert written == codecs.BOM_UTF16_LE + record["repairs"][0]["text"].encode("utf-16-le")
+
+
+def test_a_lone_surrogate_of_utf16_is_reported_as_itself_never_reread(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """In UTF-16 a lone surrogate is the file's own code unit: shown as
+    ``\\udce9`` with its bytes, never as the byte ``\\xe9``, and never re-read
+    as the cp1252 letter ``é`` (which is what byte 0xE9 of a UTF-8 file is)."""
+    path = tmp_path / "name.json"
+    text = '{"name": "Ren\udce9e"}'
+    path.write_bytes(codecs.BOM_UTF16_LE + text.encode("utf-16-le", "surrogatepass"))
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 1
+    assert "lone surrogate \\udce9 (bytes e9 dc) is not valid utf-16-le" in out
+    code, out, _ = run(capsys, "repair", str(path))
+    assert "\\udce9" in out and "\\xe9e" not in out.split("\n---")[1]
+    code, out, _ = run(capsys, "repair", "--json", str(path))
+    repairs = json.loads(out)["repairs"]
+    assert repairs and all(r["algorithm"] != "redecode" for r in repairs)
+    assert all("é" not in r["text"] for r in repairs)

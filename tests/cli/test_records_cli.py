@@ -46,7 +46,7 @@ def test_a_jsonl_file_is_repaired_record_by_record_and_left_alone(
     code, out, err = run(capsys, "repair", str(events))
     assert code == 1  # one record could not be repaired
     assert out.splitlines() == [
-        f"{events}:2:24: repaired (fsynth): Insert missing `,` after `\"a\"`",
+        f'{events}:2:24: repaired (fsynth): Insert missing `,` after `"a"`',
         f"{events}:4:20: repaired (completion): Insert `e` after `tru`",
         f"{events}:5:10: not repaired: only lossy repairs: the best loses 12 of 20 characters "
         "(limit 10% or 64 characters)",
@@ -359,3 +359,38 @@ def test_the_progress_bar_shows_on_a_terminal_only() -> None:
     quiet.started -= 10.0
     quiet.show(200_000, 500)
     assert pipe.getvalue() == ""
+
+
+def test_each_record_stays_a_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A carriage return typed inside a string is escaped, not deleted;
+    records separated by a lone carriage return stay apart; several values
+    on one line become a record each, on lines of their own, never one
+    array or object."""
+    source = tmp_path / "mixed.jsonl"
+    source.write_bytes(b'{"a": "x\ry"}\n{"b": 1}\r{"c": 2,}\n{"d": 3} {"e": 4,}\n')
+    target = tmp_path / "out.jsonl"
+    code, out, err = run(capsys, "repair", str(source), "-o", str(target))
+    assert code == 0, out + err
+    assert target.read_bytes() == (b'{"a": "x\\ry"}\n{"b": 1}\r{"c": 2}\n{"d": 3}\n{"e": 4}\n')
+    assert "4 records in " in err
+
+
+@pytest.mark.parametrize("stream", ["/dev/stdout", "/dev/stderr"])
+def test_rejected_records_can_go_to_standard_output_or_error(
+    events: Path, tmp_path: Path, stream: str
+) -> None:
+    """Standard output or error (here pipes) is no file to put in place:
+    the list is written to it as it comes."""
+    target = tmp_path / "out.jsonl"
+    options = ["-o", str(target), "--reject", stream, "--jobs", "1"]
+    result = subprocess.run(
+        [sys.executable, "-m", "inputmend", "repair", str(events), *options],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stderr
+    listed = result.stdout if stream == "/dev/stdout" else result.stderr
+    (entry,) = [json.loads(line) for line in listed.splitlines() if line.startswith("{")]
+    assert entry["line"] == 5 and entry["kind"] == "lossy"
+    assert target.read_bytes() == REPAIRED.encode()

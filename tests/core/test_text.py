@@ -27,6 +27,7 @@ from inputmend.core.text import (
     printable,
     reread_undecodable,
     snippet,
+    undecodable_message,
 )
 
 INI = "[général]\r\nclé=valeur à voir\r\n[cassé\r\nnom=Müller\rfin=1\n"
@@ -184,6 +185,19 @@ def test_unknown_or_non_text_encodings_are_refused(name: str) -> None:
         decode(b"x", encoding=name)
 
 
+@pytest.mark.parametrize("name", ["punycode", "idna", "undefined", "unicode_escape"])
+def test_encodings_that_cannot_keep_or_give_back_bytes_are_refused(name: str) -> None:
+    with pytest.raises(DecodeError, match=rf"'{name}' (cannot be used|does not give back)"):
+        decode(b'{"a": 1}', encoding=name)
+
+
+@pytest.mark.parametrize("name", ["utf-16", "utf-32", "shift_jis", "iso2022_jp", "koi8-r"])
+def test_text_encodings_are_accepted(name: str) -> None:
+    data = "{}".encode(name)
+    decoded = decode(data, encoding=name)
+    assert encode(decoded.text, decoded.encoding) == data
+
+
 def test_a_character_the_encoding_cannot_hold_is_an_error_never_a_question_mark() -> None:
     cp1252 = decode(b"ab", encoding="cp1252").encoding
     with pytest.raises(EncodeError, match=r"cp1252 cannot represent 'Ω' \(U\+03A9\)") as error:
@@ -263,3 +277,15 @@ def test_common_prefix_and_suffix() -> None:
     assert common_prefix("", "abc") == 0
     assert common_suffix("abcdef", "abcxef", 6) == 2
     assert common_suffix("aaaa", "aaa", 1) == 1
+
+
+def test_a_surrogate_is_a_byte_in_utf8_and_a_code_unit_in_utf16() -> None:
+    utf8 = decode(b"Ren\xe9e", encoding="utf-8")
+    utf16 = decode("Ren\udce9e".encode("utf-16-le", "surrogatepass"), encoding="utf-16-le")
+    assert utf8.text == utf16.text == "Ren\udce9e"  # the same text, read from different bytes
+    assert escape_undecodable(utf8.text, utf8.encoding) == "Ren\\xe9e"
+    assert escape_undecodable(utf16.text, utf16.encoding) == "Ren\\udce9e"
+    assert undecodable_message(utf8.text, 3, utf8.encoding) == "byte \\xe9 is not valid utf-8"
+    assert undecodable_message(utf16.text, 3, utf16.encoding) == (
+        "lone surrogate \\udce9 (bytes e9 dc) is not valid utf-16-le"
+    )

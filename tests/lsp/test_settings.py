@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
 
 from inputmend.config import defaults
-from inputmend.lsp.settings import ServerSettings, merge
+from inputmend.lsp.settings import SERVER_FIELDS, ServerSettings, merge
 from inputmend.services import REPAIR_ALGORITHMS
 
 
@@ -69,3 +71,23 @@ def test_oracles_from_the_client(tmp_path: Path) -> None:
     assert spec.source == "client settings"
     assert settings.oracle_for(tmp_path / "x.json", tmp_path) is None
     assert merge(settings, {"oracles": "nope"}).oracles == ()
+
+
+CLIENT = Path(__file__).resolve().parents[2] / "client-vscode"
+
+
+def test_the_vs_code_extension_declares_and_sends_every_server_setting() -> None:
+    """A setting the server reads but the extension neither declares nor
+    sends cannot be set from VS Code at all."""
+    read = {field.client for field in SERVER_FIELDS if field.client is not None} | {"oracles"}
+    manifest = json.loads((CLIENT / "package.json").read_text(encoding="utf-8"))
+    declared = {
+        key.removeprefix("inputmend.")
+        for key in manifest["contributes"]["configuration"]["properties"]
+    }
+    assert read <= declared, f"not declared in package.json: {sorted(read - declared)}"
+    source = (CLIENT / "src" / "settings.ts").read_text(encoding="utf-8")
+    keys = re.search(r"SERVER_KEYS = \[(.*?)\] as const", source, re.S)
+    assert keys is not None
+    sent = set(re.findall(r"'(\w+)'", keys.group(1))) | {"oracles"}
+    assert read == sent, f"SERVER_KEYS differs: {sorted(read ^ sent)}"

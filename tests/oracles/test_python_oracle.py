@@ -85,6 +85,9 @@ def validators(tmp_path: Path) -> Path:
         "def dies(text):\n"
         "    if text == 'die':\n"
         "        os._exit(7)\n"
+        "def interrupted(text):\n"
+        "    if text == 'stop':\n"
+        "        raise KeyboardInterrupt\n"
     )
     return tmp_path
 
@@ -131,6 +134,23 @@ def test_a_crashing_validator_is_a_verdict_and_the_oracle_recovers(validators: P
         assert oracle.check("fine").verdict is Verdict.COMPLETE
     finally:
         oracle.close()
+
+
+def test_a_keyboard_interrupt_in_a_validator_is_its_verdict_without_a_traceback(
+    validators: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The child leads its own process group: no Ctrl-C of the user reaches
+    it, so an interruption there is the validator's own failure."""
+    oracle = PythonOracle("myvalidators:interrupted", module_dir=str(validators))
+    try:
+        feedback = oracle.check("stop")
+        assert feedback.verdict is Verdict.INCORRECT
+        assert "KeyboardInterrupt" in feedback.message and "crashed" not in feedback.message
+        assert oracle.check("fine").verdict is Verdict.COMPLETE
+    finally:
+        oracle.close()
+    _, err = capfd.readouterr()
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize(

@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 
 from inputmend.config.schema import OracleSpec
+from inputmend.grammar.hints import parse_hints
+from inputmend.grammar.tolerant import GenericLexer
 from inputmend.oracles.base import Verdict
 from inputmend.oracles.factory import build_oracle
-from inputmend.oracles.watchdog import GuardedGrammar, Overrun, cpu_limit
+from inputmend.oracles.watchdog import GuardedGrammar, Overrun, cpu_limit, overrun_message
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs setitimer")
 
@@ -83,3 +85,22 @@ def test_the_command_line_does_not_hang(slow: Path, tmp_path: Path, subcommand: 
     )
     assert result.returncode == 1, result.stderr
     assert "terminal WORD of the grammar slow.lark" in result.stdout
+
+
+def test_an_overrun_in_a_hints_pattern_names_the_hints_file(tmp_path: Path) -> None:
+    source = tmp_path / "slow.hints.toml"
+    hints = parse_hints({"token": [{"pattern": "(a|a)+b", "replace": "x"}]}, source)
+    with pytest.raises(Overrun) as overrun, cpu_limit(0.3):
+        list(hints.matches_at(STUCK, 0))
+    message = overrun_message(overrun.value)
+    assert f"token[0] of hints file {source}" in message
+    assert "terminal" not in message
+
+
+def test_an_overrun_elsewhere_names_the_step_not_a_grammar_terminal() -> None:
+    with pytest.raises(Overrun) as overrun, cpu_limit(0.3):
+        text = "a " * 5_000_000  # many seconds of lexing in Python
+        GenericLexer().lex(text, 0, len(text))
+    message = overrun_message(overrun.value)
+    assert "time budget was used up during" in message and "(inputmend." in message
+    assert "terminal" not in message

@@ -28,6 +28,23 @@ def test_lines_keep_their_endings_apart() -> None:
     assert Lines.of(b'1,"a\r\nb"\n').joined(0, 2) == b'1,"a\r\nb"'
 
 
+def test_a_lone_carriage_return_ends_a_line_outside_strings_only() -> None:
+    lines = Lines.of(b'{"a": 1}\r{"b": "x\ry"}\r\n{"c": "\\"\r"}\r')
+    assert lines.contents == [b'{"a": 1}', b'{"b": "x\ry"}', b'{"c": "\\"\r"}']
+    assert lines.endings == [b"\r", b"\r\n", b"\r"]
+    # CSV doubles a quote inside a field: no backslash escapes
+    rows = Lines.of(b'1,"a\\"\r2,"b""\rc"\r', "csv")
+    assert rows.contents == [b'1,"a\\"', b'2,"b""\rc"']
+
+
+def test_line_numbers_count_lone_carriage_returns() -> None:
+    data = b"".join(b'{"n": %d}\r' % number for number in range(1, 40))
+    items = _partitions(data, "lines", size=64)
+    assert all(isinstance(item, Partition) for item in items)
+    found = [r for item in items for r in _records(item, "lines")]  # type: ignore[arg-type]
+    assert found == [(number, b'{"n": %d}' % number) for number in range(1, 40)]
+
+
 def _rows(text: bytes, *, final: bool = True, valid: bool = True, max_bytes: int = 1 << 20):
     lines = Lines.of(text)
     return record_stops(lines, "csv", final=final, max_bytes=max_bytes, joins=lambda data: valid)
@@ -90,7 +107,7 @@ def _partitions(data: bytes, fmt: str, size: int, max_record: int = 1 << 20) -> 
 
 
 def _records(partition: Partition, fmt: str) -> list[tuple[int, bytes]]:
-    lines = Lines.of(partition.data)
+    lines = Lines.of(partition.data, fmt)  # type: ignore[arg-type]
     stops, _ = record_stops(
         lines,
         fmt,
@@ -109,7 +126,7 @@ def _random_csv(rng: random.Random) -> bytes:
     rows = []
     for number in range(rng.randint(0, 40)):
         note = rng.choice(["plain", '"two\nlines"', '"three\r\nlines\nhere"', '"q ""x"""', ""])
-        rows.append(f"{number},{note}" + rng.choice(["\n", "\r\n"]))
+        rows.append(f"{number},{note}" + rng.choice(["\n", "\r\n", "\r"]))
     return "".join(rows).encode() + (b"tail,x" if rng.random() < 0.5 else b"")
 
 

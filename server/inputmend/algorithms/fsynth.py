@@ -674,7 +674,7 @@ def fsynth(
     for thread in completed:
         if thread.text not in unique:
             unique[thread.text] = _repair(text, thread, valid=True)
-    repairs = rank(text, unique.values(), options.max_repairs)
+    repairs = rank(text, unique.values(), options.max_repairs, stop=meter.poll)
 
     partial: Repair | None = None
     partial_boundary: int | None = None

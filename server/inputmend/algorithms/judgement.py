@@ -111,6 +111,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from inputmend.core import levenshtein
+from inputmend.core.budget import BudgetExhausted
 from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
 from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
@@ -306,12 +307,18 @@ class Judge:
     a string would read the text inside out); without it, after a blank."""
 
     def __init__(
-        self, original: str, lexer: TolerantLexer, *, token_start: TokenStart | None = None
+        self,
+        original: str,
+        lexer: TolerantLexer,
+        *,
+        token_start: TokenStart | None = None,
+        stop: Callable[[], None] | None = None,
     ) -> None:
         self.original = original
         self._content_end = len(original.rstrip())  # only blanks after it
         self.lexer = lexer
         self.token_start = token_start
+        self.stop = stop
         self._header: int | None = None
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
@@ -378,24 +385,41 @@ class Judge:
             blank += 1
         return blank
 
-    def _lex_input(self, start: int, end: int) -> list[Lexeme]:
-        """The input's lexemes in ``[start, end)``; each wrapper there is one
-        foreign layout lexeme, to be removed."""
+    def _lex_input(self, start: int, end: int, window: int) -> list[Lexeme]:
+        """The input's lexemes in ``[start, end)`` of a window that starts at
+        ``window``; each wrapper there is one foreign layout lexeme, to be
+        removed (in the piece of the window it begins in)."""
         lexemes = self.lexer.lex(self.original, start, end)
         inside = [(s, e) for s, e in self.wrappers if s < end and e > start]
         if not inside:
             return lexemes
         kept = [t for t in lexemes if not any(s <= t.start < e for s, e in inside)]
-        kept += [Lexeme(None, s, e, "", Role.LAYOUT, "wrapper") for s, e in inside]
+        kept += [
+            Lexeme(None, s, e, "", Role.LAYOUT, "wrapper")
+            for s, e in inside
+            if start <= max(s, window)
+        ]
         return sorted(kept, key=lambda t: t.start)
 
-    def _windows(self, repaired: str, edits: Sequence[Edit], mapping: _EditMap) -> list[_Window]:
+    def _windows(
+        self, repaired: str, edits: Sequence[Edit], mapping: _EditMap, unread: Sequence[int]
+    ) -> list[_Window]:
         """Stretches of the input around the edits, each lexed in the input and
-        in the repaired text until both read the same tokens again."""
+        in the repaired text until both read the same tokens again, or up to
+        the next of the ``unread`` offsets (where a long deletion begins that
+        is counted whole, not read), or the end of the text.
+
+        A window that grows (a repair that changes how the rest of a long line
+        reads) lexes only what it grows by, and asks the stop hook before
+        each step: once the budget is used up, it is judged as far as it was
+        read, so judging after the budget costs a bounded amount of work."""
         windows: list[_Window] = []
-        size = len(self.original)
         index = 0
         while index < len(edits):
+            limit = next(
+                (offset for offset in unread if offset >= edits[index].offset),
+                len(self.original),
+            )
             start = self._start_of(edits[index].offset)
             if windows and start <= windows[-1].end:
                 start = windows.pop().start
@@ -407,25 +431,41 @@ class Judge:
             while last + 1 < len(edits) and self._start_of(edits[last + 1].offset) <= end:
                 last += 1
                 end = max(end, self._end_of(edits[last].end))
+            before: list[Lexeme] = []
+            after: list[Lexeme] = []
+            reached = start  # the input read so far, and the repaired text
+            out_reached = mapping.start(start, inclusive=True)
             while True:
                 while last + 1 < len(edits) and edits[last + 1].offset <= end:
                     last += 1
                     end = max(end, self._end_of(edits[last].end))
-                before = self._lex_input(start, end)
+                end = min(end, limit)
+                if reached < end:
+                    before += self._lex_input(reached, end, start)
                 reached = max(end, before[-1].end) if before else end
                 if last + 1 < len(edits) and edits[last + 1].offset < reached:
                     end = reached
                     continue
                 out_end = mapping.end(reached, inclusive=True)
-                out_start = mapping.start(start, inclusive=True)
-                after = self.lexer.lex(repaired, out_start, out_end, foreign=False)
+                if out_reached < out_end:
+                    after += self.lexer.lex(repaired, out_reached, out_end, foreign=False)
                 out_reached = max(out_end, after[-1].end) if after else out_end
-                if out_reached == out_end or reached >= size:
+                if out_reached == out_end or reached >= limit or self._stopped():
                     break
                 end = max(reached + 1, self._end_of(mapping.behind(out_reached)))
             windows.append(_Window(start, reached, before, after))
             index = last + 1
         return windows
+
+    def _stopped(self) -> bool:
+        """Has the stop hook said that the budget is used up?"""
+        if self.stop is None:
+            return False
+        try:
+            self.stop()
+        except BudgetExhausted:
+            return True
+        return False
 
     # -- judging ------------------------------------------------------------
 
@@ -449,7 +489,9 @@ class Judge:
         edits = _substitutions_apart(original, edits)
         repaired = repair.text
         counts = [0] * 12
+        unread: list[int] = []
         if any(edit.delete > 4 * LOOKAROUND for edit in edits):
+            unread = [edit.offset for edit in edits if edit.delete > 4 * LOOKAROUND]
             edits, counts[1] = self._unread_deletions(edits)
             if not edits:
                 return Judgement(*counts)
@@ -461,7 +503,7 @@ class Judge:
             repaired = apply_edits(original, edits)
         mapping = _EditMap(edits)
         deleted, inserted = _changes(original, edits, mapping)
-        windows = self._windows(repaired, edits, mapping)
+        windows = self._windows(repaired, edits, mapping, unread)
         for window in windows:
             found = _Assessment(self, window, repaired, mapping, deleted, inserted).judgement()
             counts = [a + b for a, b in zip(counts, found, strict=True)]

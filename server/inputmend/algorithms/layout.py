@@ -43,8 +43,8 @@ from inputmend.oracles.wrappers import metered
 ALGORITHM = "layout"
 TAB = 8  # a tab indents to the next multiple of this
 POLL_LINES = 4096
-"""Lines read between two looks at the budget (a whole-text analysis of a
-megabyte takes a second or more)."""
+"""Lines (or brackets) read between two looks at the budget (a whole-text
+analysis of a megabyte takes a second or more, on one line too)."""
 
 
 def _never() -> None:
@@ -103,7 +103,10 @@ def layout_of(
     cut off over lines may be code after a lost quote, and is read as such)."""
     found: list[tuple[int, str]] = []
     hidden: list[int] = []  # starts and ends of tokens that run over a line break
-    for match in brackets.finditer(text if unfinished is None else text[:unfinished]):
+    read = text if unfinished is None else text[:unfinished]
+    for count, match in enumerate(brackets.finditer(read)):
+        if not count % POLL_LINES:
+            poll()
         kind = match.lastgroup
         if kind == "s":
             if "\n" in match.group() or "\r" in match.group():

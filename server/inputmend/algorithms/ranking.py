@@ -202,6 +202,7 @@ def rank(
     layout: Callable[[str], int] | None = None,
     limit: LossLimit = DEFAULT_LIMIT,
     judge: Judge | None = None,
+    stop: Callable[[], None] | None = None,
 ) -> tuple[Repair, ...]:
     """The ``top`` best repairs of ``original``, best first, no duplicates,
     each with what it does to the data (``data_lost``, ``tokens_kept``,
@@ -212,7 +213,9 @@ def rank(
     well a text's nesting agrees with its indentation
     (:func:`~inputmend.algorithms.layout.layout_agreement`).  ``judge``: a
     judge of ``original`` made before (with that lexer and ``token_start``),
-    that may have judged some of the repairs already."""
+    that may have judged some of the repairs already; else one is made that
+    asks ``stop`` (the stop hook of a run's budget) before it reads on past a
+    repair's window."""
     unique: dict[str, Repair] = {}
     for repair in repairs:
         unique.setdefault(repair.text, repair)
@@ -220,7 +223,10 @@ def rank(
         return ()
     if judge is None:
         judge = Judge(
-            original, lexer if lexer is not None else GenericLexer(), token_start=token_start
+            original,
+            lexer if lexer is not None else GenericLexer(),
+            token_start=token_start,
+            stop=stop,
         )
     available = significant(original)
     judged: list[tuple[Repair, Judgement]] = []

@@ -289,10 +289,11 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
                 top=CANDIDATES * args.top,
                 max_loss=limit,
                 spent_s=time.monotonic() - checked,
+                encoding=source.encoding,
             )
             lexer = services.lexer_of(oracle)
-    except Overrun:
-        message = f"{path}: {overrun_message(seconds or 0)}"
+    except Overrun as overrun:
+        message = f"{path}: {overrun_message(overrun)}"
         return render.problem(_display_name(path), UsageError(message))
     finally:
         oracle.close()
@@ -457,8 +458,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
                 diagnosis = services.explain(
                     source.text, oracle, algorithm=args.algorithm, budget=budget, unit=args.unit
                 )
-    except Overrun:
-        raise UsageError(f"{args.file}: {overrun_message(seconds or 0)}") from None
+    except Overrun as overrun:
+        raise UsageError(f"{args.file}: {overrun_message(overrun)}") from None
     finally:
         oracle.close()
     name = _display_name(args.file)

@@ -3,17 +3,22 @@ input itself (keeping a backup), or one file per partition in a folder.
 
 Every file is written beside its target and put in place only when the run
 succeeds, under the rules of every write (:class:`~inputmend.cli.files.AtomicFile`):
-a failed or interrupted run leaves the user's files as they were.
+a failed or interrupted run leaves the user's files as they were.  The list
+of rejected records may also go to a stream that is no file to put in place
+(standard output or error, a pipe, a terminal): it is written there as it
+comes (:func:`open_list`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import BinaryIO, Protocol, TypeAlias
 
 from inputmend.cli.files import (
     AtomicFile,
@@ -193,3 +198,61 @@ def open_output(
     if source is not None and same_file(path, source.path):
         raise InputError("-o names the input file; use --in-place to overwrite it")
     return FileOutput(path, prefix, force=force)
+
+
+_DESCRIPTORS = ("/dev/stdout", "/dev/stderr", "/dev/stdin")
+_DESCRIPTOR_FOLDERS = ("/dev/fd/", "/proc/self/fd/")
+
+
+def names_a_stream(path: Path) -> bool:
+    """Does ``path`` name a stream rather than a file to replace: one of the
+    process's own descriptors (``/dev/stdout``, ``/dev/fd/3``; whatever
+    they are open on), or a FIFO, a terminal or another device, a socket?"""
+    name = str(path)
+    if name in _DESCRIPTORS or name.startswith(_DESCRIPTOR_FOLDERS):
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+
+
+class StreamList:
+    """A list written straight to a stream (see :func:`names_a_stream`), as
+    it comes: there is no file to put in place.  It is opened to append, so
+    that a descriptor redirected to a file keeps what was written before."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.stream: BinaryIO = path.open("ab")
+        except OSError as error:
+            raise cannot_write(path, error) from None
+
+    def write(self, data: bytes) -> None:
+        try:
+            self.stream.write(data)
+        except OSError as error:
+            raise cannot_write(self.path, error) from None
+
+    def commit(self) -> None:
+        try:
+            self.stream.close()
+        except OSError as error:
+            raise cannot_write(self.path, error) from None
+
+    def discard(self) -> None:
+        with contextlib.suppress(OSError):
+            self.stream.close()
+
+
+ListFile: TypeAlias = AtomicFile | StreamList
+
+
+def open_list(name: str, *, force: bool = False) -> ListFile:
+    """Where a list (``--reject``) is written: a stream as it comes, or a
+    file put in place when the run succeeds (``force``: see
+    :class:`~inputmend.cli.files.AtomicFile`)."""
+    path = Path(name)
+    return StreamList(path) if names_a_stream(path) else AtomicFile(path, force=force)

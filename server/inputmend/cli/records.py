@@ -31,8 +31,8 @@ from inputmend.cli.commands import (
     command_line_trust,
     warn,
 )
-from inputmend.cli.files import AtomicFile, InputError, StreamedInput, same_file
-from inputmend.cli.record_output import Output, open_output
+from inputmend.cli.files import InputError, StreamedInput, same_file
+from inputmend.cli.record_output import ListFile, Output, open_list, open_output
 from inputmend.config import defaults
 from inputmend.config.discovery import settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
@@ -305,7 +305,7 @@ def _run_file(name: str, run: RecordRun, warned: set[str]) -> int:
                     prefix=head,
                 )
                 cleanup.push(_discard_on_error(output.discard))
-                rejects = AtomicFile(Path(run.reject), force=run.force) if run.reject else None
+                rejects = open_list(run.reject, force=run.force) if run.reject else None
                 if rejects is not None:
                     cleanup.push(_discard_on_error(rejects.discard))
                 _stream(partitioner, engine, output, report, rejects, size)
@@ -351,7 +351,7 @@ def _stream(
     engine: engines.Engine,
     output: Output,
     report: Report,
-    rejects: AtomicFile | None,
+    rejects: ListFile | None,
     size: int | None,
 ) -> None:
     progress = RecordProgress(size)

@@ -22,7 +22,17 @@ from inputmend.cli.files import InputFile
 from inputmend.core.conflicts import conflict_message
 from inputmend.core.model import Abstraction, Diagnosis, Edit, Repair, RepairResult, apply_edits
 from inputmend.core.render import Lexer, describe_repair
-from inputmend.core.text import LineIndex, escape_undecodable, printable, snippet
+from inputmend.core.text import (
+    UNDECODABLE,
+    UNDECODABLE_MESSAGE,
+    UTF8,
+    Encoding,
+    LineIndex,
+    escape_undecodable,
+    printable,
+    snippet,
+    undecodable_message,
+)
 from inputmend.oracles.base import Feedback, error_span
 
 SPANS_SHOWN = 50
@@ -36,17 +46,22 @@ LINE_SHOWN = 160
 _HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 
 
-def error_message(text: str, feedback: Feedback) -> str:
-    """What is wrong with ``text``, in words (a merge conflict by name)."""
-    message = conflict_message(text, feedback.error_offset) or feedback.message
+def error_message(text: str, feedback: Feedback, encoding: Encoding = UTF8) -> str:
+    """What is wrong with ``text``, in words (a merge conflict by name; an
+    undecodable character as what it was in the file, read in ``encoding``)."""
+    offset = feedback.error_offset
+    message = conflict_message(text, offset) or feedback.message
+    undecodable = offset is not None and UNDECODABLE.fullmatch(text[offset : offset + 1])
+    if message == UNDECODABLE_MESSAGE and offset is not None and undecodable:
+        message = undecodable_message(text, offset, encoding)
     return message or f"{feedback.verdict.value} input"
 
 
-def error_line(name: str, text: str, feedback: Feedback) -> str:
+def error_line(name: str, text: str, feedback: Feedback, encoding: Encoding = UTF8) -> str:
     """``FILE:LINE:COLUMN: error: MESSAGE`` (without a position when unknown)."""
     offset = feedback.error_offset
     prefix = f"{name}:{LineIndex(text).human(offset)}:" if offset is not None else f"{name}:"
-    return printable(f"{prefix} error: {error_message(text, feedback)}")
+    return printable(f"{prefix} error: {error_message(text, feedback, encoding)}")
 
 
 def region(index: LineIndex, start: int, end: int) -> dict[str, int]:
@@ -113,7 +128,7 @@ def check_record(source: InputFile, name: str, feedback: Feedback) -> dict[str, 
         "valid": feedback.valid,
         "error": error_json(source.text, feedback),
         "encoding": source.encoding.to_json(),
-        "_line": error_line(name, source.text, feedback),
+        "_line": error_line(name, source.text, feedback, source.encoding),
         "_finding": None if feedback.valid else finding(LineIndex(source.text), feedback),
     }
 
@@ -161,20 +176,20 @@ def repair_record(
         "partial": None
         if partial is None
         else {"text": partial.text, "edits": _edits_json(partial.edits), "complete": False},
-        "_line": error_line(name, text, initial),
+        "_line": error_line(name, text, initial, source.encoding),
         "_finding": finding(index, initial),
         "_regions": [[region(index, e.offset, e.end) for e in r.edits] for r in repairs],
         "_stop": result.stats.stop_reason,
         "_where": [where(r.edits[0].offset) if r.edits else "" for r in repairs],
         "_diffs": [
-            bounded_diff(name, index, r.edits, f"repair {rank}")
+            bounded_diff(name, index, r.edits, f"repair {rank}", source.encoding)
             for rank, r in enumerate(repairs, 1)
         ],
         "_partial": None
         if partial is None
         else (
             describe_repair(text, partial.edits, lexer=lexer, where=where),
-            bounded_diff(name, index, partial.edits, "partial repair"),
+            bounded_diff(name, index, partial.edits, "partial repair", source.encoding),
         ),
     }
 
@@ -208,7 +223,9 @@ def _cut(line: str, focus: int) -> str:
     return ("…" if start else "") + cut + ("…" if start + LINE_SHOWN < len(body) else "") + ending
 
 
-def bounded_diff(name: str, index: LineIndex, edits: Sequence[Edit], label: str) -> str:
+def bounded_diff(
+    name: str, index: LineIndex, edits: Sequence[Edit], label: str, encoding: Encoding = UTF8
+) -> str:
     """A unified diff of the text of ``index`` and that text with ``edits``
     applied, built from the edits: only the lines around them are compared,
     and lines longer than :data:`LINE_SHOWN` are cut around the change.  A
@@ -235,7 +252,7 @@ def bounded_diff(name: str, index: LineIndex, edits: Sequence[Edit], label: str)
                 line = f"@@ -{old_start}{header[2] or ''} +{new_start}{header[4] or ''} @@\n"
             else:
                 line = line[0] + _cut(line[1:], focus)
-            line = escape_undecodable(line)  # an undecodable byte shows as \xe9
+            line = escape_undecodable(line, encoding)  # an undecodable byte shows as \xe9
             out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
         shift += len(new_lines) - len(old_lines)
     return "".join(out)
@@ -405,7 +422,7 @@ def print_explanation(
         return
     text = source.text
     index = LineIndex(text)
-    print(error_line(name, text, initial))
+    print(error_line(name, text, initial, source.encoding))
     stats = diagnosis.stats
     chars = sum(span.end - span.start for span in diagnosis.spans)
     kind = {"ddmin": "minimal failing", "dd": "isolated difference"}

@@ -23,6 +23,7 @@ from inputmend.config.schema import (
 )
 from inputmend.config.trust import Trust
 from inputmend.grammar import registry
+from inputmend.grammar.small_files import read_small_text
 from inputmend.oracles.base import OracleConfigError
 
 
@@ -102,7 +103,7 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
 def load_config(path: Path) -> ConfigFile:
     """Parse a ``.inputmend.toml``; every mistake is a one-line error."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_small_text(path))
     except (OSError, UnicodeDecodeError) as error:
         raise OracleConfigError(f"{path}: cannot read ({error})") from None
     except tomllib.TOMLDecodeError as error:

@@ -58,6 +58,8 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 UNDECODABLE = re.compile("[\ud800-\udfff]")
 """Characters that came from bytes that are not valid in the file's encoding."""
 UNDECODABLE_MESSAGE = "byte that is not valid in the file's encoding"
+_ESCAPED_BYTES = re.compile("[\udc80-\udcff]+")
+"""A run of undecodable bytes (surrogate escapes of bytes 0x80..0xFF)."""
 _BINARY_CONTROL = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 _BOMS = (
@@ -110,6 +112,13 @@ class Encoding:
         """The codec error handler that keeps every byte."""
         return "surrogatepass" if self.name in _UNIT else "surrogateescape"
 
+    @property
+    def escapes_bytes(self) -> bool:
+        """Is a surrogate in the text an undecodable byte (U+DC80..U+DCFF is
+        byte 0x80..0xFF: UTF-8 and single-byte encodings), rather than a lone
+        surrogate code unit of the file itself (UTF-16/32)?"""
+        return self.errors == "surrogateescape"
+
     def describe(self) -> str:
         """``utf-16-le with BOM``, for messages."""
         return self.name + (" with BOM" if self.bom else "")
@@ -141,8 +150,19 @@ class EncodeError(ValueError):
         self.offset = offset
 
 
+_PROBE = bytes(range(256)) * 4
+"""Bytes every usable encoding turns into text and back (or refuses some of:
+a file's invalid bytes are reported for that file)."""
+
+
 def encoding_name(name: str) -> str:
-    """The canonical codec name of a text encoding (``latin-1`` -> ``iso8859-1``)."""
+    """The canonical codec name of a text encoding (``latin-1`` -> ``iso8859-1``)
+    that inputmend can use: one that decodes bytes to text keeping those it
+    cannot read (``surrogateescape``, or ``surrogatepass`` for UTF-16/32)
+    and encodes that text back to the same bytes.  Codecs that are not text
+    encodings (``base64``), cannot keep a byte (``punycode``, ``idna``,
+    ``undefined``) or give back other bytes (``unicode_escape``) are refused
+    with a :class:`DecodeError`."""
     try:
         canonical = codecs.lookup(name).name
         b"a".decode(canonical)  # rejects codecs that are not text encodings (base64, ...)
@@ -150,7 +170,27 @@ def encoding_name(name: str) -> str:
         raise DecodeError(f"unknown text encoding {name!r}") from None
     except ValueError:
         pass  # a text encoding in which "a" alone is not valid (utf-16, ...)
+    probe = Encoding(_byte_order(canonical, b""))
+    try:
+        text = _PROBE.decode(probe.name, probe.errors)
+    except UnicodeDecodeError:
+        return canonical  # some bytes are invalid in it: reported for the file that has them
+    except (UnicodeError, TypeError, ValueError) as error:
+        raise DecodeError(f"{name!r} cannot be used to read files ({error})") from None
+    if encode(text, probe) != _PROBE:
+        raise DecodeError(f"{name!r} does not give back the bytes it reads")
     return canonical
+
+
+def _byte_order(name: str, data: bytes) -> str:
+    """The codec that reads ``data`` for the encoding ``name``: UTF-8 for
+    ``utf-8-sig`` (the mark is set aside), and the byte order of ``utf-16``
+    and ``utf-32`` from their mark (little-endian without one)."""
+    name = {"utf-8-sig": "utf-8"}.get(name, name)
+    if name in ("utf-16", "utf-32"):
+        big = data.startswith(codecs.BOM_UTF32_BE if name == "utf-32" else codecs.BOM_UTF16_BE)
+        name += "-be" if big else "-le"
+    return name
 
 
 def decode(data: bytes, *, encoding: str = "auto") -> Decoded:
@@ -163,11 +203,7 @@ def decode(data: bytes, *, encoding: str = "auto") -> Decoded:
     """
     if encoding == "auto":
         return _decode_auto(data)
-    name = encoding_name(encoding)
-    name = {"utf-8-sig": "utf-8"}.get(name, name)
-    if name in ("utf-16", "utf-32"):
-        big = data.startswith(codecs.BOM_UTF32_BE if name == "utf-32" else codecs.BOM_UTF16_BE)
-        name += "-be" if big else "-le"
+    name = _byte_order(encoding_name(encoding), data)
     bom = next((mark for mark, codec in _BOMS if codec == name and data.startswith(mark)), b"")
     decoded = _decode_as(data, Encoding(name, bom, Detection.FORCED))
     if encode(decoded.text, decoded.encoding) != data:
@@ -196,6 +232,8 @@ def _decode_as(data: bytes, encoding: Encoding) -> Decoded:
     except UnicodeDecodeError as error:
         offset = error.start + len(encoding.bom)
         raise DecodeError(f"not valid {encoding.name} at byte {offset}: {error.reason}") from None
+    except UnicodeError as error:  # the codec cannot keep what it cannot read
+        raise DecodeError(f"cannot read {encoding.name} text: {error}") from None
     return Decoded(text, encoding)
 
 
@@ -265,10 +303,9 @@ def reread_undecodable(text: str, start: int, end: int) -> str | None:
     read as in cp1252, when each of them looks like text next to its
     neighbours as :func:`looks_legacy` asks (``Ren\\xe9e`` is ``Renée``);
     None otherwise (a random corrupt byte, a control character)."""
-    codes = [ord(char) - 0xDC00 for char in text[start:end]]
-    if not codes or not all(0x80 <= code <= 0xFF for code in codes):
-        return None
-    data = bytes(codes)
+    if start >= end or not _ESCAPED_BYTES.fullmatch(text, start, end):
+        return None  # (read no further than the first character that is no byte)
+    data = bytes(ord(char) - 0xDC00 for char in text[start:end])
     if _NOT_LEGACY_TEXT.search(data):
         return None
     read = data.decode("cp1252")
@@ -452,6 +489,12 @@ def _escape(match: re.Match[str]) -> str:
     code = ord(char)
     if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte
         return f"\\x{code - 0xDC00:02x}"
+    return _escape_unit(match)
+
+
+def _escape_unit(match: re.Match[str]) -> str:
+    """A character as itself: ``\\udce9`` for a lone surrogate of UTF-16."""
+    code = ord(match.group())
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
@@ -462,10 +505,22 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(_escape, text)
 
 
-def escape_undecodable(text: str) -> str:
+def escape_undecodable(text: str, encoding: Encoding = UTF8) -> str:
     """``text`` with each undecodable byte shown as ``\\xe9`` (never as a
-    surrogate escape, which a terminal cannot show), line breaks kept."""
-    return UNDECODABLE.sub(_escape, text)
+    surrogate escape, which a terminal cannot show), line breaks kept; in
+    an encoding that keeps lone surrogates as they are (UTF-16/32), each
+    shown as the code unit it is (``\\udce9``)."""
+    return UNDECODABLE.sub(_escape if encoding.escapes_bytes else _escape_unit, text)
+
+
+def undecodable_message(text: str, offset: int, encoding: Encoding) -> str:
+    """What is wrong with the undecodable character at ``offset``: a byte
+    (``\\xe9``), or in UTF-16/32 a lone surrogate, with its bytes in the file."""
+    char = text[offset]
+    if encoding.escapes_bytes:
+        return f"byte {escape_undecodable(char)} is not valid {encoding.name}"
+    data = char.encode(encoding.name, encoding.errors).hex(" ")
+    return f"lone surrogate \\u{ord(char):04x} (bytes {data}) is not valid {encoding.name}"
 
 
 def snippet(text: str, limit: int = 40) -> str:

@@ -75,6 +75,7 @@ from typing import Any, Literal, TypeVar
 
 from inputmend.grammar import patterns
 from inputmend.grammar.regex import first_chars, last_char
+from inputmend.grammar.small_files import read_small_text
 from inputmend.oracles.base import OracleConfigError
 
 T = TypeVar("T")
@@ -98,6 +99,7 @@ class Rewrite:
     replace: str = ""
     escape: tuple[tuple[str, str], ...] = ()
     kind: Literal["comment", "token", "fix"] = "token"
+    origin: str = ""  # where it is written: the hints file and its entry
 
     @functools.cached_property
     def first_chars(self) -> frozenset[str] | None:
@@ -139,6 +141,7 @@ class Wrapper:
     name: str
     before: Any | None
     after: Any | None
+    origin: str = ""  # where it is written: the hints file and its entry
 
     def match(self, text: str, start: int, end: int) -> tuple[int, int] | None:
         """How far the wrapper reaches into ``text[start:end]`` from each end:
@@ -324,7 +327,7 @@ def _rewrite(
     )
     if any(not key for key, _ in pairs):
         raise _fail(source, f"{where}.escape", "an empty text cannot be escaped")
-    return Rewrite(name, pattern, replace, pairs, kind)
+    return Rewrite(name, pattern, replace, pairs, kind, f"{where} of hints file {source}")
 
 
 def _literal(source: Path, word: str, canonical: Any) -> Rewrite:
@@ -332,7 +335,12 @@ def _literal(source: Path, word: str, canonical: Any) -> Rewrite:
     if not word:
         raise _fail(source, "literals", "an empty word")
     pattern = patterns.compile(rf"(?<![{_WORD}]){re.escape(word)}(?![{_WORD}])", _FLAGS)
-    return Rewrite(f"{word} -> {replace}", pattern, replace.replace("{", "{{").replace("}", "}}"))
+    return Rewrite(
+        f"{word} -> {replace}",
+        pattern,
+        replace.replace("{", "{{").replace("}", "}}"),
+        origin=f"literals.{word} of hints file {source}",
+    )
 
 
 def _wrapper(source: Path, where: str, entry: Any, _kind: Any = None) -> Wrapper:
@@ -342,7 +350,7 @@ def _wrapper(source: Path, where: str, entry: Any, _kind: Any = None) -> Wrapper
     if before is None and after is None:
         raise _fail(source, where, "a wrapper needs before, after or both")
     name = _string(source, f"{where}.name", table.get("name", where))
-    return Wrapper(name, before, after)
+    return Wrapper(name, before, after, f"{where} of hints file {source}")
 
 
 def parse_hints(data: dict[str, Any], source: Path) -> Hints:
@@ -435,7 +443,7 @@ def _load(path: str, mtime: int) -> Hints:
     del mtime  # part of the cache key only: an edited file is read again
     source = Path(path)
     try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_small_text(source))
     except (OSError, UnicodeDecodeError) as error:
         raise HintsError(f"cannot read hints file {source}: {error}") from None
     except tomllib.TOMLDecodeError as error:

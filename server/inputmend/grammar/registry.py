@@ -34,6 +34,7 @@ import lark
 from lark.exceptions import GrammarError
 
 from inputmend.grammar.semantics import LOADERS
+from inputmend.grammar.small_files import read_small_text
 from inputmend.oracles.base import OracleConfigError
 
 _HEADER_FIELD = re.compile(
@@ -78,17 +79,20 @@ def read_info(path: Path, name: str | None = None) -> GrammarInfo:
     """Parse the header comment of a ``.lark`` file."""
     fields: dict[str, str] = {}
     checks: list[str] = []
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if not line.startswith("//"):
-                if line.strip():
-                    break
-                continue
-            match = _HEADER_FIELD.match(line.strip())
-            if match and match.group(1) == "check":
-                checks.append(match.group(2))
-            elif match and match.group(1) not in fields:
-                fields[match.group(1)] = match.group(2)
+    try:
+        text = read_small_text(path)
+    except (OSError, UnicodeDecodeError) as error:
+        raise OracleConfigError(f"cannot read grammar {path}: {error}") from None
+    for line in text.splitlines():
+        if not line.startswith("//"):
+            if line.strip():
+                break
+            continue
+        match = _HEADER_FIELD.match(line.strip())
+        if match and match.group(1) == "check":
+            checks.append(match.group(2))
+        elif match and match.group(1) not in fields:
+            fields[match.group(1)] = match.group(2)
     extensions = tuple(
         ext if ext.startswith(".") else "." + ext for ext in fields.get("extensions", "").split()
     )
@@ -172,7 +176,7 @@ def build_parser(info: GrammarInfo, *, keep_all_tokens: bool = False) -> lark.La
 def _build_parser(path: str, mtime: int, start: str, keep_all_tokens: bool) -> lark.Lark:
     del mtime  # part of the cache key only: an edited grammar is rebuilt
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_small_text(Path(path))
     except (OSError, UnicodeDecodeError) as error:
         raise OracleConfigError(f"cannot read grammar {path}: {error}") from None
     try:

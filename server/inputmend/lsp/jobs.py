@@ -105,11 +105,11 @@ def _running(job: Job) -> Iterator[Oracle]:
         _STOP.meter = Meter(job.budget)
         with cpu_limit(seconds):
             yield oracle
-    except Overrun:
+    except Overrun as overrun:
         stuck = _ORACLES.pop(key, None)  # abandoned mid-scan: not to be reused
         if stuck is not None:
             stuck.close()
-        raise JobError(overrun_message(seconds or 0)) from None
+        raise JobError(overrun_message(overrun)) from None
     except JobError:
         raise
     except ValueError as error:  # bad configuration, or the input does not fail (DDSET)

@@ -214,6 +214,28 @@ class CallableOracle:
 Answer = Callable[[Validator, str], object]
 
 
+class ValidatorInterrupted(Exception):
+    """A validator in its child process raised :class:`KeyboardInterrupt`.
+
+    The child leads its own process group, so no Ctrl-C of the user reaches
+    it: an interruption there is the validator's own, a failure like any
+    other exception (the answers re-raise :class:`KeyboardInterrupt`, which
+    in this process is the user's, and would end the child with a
+    traceback on the terminal)."""
+
+
+def _in_child(validator: Validator) -> Validator:
+    """``validator`` as its child process calls it (see :class:`ValidatorInterrupted`)."""
+
+    def call(text: str) -> object:
+        try:
+            return validator(text)
+        except KeyboardInterrupt:
+            raise ValidatorInterrupted("the validator raised KeyboardInterrupt") from None
+
+    return call
+
+
 def _serve(
     spec: str,
     base_dir: str,
@@ -233,7 +255,7 @@ def _serve(
     sys.stdout = sys.stderr
     sys.path[:] = search
     try:
-        validator = load_validator(spec, base_dir=base_dir)
+        validator = _in_child(load_validator(spec, base_dir=base_dir))
     except OracleConfigError as error:
         connection.send(("error", str(error)))
         return

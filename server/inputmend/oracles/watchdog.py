@@ -25,9 +25,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any
 
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import Rewrite, Wrapper
 from inputmend.oracles.base import Feedback, Verdict
 
 
@@ -40,11 +42,30 @@ class Limit:
 
 
 class Overrun(Exception):
-    """A block used more CPU time than its :class:`Limit` allows."""
+    """A block used more CPU time than its :class:`Limit` allows; ``where``
+    says what it was doing then (see :func:`culprit`)."""
 
-    def __init__(self, limit: Limit) -> None:
+    def __init__(self, limit: Limit, where: str = "") -> None:
         super().__init__(f"more than {limit.seconds:g}s of CPU time")
         self.limit = limit
+        self.where = where
+
+
+def culprit(frame: FrameType | None) -> str:
+    """What the code running in ``frame`` was doing, for a user: a pattern
+    of a hints file when the innermost frame of inputmend was matching one
+    (it holds the :class:`~inputmend.grammar.hints.Rewrite` or
+    :class:`~inputmend.grammar.hints.Wrapper`), else that frame's function
+    and module ("" when no frame of inputmend is running)."""
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module.startswith("inputmend.") and module != __name__:
+            for value in frame.f_locals.values():
+                if isinstance(value, Rewrite | Wrapper) and value.origin:
+                    return f"matching the pattern of {value.origin}"
+            return f"{frame.f_code.co_qualname} ({module})"
+        frame = frame.f_back
+    return ""
 
 
 class _Timer:
@@ -61,12 +82,12 @@ class _Timer:
         remaining = min(limit.deadline for limit in self.limits) - time.process_time()
         signal.setitimer(signal.ITIMER_PROF, max(remaining, 0.001))
 
-    def fired(self, signum: int, frame: Any) -> None:
-        del signum, frame
+    def fired(self, signum: int, frame: FrameType | None) -> None:
+        del signum
         now = time.process_time()
         expired = [limit for limit in self.limits if limit.deadline <= now]
         if expired:
-            raise Overrun(min(expired, key=lambda limit: limit.deadline))
+            raise Overrun(min(expired, key=lambda limit: limit.deadline), culprit(frame))
         self.arm()  # early (the timer's granularity): wait for the rest
 
 
@@ -105,10 +126,12 @@ def run_limit(timeout_s: float | None, test_timeout_s: float) -> float | None:
     return None if timeout_s is None else timeout_s + test_timeout_s
 
 
-def overrun_message(seconds: float) -> str:
+def overrun_message(overrun: Overrun) -> str:
+    """Why a run was stopped past its budget, naming what was running then."""
+    where = f" during {overrun.where}" if overrun.where else ""
     return (
-        f"stopped after {seconds:g}s of CPU time, past the time budget: a grammar "
-        "terminal may backtrack catastrophically on this text"
+        f"stopped after {overrun.limit.seconds:g}s of CPU time: the time budget was "
+        f"used up{where}, which did not stop in time"
     )
 
 
@@ -154,14 +177,15 @@ class GuardedGrammar:
         self.inner.close()  # the scan was abandoned half-way: keep nothing of it
         grammar: CompiledGrammar = self.inner.grammar
         name = slow_terminal(grammar, text, self.timeout_s)
-        which = f"terminal {name} of the grammar" if name else "a terminal of the grammar"
-        self.broken = Feedback(
-            Verdict.INCORRECT,
-            None,
-            f"the {which} {grammar.info.path.name} took more than {self.timeout_s:g}s "
-            "to match: its regular expression backtracks catastrophically on this text; "
-            "fix the grammar (inputmend stops using it here)",
+        why = (
+            f"the terminal {name} of the grammar {grammar.info.path.name} took more than "
+            f"{self.timeout_s:g}s to match: its regular expression backtracks "
+            "catastrophically on this text; fix the grammar"
+            if name
+            else f"checking with the grammar {grammar.info.path.name} took more than "
+            f"{self.timeout_s:g}s of CPU time"
         )
+        self.broken = Feedback(Verdict.INCORRECT, None, f"{why} (inputmend stops using it here)")
         return self.broken
 
     def describe(self) -> str:

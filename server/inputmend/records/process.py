@@ -15,6 +15,7 @@ from inputmend import services
 from inputmend.config import defaults
 from inputmend.core.budget import Budget
 from inputmend.core.loss import LossLimit, significant
+from inputmend.core.model import Repair, distance, edits_between
 from inputmend.oracles.base import Feedback, Oracle
 from inputmend.records.model import (
     Counts,
@@ -27,6 +28,9 @@ from inputmend.records.model import (
 )
 from inputmend.records.oracles import FastCheck, csv_fields, record_oracle
 from inputmend.records.split import Lines, Partitioner, record_stops
+
+SPLIT_ALGORITHM = "one value per line"
+"""The repair of a line that holds several values: a line for each."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,64 @@ class RecordProcessor:
             return RecordResult(line, Status.VALID, text, ending, text)
         if not settings.repair:
             return RecordResult(line, Status.INVALID, text, ending, text, error=feedback)
+        spans = self._values(text, feedback) if self.fmt == "lines" else None
+        if spans is not None:
+            return self._split(text, spans, line, ending, feedback)
         return self._repair(text, line, ending, feedback)
+
+    def _values(self, text: str, feedback: Feedback) -> list[tuple[int, int]] | None:
+        """Where the values of a line that holds several one after another
+        begin and end (``{"a": 1} {"b": 2}``): each but the last is valid on
+        its own up to where the oracle rejects the line, and the last
+        begins as one (the oracle reads more than nothing of it).  None for
+        a line that is one value, however broken."""
+        spans: list[tuple[int, int]] = []
+        start = 0
+        while not feedback.valid:
+            error = feedback.error_offset
+            if not error:  # no position, or nothing of the value read
+                break
+            end = start + error
+            if not self.oracle.check(text[start:end]).valid:
+                break
+            spans.append((start, end))
+            start = end + len(text[end:]) - len(text[end:].lstrip(" \t"))
+            feedback = self.oracle.check(text[start:])
+        if not spans or start >= len(text) or feedback.error_offset == 0:
+            return None
+        return [*spans, (start, len(text))]
+
+    def _split(
+        self,
+        text: str,
+        spans: list[tuple[int, int]],
+        line: int,
+        ending: str,
+        feedback: Feedback,
+    ) -> RecordResult:
+        """A line of several values: each value a record of its own, on a
+        line of its own (repaired alone where it needs it), never merged into
+        one; the line is rejected when one of them cannot be repaired."""
+        outputs: list[str] = []
+        lost = 0
+        for number, (start, end) in enumerate(spans, 1):
+            value = text[start:end].rstrip()
+            alone = self.oracle.check(value)
+            if alone.valid:
+                outputs.append(value)
+                continue
+            result = self._repair(value, line, ending, alone)
+            if result.status is not Status.REPAIRED or result.output is None:
+                reason = f"{len(spans)} values on one line, value {number}: {result.reason}"
+                rejection = result.rejection or Rejection.NO_REPAIR
+                return self._rejected(text, line, ending, rejection, reason, feedback)
+            outputs.append(result.output)
+            lost += result.lost
+        split = (ending or "\n").join(outputs)
+        repair = Repair(
+            split, edits_between(text, split), SPLIT_ALGORITHM, True, distance(text, split)
+        )
+        return RecordResult(line, Status.REPAIRED, text, ending, split, feedback, repair, lost)
 
     def too_large(self, text: str, *, line: int, ending: str, size: int) -> RecordResult:
         """A record over the size limit: not judged, rejected."""
@@ -158,7 +219,7 @@ class RecordProcessor:
     def partition(self, partition: Partition, *, everything: bool = False) -> PartitionResult:
         """Judge (and repair) every record of a partition.  Valid records are
         only counted unless ``everything``; the output keeps their bytes."""
-        lines = Lines.of(partition.data)
+        lines = Lines.of(partition.data, self.fmt)
         joins = self.joins if self.fmt == "csv" else None
         stops, _ = record_stops(
             lines,

@@ -21,7 +21,9 @@ be copied through in pieces.
 
 from __future__ import annotations
 
+import bisect
 import codecs
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -95,6 +97,27 @@ def _closing_line(
     return None
 
 
+_QUOTING = {
+    "lines": re.compile(rb'\\.|"|\r'),  # JSON: a backslash escapes the next byte
+    "csv": re.compile(rb'"|\r'),  # CSV: a quote inside a field is doubled
+}
+
+
+def _lone_returns(content: bytes, fmt: Format) -> list[int]:
+    """The offsets of the ``\\r`` in ``content`` (a line without its
+    ``\\n``) that end a line: those outside double-quoted strings.  A
+    ``\\r`` inside a string was typed there; the repair escapes it."""
+    cuts: list[int] = []
+    inside = False
+    for found in _QUOTING.get(fmt, _QUOTING["lines"]).finditer(content):
+        token = found.group()
+        if token == b'"':
+            inside = not inside
+        elif token == b"\r" and not inside:
+            cuts.append(found.start())
+    return cuts
+
+
 @dataclass(frozen=True)
 class Lines:
     """The physical lines of a run of bytes: contents without line endings."""
@@ -103,9 +126,12 @@ class Lines:
     endings: list[bytes]
 
     @staticmethod
-    def of(data: bytes) -> Lines:
-        """Split at ``\\n``; a ``\\r`` before it (or at the very end) belongs to
-        the ending.  Nothing after a final line break is a line."""
+    def of(data: bytes, fmt: Format = "lines") -> Lines:
+        """Split at every line ending: ``\\n``, ``\\r\\n`` or a lone ``\\r``
+        (old Mac files, and records written with one) outside a
+        double-quoted string (a ``\\r`` typed inside a string is part of
+        it; see :func:`_lone_returns`).  Nothing after a final line break is
+        a line."""
         pieces = data.split(b"\n")
         if not pieces[-1]:
             pieces.pop()
@@ -116,13 +142,31 @@ class Lines:
         endings: list[bytes] = []
         for index, piece in enumerate(pieces):
             newline = b"\n" if index < last else b""
-            if piece.endswith(b"\r"):
-                contents.append(piece[:-1])
-                endings.append(b"\r" + newline)
-            else:
-                contents.append(piece)
-                endings.append(newline)
+            ending = b"\r" + newline if piece.endswith(b"\r") else newline
+            if ending != newline:
+                piece = piece[:-1]
+            start = 0
+            for cut in _lone_returns(piece, fmt) if b"\r" in piece else ():
+                contents.append(piece[start:cut])
+                endings.append(b"\r")
+                start = cut + 1
+            contents.append(piece[start:])
+            endings.append(ending)
         return Lines(contents, endings)
+
+    @property
+    def breaks(self) -> int:
+        """How many of the lines end in a line ending."""
+        return sum(1 for ending in self.endings if ending)
+
+    def ends(self) -> list[int]:
+        """The offset after each line's ending, in order."""
+        offsets: list[int] = []
+        position = 0
+        for content, ending in zip(self.contents, self.endings, strict=True):
+            position += len(content) + len(ending)
+            offsets.append(position)
+        return offsets
 
     def size(self, count: int) -> int:
         """Bytes of the first ``count`` lines, with their endings."""
@@ -226,8 +270,9 @@ class Partitioner:
         stream without one) and its line.  ``is_header`` is the join test."""
         while True:
             self._fill(len(self._buffer) + self.read_bytes)
-            end = len(self._buffer) if self._eof else self._buffer.rfind(b"\n") + 1
-            lines = Lines.of(self._buffer[:end])
+            lines = Lines.of(self._buffer, "csv")
+            if not self._eof and lines.endings and lines.endings[-1] in (b"", b"\r"):
+                lines = Lines(lines.contents[:-1], lines.endings[:-1])  # not whole yet
             contents = lines.contents
             blank = next((i for i, content in enumerate(contents) if content), len(contents))
             rest = Lines(contents[blank:], lines.endings[blank:])
@@ -247,18 +292,29 @@ class Partitioner:
 
     def _consume(self, size: int) -> bytes:
         taken, self._buffer = self._buffer[:size], self._buffer[size:]
-        self.line += taken.count(b"\n")
+        self.line += Lines.of(taken, self.fmt).breaks
         return taken
+
+    def _line_ends(self) -> list[int]:
+        """The offset after each whole line of the buffer (one that ends in
+        a line ending, or the last one at the end of the stream)."""
+        lines = Lines.of(self._buffer, self.fmt)
+        ends = lines.ends()
+        if ends and not self._eof and lines.endings[-1] in (b"", b"\r"):
+            ends.pop()  # the rest of this line (or the \n of its \r\n) is still to be read
+        return ends
 
     def _cut(self) -> int:
         """Bytes at the start of the buffer that hold whole records, about a
         partition's worth (0: not one record yet)."""
-        buffer, limit = self._buffer, self.partition_bytes
-        whole = len(buffer) if self._eof else buffer.rfind(b"\n") + 1
+        limit = self.partition_bytes
+        ends = self._line_ends()
+        whole = ends[-1] if ends else 0
         while True:
             end = whole
-            if whole > limit:
-                end = buffer.rfind(b"\n", 0, limit) + 1 or buffer.find(b"\n", limit) + 1
+            if whole > limit:  # the last line end within the limit, else the first after it
+                below = bisect.bisect_right(ends, limit)
+                end = ends[below - 1] if below else ends[0]
             cut = self._records_in(end)
             if cut or end >= whole:
                 return cut
@@ -268,7 +324,7 @@ class Partitioner:
         """Bytes of ``buffer[:end]`` (whole lines) that hold whole records."""
         if self.fmt == "lines" or end == 0:
             return end
-        lines = Lines.of(self._buffer[:end])
+        lines = Lines.of(self._buffer[:end], self.fmt)
         final = self._eof and end == len(self._buffer)
         _, grouped = record_stops(
             lines, self.fmt, final=final, max_bytes=self.max_record_bytes, joins=self.joins
@@ -286,7 +342,7 @@ class Partitioner:
                 data = self._consume(cut)
                 yield Partition(self._index, data, first_line, self._eof and not self._buffer)
                 self._index += 1
-            elif b"\n" not in self._buffer and len(self._buffer) > self.max_record_bytes:
+            elif not self._line_ends() and len(self._buffer) > self.max_record_bytes:
                 item = Oversized(self._index, self.line, self._rest_of_line())
                 self._index += 1
                 yield item

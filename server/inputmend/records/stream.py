@@ -137,7 +137,7 @@ def _csv(
         read_bytes=_STREAM_PARTITION_BYTES,
     )
     header = read_header(partitioner, settings)
-    head = Lines.of(header.head)
+    head = Lines.of(header.head, "csv")
     blank = header.line - 1 if header.text is not None else len(head.contents)
     for index in range(blank):
         yield RecordResult(index + 1, Status.BLANK, "", head.endings[index].decode(), "")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from inputmend.algorithms.hints import Guidance, guidance
 from inputmend.algorithms.judgement import Judge
+from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import lex_typed
 from inputmend.grammar.syntax import NO_SYNTAX, SyntaxRoles, syntax_of
@@ -88,15 +89,26 @@ class RepairContext:
     oracle the guide reads the input once, not once per generator)."""
     judge: Judge
     """The judge of repairs of ``text``."""
+    encoding: Encoding = UTF8
+    """How the input's bytes became ``text``."""
 
 
-def context_of(text: str, oracle: Oracle, feedback: Feedback) -> RepairContext:
-    """The context of repairing ``text``, which ``oracle`` gave ``feedback``."""
+def context_of(
+    text: str,
+    oracle: Oracle,
+    feedback: Feedback,
+    *,
+    encoding: Encoding = UTF8,
+    stop: Callable[[], None] | None = None,
+) -> RepairContext:
+    """The context of repairing ``text``, which ``oracle`` gave ``feedback``,
+    decoded from ``encoding``; the judge asks ``stop`` before it reads on
+    past a repair's window (the whole run's budget)."""
     guide = guide_of(oracle)
     syntax = NO_SYNTAX if guide is None else syntax_of(guide)
     locator = None if guide is None else locator_of(oracle, guide)
     guided = guidance(guide)
-    judge = Judge(text, guided.lexer, token_start=token_starts(text, locator))
+    judge = Judge(text, guided.lexer, token_start=token_starts(text, locator), stop=stop)
     return RepairContext(
         text,
         oracle,
@@ -108,6 +120,7 @@ def context_of(text: str, oracle: Oracle, feedback: Feedback) -> RepairContext:
         guided,
         locator,
         judge,
+        encoding,
     )
 
 

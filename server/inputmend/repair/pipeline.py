@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from inputmend.algorithms.conflicts import ALGORITHM as CONFLICT_ALGORITHM
-from inputmend.core.budget import Budget, RunStats
+from inputmend.core.budget import Budget, Meter, RunStats
 from inputmend.core.loss import LossLimit
 from inputmend.core.model import Repair, RepairResult
+from inputmend.core.text import UTF8, Encoding
 from inputmend.oracles.base import Oracle, Verdict
 from inputmend.repair.context import context_of, verify
 from inputmend.repair.generators.base import Generator
@@ -37,6 +38,7 @@ def run(
     max_loss: LossLimit,
     spent_s: float = 0.0,
     fit_to_oracle: bool = False,
+    encoding: Encoding = UTF8,
 ) -> RepairResult:
     """Ranked, verified repairs of ``text`` by ``generators`` (see
     :func:`inputmend.services.repair`).  ``fit_to_oracle``: leave out the
@@ -46,7 +48,9 @@ def run(
     feedback = oracle.check(text)
     if feedback.valid:
         return RepairResult(True, (), RunStats(1, time.monotonic() - started))
-    context = context_of(text, oracle, feedback)
+    # the judge reads on past a window only while the whole run's budget lasts
+    meter = Meter(budget.after(RunStats(0, time.monotonic() - started)))
+    context = context_of(text, oracle, feedback, encoding=encoding, stop=meter.poll)
     found: tuple[Repair, ...] = ()
     partial: Repair | None = None
     tests = 1

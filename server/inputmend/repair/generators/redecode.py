@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inputmend.algorithms.redecode import ALGORITHM, redecode
-from inputmend.core.budget import Budget
+from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
 from inputmend.repair.context import RepairContext
 from inputmend.repair.generators.base import Candidates, Generator
@@ -11,6 +11,8 @@ from inputmend.repair.generators.base import Candidates, Generator
 
 def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
     del found
+    if not context.encoding.escapes_bytes:  # UTF-16/32: a surrogate is the file's own code unit
+        return Candidates((), None, RunStats(0, 0.0))
     result = redecode(context.text, context.oracle, budget=budget)
     return Candidates(tuple(result.repairs), None, result.stats)
 
