@@ -18,8 +18,8 @@ ALLOWED = {
     "grammar": {"core", "oracles.base"},
     "oracles": {"core", "config", "grammar", "oracles"},
     "algorithms": {"core", "oracles", "grammar"},
-    "repair": {"core", "oracles", "grammar", "algorithms"},
-    "services": {"core", "config", "oracles", "grammar", "algorithms", "repair"},
+    "repairs": {"core", "oracles", "grammar", "algorithms"},
+    "services": {"core", "config", "oracles", "grammar", "algorithms", "repairs"},
     "records": {"core", "config", "oracles", "grammar", "services"},
     "cli": {"core", "config", "oracles", "grammar", "services", "records", "lsp.app"},
     "lsp": {"core", "config", "oracles", "services"},
@@ -71,7 +71,7 @@ def test_imports_follow_the_layers(path: Path) -> None:
 # who may look inside a combined oracle for one of its parts: the oracles,
 # the repair context (built once per request) and the language server's
 # session and analysis (which pick the fast grammar check of a document)
-LOOKS_INSIDE_ORACLES = {"oracles", "repair/context", "lsp/session", "lsp/analysis"}
+LOOKS_INSIDE_ORACLES = {"oracles", "repairs/context", "lsp/session", "lsp/analysis"}
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))

@@ -18,10 +18,10 @@ from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.syntax import brackets_of
 from inputmend.oracles.base import Feedback
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.repair import context
-from inputmend.repair.context import RepairContext
-from inputmend.repair.generators.base import Candidates, Generator, Run
-from inputmend.repair.generators.layout import closes_two
+from inputmend.repairs import context
+from inputmend.repairs.context import RepairContext
+from inputmend.repairs.generators.base import Candidates, Generator, Run
+from inputmend.repairs.generators.layout import closes_two
 from tests.conftest import CountingOracle
 from tests.documentation import page, section
 

@@ -1,8 +1,8 @@
 """Repair, explain and abstract a text: the operations the CLI, the language
 server and library users call, and the registry of their algorithms.  A
 facade: a repair algorithm is a named selection of generators
-(:mod:`inputmend.repair.generators`) that the pipeline runs
-(:mod:`inputmend.repair.pipeline`).
+(:mod:`inputmend.repairs.generators`) that the pipeline runs
+(:mod:`inputmend.repairs.pipeline`).
 
 Each operation takes a text and an oracle (or a grammar and a predicate) and
 returns a model value (:mod:`inputmend.core.model`); nothing here prints,
@@ -30,12 +30,12 @@ from inputmend.core.model import Abstraction, Diagnosis, Repair, RepairResult
 from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import Oracle, Predicate
-from inputmend.repair import pipeline
-from inputmend.repair.context import grammar_of, guide_of, lexer_of
-from inputmend.repair.generators import GENERATORS, Generator
-from inputmend.repair.generators.base import always
-from inputmend.repair.generators.completion import COMPLETION
-from inputmend.repair.generators.ddmax import (
+from inputmend.repairs import pipeline
+from inputmend.repairs.context import grammar_of, guide_of, lexer_of
+from inputmend.repairs.generators import GENERATORS, Generator
+from inputmend.repairs.generators.base import always
+from inputmend.repairs.generators.completion import COMPLETION
+from inputmend.repairs.generators.ddmax import (
     DDMAX,
     DDMAX_LINES,
     DDMAX_SYNTACTIC,
@@ -43,8 +43,8 @@ from inputmend.repair.generators.ddmax import (
     spans,
     token_ddmax,
 )
-from inputmend.repair.generators.fsynth import FSYNTH
-from inputmend.repair.rank import rank_for_oracle
+from inputmend.repairs.generators.fsynth import FSYNTH
+from inputmend.repairs.rank import rank_for_oracle
 
 __all__ = ["grammar_of", "guide_of", "lexer_of"]
 
@@ -74,7 +74,7 @@ class RepairAlgorithm:
     generators: tuple[Generator, ...]
     fit_to_oracle: bool = False
     """Leave out the generators that need prefix feedback when the oracle
-    gives none (see :func:`~inputmend.repair.pipeline.run`)."""
+    gives none (see :func:`~inputmend.repairs.pipeline.run`)."""
 
 
 REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {

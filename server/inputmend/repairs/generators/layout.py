@@ -10,9 +10,9 @@ from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
 from inputmend.grammar.syntax import Brackets
 from inputmend.oracles.base import Verdict
-from inputmend.repair.context import RepairContext, cut_off, runs_on
-from inputmend.repair.generators.base import Candidates, Generator
-from inputmend.repair.generators.completion import not_completed
+from inputmend.repairs.context import RepairContext, cut_off, runs_on
+from inputmend.repairs.generators.base import Candidates, Generator
+from inputmend.repairs.generators.completion import not_completed
 
 
 def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:

@@ -5,7 +5,7 @@ when it starts: its weight over the sum of its own and the later
 generators' weights), ``wanted(context, found)`` (is it worth running after
 the repairs ``found`` before it) and ``run(context, found, budget)`` (the
 hints read what was found before them to choose where to look).  One module
-per generator (:mod:`inputmend.repair.generators`).
+per generator (:mod:`inputmend.repairs.generators`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
-from inputmend.repair.context import RepairContext
+from inputmend.repairs.context import RepairContext
 
 
 @dataclass(frozen=True)

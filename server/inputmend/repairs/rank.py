@@ -17,7 +17,7 @@ from inputmend.core.model import Repair
 from inputmend.grammar.syntax import Brackets, syntax_of
 from inputmend.oracles.base import Oracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.repair.context import RepairContext, guide_of, locator_of, token_starts
+from inputmend.repairs.context import RepairContext, guide_of, locator_of, token_starts
 
 
 def rank_for_oracle(
@@ -67,7 +67,7 @@ def ordered(
     """The repairs ranked by what they do to the data, read with the guide
     grammar (``locator``'s) and its hints (``guide``) when there is one, and
     by how well their brackets follow the indentation (``judge``: one made
-    for the text before, see :func:`~inputmend.repair.context.context_of`)."""
+    for the text before, see :func:`~inputmend.repairs.context.context_of`)."""
     if guide.problem is not None:
         notes.append(guide.problem)
     repairs = list(repairs)

@@ -10,10 +10,10 @@ from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
 from inputmend.grammar.hints import NO_HINTS
 from inputmend.oracles.base import Verdict
-from inputmend.repair.context import RepairContext, runs_on
-from inputmend.repair.generators.base import NOTHING, Candidates, Generator
-from inputmend.repair.generators.completion import complete, not_completed
-from inputmend.repair.generators.fsynth import synthesize
+from inputmend.repairs.context import RepairContext, runs_on
+from inputmend.repairs.generators.base import NOTHING, Candidates, Generator
+from inputmend.repairs.generators.completion import complete, not_completed
+from inputmend.repairs.generators.fsynth import synthesize
 
 
 def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:

@@ -28,7 +28,7 @@ from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
 from inputmend.core.render import Lexer
 from inputmend.grammar.lexer import lex_typed
-from inputmend.repair.context import RepairContext, verify
+from inputmend.repairs.context import RepairContext, verify
 
 
 class Polisher(Protocol):

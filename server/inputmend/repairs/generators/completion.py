@@ -7,8 +7,8 @@ from inputmend.algorithms.completion import ALGORITHM, CompletionOptions, comple
 from inputmend.core.budget import Budget
 from inputmend.core.model import Repair
 from inputmend.oracles.base import Verdict
-from inputmend.repair.context import RepairContext
-from inputmend.repair.generators.base import NOTHING, Candidates, Generator
+from inputmend.repairs.context import RepairContext
+from inputmend.repairs.generators.base import NOTHING, Candidates, Generator
 
 
 def complete(context: RepairContext, budget: Budget) -> Candidates:

@@ -15,9 +15,9 @@ from inputmend.algorithms.fsynth import (
 from inputmend.algorithms.polish import with_filler
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
-from inputmend.repair.context import RepairContext, verify
-from inputmend.repair.generators.base import Candidates, Generator
-from inputmend.repair.generators.search import searching_may_help
+from inputmend.repairs.context import RepairContext, verify
+from inputmend.repairs.generators.base import Candidates, Generator
+from inputmend.repairs.generators.search import searching_may_help
 
 
 def synthesize(context: RepairContext, budget: Budget) -> Candidates:

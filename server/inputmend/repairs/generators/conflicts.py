@@ -6,8 +6,8 @@ from inputmend.algorithms.conflicts import ALGORITHM, conflict_repairs
 from inputmend.core.budget import Budget
 from inputmend.core.conflicts import find_conflicts
 from inputmend.core.model import Repair
-from inputmend.repair.context import RepairContext
-from inputmend.repair.generators.base import Candidates, Generator
+from inputmend.repairs.context import RepairContext
+from inputmend.repairs.generators.base import Candidates, Generator
 
 
 def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:

@@ -14,10 +14,10 @@ from inputmend.core.loss import LossLimit
 from inputmend.core.model import Repair, RepairResult
 from inputmend.core.text import UTF8, Encoding
 from inputmend.oracles.base import Oracle, Verdict
-from inputmend.repair.context import context_of, verify
-from inputmend.repair.generators.base import Generator
-from inputmend.repair.polish import polish
-from inputmend.repair.rank import rank_in
+from inputmend.repairs.context import context_of, verify
+from inputmend.repairs.generators.base import Generator
+from inputmend.repairs.polish import polish
+from inputmend.repairs.rank import rank_in
 
 
 def gives_prefix_feedback(oracle: Oracle) -> bool:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from inputmend.algorithms.redecode import ALGORITHM, redecode
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
-from inputmend.repair.context import RepairContext
-from inputmend.repair.generators.base import Candidates, Generator
+from inputmend.repairs.context import RepairContext
+from inputmend.repairs.generators.base import Candidates, Generator
 
 
 def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:

@@ -1,13 +1,13 @@
 """The repair pipeline: what a repair of one text is made of.
 
-* :mod:`~inputmend.repair.context`: :class:`RepairContext`, everything a
+* :mod:`~inputmend.repairs.context`: :class:`RepairContext`, everything a
   request knows about its text, built once (the only code that looks inside
   an oracle);
-* :mod:`~inputmend.repair.generators`: the generators that propose
+* :mod:`~inputmend.repairs.generators`: the generators that propose
   candidates, one module each, in the order they run;
-* :mod:`~inputmend.repair.rank`: the one ordering of the candidates;
-* :mod:`~inputmend.repair.polish`: :data:`POLISHERS`, the polish steps in order;
-* :mod:`~inputmend.repair.pipeline`: one request, start to end.
+* :mod:`~inputmend.repairs.rank`: the one ordering of the candidates;
+* :mod:`~inputmend.repairs.polish`: :data:`POLISHERS`, the polish steps in order;
+* :mod:`~inputmend.repairs.pipeline`: one request, start to end.
 
 Where things go: a new repair idea is one generator module (and its place
 in ``GENERATORS``); a new format is a ``.lark`` file and a ``.hints.toml``

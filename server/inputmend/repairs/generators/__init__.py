@@ -1,20 +1,20 @@
 """Generators: each proposes candidate repairs of a text, none ranks them.
 
-The protocol is in :mod:`~inputmend.repair.generators.base`; one module per
+The protocol is in :mod:`~inputmend.repairs.generators.base`; one module per
 generator.  A new repair idea is one more module, and a place in
 :data:`GENERATORS`.
 """
 
 from __future__ import annotations
 
-from inputmend.repair.generators.base import Candidates, Generator
-from inputmend.repair.generators.completion import COMPLETION
-from inputmend.repair.generators.conflicts import CONFLICTS
-from inputmend.repair.generators.ddmax import HYBRID
-from inputmend.repair.generators.fsynth import FSYNTH
-from inputmend.repair.generators.hints import HINTS
-from inputmend.repair.generators.layout import LAYOUT
-from inputmend.repair.generators.redecode import REDECODE
+from inputmend.repairs.generators.base import Candidates, Generator
+from inputmend.repairs.generators.completion import COMPLETION
+from inputmend.repairs.generators.conflicts import CONFLICTS
+from inputmend.repairs.generators.ddmax import HYBRID
+from inputmend.repairs.generators.fsynth import FSYNTH
+from inputmend.repairs.generators.hints import HINTS
+from inputmend.repairs.generators.layout import LAYOUT
+from inputmend.repairs.generators.redecode import REDECODE
 
 GENERATORS: tuple[Generator, ...] = (
     CONFLICTS,

@@ -12,9 +12,9 @@ from inputmend.core.model import Repair, Span, distance, spans_to_edits
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.recovery import recovery_units
 from inputmend.oracles.base import Oracle
-from inputmend.repair.context import RepairContext
-from inputmend.repair.generators.base import Candidates, Generator, Run
-from inputmend.repair.generators.search import searching_may_help
+from inputmend.repairs.context import RepairContext
+from inputmend.repairs.generators.base import Candidates, Generator, Run
+from inputmend.repairs.generators.search import searching_may_help
 
 
 def spans(ranges: Ranges) -> tuple[Span, ...]:
