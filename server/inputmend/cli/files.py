@@ -253,20 +253,39 @@ class WriteError(InputError):
 _MAX_LINKS = 40  # as the kernel's ELOOP limit
 
 
+def _foreign_in_shared_folder(entry: Path, info: os.stat_result) -> bool:
+    """Whether ``entry`` (``info``: its own status) lies in a sticky
+    world-writable folder and belongs neither to this user nor to the
+    folder's owner: anyone could have put it there under a name the user is
+    about to write (``/tmp/out.json``)."""
+    folder = os.stat(entry.parent)
+    shared = stat.S_ISVTX | stat.S_IWOTH
+    return folder.st_mode & shared == shared and info.st_uid not in (os.geteuid(), folder.st_uid)
+
+
 def _refuse_foreign_link(link: Path, info: os.stat_result, named: Path) -> None:
     """The rule of Linux's ``fs.protected_symlinks``: a symbolic link in a
     sticky world-writable folder is followed only by its owner, or when the
-    folder's owner owns it.  Anyone can plant a link there under a name the
-    user is about to write (``/tmp/out.json``), pointing at the user's files."""
-    folder = os.stat(link.parent)
-    shared = stat.S_ISVTX | stat.S_IWOTH
-    if folder.st_mode & shared != shared or info.st_uid in (os.geteuid(), folder.st_uid):
-        return
-    raise WriteError(
-        f"{named}: refused: the symbolic link {link} in the shared folder {link.parent} "
-        f"belongs to another user (uid {info.st_uid}) and could point at any file; "
-        "remove it or write elsewhere"
-    )
+    folder's owner owns it; it could point at any of the user's files."""
+    if _foreign_in_shared_folder(link, info):
+        raise WriteError(
+            f"{named}: refused: the symbolic link {link} in the shared folder {link.parent} "
+            f"belongs to another user (uid {info.st_uid}) and could point at any file; "
+            "remove it or write elsewhere"
+        )
+
+
+def _refuse_foreign_file(file: Path, info: os.stat_result, named: Path) -> None:
+    """The rule of Linux's ``fs.protected_regular``: a file in a sticky
+    world-writable folder that another user owns is not written.  Replacing
+    it would hand them the output (a rewritten file keeps its owner), and
+    writing into it (a file with other names) writes into their file."""
+    if _foreign_in_shared_folder(file, info):
+        raise WriteError(
+            f"{named}: refused: the file {file} in the shared folder {file.parent} "
+            f"belongs to another user (uid {info.st_uid}), who would own what is "
+            "written; remove it or write elsewhere"
+        )
 
 
 def resolve_for_writing(path: Path) -> Path:
@@ -431,6 +450,7 @@ class AtomicFile:
             why = _not_regular(info.st_mode)
             if why is not None:
                 raise WriteError(f"{path}: {why}; only regular files are written")
+            _refuse_foreign_file(self.target, info, path)
             if not info.st_mode & stat.S_IWUSR and not force:
                 raise WriteError(
                     f"{path} is read-only (mode {stat.S_IMODE(info.st_mode):04o}): not "
