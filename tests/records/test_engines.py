@@ -9,6 +9,8 @@ import random
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +159,12 @@ def test_the_local_dask_cluster_admits_only_its_own_run() -> None:
         assert engine.cluster is not None
         address = engine.cluster.scheduler_address
         assert address.startswith("tls://127.0.0.1:")
+        # nor through the scheduler's web pages, which have no login
+        assert engine.dashboard is None
+        port = engine.client.scheduler_info()["services"]["dashboard"]
+        for page in ("status", "json/identity.json", "info/main/workers.html", "metrics"):
+            with pytest.raises(urllib.error.HTTPError, match="404"):
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/{page}", timeout=10)
         output, _, _ = _run(engine, _jsonl(50))
         assert len(output.splitlines()) == 50, "the run itself gets in"
         tcp = address.replace("tls://", "tcp://")
