@@ -8,7 +8,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -21,7 +20,7 @@ from inputmend.records import engines
 from inputmend.records.model import PartitionResult, RecordResult
 from inputmend.records.process import RecordSettings
 from inputmend.records.split import Partitioner
-from tests.processes import marked, new_mark, survivors
+from tests.processes import new_mark, running, survivors
 
 SETTINGS = RecordSettings(timeout_s=None, max_tests=2000)  # deterministic budgets
 
@@ -135,9 +134,7 @@ def test_kill_9_of_the_command_leaves_no_worker(tmp_path: Path, engine: str) -> 
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while len(marked(mark)) < 4 and time.monotonic() < deadline:  # the command, 2 workers
-            time.sleep(0.1)
+        running(mark, 4)  # the command, 2 workers
         assert process.poll() is None, "the run ended before it could be killed"
     finally:
         process.kill()
