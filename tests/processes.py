@@ -35,9 +35,19 @@ def marked(mark: dict[str, str]) -> list[int]:
     return found
 
 
-def survivors(mark: dict[str, str], within: float = 10.0) -> list[str]:
+def running(mark: dict[str, str], count: int, within: float = 60.0) -> list[int]:
+    """The marked processes once there are ``count`` of them (``within`` is
+    only a hang guard: it returns as soon as they run, however slow the machine)."""
+    deadline = time.monotonic() + within
+    while len(alive := marked(mark)) < count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return alive
+
+
+def survivors(mark: dict[str, str], within: float = 60.0) -> list[str]:
     """The command lines of marked processes still alive after ``within``
-    seconds; they are killed, so that a failing test leaves nothing behind."""
+    seconds (a hang guard: it returns as soon as none is left); they are
+    killed, so that a failing test leaves nothing behind."""
     deadline = time.monotonic() + within
     while (alive := marked(mark)) and time.monotonic() < deadline:
         time.sleep(0.1)

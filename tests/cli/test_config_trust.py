@@ -176,3 +176,33 @@ def test_every_entry_point_obeys_only_the_users_own_configuration(
     else:
         assert "owned by another user (uid 65534)" in err
         assert not mark.exists()
+
+
+@pytest.mark.parametrize("validator", ["validators.py:check", "validators:check"])
+def test_a_linked_configuration_finds_its_validators_in_its_own_folder(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    validator: str,
+) -> None:
+    """A link to the user's configuration, planted beside a file in someone
+    else's folder, must not make that folder the one its relative paths and
+    modules come from: the planter's ``validators.py`` would run."""
+    mark = tmp_path / "ran"
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".inputmend.toml").write_text(
+        f'[[oracle]]\nfiles = "*.data"\npython = "{validator}"\n'
+    )
+    (project / "validators.py").write_text("def check(text):\n    return True\n")
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    (planted / ".inputmend.toml").symlink_to(project / ".inputmend.toml")
+    (planted / "validators.py").write_text(
+        f"def check(text):\n    open({str(mark)!r}, 'w').close()\n    return True\n"
+    )
+    (planted / "x.data").write_text("hello")
+    monkeypatch.chdir(project)
+    code, out, err = run(capsys, "check", str(planted / "x.data"))
+    assert code == 0 and "valid" in out and "Traceback" not in err
+    assert not mark.exists()

@@ -243,6 +243,49 @@ def test_another_users_symlink_in_a_sticky_folder_is_not_followed(
     assert sorted(p.name for p in link.parent.iterdir()) == ["out.json"]
 
 
+@pytest.mark.skipif(not ROOT, reason="planting another user's file needs root")
+@pytest.mark.parametrize("how", ["-o", "--reject"])
+@pytest.mark.parametrize("links", [1, 2])
+def test_another_users_file_in_a_sticky_folder_is_not_taken_over(
+    capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path, how: str, links: int
+) -> None:
+    """A file another user planted under the name about to be written stays
+    theirs: replacing it would give them the output (its owner is kept), and
+    writing into its inode (a hard-linked one) too; the rule of Linux's
+    ``fs.protected_regular``."""
+    planted = _shared_folder(tmp_path) / "out.json"
+    planted.write_text("planted")
+    planted.chmod(0o666)
+    os.chown(planted, OTHER_UID, OTHER_UID)
+    if links == 2:
+        os.link(planted, planted.with_name("their-other-name"))
+    extra = ["--records", "lines"] if how == "--reject" else []
+    code, _, err = run(capsys, "repair", *extra, how, str(planted), str(broken))
+    assert code == 2 and "Traceback" not in err
+    assert f"{planted}: refused" in err and "belongs to another user" in err
+    assert planted.read_text() == "planted" and planted.stat().st_uid == OTHER_UID
+
+
+@pytest.mark.skipif(not ROOT, reason="planting another user's link needs root")
+def test_in_place_on_another_users_folder_does_not_follow_their_links(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Their folder is theirs to fill: a link they put in it, among the
+    files to repair, would have the user's own file rewritten."""
+    victim = tmp_path / "victim.json"
+    victim.write_text(BROKEN)
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "b.json").write_text(BROKEN)
+    _foreign_link(theirs / "a.json", victim)
+    os.chown(theirs, OTHER_UID, OTHER_UID)
+    code, _, err = run(capsys, "repair", "--in-place", str(theirs))
+    assert code == 2 and "Traceback" not in err
+    assert f"{theirs / 'a.json'}: refused" in err and "belongs to another user" in err
+    assert victim.read_text() == BROKEN and not (theirs / "a.json.orig").exists()
+    assert (theirs / "b.json").read_text() == REPAIRED
+
+
 def test_a_symlink_in_a_sticky_folder_is_followed_when_its_owner_is_the_writer(
     capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path
 ) -> None:

@@ -118,7 +118,7 @@ def replace_text(client: LanguageClient, uri: str, version: int, text: str) -> N
     )
 
 
-async def wait_until(condition: Callable[[], Any], timeout: float = 30.0) -> Any:
+async def wait_until(condition: Callable[[], Any], timeout: float = 60.0) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()

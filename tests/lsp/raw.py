@@ -53,7 +53,7 @@ class RawServer:
         self._buffer += chunk
         return bool(chunk)
 
-    def receive(self, timeout: float = 10.0) -> dict[str, Any] | None:
+    def receive(self, timeout: float = 60.0) -> dict[str, Any] | None:
         """The next message, or None when none comes in time."""
         deadline = time.monotonic() + timeout
         while True:
@@ -68,7 +68,7 @@ class RawServer:
             if not self._fill(deadline):
                 return None
 
-    def answer(self, number: int, timeout: float = 10.0) -> dict[str, Any]:
+    def answer(self, number: int, timeout: float = 60.0) -> dict[str, Any]:
         """The response to request ``number`` (skipping notifications)."""
         deadline = time.monotonic() + timeout
         while True:

@@ -92,7 +92,7 @@ async def test_the_final_repairs_are_offered_before_the_spans_search_ends(
             return phase(job)
 
     analysis = asyncio.ensure_future(analyser._analyse(snapshot.uri, HeldSpans()))  # type: ignore[arg-type]
-    for _ in range(1000):
+    for _ in range(6000):  # a hang guard of at least 60 s: it ends with the event
         if any(s.final for s in published) or analysis.done():
             break
         await asyncio.sleep(0.01)

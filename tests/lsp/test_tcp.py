@@ -28,7 +28,7 @@ class TcpClient:
     """A byte-level client on a socket."""
 
     def __init__(self, port: int) -> None:
-        self.socket = socket.create_connection(("127.0.0.1", port), timeout=20)
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=60)
         self._buffer = b""
 
     def send(self, message: dict[str, Any]) -> None:

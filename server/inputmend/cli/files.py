@@ -16,8 +16,10 @@ The one place where the command line touches the file system:
   attributes (ACLs among them); a file with other hard links is rewritten in its
   own inode (after its backup is safe), so that the links keep seeing it; a
   symbolic link is followed, so the file it points to is repaired and the
-  link stays, except a link planted by another user in a shared sticky
-  folder such as ``/tmp`` (:func:`resolve_for_writing`);
+  link stays, except a link owned by another user than the writer or root
+  (planted in ``/tmp``, or in their folder given to ``--in-place``;
+  :func:`resolve_for_writing`), and another user's file in a shared sticky
+  folder is not written;
 * the input is never an output: files are compared by device and inode
   (:func:`same_file`), so a hard or symbolic link to the input is the input;
 * a file is rewritten in place only with its original kept as a backup that
@@ -253,25 +255,48 @@ class WriteError(InputError):
 _MAX_LINKS = 40  # as the kernel's ELOOP limit
 
 
-def _refuse_foreign_link(link: Path, info: os.stat_result, named: Path) -> None:
-    """The rule of Linux's ``fs.protected_symlinks``: a symbolic link in a
-    sticky world-writable folder is followed only by its owner, or when the
-    folder's owner owns it.  Anyone can plant a link there under a name the
-    user is about to write (``/tmp/out.json``), pointing at the user's files."""
-    folder = os.stat(link.parent)
+def _foreign_in_shared_folder(entry: Path, info: os.stat_result) -> bool:
+    """Whether ``entry`` (``info``: its own status) lies in a sticky
+    world-writable folder and belongs neither to this user nor to the
+    folder's owner: anyone could have put it there under a name the user is
+    about to write (``/tmp/out.json``)."""
+    folder = os.stat(entry.parent)
     shared = stat.S_ISVTX | stat.S_IWOTH
-    if folder.st_mode & shared != shared or info.st_uid in (os.geteuid(), folder.st_uid):
-        return
-    raise WriteError(
-        f"{named}: refused: the symbolic link {link} in the shared folder {link.parent} "
-        f"belongs to another user (uid {info.st_uid}) and could point at any file; "
-        "remove it or write elsewhere"
-    )
+    return folder.st_mode & shared == shared and info.st_uid not in (os.geteuid(), folder.st_uid)
+
+
+def _refuse_foreign_link(link: Path, info: os.stat_result, named: Path) -> None:
+    """A symbolic link is followed for writing only when it is the writer's
+    or root's.  Another user chose where it points: planted in a shared
+    sticky folder (``/tmp/out.json``, stricter than Linux's
+    ``fs.protected_symlinks``, which trusts the folder's owner too) or in a
+    folder of theirs given to ``--in-place``, it would have the writer
+    rewrite any of the writer's own files."""
+    if info.st_uid not in (os.geteuid(), 0):
+        where = "shared folder" if _foreign_in_shared_folder(link, info) else "folder"
+        raise WriteError(
+            f"{named}: refused: the symbolic link {link} in the {where} {link.parent} "
+            f"belongs to another user (uid {info.st_uid}) and could point at any file; "
+            "remove it or write elsewhere"
+        )
+
+
+def _refuse_foreign_file(file: Path, info: os.stat_result, named: Path) -> None:
+    """The rule of Linux's ``fs.protected_regular``: a file in a sticky
+    world-writable folder that another user owns is not written.  Replacing
+    it would hand them the output (a rewritten file keeps its owner), and
+    writing into it (a file with other names) writes into their file."""
+    if _foreign_in_shared_folder(file, info):
+        raise WriteError(
+            f"{named}: refused: the file {file} in the shared folder {file.parent} "
+            f"belongs to another user (uid {info.st_uid}), who would own what is "
+            "written; remove it or write elsewhere"
+        )
 
 
 def resolve_for_writing(path: Path) -> Path:
     """The real path of ``path`` (symbolic links resolved), refusing to follow
-    another user's link in a shared sticky folder (:func:`_refuse_foreign_link`).
+    another user's link (:func:`_refuse_foreign_link`).
 
     The kernel applies that rule only to the links it follows itself; the
     target of a write is found here, by reading the links, so the rule is
@@ -431,6 +456,7 @@ class AtomicFile:
             why = _not_regular(info.st_mode)
             if why is not None:
                 raise WriteError(f"{path}: {why}; only regular files are written")
+            _refuse_foreign_file(self.target, info, path)
             if not info.st_mode & stat.S_IWUSR and not force:
                 raise WriteError(
                     f"{path} is read-only (mode {stat.S_IMODE(info.st_mode):04o}): not "

@@ -130,12 +130,15 @@ def load_config(path: Path) -> ConfigFile:
 
 
 def find_config(file: Path) -> Path | None:
-    """The nearest ``.inputmend.toml`` in the file's folder or a parent."""
+    """The nearest ``.inputmend.toml`` in the file's folder or a parent, by
+    its real path: a configuration reached through a symbolic link finds its
+    grammars, commands and modules in its own folder, never in the folder
+    that holds the link (anyone's, such as a folder in ``/tmp``)."""
     folder = file.resolve().parent
     for candidate in (folder, *folder.parents):
         path = candidate / defaults.CONFIG_NAME
         if path.is_file():
-            return path
+            return path.resolve()
     return None
 
 

@@ -36,7 +36,9 @@ LOOPBACK = "127.0.0.1"
 def private_cluster(workers: int) -> LocalCluster:
     """A local cluster of ``workers`` single-threaded processes that only this
     run can reach: TLS on the loopback interface, with a per-run certificate
-    that every peer (client, scheduler, worker) must present."""
+    that every peer (client, scheduler, worker) must present, and no
+    dashboard: its HTTP server (which the scheduler always starts) listens on
+    the loopback interface and serves no page, as its pages have no login."""
     return LocalCluster(
         n_workers=workers,
         threads_per_worker=1,
@@ -45,6 +47,7 @@ def private_cluster(workers: int) -> LocalCluster:
         protocol="tls://",
         security=Security.temporary(),
         dashboard_address=f"{LOOPBACK}:0",  # any free port: never a warning
+        scheduler_kwargs={"dashboard": False},
         silence_logs=logging.ERROR,
     )
 
@@ -74,6 +77,7 @@ class DaskEngine:
                 local = {
                     "distributed.worker.daemon": False,
                     "distributed.worker.profile.enabled": False,
+                    "distributed.scheduler.http.routes": [],
                 }
                 with dask.config.set(local):
                     self.cluster = private_cluster(workers)
@@ -88,9 +92,9 @@ class DaskEngine:
 
     @property
     def dashboard(self) -> str | None:
-        """The address of the scheduler's dashboard (a local cluster has one
-        when bokeh is installed)."""
-        if self.cluster is not None and not _has_dashboard():
+        """The address of the dashboard of a cluster named with ``scheduler``
+        (when bokeh is installed); the private local cluster has none."""
+        if self.cluster is not None or not _has_dashboard():
             return None
         return str(self.client.dashboard_link)
 
