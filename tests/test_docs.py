@@ -95,7 +95,7 @@ def test_every_python_example_is_python() -> None:
 
 def _printed_as_commented(code: str) -> None:
     """Run ``code`` and check that each ``print(...)  # TEXT`` line printed TEXT."""
-    expected = re.findall(r"^print\(.*\) +# (.*)$", code, re.M)
+    expected = re.findall(r"^ *print\(.*\) +# (.*)$", code, re.M)
     assert expected, "no print with its expected output"
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
@@ -109,8 +109,11 @@ def test_the_readmes_library_example_prints_what_it_says() -> None:
 
 
 def test_the_library_pages_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    first, files = [block.text for block in blocks("python") if block.page.name == "library.md"]
+    first, files, services = [
+        block.text for block in blocks("python") if block.page.name == "library.md"
+    ]
     _printed_as_commented(first)
+    _printed_as_commented(services)
     # the second goes on from the first, on a UTF-16 INI file whose section lost its `]`
     monkeypatch.chdir(tmp_path)
     original = "\ufeff[lang\r\nname = Deutsch\r\n".encode("utf-16-le")
@@ -119,6 +122,17 @@ def test_the_library_pages_examples_run(tmp_path: Path, monkeypatch: pytest.Monk
     fixed = Path("lang.fixed.ini").read_bytes()
     assert fixed.startswith(b"\xff\xfe") and fixed != original
     assert fixed.decode("utf-16") == "[lang]\r\nname = Deutsch\r\n"
+
+
+def test_no_example_uses_the_reference_oracle() -> None:
+    """The from-scratch grammar oracle is the tests' reference: slow on large
+    texts, so the documentation shows the one-call form and the factory."""
+    for block in blocks("python"):
+        assert "ReferenceGrammarOracle" not in block.text, block.page.name
+        assert "oracles.grammar" not in block.text, block.page.name
+    assert "ReferenceGrammarOracle" not in "\n".join(
+        path.read_text(encoding="utf-8") for path in (ROOT / "examples").rglob("*.py")
+    )
 
 
 def test_the_configuration_example_is_a_valid_configuration(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ ALLOWED = {
     "algorithms": {"core", "oracles", "grammar"},
     "repairs": {"core", "oracles", "grammar", "algorithms"},
     "services": {"core", "config", "oracles", "grammar", "algorithms", "repairs"},
+    "api": {"core", "config", "oracles", "services"},
     "records": {"core", "config", "oracles", "grammar", "services"},
     "cli": {"core", "config", "oracles", "grammar", "services", "records", "lsp.app"},
     "lsp": {"core", "config", "oracles", "services"},

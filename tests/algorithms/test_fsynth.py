@@ -20,7 +20,7 @@ from inputmend.algorithms.fsynth import (
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, apply_edits
 from inputmend.oracles.base import Feedback, Oracle, Verdict
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.python import CallableOracle
 from tests.clock import work_clock
@@ -42,10 +42,10 @@ string : ESCAPED_STRING
 
 
 @pytest.fixture(scope="module")
-def grammar_oracle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GrammarOracle]:
+def grammar_oracle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReferenceGrammarOracle]:
     path = tmp_path_factory.mktemp("grammar") / "json.lark"
     path.write_text(JSON_GRAMMAR, encoding="utf-8")
-    oracle = GrammarOracle(str(path))
+    oracle = ReferenceGrammarOracle(str(path))
     yield oracle
     oracle.close()
 
@@ -84,7 +84,7 @@ JSON_ORACLE = CallableOracle(json.loads)
 
 
 @pytest.fixture(params=["lark", "json.loads", "no-offsets"])
-def oracle(request: pytest.FixtureRequest, grammar_oracle: GrammarOracle) -> Oracle:
+def oracle(request: pytest.FixtureRequest, grammar_oracle: ReferenceGrammarOracle) -> Oracle:
     if request.param == "lark":
         return grammar_oracle
     if request.param == "json.loads":
@@ -180,7 +180,7 @@ def test_empty_input(oracle: Oracle) -> None:
     assert result.repairs[0].distance == 1
 
 
-def test_undecodable_byte_is_deleted(grammar_oracle: GrammarOracle) -> None:
+def test_undecodable_byte_is_deleted(grammar_oracle: ReferenceGrammarOracle) -> None:
     text = '{"a": [1, 2\udc80]}'
     assert grammar_oracle.check(text).error_offset == 11
     result = fsynth(text, grammar_oracle)
@@ -189,7 +189,7 @@ def test_undecodable_byte_is_deleted(grammar_oracle: GrammarOracle) -> None:
     assert result.repairs[0].edits == (Edit(11, 1),)
 
 
-def test_undecodable_byte_is_only_deleted_or_replaced(grammar_oracle: GrammarOracle) -> None:
+def test_undecodable_byte_is_only_deleted_or_replaced(grammar_oracle: ReferenceGrammarOracle) -> None:
     text = "[1, \udc80 2\udc81]"
     recording = Recording(grammar_oracle)
     result = fsynth(text, recording)
@@ -216,7 +216,7 @@ def test_reach_finds_a_quote_lost_inside_a_string() -> None:
     assert reached.stats.tests < 3 * plain.stats.tests
 
 
-def test_auto_reaches_back_for_a_black_box_too(grammar_oracle: GrammarOracle) -> None:
+def test_auto_reaches_back_for_a_black_box_too(grammar_oracle: ReferenceGrammarOracle) -> None:
     text = '{"key : "v"}'  # the quote after the key is lost
     blind = NoOffsets(grammar_oracle)
     one_edit = FSynthOptions(max_edits=1)
@@ -226,7 +226,7 @@ def test_auto_reaches_back_for_a_black_box_too(grammar_oracle: GrammarOracle) ->
     assert '{"key" : "v"}' in [r.text for r in result.repairs]
 
 
-def test_black_box_without_offsets_searches_boundaries(grammar_oracle: GrammarOracle) -> None:
+def test_black_box_without_offsets_searches_boundaries(grammar_oracle: ReferenceGrammarOracle) -> None:
     text = '{"ABCD":[*"1,2,3,4,5,6"]*}'
     blind = NoOffsets(grammar_oracle)
     searched = fsynth(text, blind)
@@ -255,7 +255,7 @@ def test_window_repairs_just_before_boundary() -> None:
     assert not paper.repairs or paper.repairs[0].distance > 1
 
 
-def test_paper_options_repair_the_worked_examples(grammar_oracle: GrammarOracle) -> None:
+def test_paper_options_repair_the_worked_examples(grammar_oracle: ReferenceGrammarOracle) -> None:
     options = FSynthOptions.paper()
     assert "searched" in options.describe()
     result = fsynth('{"ABCD":[*"1,2,3,4,5,6"]*}', grammar_oracle, options=options)
@@ -344,7 +344,7 @@ def test_budget_exhausted_before_first_boundary_keeps_input() -> None:
 
 
 def test_cancellation_stops_quickly(
-    grammar_oracle: GrammarOracle, monkeypatch: pytest.MonkeyPatch
+    grammar_oracle: ReferenceGrammarOracle, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = 0
 
@@ -370,7 +370,7 @@ def test_cancellation_stops_quickly(
     assert result.partial is not None and result.partial.text
 
 
-def test_time_budget(grammar_oracle: GrammarOracle, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_time_budget(grammar_oracle: ReferenceGrammarOracle, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each oracle run costs 10 ms of a clock that moves by work: the search
     stops after about 30 runs (0.3 s)."""
     clock = work_clock(monkeypatch)

@@ -16,7 +16,7 @@ from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import lex_tokens
 from inputmend.grammar.recovery import recovery_units
 from inputmend.oracles.base import Oracle
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.python import CallableOracle
 
 JSON_GRAMMAR = """\
@@ -47,7 +47,7 @@ def grammar(tmp_path_factory: pytest.TempPathFactory) -> CompiledGrammar:
 
 @pytest.fixture(params=["lark", "json.loads"])
 def oracle(request: pytest.FixtureRequest, grammar: CompiledGrammar) -> Oracle:
-    return GrammarOracle(grammar) if request.param == "lark" else JSON_ORACLE
+    return ReferenceGrammarOracle(grammar) if request.param == "lark" else JSON_ORACLE
 
 
 def _pieces(text: str, spans: list[tuple[int, int]]) -> list[str]:
@@ -143,7 +143,7 @@ def test_valid_input_is_unchanged(grammar: CompiledGrammar, oracle: Oracle) -> N
 def test_budget_is_shared_and_respected(grammar: CompiledGrammar) -> None:
     text = '{ "item": "Apple", "price": **3.45, "more": [1, 2, *3] }'
     tokens = lex_tokens(grammar, text)
-    oracle = GrammarOracle(grammar)
+    oracle = ReferenceGrammarOracle(grammar)
     for limit in (0, 1, 5, 20, 60):
         for algorithm in (syntactic_ddmax, hybrid_ddmax):
             result = algorithm(text, oracle, tokens=tokens, budget=Budget(max_tests=limit))

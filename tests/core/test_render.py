@@ -12,13 +12,13 @@ from inputmend.core.render import (
     plain_lexer,
     same_for_reader,
 )
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.services import lexer_of
 
 PACKAGE = '{\n  "name": "inputmend",\n  "version": "0.1.0"\n  "private": true\n}\n'
 AFTER_VERSION = PACKAGE.index('"0.1.0"') + len('"0.1.0"')
-JSON_LEXER = lexer_of(GrammarOracle("json"))
+JSON_LEXER = lexer_of(ReferenceGrammarOracle("json"))
 
 
 @pytest.fixture(params=["plain", "grammar"])

@@ -9,7 +9,7 @@ import pytest
 from inputmend.grammar.checks import NameChecks, Rejected, affix
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import OracleConfigError, Verdict
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 PATTERNS = {
@@ -108,7 +108,7 @@ def test_a_user_grammar_can_ask_for_checks(tmp_path: Path) -> None:
         "%ignore /[ \\n]+/\n"
     )
     grammar = CompiledGrammar.load(str(path))
-    for oracle in (IncrementalGrammarOracle(grammar), GrammarOracle(grammar)):
+    for oracle in (IncrementalGrammarOracle(grammar), ReferenceGrammarOracle(grammar)):
         assert oracle.check("begin a; begin b; end b; end a;").valid
         wrong = oracle.check("begin a; begin b; end a; end b;")
         assert (wrong.verdict, wrong.error_offset) == (Verdict.INCORRECT, 22)  # at `a`

@@ -35,7 +35,7 @@ import pytest
 import regex
 
 from inputmend.grammar import registry
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 HERE = Path(__file__).resolve().parent
@@ -102,8 +102,8 @@ def _lark_accepts(name: str, text: str) -> bool:
 
 
 @functools.cache
-def _oracle(name: str) -> GrammarOracle:
-    return GrammarOracle(name)
+def _oracle(name: str) -> ReferenceGrammarOracle:
+    return ReferenceGrammarOracle(name)
 
 
 def accepts(name: str, text: str) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from inputmend.oracles.base import Verdict
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.grammars import references
 
@@ -56,7 +56,7 @@ def test_checks_beside_the_parser(
     offset: int | None,
     message: str | None,
 ) -> None:
-    for judge in (oracle, GrammarOracle("xml")):
+    for judge in (oracle, ReferenceGrammarOracle("xml")):
         feedback = judge.check(text)
         assert (feedback.verdict, feedback.error_offset) == (verdict, offset)
         if message is not None:

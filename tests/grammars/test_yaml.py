@@ -19,7 +19,7 @@ import yaml
 
 from inputmend.algorithms.fsynth import DEFAULT_ALPHABET
 from inputmend.oracles.base import Verdict
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.grammars.references import corpus_files
 
@@ -137,7 +137,7 @@ CASES = [
 def test_agrees_with_pyyaml(oracle: IncrementalGrammarOracle, text: str) -> None:
     expected = pyyaml_reads(text)
     assert oracle.check(text).valid is expected
-    assert GrammarOracle("yaml").check(text).valid is expected
+    assert ReferenceGrammarOracle("yaml").check(text).valid is expected
 
 
 PIECES = [
@@ -170,7 +170,7 @@ def _fragile(rng: random.Random, text: str) -> str:
 def test_agrees_with_pyyaml_on_fragile_changes_of_the_corpus() -> None:
     rng = random.Random("yaml-fragile")
     texts = [path.read_bytes().decode("utf-8") for path in corpus_files("yaml")]
-    oracle = GrammarOracle("yaml")
+    oracle = ReferenceGrammarOracle("yaml")
     disagreements, valid = [], 0
     for _ in range(600):
         lines = rng.choice(texts).split("\n")
@@ -199,7 +199,7 @@ def test_agrees_with_pyyaml_on_fragile_changes_of_the_corpus() -> None:
 def test_boundaries(
     oracle: IncrementalGrammarOracle, text: str, verdict: Verdict, offset: int
 ) -> None:
-    for judge in (oracle, GrammarOracle("yaml")):
+    for judge in (oracle, ReferenceGrammarOracle("yaml")):
         feedback = judge.check(text)
         assert (feedback.verdict, feedback.error_offset) == (verdict, offset)
 
@@ -275,7 +275,7 @@ def test_edits_where_the_layout_matters_agree_with_a_from_scratch_scan(region: s
     # boundaries: an edit resumes from a checkpoint with the layout's state
     # and rejoins where stack and state agree, at any spacing of checkpoints.
     text = UNIT * 6
-    reference = GrammarOracle("yaml")
+    reference = ReferenceGrammarOracle("yaml")
     assert reference.check(text).valid and pyyaml_reads(text)
     start = len(UNIT) * 3 + UNIT.index(REGIONS[region])
     positions = range(start, start + len(REGIONS[region]) + 1)

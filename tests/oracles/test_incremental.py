@@ -12,7 +12,7 @@ from inputmend.core.text import decode_bytes
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.base import OracleConfigError, Verdict
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import (
     CHECKPOINT_EVERY,
     LAYOUT_CHECKPOINT_EVERY,
@@ -47,7 +47,7 @@ CORPUS_FORMATS = {"json", "ini", "sexp", "tinyc"}
     ],
 )
 def test_three_way_verdicts(text: str, verdict: Verdict, offset: int | None) -> None:
-    for oracle in (IncrementalGrammarOracle("json"), GrammarOracle("json")):
+    for oracle in (IncrementalGrammarOracle("json"), ReferenceGrammarOracle("json")):
         feedback = oracle.check(text)
         assert (feedback.verdict, feedback.error_offset) == (verdict, offset), oracle.describe()
 
@@ -103,7 +103,7 @@ def _mutate(rng: random.Random, text: str) -> tuple[int, int, str]:
 def test_random_prefixes_and_edits_agree_with_a_from_scratch_parse(name: str) -> None:
     rng = random.Random(f"incremental-{name}")
     compiled = CompiledGrammar.load(name)
-    reference = GrammarOracle(compiled)
+    reference = ReferenceGrammarOracle(compiled)
     oracle = IncrementalGrammarOracle(compiled, checkpoint_every=rng.choice([1, 2, 4, 16]))
     texts = _texts(name)
     assert texts
@@ -190,7 +190,7 @@ def test_an_edit_rescans_only_near_the_edit() -> None:
         assert oracle.scanned_chars - before < 2000
     before = oracle.scanned_chars
     edited = text[:100_000] + "x" + text[100_000:]
-    assert oracle.check(edited).verdict is GrammarOracle("json").check(edited).verdict
+    assert oracle.check(edited).verdict is ReferenceGrammarOracle("json").check(edited).verdict
     assert oracle.scanned_chars - before < 2000
 
 
@@ -265,7 +265,7 @@ def test_tokens_cut_by_the_edge_of_a_partial_window_are_read_whole() -> None:
     oracle = IncrementalGrammarOracle("json")
     oracle.check(text[:1] + "x" + text[2:])
     assert oracle.check(text).valid
-    reference = GrammarOracle("json")
+    reference = ReferenceGrammarOracle("json")
     rng = random.Random(3)
     numbers = (
         "["

@@ -17,7 +17,7 @@ import re
 import pytest
 
 from inputmend.oracles.base import Verdict
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.python import CallableOracle
 from inputmend.records.oracles import (
@@ -182,7 +182,7 @@ def json_grammar() -> IncrementalGrammarOracle:
 def test_the_json_pre_check_never_accepts_what_the_grammar_rejects(
     json_grammar: IncrementalGrammarOracle,
 ) -> None:
-    reference = GrammarOracle("json")  # lark's own parser, from scratch
+    reference = ReferenceGrammarOracle("json")  # lark's own parser, from scratch
     accepted = rejected = 0
     for text in _json_texts(6000):
         grammar = json_grammar.check(text).valid
@@ -295,7 +295,7 @@ def test_a_single_line_record_may_not_be_split_by_a_repair(
 def test_the_pre_check_is_used_only_for_the_bundled_grammar_alone() -> None:
     _, fast = record_oracle("lines", None)
     assert fast is json_line_fast_check
-    _, fast = record_oracle("lines", GrammarOracle("json"))
+    _, fast = record_oracle("lines", ReferenceGrammarOracle("json"))
     assert fast is json_line_fast_check
     assert json_fast_check("[1,\n2]") and not json_line_fast_check("[1,\n2]")
     _, fast = record_oracle("lines", CallableOracle(json.loads))  # accepts NaN: no pre-check

@@ -15,6 +15,8 @@ INCOMPLETE_EXIT = 255
 """Exit code meaning "a valid prefix, just incomplete" (the FSynth study's convention)."""
 TOP_REPAIRS = 5
 """Repairs offered."""
+CANDIDATES_PER_REPAIR = 2
+"""Repairs asked of the search per repair offered: equivalent ones are merged."""
 
 SERVER_RUN_TIMEOUT_S = 10.0
 """Seconds for each background run of the language server."""

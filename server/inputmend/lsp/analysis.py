@@ -54,8 +54,6 @@ log = logging.getLogger(__name__)
 
 FAST_IN_LOOP_CHARS = 1_000_000
 """Above this, even the fast check leaves the event loop (for a thread)."""
-CANDIDATES = 2
-"""Repairs asked of a search per repair offered: equivalent ones are merged."""
 QUICK_REPAIR_ALGORITHM = "auto"
 """The repairs offered before the final ranked list: the command line's
 search with the grammar alone (no validator runs) and a short budget, so
@@ -237,7 +235,7 @@ class Analyser:
             timeout_s=timeout_s,
             max_tests=settings.max_tests,
             repair_algorithm=settings.repair_algorithm,
-            top=CANDIDATES * settings.top,
+            top=defaults.CANDIDATES_PER_REPAIR * settings.top,
             max_loss=settings.max_loss,
         )
 
@@ -361,7 +359,7 @@ class Analyser:
                 oracle,
                 algorithm=QUICK_REPAIR_ALGORITHM,
                 budget=budget,
-                top=CANDIDATES * settings.top,
+                top=defaults.CANDIDATES_PER_REPAIR * settings.top,
                 max_loss=settings.max_loss,
             )
 

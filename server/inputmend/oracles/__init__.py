@@ -2,7 +2,7 @@
 
 The interface is :mod:`inputmend.oracles.base`; :mod:`~inputmend.oracles.factory`
 builds the oracle (and the DDSET predicate) a configuration describes.
-Implementations: :class:`~inputmend.oracles.grammar.GrammarOracle`,
+Implementations: :class:`~inputmend.oracles.grammar.ReferenceGrammarOracle`,
 :class:`~inputmend.oracles.incremental.IncrementalGrammarOracle`,
 :class:`~inputmend.oracles.command.CommandOracle`,
 :class:`~inputmend.oracles.python.PythonOracle` and ``CallableOracle``;

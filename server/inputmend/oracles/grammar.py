@@ -25,8 +25,11 @@ from inputmend.grammar.scan import Scanner
 from inputmend.oracles.base import COMPLETE, Feedback, Verdict
 
 
-class GrammarOracle:
-    """Judges a text by parsing it from scratch with lark."""
+class ReferenceGrammarOracle:
+    """Judges a text by parsing it from scratch with lark: the reference the
+    tests hold :class:`~inputmend.oracles.incremental.IncrementalGrammarOracle`
+    to.  Slow on large texts (every check parses all of it); programs use the
+    incremental oracle (:func:`inputmend.repair`, :mod:`~inputmend.oracles.factory`)."""
 
     def __init__(self, grammar: str | CompiledGrammar, *, base_dir: Path | None = None) -> None:
         if not isinstance(grammar, CompiledGrammar):

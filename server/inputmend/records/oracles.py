@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 from inputmend.grammar import registry
 from inputmend.oracles.base import COMPLETE, Feedback, Oracle, Verdict
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.records.model import Format
 
@@ -175,7 +175,7 @@ class CsvRowOracle:
 
 def is_bundled(oracle: Oracle, name: str) -> bool:
     """Is ``oracle`` exactly the bundled grammar ``name`` (nothing combined)?"""
-    if not isinstance(oracle, IncrementalGrammarOracle | GrammarOracle):
+    if not isinstance(oracle, IncrementalGrammarOracle | ReferenceGrammarOracle):
         return False
     info = registry.bundled().get(name)
     return info is not None and oracle.grammar.info.path == info.path

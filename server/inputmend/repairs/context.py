@@ -19,14 +19,14 @@ from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import lex_typed
 from inputmend.grammar.syntax import NO_SYNTAX, SyntaxRoles, syntax_of
 from inputmend.oracles.base import Feedback, Oracle
-from inputmend.oracles.grammar import GrammarOracle
+from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.wrappers import GuidedOracle, find_part
 
 
 def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
     """The grammar behind an oracle, when there is one (for token-level work)."""
-    found = find_part(oracle, IncrementalGrammarOracle) or find_part(oracle, GrammarOracle)
+    found = find_part(oracle, IncrementalGrammarOracle) or find_part(oracle, ReferenceGrammarOracle)
     return found.grammar if found is not None else None
 
 
