@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from inputmend.cli.errors import InputError
 from inputmend.cli.files import (
     AtomicFile,
     FileChanged,
-    InputError,
     expand,
     read_input,
     write_in_place,

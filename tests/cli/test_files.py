@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from inputmend.cli.errors import InputError
 from inputmend.cli.files import (
     AtomicFile,
-    InputError,
     backup_path,
     expand,
     read_input,

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from inputmend.cli.files import InputError, StreamedInput
+from inputmend.cli.errors import InputError
+from inputmend.cli.files import StreamedInput
 from inputmend.cli.record_output import open_output
 from tests.cli.helpers import held_open, run
 

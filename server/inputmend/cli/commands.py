@@ -19,16 +19,23 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from inputmend import services
 from inputmend.cli import batch, github, gitlab, render, sarif
-from inputmend.cli.files import (
+from inputmend.cli.errors import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    USER_ERRORS,
     InputError,
+    UsageError,
+)
+from inputmend.cli.files import (
     InputFile,
     expand,
     read_input,
     write_in_place,
     write_output,
 )
+from inputmend.config import defaults
 from inputmend.config.discovery import FileSettings, settings_for
 from inputmend.config.schema import OracleSpec
 from inputmend.config.trust import Trust
@@ -37,7 +44,7 @@ from inputmend.core.loss import LossLimit, significant
 from inputmend.core.render import distinct
 from inputmend.core.text import DecodeError, decode, encoding_name, looks_binary, printable
 from inputmend.grammar import registry
-from inputmend.oracles.base import Oracle, OracleConfigError
+from inputmend.oracles.base import Oracle
 from inputmend.oracles.factory import (
     build_oracle,
     build_predicate,
@@ -46,20 +53,9 @@ from inputmend.oracles.factory import (
 )
 from inputmend.oracles.watchdog import Overrun, cpu_limit, overrun_message, run_limit
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 STDIN = "-"
 """The file name that means standard input (and, for ``-o``, standard output)."""
 STDIN_NAME = "<stdin>"
-CANDIDATES = 2
-"""Repairs asked of the search per repair shown: equivalent ones are merged."""
-
-
-class UsageError(Exception):
-    """A one-line error for the user; exit code 2."""
-
-
-USER_ERRORS = (InputError, OracleConfigError, UsageError)
-"""Errors that are the user's to fix: one line on stderr, exit status 2."""
 
 
 def _flags(args: argparse.Namespace) -> OracleSpec:
@@ -269,6 +265,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------- repair
 def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
     """Repair one file (writing only when asked); never raises."""
+    from inputmend import services  # the repair algorithms: not loaded by `check`
+
     started = time.monotonic()
     try:
         source, settings, oracle = _load(path, args)
@@ -286,7 +284,7 @@ def repair_one(path: str, args: argparse.Namespace) -> dict[str, Any]:
                 oracle,
                 algorithm=args.algorithm,
                 budget=budget,
-                top=CANDIDATES * args.top,
+                top=defaults.CANDIDATES_PER_REPAIR * args.top,
                 max_loss=limit,
                 spent_s=time.monotonic() - checked,
                 encoding=source.encoding,
@@ -399,6 +397,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- explain
 def cmd_ddset(args: argparse.Namespace) -> int:
+    from inputmend import services
+
     source = _read(args.file, args.encoding)
     if args.instances < 0 or args.verify < 0:
         raise UsageError("--instances and --verify must not be negative")
@@ -443,6 +443,8 @@ def cmd_ddset(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from inputmend import services
+
     _check_encoding(args)
     if args.algorithm == "ddset":
         return cmd_ddset(args)

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from inputmend.cli.errors import InputError
 from inputmend.cli.writers import describe_writers, open_writers
 from inputmend.config.discovery import find_config, load_config
 from inputmend.core.text import (
@@ -59,10 +60,6 @@ from inputmend.oracles.base import OracleConfigError
 
 BACKUP = re.compile(r"\.orig(?:\.\d+)?$")
 """Names of the backups ``--in-place`` makes (skipped in folders)."""
-
-
-class InputError(Exception):
-    """A file cannot be used as input; the message is one line for the user."""
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,25 @@
-"""Argument parsing and dispatch."""
+"""Argument parsing and dispatch.
+
+Start-up time is most of a small run's time, so this module imports only
+what parsing needs: the subcommand that runs gets its options (the repair
+algorithms' registry for ``repair`` and ``explain``) and its module (the
+language server for ``lsp``, record mode for ``--records``) when it is
+chosen, and ``check`` never loads the repair algorithms, the language
+server's libraries or Dask.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from inputmend import __version__, services
-from inputmend.cli import commands, records
+from inputmend import __version__
+from inputmend.cli import record_options
+from inputmend.cli.errors import EXIT_OK, EXIT_USAGE, USER_ERRORS, UsageError
 from inputmend.config import defaults
 from inputmend.core.text import printable
 from inputmend.oracles.children import never_import_from_cwd
@@ -109,25 +120,17 @@ def _algorithms(registry: dict[str, str]) -> str:
     return "; ".join(f"{name}: {summary}" for name, summary in registry.items())
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="inputmend",
-        description="Find what makes an input invalid, and repair it.",
-    )
-    parser.add_argument("--version", action="version", version=f"inputmend {__version__}")
-    subcommands = parser.add_subparsers(dest="subcommand", metavar="COMMAND", required=True)
-    oracle = _oracle_options()
-
-    check = subcommands.add_parser(
-        "check", parents=[oracle], help="validate files (exit 0 valid, 1 invalid, 2 error)"
-    )
+def _check_options(check: argparse.ArgumentParser) -> None:
     check.add_argument("files", nargs="+", metavar="FILE|FOLDER", help="- reads standard input")
     _output_format_options(check)
     _encoding_option(check)
     _jobs_option(check)
-    records.add_options(check, repair=False)
+    record_options.add_options(check, repair=False)
 
-    repair = subcommands.add_parser("repair", parents=[oracle], help="print ranked repairs")
+
+def _repair_options(repair: argparse.ArgumentParser) -> None:
+    from inputmend import services
+
     repair.add_argument("files", nargs="+", metavar="FILE|FOLDER", help="- reads standard input")
     repair.add_argument(
         "--algorithm",
@@ -167,11 +170,12 @@ def build_parser() -> argparse.ArgumentParser:
     _output_format_options(repair)
     _encoding_option(repair)
     _jobs_option(repair)
-    records.add_options(repair, repair=True)
+    record_options.add_options(repair, repair=True)
 
-    explain = subcommands.add_parser(
-        "explain", parents=[oracle], help="show the failure-inducing parts of a file"
-    )
+
+def _explain_options(explain: argparse.ArgumentParser) -> None:
+    from inputmend import services
+
     explain.add_argument("file", metavar="FILE", help="- reads standard input")
     explainers = {a.name: a.summary for a in services.EXPLAIN_ALGORITHMS.values()}
     explainers["ddset"] = "the abstract failure-inducing input (see the ddset options)"
@@ -198,9 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--json", action="store_true", help="print one JSON object")
     _encoding_option(explain)
 
-    subcommands.add_parser("grammars", help="list the bundled grammars")
 
-    lsp = subcommands.add_parser("lsp", help="start the language server (stdio)")
+def _lsp_options(lsp: argparse.ArgumentParser) -> None:
     lsp.add_argument(
         "--tcp",
         type=int,
@@ -209,16 +212,84 @@ def build_parser() -> argparse.ArgumentParser:
         "of the file named on stderr as initializationOptions.token",
     )
     lsp.add_argument("--stdio", action="store_true", help="use stdio (the default)")
+
+
+def _no_options(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One subcommand: its help line, what adds its options, its function as
+    ``module:name`` (imported when it runs), and whether it takes the
+    oracle options."""
+
+    help: str
+    options: Callable[[argparse.ArgumentParser], None]
+    function: str
+    oracle: bool = True
+
+    def load(self) -> Callable[[argparse.Namespace], int]:
+        module, name = self.function.split(":")
+        command: Callable[[argparse.Namespace], int] = getattr(
+            importlib.import_module(module), name
+        )
+        return command
+
+
+SUBCOMMANDS: dict[str, Subcommand] = {
+    "check": Subcommand(
+        "validate files (exit 0 valid, 1 invalid, 2 error)",
+        _check_options,
+        "inputmend.cli.commands:cmd_check",
+    ),
+    "repair": Subcommand(
+        "print ranked repairs", _repair_options, "inputmend.cli.commands:cmd_repair"
+    ),
+    "explain": Subcommand(
+        "show the failure-inducing parts of a file",
+        _explain_options,
+        "inputmend.cli.commands:cmd_explain",
+    ),
+    "grammars": Subcommand(
+        "list the bundled grammars",
+        _no_options,
+        "inputmend.cli.commands:cmd_grammars",
+        oracle=False,
+    ),
+    "lsp": Subcommand(
+        "start the language server (stdio)",
+        _lsp_options,
+        "inputmend.cli.commands:cmd_lsp",
+        oracle=False,
+    ),
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand's options, or, with ``only``, of that
+    subcommand's alone (the others are listed, with no options): what a run
+    of ``only`` needs, without importing what the others' options list."""
+    parser = argparse.ArgumentParser(
+        prog="inputmend",
+        description="Find what makes an input invalid, and repair it.",
+    )
+    parser.add_argument("--version", action="version", version=f"inputmend {__version__}")
+    subcommands = parser.add_subparsers(dest="subcommand", metavar="COMMAND", required=True)
+    oracle = _oracle_options()
+    for name, subcommand in SUBCOMMANDS.items():
+        parents = [oracle] if subcommand.oracle else []
+        sub = subcommands.add_parser(name, parents=parents, help=subcommand.help)
+        if only is None or only == name:
+            subcommand.options(sub)
     return parser
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "check": commands.cmd_check,
-    "repair": commands.cmd_repair,
-    "explain": commands.cmd_explain,
-    "grammars": commands.cmd_grammars,
-    "lsp": commands.cmd_lsp,
-}
+def chosen_subcommand(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` runs: its first word that is not an option
+    (the program's own options take no value); None when there is none."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return first if first in SUBCOMMANDS else None
 
 
 def run() -> int:
@@ -234,26 +305,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(chosen_subcommand(words)).parse_args(words)
     try:
         if args.subcommand in ("check", "repair"):
             args.json = args.output_format == "json"
-            fmt = records.record_format(args)
+            fmt = record_options.record_format(args)
             if fmt is not None:
                 if args.output_format not in RECORD_OUTPUT_FORMATS:
-                    raise commands.UsageError(
+                    raise UsageError(
                         f"--output-format {args.output_format} reports whole files; record "
                         f"mode (--records {fmt}) reports records as text or json "
                         "(--records none checks the file as one document)"
                     )
+                from inputmend.cli import records
+
                 return records.run(args, fmt)
-            records.refuse_record_options(args)
-        return COMMANDS[args.subcommand](args)
-    except commands.USER_ERRORS as error:
+            record_options.refuse_record_options(args)
+        command = SUBCOMMANDS[args.subcommand].load()
+        return command(args)
+    except USER_ERRORS as error:
         print(f"inputmend: error: {printable(str(error))}", file=sys.stderr)
-        return commands.EXIT_USAGE
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("inputmend: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return commands.EXIT_OK
+        return EXIT_OK

@@ -20,9 +20,9 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO, Protocol, TypeAlias
 
+from inputmend.cli.errors import InputError
 from inputmend.cli.files import (
     AtomicFile,
-    InputError,
     StreamedInput,
     cannot_write,
     replace_in_place,

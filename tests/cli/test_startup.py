@@ -1,0 +1,107 @@
+"""Start-up: each command imports only what it needs (checked on the modules
+a fresh interpreter has loaded, not on time, which depends on the machine)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+CHECK_NEVER_LOADS = (
+    "pygls",
+    "lsprotocol",
+    "Levenshtein",
+    "rapidfuzz",
+    "dask",
+    "distributed",
+    "inputmend.services",
+    "inputmend.algorithms",
+    "inputmend.records",
+    "inputmend.lsp",
+)
+"""What ``check`` has no use for: the language server's libraries, the edit
+distance (it loads rapidfuzz's compiled modules), Dask, the repair algorithms
+(DDSET, FSynth, ...) and record mode."""
+REPAIR_NEVER_LOADS = ("pygls", "lsprotocol", "dask", "distributed", "inputmend.lsp")
+
+
+def _loaded_after(code: str) -> list[str]:
+    """The modules (top-level names and inputmend's packages) a fresh
+    interpreter has loaded after running ``code``."""
+    script = (
+        "import json, sys\n"
+        f"{code}\n"
+        "names = {n for m in sys.modules for n in (m.split('.')[0], '.'.join(m.split('.')[:2]))}\n"
+        "print(json.dumps(sorted(names)), file=sys.__stderr__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    return loaded
+
+
+def _run(argv: list[str]) -> str:
+    return (
+        "from inputmend.cli.main import main\n"
+        f"status = main({argv!r})\n"
+        "assert status in (0, 1), status\n"
+    )
+
+
+@pytest.fixture(scope="module")
+def small_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("startup")
+    valid, broken = folder / "valid.json", folder / "broken.json"
+    valid.write_text('{"a": [1, 2]}\n', encoding="utf-8")
+    broken.write_text('{"a": [1, 2}\n', encoding="utf-8")
+    return valid, broken
+
+
+def test_importing_the_package_loads_no_grammar_machinery() -> None:
+    loaded = _loaded_after("import inputmend")
+    for name in ("lark", "inputmend.services", "inputmend.grammar", *CHECK_NEVER_LOADS):
+        assert name not in loaded
+
+
+def test_parsing_the_command_line_loads_no_subcommand() -> None:
+    loaded = _loaded_after("import inputmend.cli.main")
+    for name in ("lark", "inputmend.services", *CHECK_NEVER_LOADS):
+        assert name not in loaded
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["valid", "broken"])
+def test_check_loads_only_what_checking_needs(small_files: tuple[Path, Path], which: int) -> None:
+    loaded = _loaded_after(_run(["check", "--jobs", "1", str(small_files[which])]))
+    assert "lark" in loaded  # the grammar is what checks
+    assert [name for name in CHECK_NEVER_LOADS if name in loaded] == []
+
+
+def test_repair_loads_no_language_server_and_no_dask(small_files: tuple[Path, Path]) -> None:
+    loaded = _loaded_after(_run(["repair", "--jobs", "1", str(small_files[1])]))
+    assert "inputmend.services" in loaded
+    assert [name for name in REPAIR_NEVER_LOADS if name in loaded] == []
+
+
+def test_every_subcommand_still_parses_its_options() -> None:
+    """Only the chosen subcommand's options are built on a run: each, when
+    chosen, has its own."""
+    from inputmend.cli.main import SUBCOMMANDS, build_parser, chosen_subcommand
+
+    full = build_parser()
+    for name in SUBCOMMANDS:
+        argv = [name, "x"] if name in ("check", "repair", "explain") else [name]
+        assert chosen_subcommand(argv) == name
+        assert vars(build_parser(name).parse_args(argv)) == vars(full.parse_args(argv))
+    assert chosen_subcommand(["--version"]) is None
+    assert chosen_subcommand(["nonsense", "x"]) is None
