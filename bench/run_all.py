@@ -53,6 +53,7 @@ class Benchmark:
 
 
 BENCHMARKS = (
+    Benchmark("startup", "startup.py", ("--runs", "11")),
     Benchmark("incremental_oracle", "incremental_oracle.py", ("--checks", "500")),
     Benchmark("completion", "completion.py", ("--cuts", "20")),
     Benchmark("completion_python", "completion.py", ("--cuts", "20"), {"INPUTMEND_NATIVE": "0"}),
