@@ -23,10 +23,13 @@ CHECK_NEVER_LOADS = (
     "inputmend.algorithms",
     "inputmend.records",
     "inputmend.lsp",
+    "ctypes",
+    "concurrent",
 )
-"""What ``check`` has no use for: the language server's libraries, the edit
-distance (it loads rapidfuzz's compiled modules), Dask, the repair algorithms
-(DDSET, FSynth, ...) and record mode."""
+"""What ``check`` of one file has no use for: the language server's
+libraries, the edit distance (it loads rapidfuzz's compiled modules), Dask,
+the repair algorithms (DDSET, FSynth, ...), record mode, and the machinery
+of worker processes (a process pool; ctypes, for the parent-death signal)."""
 REPAIR_NEVER_LOADS = ("pygls", "lsprotocol", "dask", "distributed", "inputmend.lsp")
 
 

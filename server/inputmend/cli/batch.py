@@ -7,11 +7,9 @@ one bad file never stops the others.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TextIO
 
 from inputmend.oracles.children import die_with_parent
@@ -22,12 +20,12 @@ Job = Callable[[str, Any], dict[str, Any]]
 class ProgressBar:
     """A one-line progress display on a terminal's stderr; silent otherwise."""
 
-    def __init__(self, total: int, verb: str, stream: TextIO = sys.stderr) -> None:
+    def __init__(self, total: int, verb: str, stream: TextIO | None = None) -> None:
         self.total = total
         self.verb = verb
-        self.stream = stream
+        self.stream = sys.stderr if stream is None else stream  # the one of now, not of import
         self.done = 0
-        self.enabled = total > 1 and stream.isatty()
+        self.enabled = total > 1 and self.stream.isatty()
 
     def _draw(self, name: str) -> None:
         width = 24
@@ -58,6 +56,9 @@ def run(
             progress.advance(name)
             yield result
         return
+    import multiprocessing  # here: one file (the usual check) needs no process pool
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
         max_workers=min(jobs, len(files)),

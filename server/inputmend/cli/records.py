@@ -455,10 +455,10 @@ class RecordProgress:
     """A one-line progress display on a terminal's stderr: records, records/s
     and, for a file, how much of it was read.  Redrawn at most 5 times a second."""
 
-    def __init__(self, size: int | None, stream: TextIO = sys.stderr) -> None:
+    def __init__(self, size: int | None, stream: TextIO | None = None) -> None:
         self.size = size
-        self.stream = stream
-        self.enabled = stream.isatty()
+        self.stream = sys.stderr if stream is None else stream  # the one of now, not of import
+        self.enabled = self.stream.isatty()
         self.started = time.monotonic()
         self.drawn = 0.0
 

@@ -20,8 +20,6 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import functools
 import os
 import signal
@@ -43,6 +41,8 @@ def _prctl_function() -> Callable[..., int] | None:
     """Linux's prctl from the C library; None where there is none."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes.util  # here: it loads subprocess and tempfile, which a check does not need
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         function: Callable[..., int] = libc.prctl
