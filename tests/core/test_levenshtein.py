@@ -56,7 +56,7 @@ def test_long_texts_with_spread_edits() -> None:
 def test_without_the_compiled_module_the_python_versions_answer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(levenshtein, "_COMPILED", None)
+    monkeypatch.setattr(levenshtein, "_compiled_module", lambda: None)
     assert not levenshtein.compiled()
     assert levenshtein.distance("kitten", "sitting") == 3
     assert levenshtein.editops("qabxcd", "abycdf") == [

@@ -15,6 +15,7 @@ Distances" (2003); Hyyrö, "A Note on Bit-Parallel Alignment Computation" (2004)
 
 from __future__ import annotations
 
+import functools
 from types import ModuleType
 from typing import Literal
 
@@ -24,15 +25,16 @@ Editop = tuple[EditTag, int, int]
 Opcode = tuple[OpcodeTag, int, int, int, int]
 
 
+@functools.cache
 def _compiled_module() -> ModuleType | None:
+    """The compiled module, imported on first use: it loads rapidfuzz's
+    compiled modules, which a run that computes no distance (``check``)
+    should not pay for."""
     try:
         import Levenshtein
     except ImportError:
         return None
     return Levenshtein
-
-
-_COMPILED = _compiled_module()
 
 
 def _common_affix(a: str, b: str) -> tuple[int, int]:
@@ -203,25 +205,28 @@ def distance(a: str, b: str) -> int:
     distance about the difference in length) that makes it grow a band from
     there: exact, and for a megabyte with 20,000 edits spread over it 0.4 s
     rather than 25 s."""
-    if _COMPILED is None:
+    compiled_module = _compiled_module()
+    if compiled_module is None:
         return pure_distance(a, b)
-    return int(_COMPILED.distance(a, b, score_hint=abs(len(a) - len(b)) + 64))
+    return int(compiled_module.distance(a, b, score_hint=abs(len(a) - len(b)) + 64))
 
 
 def editops(a: str, b: str) -> list[Editop]:
     """The edit operations turning ``a`` into ``b`` (see :func:`pure_editops`)."""
-    if _COMPILED is None:
+    compiled_module = _compiled_module()
+    if compiled_module is None:
         return pure_editops(a, b)
-    return [(tag, i, j) for tag, i, j in _COMPILED.editops(a, b)]
+    return [(tag, i, j) for tag, i, j in compiled_module.editops(a, b)]
 
 
 def opcodes(a: str, b: str) -> list[Opcode]:
     """The edit operations turning ``a`` into ``b`` as blocks, ``equal`` ones included."""
-    if _COMPILED is None:
+    compiled_module = _compiled_module()
+    if compiled_module is None:
         return pure_opcodes(a, b)
-    return [(tag, i1, i2, j1, j2) for tag, i1, i2, j1, j2 in _COMPILED.opcodes(a, b)]
+    return [(tag, i1, i2, j1, j2) for tag, i1, i2, j1, j2 in compiled_module.opcodes(a, b)]
 
 
 def compiled() -> bool:
     """Is the compiled module in use?"""
-    return _COMPILED is not None
+    return _compiled_module() is not None
