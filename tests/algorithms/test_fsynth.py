@@ -189,7 +189,9 @@ def test_undecodable_byte_is_deleted(grammar_oracle: ReferenceGrammarOracle) -> 
     assert result.repairs[0].edits == (Edit(11, 1),)
 
 
-def test_undecodable_byte_is_only_deleted_or_replaced(grammar_oracle: ReferenceGrammarOracle) -> None:
+def test_undecodable_byte_is_only_deleted_or_replaced(
+    grammar_oracle: ReferenceGrammarOracle,
+) -> None:
     text = "[1, \udc80 2\udc81]"
     recording = Recording(grammar_oracle)
     result = fsynth(text, recording)
@@ -226,7 +228,9 @@ def test_auto_reaches_back_for_a_black_box_too(grammar_oracle: ReferenceGrammarO
     assert '{"key" : "v"}' in [r.text for r in result.repairs]
 
 
-def test_black_box_without_offsets_searches_boundaries(grammar_oracle: ReferenceGrammarOracle) -> None:
+def test_black_box_without_offsets_searches_boundaries(
+    grammar_oracle: ReferenceGrammarOracle,
+) -> None:
     text = '{"ABCD":[*"1,2,3,4,5,6"]*}'
     blind = NoOffsets(grammar_oracle)
     searched = fsynth(text, blind)
@@ -370,7 +374,9 @@ def test_cancellation_stops_quickly(
     assert result.partial is not None and result.partial.text
 
 
-def test_time_budget(grammar_oracle: ReferenceGrammarOracle, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_time_budget(
+    grammar_oracle: ReferenceGrammarOracle, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Each oracle run costs 10 ms of a clock that moves by work: the search
     stops after about 30 runs (0.3 s)."""
     clock = work_clock(monkeypatch)
