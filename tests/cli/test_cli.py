@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from inputmend.cli import main
+from inputmend.grammar.scan import Scan
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.cli.helpers import run
+from tests.clock import work_clock
 
 APPLE = '{ "item": "Apple", "price": **3.45 }'  # Fig. 1 of the ddmax paper
 
@@ -635,11 +638,20 @@ def test_the_formats_loader_has_the_last_word(
 
 
 def test_a_long_one_line_document_stops_at_its_budget_and_says_so(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A 2 MB one-line document with one comma too many: the repair stops
     when its time budget is used up and reports that (no run past the budget
-    stopped by the CPU watchdog, blamed on a grammar terminal)."""
+    stopped by the CPU watchdog, blamed on a grammar terminal).  Time moves by
+    work: each grammar scan costs a quarter of the budget, on any machine."""
+    clock = work_clock(monkeypatch)
+    scan = IncrementalGrammarOracle.scan
+
+    def costly(self: IncrementalGrammarOracle, text: str) -> Scan:
+        clock.advance(0.25)
+        return scan(self, text)
+
+    monkeypatch.setattr(IncrementalGrammarOracle, "scan", costly)
     items = [
         {"id": i, "name": f"item {i}", "tags": ["a", "b"], "v": i * 1.5} for i in range(30_000)
     ]
