@@ -38,6 +38,10 @@ def test_csv_records_have_the_headers_number_of_fields() -> None:
     assert found.message == "a record with 3 fields where the header has 2 fields"
     few = "a,b,c\r\n1,2,3\r\n4,5\r\n"
     assert check_csv_columns(few).error_offset == few.index("4")
+    # a last record the end cuts short is an unfinished prefix, not an error
+    cut = check_csv_columns("a,b,c\n1,2,3\n4,5")
+    assert (cut.verdict, cut.error_offset) == (Verdict.INCOMPLETE, len("a,b,c\n1,2,3\n4,5"))
+    assert check_csv_columns("a,b,c\n4,5\n6,7,8").verdict is Verdict.INCORRECT
     # a quoted field over lines: the record after it is placed on its own line
     quoted = 'a,b\n"x\ny",1\n2\n'
     assert check_csv_columns(quoted).error_offset == quoted.rindex("2")

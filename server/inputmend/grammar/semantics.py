@@ -55,7 +55,9 @@ def check_csv_columns(text: str) -> Feedback:
     """Python's ``csv`` reader, RFC 4180's rule the grammar cannot count:
     every record has as many fields as the first (the header).  A record
     with another number is incorrect at its start (fewer fields) or at the
-    separator that starts its first field too many."""
+    separator that starts its first field too many; a last record that the
+    end of the text cuts short (fewer fields, no line break after it) is an
+    unfinished prefix, as a cut-off file is: incomplete."""
     index = LineIndex(text)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     expected: int | None = None
@@ -72,6 +74,9 @@ def check_csv_columns(text: str) -> Feedback:
             if len(row) == expected:
                 continue
             found = len(row)
+            cut_short = not text.endswith(("\n", "\r")) and next(reader, None) is None
+            if found < expected and cut_short:
+                return Feedback(Verdict.INCOMPLETE, len(text), "the last record is cut short")
             where = start if found < expected else _separator(text, start, expected)
             noun = "field" if expected == 1 else "fields"
             return Feedback(

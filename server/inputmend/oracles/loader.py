@@ -5,8 +5,9 @@ right after the grammar of a format that names a loader
 (:mod:`inputmend.grammar.semantics`), inside one
 :class:`~inputmend.oracles.wrappers.AllOf`: the grammar answers first and
 knows the parse boundary, so the loader sees only texts the grammar accepts
-and never an unfinished prefix.  What the loader refuses is incorrect at the
-place it names, with its message.
+and never a prefix the grammar calls unfinished.  What the loader refuses is
+incorrect at the place it names (or incomplete, where the loader says the
+end of the text cut it short), with its message.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ class LoaderOracle:
         if feedback.verdict is Verdict.COMPLETE:
             return feedback
         message = f"rejected by {self.loader.name}: {feedback.message}"
-        return Feedback(Verdict.INCORRECT, feedback.error_offset, message)
+        return Feedback(feedback.verdict, feedback.error_offset, message)
 
     def describe(self) -> str:
         return f"the {self.loader.name} loader"
