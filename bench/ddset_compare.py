@@ -31,8 +31,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from inputmend.algorithms.ddset import ddset
+from inputmend.core.oracle import Outcome
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.oracles.base import Outcome
 
 
 def doubled_parens(text: str) -> bool:

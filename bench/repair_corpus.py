@@ -53,8 +53,8 @@ import Levenshtein
 
 from inputmend import services
 from inputmend.core.budget import Budget
+from inputmend.core.oracle import Oracle
 from inputmend.core.text import decode_bytes
-from inputmend.oracles.base import Oracle
 from inputmend.oracles.command import CommandOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from inputmend.oracles.base import Feedback, Verdict
+from inputmend.core.oracle import Feedback, Verdict
 from inputmend.oracles.python import CallableOracle
 
 ROOT = Path(__file__).resolve().parents[1]

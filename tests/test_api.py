@@ -13,7 +13,7 @@ import pytest
 
 import inputmend
 from inputmend.core.model import RepairResult
-from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
+from inputmend.core.oracle import Feedback, OracleConfigError, Verdict
 
 BROKEN = '{ "item": "Apple", "price": **3.45 }'
 FIXED = '{ "item": "Apple", "price": 3.45 }'

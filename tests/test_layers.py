@@ -14,23 +14,24 @@ PACKAGE = ROOT / "server" / "inputmend"
 # what each part may import of inputmend (besides itself)
 ALLOWED = {
     "core": set(),
-    "config": {"core", "oracles.base", "grammar"},
-    "grammar": {"core", "oracles.base"},
+    "config": {"core", "grammar"},
+    "grammar": {"core"},
     "oracles": {"core", "config", "grammar", "oracles"},
     "algorithms": {"core", "oracles", "grammar"},
     "repairs": {"core", "oracles", "grammar", "algorithms"},
     "services": {"core", "config", "oracles", "grammar", "algorithms", "repairs"},
     "api": {"core", "config", "oracles", "services"},
     "records": {"core", "config", "oracles", "grammar", "services"},
+    "jobs": {"core", "config", "oracles", "services"},
     "cli": {"core", "config", "oracles", "grammar", "services", "records", "lsp.app"},
-    "lsp": {"core", "config", "oracles", "services"},
+    "lsp": {"core", "config", "services", "jobs"},
 }
 PROTOCOL_LIBRARIES = ("lsprotocol", "pygls")
 
 
 def _part(module: str) -> str:
     name = module.removeprefix("inputmend.")
-    return name.split(".")[0] if name != "oracles.base" else name
+    return name.split(".")[0]
 
 
 def _modules() -> list[Path]:
@@ -69,10 +70,10 @@ def test_imports_follow_the_layers(path: Path) -> None:
         ), f"{relative} imports {name}"
 
 
-# who may look inside a combined oracle for one of its parts: the oracles,
-# the repair context (built once per request) and the language server's
-# session and analysis (which pick the fast grammar check of a document)
-LOOKS_INSIDE_ORACLES = {"oracles", "repairs/context", "lsp/session", "lsp/analysis"}
+# who may look inside a combined oracle for one of its parts: the oracles
+# and the repair context (built once per request; the facade offers what the
+# language server needs of it)
+LOOKS_INSIDE_ORACLES = {"oracles", "repairs/context"}
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))

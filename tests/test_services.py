@@ -14,9 +14,9 @@ from inputmend import services
 from inputmend.cli.main import build_parser
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
+from inputmend.core.oracle import Feedback
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.syntax import brackets_of
-from inputmend.oracles.base import Feedback
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.repairs import context
 from inputmend.repairs.context import RepairContext

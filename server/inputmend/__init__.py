@@ -13,7 +13,7 @@ child processes and the command line import it.
 from inputmend.api import check, repair
 from inputmend.core.budget import Budget
 from inputmend.core.model import RepairResult
-from inputmend.oracles.base import Feedback, Oracle, Outcome, Verdict
+from inputmend.core.oracle import Feedback, Oracle, Outcome, Verdict
 
 __all__ = [
     "Budget",

@@ -17,7 +17,7 @@ from pathlib import Path
 from inputmend.config import defaults
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import RepairResult
-from inputmend.oracles.base import Feedback, Oracle, OracleConfigError
+from inputmend.core.oracle import Feedback, Oracle, OracleConfigError
 
 
 def _oracle(
@@ -61,7 +61,7 @@ def check(
     in a child process.
     Relative paths start at ``base_dir`` (default: the working directory);
     ``test_timeout`` bounds each program or function run, in seconds.
-    Raises :class:`~inputmend.oracles.base.OracleConfigError` when the
+    Raises :class:`~inputmend.core.oracle.OracleConfigError` when the
     choices name nothing that can run.
     """
     oracle = _oracle(grammar, command, python, base_dir, test_timeout)

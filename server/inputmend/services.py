@@ -27,11 +27,19 @@ from inputmend.config import defaults
 from inputmend.core.budget import UNLIMITED, Budget, RunStats
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Diagnosis, Repair, RepairResult
+from inputmend.core.oracle import Oracle, Predicate
 from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.oracles.base import Oracle, Predicate
+from inputmend.oracles.factory import build_oracle, relative_code
+from inputmend.oracles.incremental import IncrementalGrammarOracle as GrammarCheck
 from inputmend.repairs import pipeline
-from inputmend.repairs.context import grammar_of, guide_of, lexer_of
+from inputmend.repairs.context import (
+    grammar_check,
+    grammar_of,
+    guide_of,
+    lexer_of,
+    runs_user_grammar,
+)
 from inputmend.repairs.generators import GENERATORS, Generator
 from inputmend.repairs.generators.base import always
 from inputmend.repairs.generators.completion import COMPLETION
@@ -46,7 +54,18 @@ from inputmend.repairs.generators.ddmax import (
 from inputmend.repairs.generators.fsynth import FSYNTH
 from inputmend.repairs.rank import rank_for_oracle
 
-__all__ = ["grammar_of", "guide_of", "lexer_of"]
+# what the language server needs from below the facade: the oracle a
+# setting describes and the parts of it the server runs in its own process
+__all__ = [
+    "GrammarCheck",
+    "build_oracle",
+    "grammar_check",
+    "grammar_of",
+    "guide_of",
+    "lexer_of",
+    "relative_code",
+    "runs_user_grammar",
+]
 
 
 def rank_repairs(

@@ -10,8 +10,8 @@ from lark import Token, Tree
 
 from inputmend.algorithms.ddset import DDSetOptions, ddset, produce, verify
 from inputmend.core.budget import Budget
+from inputmend.core.oracle import Outcome
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.oracles.base import Outcome
 
 SEEDS = range(5)
 PAPER_SIMPLE_IMPLEMENTATION_TESTS = 220  # calls the paper's own code needs for ((<expr>))

@@ -11,7 +11,7 @@ from inputmend.algorithms.dd import dd_text
 from inputmend.algorithms.ddmax import ddmax, ddmax_text
 from inputmend.algorithms.ddmin import ddmin, ddmin_text
 from inputmend.core.budget import Budget, Meter
-from inputmend.oracles.base import Outcome
+from inputmend.core.oracle import Outcome
 from inputmend.oracles.python import CallableOracle
 
 APPLE = '{ "item": "Apple", "price": **3.45 }'

@@ -19,7 +19,7 @@ from inputmend.algorithms.fsynth import (
 )
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, apply_edits
-from inputmend.oracles.base import Feedback, Oracle, Verdict
+from inputmend.core.oracle import Feedback, Oracle, Verdict
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.python import CallableOracle

@@ -12,9 +12,9 @@ from inputmend import services
 from inputmend.algorithms.hints import Guidance, guidance, hint_repairs
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits
+from inputmend.core.oracle import Feedback, Verdict
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS, parse_hints
-from inputmend.oracles.base import Feedback, Verdict
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.python import CallableOracle
 

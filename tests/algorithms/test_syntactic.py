@@ -12,10 +12,10 @@ from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.syntactic import hybrid_ddmax, syntactic_ddmax
 from inputmend.core.budget import Budget
 from inputmend.core.model import apply_edits
+from inputmend.core.oracle import Oracle
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import lex_tokens
 from inputmend.grammar.recovery import recovery_units
-from inputmend.oracles.base import Oracle
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.python import CallableOracle
 

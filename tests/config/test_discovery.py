@@ -9,7 +9,7 @@ import pytest
 from inputmend.config.discovery import find_config, glob_matches, load_config, settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
 from inputmend.config.trust import Trust
-from inputmend.oracles.base import OracleConfigError
+from inputmend.core.oracle import OracleConfigError
 
 TRUST = Trust(roots=())
 """No folder trusted: these configurations name no validators."""

@@ -9,7 +9,7 @@ import pytest
 from inputmend.config import defaults
 from inputmend.config.schema import LIMIT_FIELDS, OracleSpec, Reader, Rule
 from inputmend.core.loss import LossLimit
-from inputmend.oracles.base import OracleConfigError
+from inputmend.core.oracle import OracleConfigError
 
 
 def _rule(reader: Reader, table: object) -> Rule | None:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from inputmend.core.oracle import OracleConfigError, Verdict
 from inputmend.grammar.checks import NameChecks, Rejected, affix
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.oracles.base import OracleConfigError, Verdict
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 

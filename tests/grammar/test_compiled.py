@@ -65,7 +65,7 @@ def test_tables_and_scanners_are_built_once() -> None:
 
 
 def test_a_grammar_file_that_does_not_exist(tmp_path: Path) -> None:
-    from inputmend.oracles.base import OracleConfigError
+    from inputmend.core.oracle import OracleConfigError
 
     with pytest.raises(OracleConfigError, match="grammar file not found"):
         CompiledGrammar.load(str(tmp_path / "missing.lark"))

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from inputmend.core.oracle import Verdict
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.completion import Completer, CompletionError, _align
 from inputmend.grammar.lark_internals import END
 from inputmend.grammar.tables import StackNode
-from inputmend.oracles.base import Verdict
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 SAMPLES = Path(__file__).resolve().parents[1] / "grammars" / "samples"

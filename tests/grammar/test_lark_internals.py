@@ -15,8 +15,8 @@ import pytest
 from lark.lexer import BasicLexer, ContextualLexer, PatternRE, PatternStr, Scanner
 from lark.parsers.lalr_analysis import Shift
 
+from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar import lark_internals, registry
-from inputmend.oracles.base import OracleConfigError
 from tests.conftest import ROOT
 
 NAMES = sorted(registry.bundled())

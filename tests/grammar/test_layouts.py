@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.layout import Refusal, Step
 from inputmend.grammar.yaml_layout import YamlState
-from inputmend.oracles.base import OracleConfigError
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 

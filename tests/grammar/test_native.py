@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
+from inputmend.core.oracle import Verdict
 from inputmend.grammar import native
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import lex_typed
 from inputmend.grammar.regex import _CharClass, prefix_extent
 from inputmend.grammar.scan import STOP_EVERY, Scan, Scanner
 from inputmend.grammar.tables import StackNode, ValueNode
-from inputmend.oracles.base import Verdict
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.conftest import ROOT
 

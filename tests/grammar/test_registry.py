@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar import registry
-from inputmend.oracles.base import OracleConfigError
 
 
 def test_unknown_names_list_the_bundled_grammars() -> None:

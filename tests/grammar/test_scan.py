@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from inputmend.core.oracle import Verdict
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.scan import EditedText, Scanner, Window
-from inputmend.oracles.base import Verdict
 
 
 @pytest.fixture

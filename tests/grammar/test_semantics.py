@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from inputmend.core.oracle import OracleConfigError, Verdict
 from inputmend.grammar import registry, semantics
 from inputmend.grammar.semantics import (
     LOADERS,
@@ -14,7 +15,6 @@ from inputmend.grammar.semantics import (
     check_tomllib,
     check_yaml,
 )
-from inputmend.oracles.base import OracleConfigError, Verdict
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from inputmend.oracles.base import Verdict
+from inputmend.core.oracle import Verdict
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.conftest import CORPUS
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from inputmend.oracles.base import Verdict
+from inputmend.core.oracle import Verdict
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.grammars import references

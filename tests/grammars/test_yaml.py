@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from inputmend.algorithms.fsynth import DEFAULT_ALPHABET
-from inputmend.oracles.base import Verdict
+from inputmend.core.oracle import Verdict
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from tests.grammars.references import corpus_files

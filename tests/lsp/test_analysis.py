@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from inputmend import jobs
 from inputmend.core.model import Edit, Repair, apply_edits
-from inputmend.lsp import jobs
 from inputmend.lsp.analysis import Analyser, final_ranking
 from inputmend.lsp.scheduler import Scheduler
 from inputmend.lsp.session import Session, Snapshot

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from inputmend import jobs
 from inputmend.config.schema import OracleSpec
-from inputmend.lsp import jobs
 
 
 class _RaisingStop(jobs._JobStop):

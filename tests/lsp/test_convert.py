@@ -10,11 +10,11 @@ from lsprotocol import types
 
 from inputmend.config.schema import OracleSpec
 from inputmend.core.model import Edit, Repair, Span
+from inputmend.core.oracle import Feedback, Verdict
 from inputmend.core.text import LineIndex
 from inputmend.lsp import convert
 from inputmend.lsp.action_data import ActionData, repair_id
 from inputmend.lsp.session import OracleSetup, Snapshot, Version
-from inputmend.oracles.base import Feedback, Verdict
 
 UTF8, UTF16, UTF32 = (
     types.PositionEncodingKind.Utf8,

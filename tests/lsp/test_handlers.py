@@ -10,12 +10,12 @@ from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from inputmend.core.model import Edit, Repair
+from inputmend.core.oracle import Feedback, Verdict
 from inputmend.lsp import actions, lifecycle
 from inputmend.lsp.action_data import ActionData
 from inputmend.lsp.app import create_server
 from inputmend.lsp.server import InputmendServer
 from inputmend.lsp.transport import Frame
-from inputmend.oracles.base import Feedback, Verdict
 
 DAVE = '{ "name": "Dave" "age": 42 }'
 COMMA = DAVE.index(' "age"')

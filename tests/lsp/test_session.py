@@ -6,9 +6,9 @@ import asyncio
 from pathlib import Path
 
 from inputmend.core.model import Span
+from inputmend.core.oracle import Feedback, Verdict
 from inputmend.lsp.session import Session, oracle_setup
 from inputmend.lsp.settings import ServerSettings, merge
-from inputmend.oracles.base import Feedback, Verdict
 
 URI = "file:///w/a.json"
 PATH = Path("/w/a.json")

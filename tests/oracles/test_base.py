@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inputmend.core.model import Span
-from inputmend.oracles.base import Feedback, Verdict, error_span
+from inputmend.core.oracle import Feedback, Verdict, error_span
 
 
 def test_an_incorrect_input_marks_the_character_at_the_boundary() -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from inputmend.core.oracle import OracleConfigError, Verdict
 from inputmend.core.text import decode
-from inputmend.oracles.base import OracleConfigError, Verdict
 from inputmend.oracles.command import CommandOracle
 
 PY = sys.executable

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from inputmend.core.oracle import OracleConfigError, Verdict
 from inputmend.core.text import decode_bytes
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.oracles.base import OracleConfigError, Verdict
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import (
     CHECKPOINT_EVERY,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from inputmend.config.schema import OracleSpec
+from inputmend.core.oracle import Verdict
 from inputmend.grammar import semantics
 from inputmend.grammar.semantics import LOADERS, check_yaml
-from inputmend.oracles.base import Verdict
 from inputmend.oracles.factory import build_oracle, grammar_only_note
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.loader import LoaderOracle

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from inputmend.algorithms.ddset import ddset
+from inputmend.core.oracle import OracleConfigError, Outcome
 from inputmend.core.text import decode
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.oracles.base import OracleConfigError, Outcome
 from inputmend.oracles.predicates import (
     CachedPredicate,
     CallablePredicate,

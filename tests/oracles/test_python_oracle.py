@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from inputmend.oracles.base import OracleConfigError, Verdict
+from inputmend.core.oracle import OracleConfigError, Verdict
 from inputmend.oracles.python import CallableOracle, PythonOracle
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from inputmend.config.schema import OracleSpec
+from inputmend.core.oracle import Verdict
 from inputmend.grammar.hints import parse_hints
 from inputmend.grammar.tolerant import GenericLexer
-from inputmend.oracles.base import Verdict
 from inputmend.oracles.factory import build_oracle
 from inputmend.oracles.watchdog import GuardedGrammar, Overrun, cpu_limit, overrun_message
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from inputmend.core.budget import Budget, BudgetExhausted
-from inputmend.oracles.base import Verdict
+from inputmend.core.oracle import Verdict
 from inputmend.oracles.python import CallableOracle
 from inputmend.oracles.wrappers import AllOf, CachedOracle, MeteredOracle, find_part, metered
 from tests.conftest import CountingOracle

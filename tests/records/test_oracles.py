@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from inputmend.oracles.base import Verdict
+from inputmend.core.oracle import Verdict
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.python import CallableOracle

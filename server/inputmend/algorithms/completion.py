@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
 from inputmend.core.model import Edit, Repair, distance, edits_between
-from inputmend.oracles.base import Feedback, Oracle, Verdict
+from inputmend.core.oracle import Feedback, Oracle, Verdict
 from inputmend.oracles.wrappers import metered
 
 ALGORITHM = "completion"

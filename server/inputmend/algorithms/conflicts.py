@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
 from inputmend.core.conflicts import find_conflicts, resolutions, resolved
 from inputmend.core.model import Repair, apply_edits, distance
-from inputmend.oracles.base import Oracle
+from inputmend.core.oracle import Oracle
 from inputmend.oracles.wrappers import metered
 
 ALGORITHM = "conflict"

@@ -19,7 +19,7 @@ from inputmend.algorithms.configurations import (
 from inputmend.algorithms.ddmax import ddmax
 from inputmend.algorithms.segmentation import Unit, text_test
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
-from inputmend.oracles.base import Oracle, Outcome
+from inputmend.core.oracle import Oracle, Outcome
 
 
 def dd(

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from inputmend.algorithms.configurations import Ranges, count, difference, split, whole
 from inputmend.algorithms.segmentation import Unit, text_test
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
-from inputmend.oracles.base import Oracle, Outcome
+from inputmend.core.oracle import Oracle, Outcome
 
 
 def ddmin(size: int, test: Callable[[Ranges], Outcome], *, meter: Meter) -> Ranges:

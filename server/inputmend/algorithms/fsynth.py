@@ -47,8 +47,8 @@ from inputmend.algorithms.ranking import rank
 from inputmend.core import levenshtein
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
 from inputmend.core.model import Edit, Repair, RepairResult, edits_between
+from inputmend.core.oracle import Feedback, Oracle, Verdict
 from inputmend.core.text import UNDECODABLE
-from inputmend.oracles.base import Feedback, Oracle, Verdict
 from inputmend.oracles.wrappers import CachedOracle
 from inputmend.oracles.wrappers import metered as _metered
 

@@ -29,11 +29,11 @@ from typing import Any, Protocol
 from inputmend.core import levenshtein
 from inputmend.core.budget import Budget, BudgetExhausted, RunStats
 from inputmend.core.model import Edit, Repair, edits_between
+from inputmend.core.oracle import Feedback, Oracle, Verdict
 from inputmend.core.text import common_prefix
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS, Hints, HintsError, Rewrite
 from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, TolerantLexer
-from inputmend.oracles.base import Feedback, Oracle, Verdict
 from inputmend.oracles.wrappers import metered
 
 ALGORITHM = "hints"

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.core.oracle import Feedback, Oracle
 from inputmend.grammar.syntax import Brackets
-from inputmend.oracles.base import Feedback, Oracle
 from inputmend.oracles.wrappers import metered
 
 ALGORITHM = "layout"

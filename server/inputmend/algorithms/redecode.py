@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.core.oracle import Oracle
 from inputmend.core.text import UNDECODABLE, reread_undecodable
-from inputmend.oracles.base import Oracle
 from inputmend.oracles.wrappers import metered
 
 ALGORITHM = "redecode"

@@ -8,7 +8,7 @@ from typing import Literal
 
 from inputmend.algorithms.configurations import Ranges, assemble_text, to_offsets
 from inputmend.core.budget import Budget, Meter
-from inputmend.oracles.base import Oracle, Outcome
+from inputmend.core.oracle import Oracle, Outcome
 from inputmend.oracles.wrappers import metered
 
 Unit = Literal["char", "line"]

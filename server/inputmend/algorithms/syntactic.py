@@ -51,7 +51,7 @@ from inputmend.algorithms.ddmax import MaximizedText, ddmax
 from inputmend.algorithms.segmentation import Segmentation
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
 from inputmend.core.model import Repair, Span, spans_to_edits
-from inputmend.oracles.base import Oracle, Outcome
+from inputmend.core.oracle import Oracle, Outcome
 from inputmend.oracles.wrappers import metered
 
 Spans = Sequence[tuple[int, int]]

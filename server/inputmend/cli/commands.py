@@ -41,10 +41,10 @@ from inputmend.config.schema import OracleSpec
 from inputmend.config.trust import Trust
 from inputmend.core.budget import Budget
 from inputmend.core.loss import LossLimit, significant
+from inputmend.core.oracle import Oracle
 from inputmend.core.render import distinct
 from inputmend.core.text import DecodeError, decode, encoding_name, looks_binary, printable
 from inputmend.grammar import registry
-from inputmend.oracles.base import Oracle
 from inputmend.oracles.factory import (
     build_oracle,
     build_predicate,

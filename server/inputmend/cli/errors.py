@@ -6,7 +6,7 @@ them without importing any subcommand.
 
 from __future__ import annotations
 
-from inputmend.oracles.base import OracleConfigError
+from inputmend.core.oracle import OracleConfigError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 

@@ -46,6 +46,7 @@ from typing import BinaryIO
 from inputmend.cli.errors import InputError
 from inputmend.cli.writers import describe_writers, open_writers
 from inputmend.config.discovery import find_config, load_config
+from inputmend.core.oracle import OracleConfigError
 from inputmend.core.text import (
     UTF8,
     DecodeError,
@@ -56,7 +57,6 @@ from inputmend.core.text import (
     encode,
 )
 from inputmend.grammar import registry
-from inputmend.oracles.base import OracleConfigError
 
 BACKUP = re.compile(r"\.orig(?:\.\d+)?$")
 """Names of the backups ``--in-place`` makes (skipped in folders)."""

@@ -21,6 +21,7 @@ from typing import Any, Literal, TextIO
 from inputmend.cli.files import InputFile
 from inputmend.core.conflicts import conflict_message
 from inputmend.core.model import Abstraction, Diagnosis, Edit, Repair, RepairResult, apply_edits
+from inputmend.core.oracle import Feedback, error_span
 from inputmend.core.render import Lexer, describe_repair
 from inputmend.core.text import (
     UNDECODABLE,
@@ -33,7 +34,6 @@ from inputmend.core.text import (
     snippet,
     undecodable_message,
 )
-from inputmend.oracles.base import Feedback, error_span
 
 SPANS_SHOWN = 50
 CONTEXT_LINES = 3
@@ -82,7 +82,7 @@ def region(index: LineIndex, start: int, end: int) -> dict[str, int]:
 
 def finding(index: LineIndex, feedback: Feedback) -> dict[str, Any] | None:
     """An invalid input's problem for the CI formats: its kind (the verdict),
-    message, and the region to mark (:func:`~inputmend.oracles.base.error_span`;
+    message, and the region to mark (:func:`~inputmend.core.oracle.error_span`;
     none when the oracle does not say where)."""
     if feedback.valid:
         return None

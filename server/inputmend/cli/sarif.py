@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from inputmend import __version__
-from inputmend.oracles.base import Verdict
+from inputmend.core.oracle import Verdict
 
 VERSION = "2.1.0"
 SCHEMA = (

@@ -22,9 +22,9 @@ from inputmend.config.schema import (
     RunLimits,
 )
 from inputmend.config.trust import Trust
+from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar import registry
 from inputmend.grammar.small_files import read_small_text
-from inputmend.oracles.base import OracleConfigError
 
 
 @dataclass(frozen=True)

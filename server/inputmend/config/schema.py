@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from inputmend.config import defaults
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
-from inputmend.oracles.base import OracleConfigError
+from inputmend.core.oracle import OracleConfigError
 
 log = logging.getLogger(__name__)
 

@@ -44,8 +44,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar.regex import RegexItem, parse_regex
-from inputmend.oracles.base import OracleConfigError
 
 
 class NameNode:

@@ -73,10 +73,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar import patterns
 from inputmend.grammar.regex import first_chars, last_char
 from inputmend.grammar.small_files import read_small_text
-from inputmend.oracles.base import OracleConfigError
 
 T = TypeVar("T")
 Role = Literal["data", "structure", "layout"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import deque
 
+from inputmend.core.oracle import Verdict
 from inputmend.core.text import common_prefix, common_suffix
 from inputmend.grammar.scan import Scan, Scanner, Stop
-from inputmend.oracles.base import Verdict
 
 CANDIDATES = 6  # recent scans compared with a new text
 ERROR_REACH = 64

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import lark
 from lark.parsers.lalr_analysis import Shift
 
-from inputmend.oracles.base import OracleConfigError
+from inputmend.core.oracle import OracleConfigError
 
 TESTED_LARK = "1.3"  # major.minor; keep in step with pyproject's pin
 END = "$END"  # the terminal lark's tables use for the end of the input

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar.yaml_layout import YamlLayout
-from inputmend.oracles.base import OracleConfigError
 
 if TYPE_CHECKING:
     from inputmend.grammar.compiled import CompiledGrammar

@@ -33,9 +33,9 @@ from pathlib import Path, PurePath
 import lark
 from lark.exceptions import GrammarError
 
+from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar.semantics import LOADERS
 from inputmend.grammar.small_files import read_small_text
-from inputmend.oracles.base import OracleConfigError
 
 _HEADER_FIELD = re.compile(
     r"^//\s*(title|extensions|files|start|semantics|layout|check)\s*:\s*(.*?)\s*$"

@@ -36,6 +36,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from inputmend.core.oracle import Feedback, Verdict
 from inputmend.core.text import UNDECODABLE, UNDECODABLE_MESSAGE, snippet
 from inputmend.grammar.checks import Rejected
 from inputmend.grammar.compiled import CompiledGrammar
@@ -44,7 +45,6 @@ from inputmend.grammar.layout import Refusal
 from inputmend.grammar.lexer import StateScanner, Token
 from inputmend.grammar.regex import prefix_extent
 from inputmend.grammar.tables import StackInterner, StackNode
-from inputmend.oracles.base import Feedback, Verdict
 
 LOOKAHEAD = 64  # a match this close to the end of a partial window is re-read with more
 STOP_EVERY = 4096  # tokens between two calls of the stop hook

@@ -29,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from xml.parsers import expat
 
+from inputmend.core.oracle import COMPLETE, Feedback, Verdict
 from inputmend.core.text import LineIndex
-from inputmend.oracles.base import COMPLETE, Feedback, Verdict
 
 _TOMLLIB_PLACE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
 

@@ -39,8 +39,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, cast
 
+from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar.layout import Refusal, Step
-from inputmend.oracles.base import OracleConfigError
 
 LINE_BREAKS = "\r\n\x85\u2028\u2029"
 END = "\0"  # what `_Peek` reads past the end of a complete text

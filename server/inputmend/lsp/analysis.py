@@ -35,20 +35,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from inputmend import services
+from inputmend import jobs, services
 from inputmend.config import defaults
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Repair, RepairResult, Span
+from inputmend.core.oracle import Feedback, Oracle, Verdict
 from inputmend.core.render import distinct
-from inputmend.lsp import convert, jobs
+from inputmend.lsp import convert
 from inputmend.lsp.scheduler import Runner, Scheduler
 from inputmend.lsp.session import Session, Snapshot
-from inputmend.oracles.base import Feedback, Oracle, Verdict
-from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.oracles.watchdog import GuardedGrammar
-from inputmend.oracles.wrappers import find_part
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +144,7 @@ class Analyser:
         """The grammar's check of the rules that are not syntax (standard
         library code, safe to run here) on a text the grammar accepts."""
         oracle = snapshot.setup.fast_oracle
-        grammar = find_part(oracle, IncrementalGrammarOracle) if oracle is not None else None
+        grammar = services.grammar_check(oracle)
         if grammar is None or fast is None or not fast.valid:
             return None
         return grammar.check_semantics(snapshot.text)
@@ -168,7 +165,7 @@ class Analyser:
                 return
             # a user grammar's time limit only works in the main thread (a
             # thread stuck in a regex could not be stopped and would hold the GIL)
-            guarded = isinstance(snapshot.setup.fast_oracle, GuardedGrammar)
+            guarded = services.runs_user_grammar(snapshot.setup.fast_oracle)
             if len(snapshot.text) <= FAST_IN_LOOP_CHARS or guarded:
                 results = self._fast_results(snapshot)
             else:
@@ -337,7 +334,7 @@ class Analyser:
         settings = self.session.settings
         if oracle is None or fast is None or fast.valid or not settings.repairs:
             return ()
-        if isinstance(oracle, GuardedGrammar):
+        if services.runs_user_grammar(oracle):
             # a user grammar: a thread stuck in one of its regexes could not be
             # stopped (and would hold the GIL); the pool's repairs come soon after
             return ()
@@ -346,7 +343,7 @@ class Analyser:
             max_tests=settings.max_tests,
             cancelled=lambda: not self.session.is_current(snapshot),
         )
-        grammar = find_part(oracle, IncrementalGrammarOracle)
+        grammar = services.grammar_check(oracle)
 
         def repair() -> RepairResult:
             if grammar is not None:
@@ -443,7 +440,7 @@ class Analyser:
     # ----------------------------------------------------------------- DDSET
     async def explain(self, snapshot: Snapshot) -> Abstraction:
         """DDSET for a document the grammar accepts and the validator rejects
-        (raises :class:`~inputmend.lsp.jobs.JobError`)."""
+        (raises :class:`~inputmend.jobs.JobError`)."""
         spec = snapshot.spec
         if spec is None or spec.grammar is None or not spec.has_validator:
             raise jobs.JobError("DDSET needs a grammar and a validator")

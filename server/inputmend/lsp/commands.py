@@ -19,9 +19,9 @@ from typing import Any
 from lsprotocol import types
 
 from inputmend.core.model import Repair
+from inputmend.jobs import JobError
 from inputmend.lsp import convert, show
 from inputmend.lsp.action_data import repair_id
-from inputmend.lsp.jobs import JobError
 from inputmend.lsp.server import InputmendServer
 from inputmend.lsp.session import Snapshot
 from inputmend.lsp.settings import ServerSettings

@@ -25,11 +25,11 @@ from inputmend.core.columns import POSITION_ENCODINGS
 from inputmend.core.conflicts import conflict_message
 from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, Span, apply_edits, spans_to_edits
+from inputmend.core.oracle import Feedback, Verdict, error_span
 from inputmend.core.render import Lexer, Where, describe_repair, distinct
 from inputmend.core.text import LineIndex, snippet
 from inputmend.lsp.action_data import ActionData, repair_id
 from inputmend.lsp.session import Snapshot
-from inputmend.oracles.base import Feedback, Verdict, error_span
 
 SOURCE = "inputmend"
 APPLY_REPAIR = "inputmend.applyRepair"

@@ -19,7 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from inputmend.lsp import jobs
+from inputmend import jobs
 
 T = TypeVar("T")
 
@@ -44,7 +44,7 @@ class Runner:
         self.futures: list[Future[Any]] = []
 
     async def __call__(self, phase: Callable[[jobs.Job], T], job: jobs.Job) -> T:
-        """Run ``phase(job)`` in the pool (raises :class:`~inputmend.lsp.jobs.JobError`)."""
+        """Run ``phase(job)`` in the pool (raises :class:`~inputmend.jobs.JobError`)."""
         future = self.scheduler.pool().submit(phase, replace(job, slot=self.slot))
         self.futures.append(future)
         return await asyncio.wrap_future(future)

@@ -19,16 +19,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from inputmend import services
 from inputmend.config.discovery import settings_for
 from inputmend.config.schema import NoOracleError, OracleSpec
 from inputmend.config.trust import Trust, grammar_file, grammar_inside, is_inside
 from inputmend.core.model import Repair, Span
+from inputmend.core.oracle import Feedback, Oracle, OracleConfigError
 from inputmend.core.text import LineIndex
 from inputmend.lsp.settings import ServerSettings
-from inputmend.oracles.base import Feedback, Oracle, OracleConfigError
-from inputmend.oracles.factory import build_oracle, relative_code
-from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.oracles.wrappers import find_part
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +101,7 @@ def _client_spec(
     grammar = grammar_file(spec)
     if grammar is not None:
         spec = replace(spec, grammar=str(grammar))  # found without the base folder
-    code = relative_code(spec) if workspace is not None else None
+    code = services.relative_code(spec) if workspace is not None else None
     if code is None:
         return replace(spec, base_dir=None), []
     note = Note(
@@ -156,8 +154,8 @@ def _decide(path: Path, settings: ServerSettings, folders: Sequence[Path]) -> Or
                 if outside is not None:
                     return OracleSetup(notes=(*notes, Note("configuration", outside)))
         spec = replace(spec, test_timeout_s=min(spec.test_timeout_s, settings.test_timeout_s))
-        fast = build_oracle(spec.grammar_only(), loader=False) if spec.grammar else None
-        grammar = find_part(fast, IncrementalGrammarOracle) if fast is not None else None
+        fast = services.build_oracle(spec.grammar_only(), loader=False) if spec.grammar else None
+        grammar = services.grammar_check(fast)
         semantics = grammar.grammar.info.semantics if grammar is not None else None
         return OracleSetup(spec, fast, tuple(notes), semantics=semantics)
     except NoOracleError as error:

@@ -1,6 +1,6 @@
 """Oracles: who decides whether an input is valid.
 
-The interface is :mod:`inputmend.oracles.base`; :mod:`~inputmend.oracles.factory`
+The interface is :mod:`inputmend.core.oracle`; :mod:`~inputmend.oracles.factory`
 builds the oracle (and the DDSET predicate) a configuration describes.
 Implementations: :class:`~inputmend.oracles.grammar.ReferenceGrammarOracle`,
 :class:`~inputmend.oracles.incremental.IncrementalGrammarOracle`,
@@ -9,6 +9,6 @@ Implementations: :class:`~inputmend.oracles.grammar.ReferenceGrammarOracle`,
 :mod:`~inputmend.oracles.wrappers` combines, caches and meters them.
 """
 
-from inputmend.oracles.base import Feedback, Oracle, OracleConfigError, Outcome, Verdict
+from inputmend.core.oracle import Feedback, Oracle, OracleConfigError, Outcome, Verdict
 
 __all__ = ["Feedback", "Oracle", "OracleConfigError", "Outcome", "Verdict"]

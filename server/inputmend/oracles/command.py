@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inputmend.config import defaults
+from inputmend.core.oracle import Feedback, OracleConfigError, Verdict
 from inputmend.core.text import UTF8, EncodeError, Encoding, encode, snippet
-from inputmend.oracles.base import Feedback, OracleConfigError, Verdict
 from inputmend.oracles.children import end_group, exit_with_this_process, program_environment
 from inputmend.oracles.guard import forget_group, watch_group
 

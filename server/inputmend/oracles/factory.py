@@ -10,10 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from inputmend.config.schema import OracleSpec
+from inputmend.core.oracle import Oracle, OracleConfigError
 from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar import registry, semantics
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.oracles.base import Oracle, OracleConfigError
 from inputmend.oracles.command import CommandOracle, parse_command
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.loader import LoaderOracle

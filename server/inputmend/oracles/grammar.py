@@ -19,10 +19,10 @@ from pathlib import Path
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from inputmend.core.oracle import COMPLETE, Feedback, Verdict
 from inputmend.core.text import UNDECODABLE_MESSAGE, first_undecodable, snippet
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.scan import Scanner
-from inputmend.oracles.base import COMPLETE, Feedback, Verdict
 
 
 class ReferenceGrammarOracle:

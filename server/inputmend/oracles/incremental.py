@@ -12,13 +12,13 @@ from typing import Any
 
 import lark
 
+from inputmend.core.oracle import Feedback, Verdict
 from inputmend.grammar import registry, semantics
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.continuations import Continuations
 from inputmend.grammar.history import ScanHistory
 from inputmend.grammar.lexer import Token
 from inputmend.grammar.scan import Scan, Scanner, Stop
-from inputmend.oracles.base import Feedback, Verdict
 
 CHECKPOINT_EVERY = 8  # tokens between two checkpoints
 LAYOUT_CHECKPOINT_EVERY = 2  # the same with a layout (see IncrementalGrammarOracle)

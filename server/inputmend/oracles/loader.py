@@ -12,8 +12,8 @@ end of the text cut it short), with its message.
 
 from __future__ import annotations
 
+from inputmend.core.oracle import Feedback, Verdict
 from inputmend.grammar.semantics import Loader
-from inputmend.oracles.base import Feedback, Verdict
 
 
 class LoaderOracle:

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inputmend.config import defaults
+from inputmend.core.oracle import Outcome
 from inputmend.core.text import UTF8, Encoding
-from inputmend.oracles.base import Outcome
 from inputmend.oracles.command import Program, compile_pattern
 from inputmend.oracles.python import ChildFunction
 

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from inputmend.config import defaults
+from inputmend.core.oracle import COMPLETE, Feedback, OracleConfigError, Verdict
 from inputmend.core.text import printable
 from inputmend.grammar import patterns
-from inputmend.oracles.base import COMPLETE, Feedback, OracleConfigError, Verdict
 from inputmend.oracles.children import (
     become_subreaper,
     die_with_parent,

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
+from inputmend.core.oracle import Feedback, Verdict
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import Rewrite, Wrapper
-from inputmend.oracles.base import Feedback, Verdict
 
 
 @dataclass(eq=False)

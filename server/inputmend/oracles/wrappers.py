@@ -14,8 +14,8 @@ from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
 from inputmend.core.budget import UNLIMITED, Budget, Meter
+from inputmend.core.oracle import COMPLETE, Feedback, Oracle, Verdict
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.oracles.base import COMPLETE, Feedback, Oracle, Verdict
 
 T = TypeVar("T")
 

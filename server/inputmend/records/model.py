@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from inputmend.core.model import Repair
-from inputmend.oracles.base import Feedback
+from inputmend.core.oracle import Feedback
 
 Format = Literal["lines", "csv"]
 """``lines``: one record per line (JSON Lines); ``csv``: a header, then rows."""

@@ -32,8 +32,8 @@ import json.scanner
 import re
 from collections.abc import Callable
 
+from inputmend.core.oracle import COMPLETE, Feedback, Oracle, Verdict
 from inputmend.grammar import registry
-from inputmend.oracles.base import COMPLETE, Feedback, Oracle, Verdict
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.records.model import Format

@@ -16,7 +16,7 @@ from inputmend.config import defaults
 from inputmend.core.budget import Budget
 from inputmend.core.loss import LossLimit, significant
 from inputmend.core.model import Repair, distance, edits_between
-from inputmend.oracles.base import Feedback, Oracle
+from inputmend.core.oracle import Feedback, Oracle
 from inputmend.records.model import (
     Counts,
     Format,

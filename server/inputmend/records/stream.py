@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from inputmend.config import defaults
 from inputmend.core.budget import Budget
 from inputmend.core.loss import LossLimit
-from inputmend.oracles.base import Oracle
+from inputmend.core.oracle import Oracle
 from inputmend.records.model import Format, RecordResult, Status
 from inputmend.records.oracles import record_oracle
 from inputmend.records.process import (

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 
 from inputmend.algorithms.hints import Guidance, guidance
 from inputmend.algorithms.judgement import Judge
+from inputmend.core.oracle import Feedback, Oracle
 from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import lex_typed
 from inputmend.grammar.syntax import NO_SYNTAX, SyntaxRoles, syntax_of
-from inputmend.oracles.base import Feedback, Oracle
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.watchdog import GuardedGrammar
 from inputmend.oracles.wrappers import GuidedOracle, find_part
 
 
@@ -28,6 +29,18 @@ def grammar_of(oracle: Oracle) -> CompiledGrammar | None:
     """The grammar behind an oracle, when there is one (for token-level work)."""
     found = find_part(oracle, IncrementalGrammarOracle) or find_part(oracle, ReferenceGrammarOracle)
     return found.grammar if found is not None else None
+
+
+def grammar_check(oracle: Oracle | None) -> IncrementalGrammarOracle | None:
+    """The incremental grammar oracle inside ``oracle`` (the fast check of a
+    document and of the format's rules beyond its syntax), when there is one."""
+    return None if oracle is None else find_part(oracle, IncrementalGrammarOracle)
+
+
+def runs_user_grammar(oracle: Oracle | None) -> bool:
+    """Is ``oracle`` a user grammar's, whose checks are stopped by a CPU-time
+    limit (which only works in the main thread)?"""
+    return isinstance(oracle, GuardedGrammar)
 
 
 def guide_of(oracle: Oracle) -> CompiledGrammar | None:

@@ -12,8 +12,8 @@ from inputmend.algorithms.conflicts import ALGORITHM as CONFLICT_ALGORITHM
 from inputmend.core.budget import Budget, Meter, RunStats
 from inputmend.core.loss import LossLimit
 from inputmend.core.model import Repair, RepairResult
+from inputmend.core.oracle import Oracle, Verdict
 from inputmend.core.text import UTF8, Encoding
-from inputmend.oracles.base import Oracle, Verdict
 from inputmend.repairs.context import context_of, verify
 from inputmend.repairs.generators.base import Generator
 from inputmend.repairs.polish import polish

@@ -14,8 +14,8 @@ from inputmend.algorithms.layout_window import windowed_agreement
 from inputmend.algorithms.ranking import rank
 from inputmend.core.loss import LossLimit
 from inputmend.core.model import Repair
+from inputmend.core.oracle import Oracle
 from inputmend.grammar.syntax import Brackets, syntax_of
-from inputmend.oracles.base import Oracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.repairs.context import RepairContext, guide_of, locator_of, token_starts
 

@@ -29,11 +29,11 @@ from inputmend.algorithms.ddset.pattern import MarkedTree
 from inputmend.algorithms.ddset.reduce import Reducer
 from inputmend.algorithms.ddset.share import SharedGroup, identify_shared
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter, RunStats
+from inputmend.core.oracle import Outcome, Predicate
 from inputmend.core.text import snippet
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.trees import DerivationError
 from inputmend.grammar.trees import TreePath as Path
-from inputmend.oracles.base import Outcome, Predicate
 
 __all__ = [
     "DDSetOptions",

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from inputmend.algorithms.ddset.generate import GenerationError, Generator
 from inputmend.algorithms.ddset.harness import Tester
 from inputmend.algorithms.ddset.model import GrammarModel
+from inputmend.core.oracle import Outcome
 from inputmend.grammar.trees import DerivationNode as Node
 from inputmend.grammar.trees import TreePath as Path
 from inputmend.grammar.trees import get, is_prefix, is_strict_prefix, replace_all
-from inputmend.oracles.base import Outcome
 
 
 class Status(enum.Enum):

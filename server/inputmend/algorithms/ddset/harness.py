@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from inputmend.algorithms.ddset.model import GrammarModel
 from inputmend.core.budget import Meter
+from inputmend.core.oracle import Outcome, Predicate
 from inputmend.grammar.trees import DerivationNode as Node
 from inputmend.grammar.trees import Layout
-from inputmend.oracles.base import Outcome, Predicate
 
 
 class Tester:

@@ -21,10 +21,10 @@ from itertools import combinations
 
 from inputmend.algorithms.ddset.harness import Tester
 from inputmend.algorithms.ddset.model import GrammarModel
+from inputmend.core.oracle import Outcome
 from inputmend.grammar.trees import DerivationNode as Node
 from inputmend.grammar.trees import TreePath as Path
 from inputmend.grammar.trees import get, inner, leaves, replace, walk
-from inputmend.oracles.base import Outcome
 
 _MAX_EMBEDDINGS = 8
 

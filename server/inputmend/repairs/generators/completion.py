@@ -6,7 +6,7 @@ from __future__ import annotations
 from inputmend.algorithms.completion import ALGORITHM, CompletionOptions, complete_text
 from inputmend.core.budget import Budget
 from inputmend.core.model import Repair
-from inputmend.oracles.base import Verdict
+from inputmend.core.oracle import Verdict
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator
 

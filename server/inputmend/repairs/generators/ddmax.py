@@ -9,9 +9,9 @@ from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import TokenMaximized, hybrid_ddmax, syntactic_ddmax
 from inputmend.core.budget import Budget, BudgetExhausted, Meter, RunStats
 from inputmend.core.model import Repair, Span, distance, spans_to_edits
+from inputmend.core.oracle import Oracle
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.recovery import recovery_units
-from inputmend.oracles.base import Oracle
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import Candidates, Generator, Run
 from inputmend.repairs.generators.search import searching_may_help

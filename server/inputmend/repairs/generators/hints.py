@@ -8,8 +8,8 @@ from dataclasses import replace
 from inputmend.algorithms.hints import ALGORITHM, hint_repairs
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
+from inputmend.core.oracle import Verdict
 from inputmend.grammar.hints import NO_HINTS
-from inputmend.oracles.base import Verdict
 from inputmend.repairs.context import RepairContext, runs_on
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator
 from inputmend.repairs.generators.completion import complete, not_completed

@@ -8,8 +8,8 @@ from inputmend.algorithms.indentation import reindent_repairs
 from inputmend.algorithms.layout import ALGORITHM, layout_repairs
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
+from inputmend.core.oracle import Verdict
 from inputmend.grammar.syntax import Brackets
-from inputmend.oracles.base import Verdict
 from inputmend.repairs.context import RepairContext, cut_off, runs_on
 from inputmend.repairs.generators.base import Candidates, Generator
 from inputmend.repairs.generators.completion import not_completed

@@ -1,4 +1,5 @@
-"""Process-pool side of the language server: CPU-heavy analyses.
+"""The worker side of the language server: CPU-heavy analyses in a process
+pool, each with its oracle, CPU-time limit and cancel flag (no LSP types).
 
 Workers are spawned processes.  Their initializer sends stdout to stderr (a
 stray ``print`` would corrupt the LSP stream) and keeps the shared array of
@@ -7,7 +8,7 @@ flag, and the job's stop hook (the budget's meter) reaches into grammar scans
 too, so a new edit stops the job for the old version within milliseconds.
 
 A job is a small picklable :class:`Job`; each phase has its own entry point
-returning a model value (:class:`~inputmend.oracles.base.Feedback`,
+returning a model value (:class:`~inputmend.core.oracle.Feedback`,
 :class:`~inputmend.core.model.Diagnosis`, ...).  A job that cannot run raises
 :class:`JobError` with a one-line message, never anything else.
 """
@@ -27,7 +28,7 @@ from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget, Meter
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Diagnosis, RepairResult
-from inputmend.oracles.base import Feedback, Oracle
+from inputmend.core.oracle import Feedback, Oracle
 from inputmend.oracles.children import die_with_parent
 from inputmend.oracles.factory import build_oracle, build_predicate, load_grammar
 from inputmend.oracles.watchdog import Overrun, cpu_limit, overrun_message, run_limit
