@@ -194,6 +194,25 @@ def test_an_edit_rescans_only_near_the_edit() -> None:
     assert oracle.scanned_chars - before < 2000
 
 
+def test_a_repair_of_a_corrupting_edit_rejoins_the_valid_text_after_short_scans() -> None:
+    # an editor's last valid version, then the corrupting edit, then a
+    # search's fresh scans of short texts (the hints read pieces alone)
+    text = _document(200_000)
+    oracle = IncrementalGrammarOracle("json")
+    assert oracle.check(text).valid
+    gap = text.index(",\n", len(text) // 2)
+    corrupt = text[:gap] + " " + text[gap + 1 :]
+    assert not oracle.check(corrupt).valid
+    for piece in ("x1", "y2", "z3", "w4", "v5"):  # nothing in common with the rest
+        oracle.check(piece)
+    oracle.check("v5!")  # and edits of them
+    oracle.check("v5?")
+    before = oracle.scanned_chars
+    assert oracle.check(corrupt[:gap] + "," + corrupt[gap:]).valid
+    # read near the edit, then joined with the valid text: not its rest again
+    assert oracle.scanned_chars - before < 2000
+
+
 def test_equal_stacks_are_the_same_object() -> None:
     text = _document(20_000)
     oracle = IncrementalGrammarOracle("json", checkpoint_every=4)

@@ -52,14 +52,18 @@ class ScanHistory:
 
     def _candidates(self) -> list[Scan]:
         """Bases to compare with, most promising first: the latest scans, then
-        the full scans and the latest valid texts (they are complete, with
-        checkpoints to the end, and stay relevant: the repairs of one input
-        rejoin them after their edit), then the rest."""
+        the latest valid texts (complete, with checkpoints to the end: the
+        repairs of one input rejoin them after their edit, and an editor's
+        last valid version is the one a corrupting edit came from), then the
+        full scans, then the rest.  The valid texts come before the full
+        scans: a search's fresh scans of short texts (a piece of the input
+        read alone) would otherwise crowd them out of the few compared, and
+        each candidate repair would read the rest of a long text anew."""
         recent, roots = self._recent, self._roots
         ordered = [recent[-1]] if recent else []
         if len(recent) > 1 and recent[-2] is not ordered[0]:
             ordered.append(recent[-2])
-        for group in (roots, self._whole, recent):
+        for group in (self._whole, roots, recent):
             for index in range(len(group) - 1, -1, -1):
                 if len(ordered) == CANDIDATES:
                     return ordered
