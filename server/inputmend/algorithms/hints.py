@@ -229,12 +229,18 @@ def _rewrites_at(
     first.  ``poll`` is called now and then (it raises when the budget is
     spent: on a long text the patterns alone take a while)."""
     matches: dict[tuple[int, int, str], tuple[str, tuple[Edit, ...]]] = {}
+    # where the blanks right before the error begin: a match that ends in
+    # them ends right before the error (found once, not by slicing the text
+    # between each of thousands of matches and the error)
+    blanks = min(error, len(text))
+    while blanks > 0 and text[blanks - 1].isspace():
+        blanks -= 1
 
     def offer(rewrite: Rewrite, found: Any) -> None:
         start, end = found.start(), found.end()
         reaches = (
             start <= error <= end
-            or (end < error and not text[end:error].strip())
+            or blanks <= end < error
             or (last is not None and start <= last < end)
         )
         if not reaches and (rewrite.kind != "fix" or end > error):
