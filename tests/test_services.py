@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import random
 import re
 from dataclasses import replace
@@ -13,7 +14,7 @@ import pytest
 from inputmend import services
 from inputmend.cli.main import build_parser
 from inputmend.core.budget import Budget, RunStats
-from inputmend.core.model import Repair
+from inputmend.core.model import Edit, Repair
 from inputmend.core.oracle import Feedback
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.syntax import brackets_of
@@ -134,6 +135,120 @@ def test_a_completion_closes_two_brackets_when_it_closes_two_more_than_it_opens(
         text = "".join(rng.choice('{}[]" ,a') for _ in range(rng.randrange(24)))
         assert closes_two(brackets, text) == counted(text), text
     assert closes_two(brackets, "}]" * 10_000)
+
+
+def _proposing(repair: Repair | None, ran: list[str], name: str) -> Run:
+    def run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+        ran.append(name)
+        return Candidates(() if repair is None else (repair,), None, RunStats(1, 0.0))
+
+    return run
+
+
+def _edited(text: str, edit: Edit) -> Repair:
+    repaired = text[: edit.offset] + edit.insert + text[edit.offset + edit.delete :]
+    return Repair(repaired, (edit,), "proposed", True, max(edit.delete, len(edit.insert)))
+
+
+def _pipeline_with(
+    monkeypatch: pytest.MonkeyPatch, first: Repair, ran: list[str]
+) -> services.RepairAlgorithm:
+    generators = (
+        Generator("first", 1, _proposing(first, ran, "first")),
+        Generator("second", 1, _proposing(None, ran, "second")),
+    )
+    algorithm = services.RepairAlgorithm("test", "", generators)
+    monkeypatch.setitem(services.REPAIR_ALGORITHMS, "test", algorithm)
+    return algorithm
+
+
+def _json_oracle() -> CountingOracle:
+    def accepts(text: str) -> bool:
+        try:
+            json.loads(text)
+        except ValueError:
+            return False
+        return True
+
+    return CountingOracle(accepts)
+
+
+def test_a_settled_repair_stops_the_later_generators(monkeypatch: pytest.MonkeyPatch) -> None:
+    # one character inserted, every token kept: no later repair can be better
+    text = "[1 2]"
+    ran: list[str] = []
+    _pipeline_with(monkeypatch, _edited(text, Edit(2, 0, ",")), ran)
+    oracle = _json_oracle()
+    result = services.repair(text, oracle, algorithm="test", budget=Budget(max_tests=100))
+    assert ran == ["first"]
+    assert [r.text for r in result.repairs] == ["[1, 2]"]
+    # the input once, the repair once (verified when it settled, not again)
+    assert oracle.seen == [text, "[1, 2]"]
+    assert result.stats.tests == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "edit", "why"),
+    [
+        ("[1 2]", Edit(2, 0, ", "), "two characters: a one-character repair may follow"),
+        ("[1 2]", Edit(2, 1, ""), "the blank deleted merges 1 and 2 into 12: a token changed"),
+        ("[1,]", Edit(3, 0, "0"), "a value invented"),
+    ],
+)
+def test_a_repair_that_is_not_settled_lets_the_later_generators_run(
+    monkeypatch: pytest.MonkeyPatch, text: str, edit: Edit, why: str
+) -> None:
+    ran: list[str] = []
+    first = _edited(text, edit)
+    _pipeline_with(monkeypatch, first, ran)
+    oracle = _json_oracle()
+    assert oracle.accepts(first.text)
+    result = services.repair(text, oracle, algorithm="test", budget=Budget(max_tests=100))
+    assert ran == ["first", "second"], why
+    assert [r.text for r in result.repairs] == [first.text]
+    assert oracle.seen == [text, first.text]  # each repair verified once
+
+
+def test_a_repair_the_whole_oracle_rejects_does_not_settle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "[1 2]"
+    ran: list[str] = []
+    _pipeline_with(monkeypatch, _edited(text, Edit(2, 0, ";")), ran)
+    oracle = _json_oracle()
+    result = services.repair(text, oracle, algorithm="test", budget=Budget(max_tests=100))
+    assert ran == ["first", "second"]
+    assert result.repairs == ()
+    assert oracle.seen == [text, "[1; 2]"]
+
+
+def test_after_a_settled_repair_only_the_generators_that_break_ties_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ran: list[str] = []
+    auto = services.REPAIR_ALGORITHMS["auto"]
+
+    def counted(generator: Generator) -> Generator:
+        def run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+            ran.append(generator.name)
+            return generator.run(context, found, budget)
+
+        return replace(generator, run=run)
+
+    later = Generator("later", 1, _proposing(None, ran, "later"))
+    generators = (*(counted(g) for g in auto.generators), later)
+    monkeypatch.setitem(services.REPAIR_ALGORITHMS, "auto", replace(auto, generators=generators))
+    # completion closes the list with one character, every token kept: settled;
+    # layout still runs, and its repair (the doubled opener removed, as the
+    # indentation says) equals it by the key and wins the tie
+    result = services.repair("[[1, 2]\n", IncrementalGrammarOracle("json"))
+    assert [r.text for r in result.repairs[:2]] == ["[1, 2]\n", "[[1, 2]]\n"]
+    assert ran == ["redecode", "completion", "hints", "layout"]
+    ran.clear()
+    # two closers: not settled, every wanted generator runs
+    result = services.repair('{"a": [1, 2', IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == '{"a": [1, 2]}'
+    assert ran[-1] == "later"
 
 
 def test_a_list_cut_off_after_its_separator_is_closed_not_given_an_invented_element() -> None:

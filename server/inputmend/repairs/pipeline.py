@@ -1,6 +1,14 @@
 """One repair request, start to end: the generators propose on one shared
 budget, the whole oracle verifies, one ordering ranks, the polish steps
-finish; the result is a :class:`~inputmend.core.model.RepairResult`."""
+finish; the result is a :class:`~inputmend.core.model.RepairResult`.
+
+The generators run in order until one of them finds a repair that is
+:func:`settled`: a budget is a ceiling, not a target, and once a repair is
+known to be first by what it does to the data and by its size, a later
+generator could only find its equals.  Only those whose repairs the
+ranking's tie-breakers favour among equals
+(:attr:`~inputmend.repairs.generators.base.Generator.breaks_ties`) still run.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +22,7 @@ from inputmend.core.loss import LossLimit
 from inputmend.core.model import Repair, RepairResult
 from inputmend.core.oracle import Oracle, Verdict
 from inputmend.core.text import UTF8, Encoding
-from inputmend.repairs.context import context_of, verify
+from inputmend.repairs.context import RepairContext, context_of, verify
 from inputmend.repairs.generators.base import Generator
 from inputmend.repairs.polish import polish
 from inputmend.repairs.rank import rank_in
@@ -26,6 +34,35 @@ def gives_prefix_feedback(oracle: Oracle) -> bool:
     The empty input is a prefix of every input: an oracle that calls it
     incorrect cannot report incomplete prefixes."""
     return oracle.check("").verdict is not Verdict.INCORRECT
+
+
+def settled(context: RepairContext, repair: Repair) -> bool:
+    """Is ``repair`` (valid for the whole oracle) known to be first by the
+    ranking's key (:func:`inputmend.algorithms.ranking.rank`) of any repair
+    a later generator could find?
+
+    It is when it does the data no harm (its judgement is
+    :attr:`~inputmend.algorithms.judgement.Judgement.harmless`: no token
+    changed, nothing lost, joined, invented or moved into a value, every
+    record its shape), deletes no junk (so it is not lossy under any loss
+    limit), and makes one edit of one character.  Every field the ranking
+    orders before the size is then at its least, zero, and no repair is
+    smaller: the input is invalid, so every repair edits at least one
+    character.  A later candidate can at best equal it, and among equals the
+    tie-breakers decide (brackets where the indentation says, a hint's
+    repair first): the generators built for them still run
+    (:attr:`~inputmend.repairs.generators.base.Generator.breaks_ties`), and
+    the stop skips the others.  Two fields of the key have no such floor:
+    words re-read as the text of a string whose lost quote a repair puts
+    back, and characters deleted with foreign syntax (a comment, a wrapper),
+    which the size does not count.  The hints propose such repairs, and
+    they still run; a search could find one too, but the searches already
+    give way to any harmless repair
+    (:func:`~inputmend.repairs.generators.search.searching_may_help`)."""
+    if len(repair.edits) != 1 or repair.distance != 1:
+        return False
+    judgement = context.judge(repair)
+    return judgement.harmless and not judgement.junk_lost
 
 
 def run(
@@ -43,7 +80,9 @@ def run(
     """Ranked, verified repairs of ``text`` by ``generators`` (see
     :func:`inputmend.services.repair`).  ``fit_to_oracle``: leave out the
     generators that need prefix feedback when the oracle gives none (and
-    say so), rather than run them in vain."""
+    say so), rather than run them in vain.  The generators run in order,
+    each with its fair share of what the budget has left; after a
+    :func:`settled` repair, only those that break ties."""
     started = time.monotonic() - spent_s
     feedback = oracle.check(text)
     if feedback.valid:
@@ -55,14 +94,22 @@ def run(
     partial: Repair | None = None
     tests = 1
     notes: list[str] = []
+    verdicts: dict[str, bool] = {}  # text -> accepted by the whole oracle
+
+    def verified(repair: Repair) -> bool:
+        if repair.text not in verdicts:
+            verdicts[repair.text] = verify(oracle, repair.text)
+        return verdicts[repair.text]
+
     chosen = list(generators)
     if fit_to_oracle and not gives_prefix_feedback(oracle):
         chosen = [g for g in chosen if not g.needs_prefix_feedback]
         notes.append("FSynth skipped: the oracle does not report incomplete inputs")
+    best_known = False  # a settled repair was found: the later ones could only equal it
     for index, generator in enumerate(chosen):
         if any(repair.algorithm == CONFLICT_ALGORITHM for repair in found):
             break  # a side of each merge conflict made it valid: what a person keeps
-        if not generator.wanted(context, found):
+        if (best_known and not generator.breaks_ties) or not generator.wanted(context, found):
             continue
         spent = RunStats(tests, time.monotonic() - started)
         if budget.exhausted_by(spent) is not None:
@@ -73,20 +120,23 @@ def run(
         tests += candidates.cost.tests
         found = (*found, *candidates.repairs)
         partial = partial or candidates.partial
-    verified = [r for r in found if r.valid and verify(oracle, r.text)]
+        best_known = best_known or any(
+            r.valid and settled(context, r) and verified(r) for r in candidates.repairs
+        )
+    accepted = [r for r in found if r.valid and verified(r)]
     spent = RunStats(tests, time.monotonic() - started)
     stopped = budget.exhausted_by(spent)
     stats = replace(spent, budget_exhausted=stopped is not None, stop_reason=stopped)
     if not text:
         notes.append("the input is empty")
-    if not verified:
+    if not accepted:
         notes.append("no repair that the oracle accepts was found")
         if partial is not None:
             notes.append(
                 "partial repair (incomplete): the start of the input is repaired up to the "
                 "first point where no repair was found; the rest is unchanged"
             )
-    ranked = rank_in(context, verified, top, max_loss, notes)
+    ranked = rank_in(context, accepted, top, max_loss, notes)
     ranked, polishing = polish(context, ranked, budget, spent)
     stats = replace(stats, tests=stats.tests + polishing, elapsed_s=time.monotonic() - started)
     return RepairResult(False, ranked, stats, tuple(notes), partial=partial)

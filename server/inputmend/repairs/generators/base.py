@@ -2,7 +2,8 @@
 
 A :class:`Generator` has a ``name``, a ``weight`` (its share of the budget
 when it starts: its weight over the sum of its own and the later
-generators' weights), ``wanted(context, found)`` (is it worth running after
+generators' weights), ``breaks_ties`` (see :attr:`Generator.breaks_ties`),
+``wanted(context, found)`` (is it worth running after
 the repairs ``found`` before it) and ``run(context, found, budget)`` (the
 hints read what was found before them to choose where to look).  One module
 per generator (:mod:`inputmend.repairs.generators`).
@@ -51,3 +52,9 @@ class Generator:
     wanted: Wanted = always
     needs_prefix_feedback: bool = False
     """Skipped when the oracle cannot tell incomplete inputs from incorrect ones."""
+    breaks_ties: bool = False
+    """Proposes repairs that the ranking's tie-breakers put first among
+    repairs equal by its key (the hints' repairs: first among equals;
+    layout's: brackets where the indentation says).  It runs even after a
+    settled repair (:func:`inputmend.repairs.pipeline.settled`), which it
+    may equal and then beat."""

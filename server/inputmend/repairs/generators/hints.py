@@ -47,4 +47,4 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     return Candidates(tuple(result.repairs), None, result.stats)
 
 
-HINTS = Generator(ALGORITHM, 2, _run)
+HINTS = Generator(ALGORITHM, 2, _run, breaks_ties=True)

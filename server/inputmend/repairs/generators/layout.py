@@ -85,4 +85,4 @@ def closes_two(brackets: Brackets, text: str) -> bool:
     return balance >= 2
 
 
-LAYOUT = Generator(ALGORITHM, 1, _run, layout_may_help)
+LAYOUT = Generator(ALGORITHM, 1, _run, layout_may_help, breaks_ties=True)
