@@ -1,6 +1,7 @@
 """What the analyser decides by itself: the final ranking is the command
 line's, and keeps the quick fix the search did not find when it is as good;
-it is offered as soon as it is ranked."""
+it is offered as soon as it is ranked, and at once when the quick search
+was the command line's own and ran to its end."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from typing import Any
 
 import pytest
 
-from inputmend import jobs
-from inputmend.core.model import Edit, Repair, apply_edits
-from inputmend.lsp.analysis import Analyser, final_ranking
+from inputmend import jobs, services
+from inputmend.core.budget import RunStats
+from inputmend.core.model import Edit, Repair, RepairResult, apply_edits
+from inputmend.lsp.analysis import QUICK_REPAIR_ALGORITHM, Analyser, final_ranking, quick_is_final
 from inputmend.lsp.scheduler import Scheduler
 from inputmend.lsp.session import Session, Snapshot
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 TEXT = '{"a": 1 "b": 2}'
 GAP = TEXT.index(' "b"')
@@ -102,3 +105,39 @@ async def test_the_final_repairs_are_offered_before_the_spans_search_ends(
     spans_may_end.set()
     await analysis
     assert published[-1].analysed and published[-1].final and published[-1].spans
+
+
+def test_quick_repairs_are_final_when_their_search_is_the_background_one_run_to_its_end() -> None:
+    whole = RepairResult(False, (COMMA,), RunStats(20, 0.1))
+    cut = RepairResult(False, (COMMA,), RunStats(20, 0.5, budget_exhausted=True))
+    assert quick_is_final(whole, algorithm=QUICK_REPAIR_ALGORITHM, has_validator=False)
+    assert not quick_is_final(cut, algorithm=QUICK_REPAIR_ALGORITHM, has_validator=False)
+    assert not quick_is_final(whole, algorithm=QUICK_REPAIR_ALGORITHM, has_validator=True)
+    assert not quick_is_final(whole, algorithm="fsynth", has_validator=False)
+
+
+async def test_final_quick_repairs_spare_the_pool_the_same_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "_FLAGS", [0] * 4)
+    published: list[Snapshot] = []
+    analyser = Analyser(Session(root=tmp_path), Scheduler(), published.append, _Progress())
+    path = tmp_path / "quick.json"
+    snapshot = analyser.opened(path.as_uri(), path, 1, TEXT)
+    analyser.fast_check_now(snapshot)
+    phases: list[str] = []
+
+    class Recording:
+        slot = 0
+
+        async def __call__(self, phase: Callable[[jobs.Job], Any], job: jobs.Job) -> Any:
+            phases.append(phase.__name__)
+            return phase(job)
+
+    await analyser._analyse(snapshot.uri, Recording())  # type: ignore[arg-type]
+    assert phases == ["diagnose"]  # no repair job: the quick repairs were final
+    final = [s for s in published if s.final]
+    # offered final at once, before the spans; then recorded with them
+    assert final[0].repairs and not final[0].spans and final[-1].spans
+    expected = services.repair(TEXT, IncrementalGrammarOracle("json")).repairs[0].text
+    assert final[-1].repairs[0].text == expected

@@ -10,7 +10,7 @@ For every change:
    * *quick repairs*, in a thread of this process with the document's
      grammar (:data:`QUICK_REPAIR_ALGORITHM`, at most
      :data:`~inputmend.config.defaults.SERVER_QUICK_REPAIR_S`): offered as
-     quick fixes at once, none of them preferred;
+     quick fixes at once, none of them preferred unless they are final;
    * in the process pool: the external validator (when configured and
      allowed), then the ranked repairs and the failure-inducing spans (ddmax)
      side by side.
@@ -19,7 +19,10 @@ For every change:
    *final* snapshot, published once.  The final ranked list keeps the quick
    stage's top repair first unless the ranking puts another strictly before
    it (:func:`final_ranking`), so the fix a user saw offered first stays
-   first, and only the final list marks a fix preferred.  Results go into the
+   first, and only the final list marks a fix preferred.  The quick repairs
+   are the final list themselves when their search is the command line's
+   and ran to its end (:func:`quick_is_final`): the pool's search for the
+   same repairs is then stopped, and the preferred fix is offered at once.  Results go into the
    session only while their snapshot is current
    (:meth:`~inputmend.lsp.session.Session.update`); a new edit cancels the
    running jobs (:mod:`~inputmend.lsp.scheduler`).
@@ -32,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -84,6 +88,20 @@ def final_ranking(
     return services.rank_repairs(text, (quick[0], *found), top, oracle=oracle, max_loss=max_loss)
 
 
+def quick_is_final(result: RepairResult, *, algorithm: str, has_validator: bool) -> bool:
+    """Are the quick repairs what the background search would find?  They
+    are when the background search is the same (``algorithm`` is
+    :data:`QUICK_REPAIR_ALGORITHM`), its oracle too (the grammar: no
+    validator), and the quick search was not cut short by its budget: the
+    same search on the same text with the same oracle finds the same
+    repairs and ranks them alike, whatever the time it took."""
+    return (
+        algorithm == QUICK_REPAIR_ALGORITHM
+        and not has_validator
+        and not result.stats.budget_exhausted
+    )
+
+
 class ProgressReporter(Protocol):
     """Work-done progress of one document's background work."""
 
@@ -102,6 +120,19 @@ def label(path: Path, root: Path | None) -> str:
         except ValueError:
             pass
     return path.name
+
+
+@dataclass(frozen=True)
+class Quick:
+    """The quick repairs, those offered of them, and whether they are the final list."""
+
+    repairs: tuple[Repair, ...]
+    offered: tuple[Repair, ...]
+    final: bool
+
+
+NO_QUICK = Quick((), (), final=False)
+"""No quick repairs (none wanted, or their search failed)."""
 
 
 class Analyser:
@@ -290,7 +321,7 @@ class Analyser:
         spec: OracleSpec,
         runner: Runner,
         key: str,
-        quick: asyncio.Future[tuple[Repair, ...]],
+        quick: asyncio.Future[Quick],
     ) -> dict[str, Any] | None:
         """The pool's results for ``snapshot`` (progress ``key``), the final
         repairs ranked with the ``quick`` ones; None when it went stale."""
@@ -327,17 +358,18 @@ class Analyser:
             results["background_note"] = "; ".join(notes)
         return results
 
-    async def _quick_repairs(self, snapshot: Snapshot) -> tuple[Repair, ...]:
+    async def _quick_repairs(self, snapshot: Snapshot) -> Quick:
         """Repairs with the grammar alone and a short budget, in a thread; they
-        are offered at once (not preferred) until the final list replaces them."""
+        are offered at once, not preferred until the final list replaces
+        them, or as the final list when they are (:func:`quick_is_final`)."""
         oracle, fast = snapshot.setup.fast_oracle, snapshot.fast
         settings = self.session.settings
         if oracle is None or fast is None or fast.valid or not settings.repairs:
-            return ()
+            return NO_QUICK
         if services.runs_user_grammar(oracle):
             # a user grammar: a thread stuck in one of its regexes could not be
             # stopped (and would hold the GIL); the pool's repairs come soon after
-            return ()
+            return NO_QUICK
         budget = Budget(
             timeout_s=min(settings.timeout_s, defaults.SERVER_QUICK_REPAIR_S),
             max_tests=settings.max_tests,
@@ -363,16 +395,19 @@ class Analyser:
         lock = self._checking.setdefault(snapshot.uri, asyncio.Lock())
         async with lock:  # the document's grammar oracle serves one caller at a time
             if not self.session.is_current(snapshot):
-                return ()
+                return NO_QUICK
             try:
                 result = await self.scheduler.in_thread(repair)
             except Exception:
                 log.exception("quick repairs failed")
-                return ()
-        if result.repairs:
-            offered = self._offered(snapshot, result.repairs)
-            self._apply(snapshot, repairs=offered, final=False)
-        return result.repairs
+                return NO_QUICK
+        final = quick_is_final(
+            result, algorithm=settings.repair_algorithm, has_validator=snapshot.has_validator
+        )
+        offered = self._offered(snapshot, result.repairs) if result.repairs else ()
+        if result.repairs or final:
+            self._apply(snapshot, repairs=offered, final=final)
+        return Quick(result.repairs, offered, final)
 
     def _offered(self, snapshot: Snapshot, repairs: Sequence[Repair]) -> tuple[Repair, ...]:
         """The first ``top`` repairs a user can tell apart (equivalent ones,
@@ -385,12 +420,17 @@ class Analyser:
         snapshot: Snapshot,
         spec: OracleSpec,
         runner: Runner,
-        quick: asyncio.Future[tuple[Repair, ...]],
+        quick: asyncio.Future[Quick],
     ) -> dict[str, Any]:
         """The pool's repairs ranked with the quick ones (:func:`final_ranking`),
-        offered at once, before the other background results."""
+        offered at once, before the other background results; or the quick
+        ones alone, when they are final: the pool's search starts only when
+        they are not (it would find the same repairs again)."""
+        done = await asyncio.shield(quick)
+        if done.final:
+            return {"repairs": done.offered, "final": True}
         results = await self._repairs(snapshot, spec, runner)
-        quick_repairs = await asyncio.shield(quick)
+        quick_repairs = done.repairs
         found = results.pop("repairs", None)
         if found is None and not quick_repairs:
             return results
