@@ -10,7 +10,9 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
+from inputmend.core.text import LineIndex
 from inputmend.lsp import sync
+from inputmend.lsp.session import Session
 from tests.lsp.conftest import open_document, session, wait_until
 
 UTF16, UTF8 = types.PositionEncodingKind.Utf16, types.PositionEncodingKind.Utf8
@@ -43,6 +45,21 @@ def test_changes_apply_in_order_and_whole_replacements_reset() -> None:
         _change(0, 9, 9, "!"),  # past the end of line 0: before its CRLF
     ]
     assert sync.apply_changes("12", changes, UTF16) == "ab!\r\ncZ"
+
+
+def test_a_new_version_takes_the_index_its_changes_derived() -> None:
+    text = "[1,\n 2,\n 3]\n"
+    uri = "file:///tmp/index.json"
+    session_ = Session()
+    session_.open(uri, Path("/tmp/index.json"), 1, text)
+    before = session_.snapshots[uri].index
+    index = sync.changed_index(before, [_change(1, 1, 2, "20")], UTF16)
+    assert index.text == "[1,\n 20,\n 3]\n" and index.starts == LineIndex(index.text).starts
+    snapshot = session_.change(uri, 2, index.text, index=index)
+    assert snapshot is not None and snapshot.index is index  # not searched again
+    # an index of another text is not taken
+    other = session_.change(uri, 3, "[]\n", index=index)
+    assert other is not None and other.index is not index and other.index.starts == [0, 3]
 
 
 @pytest.mark.parametrize("encoding", [UTF16, UTF8])

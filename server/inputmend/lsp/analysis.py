@@ -47,6 +47,7 @@ from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Repair, RepairResult, Span
 from inputmend.core.oracle import Feedback, Oracle, Verdict
 from inputmend.core.render import distinct
+from inputmend.core.text import LineIndex
 from inputmend.lsp import convert
 from inputmend.lsp.scheduler import Runner, Scheduler
 from inputmend.lsp.session import Session, Snapshot
@@ -226,9 +227,11 @@ class Analyser:
         self.scheduler.cancel(uri)
         return self.session.open(uri, path, version, text)
 
-    def changed(self, uri: str, version: int, text: str) -> Snapshot | None:
+    def changed(
+        self, uri: str, version: int, text: str, *, index: LineIndex | None = None
+    ) -> Snapshot | None:
         self.scheduler.cancel(uri)
-        return self.session.change(uri, version, text)
+        return self.session.change(uri, version, text, index=index)
 
     def closed(self, uri: str) -> None:
         self.scheduler.cancel(uri)

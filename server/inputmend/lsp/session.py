@@ -174,10 +174,16 @@ class Version:
     path: Path
     number: int
     text: str
+    lines: LineIndex | None = field(default=None, repr=False)
+    """The index of ``text`` when it is known already (derived from the
+    previous version's by the changes that made this one)."""
 
     @cached_property
     def index(self) -> LineIndex:
-        """Line starts, computed once per version."""
+        """Line starts, computed once per version (not at all when known:
+        finding a 50 MB text's line starts takes a while)."""
+        if self.lines is not None and self.lines.text is self.text:
+            return self.lines
         return LineIndex(self.text)
 
 
@@ -260,12 +266,16 @@ class Session:
         setup = oracle_setup(path, self.settings, self.folders)
         return self._fresh(Version(uri, path, version, text), setup)
 
-    def change(self, uri: str, version: int, text: str) -> Snapshot | None:
-        """A new version of an open document (same oracle, no results yet)."""
+    def change(
+        self, uri: str, version: int, text: str, *, index: LineIndex | None = None
+    ) -> Snapshot | None:
+        """A new version of an open document (same oracle, no results yet);
+        ``index``: the index of ``text``, when known."""
         current = self.snapshots.get(uri)
         if current is None:
             return None
-        return self._fresh(Version(uri, current.document.path, version, text), current.setup)
+        document = Version(uri, current.document.path, version, text, index)
+        return self._fresh(document, current.setup)
 
     def reconfigure(self, uri: str) -> Snapshot | None:
         """The document's oracle decided again (settings or configuration

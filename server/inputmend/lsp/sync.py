@@ -8,7 +8,7 @@ bisection on lines of any length), which breaks lines only at ``\\n``,
 pygls's own copy splits lines with ``str.splitlines``, which also breaks at
 U+2028, U+2029, NEL, ``\\v``, ``\\f`` and ``\\x1c``-``\\x1e``: an edit after
 such a character would land in the wrong place, and a quick fix computed on
-that text would corrupt the user's file.  :func:`synced_text` is the one
+that text would corrupt the user's file.  :func:`synced_index` is the one
 place where the text is synced.
 """
 
@@ -31,7 +31,17 @@ def apply_changes(
 ) -> str:
     """``text`` after the client's content changes, applied in order; a
     change without a range replaces the whole text."""
-    index = LineIndex(text)
+    return changed_index(LineIndex(text), changes, encoding).text
+
+
+def changed_index(
+    index: LineIndex,
+    changes: Sequence[types.TextDocumentContentChangeEvent],
+    encoding: str | None,
+) -> LineIndex:
+    """The index of ``index``'s text after the client's content changes,
+    derived from it change by change (a whole text's line starts are not
+    searched again for each change)."""
     for change in changes:
         if isinstance(change, types.TextDocumentContentChangeWholeDocument):
             index = LineIndex(change.text)
@@ -39,17 +49,18 @@ def apply_changes(
         start = offset_of(index, change.range.start, encoding)
         end = max(start, offset_of(index, change.range.end, encoding))
         index = index.replaced(start, end, change.text)
-    return index.text
+    return index
 
 
-def synced_text(
+def synced_index(
     ls: InputmendServer, uri: str, changes: Sequence[types.TextDocumentContentChangeEvent]
-) -> str | None:
-    """The document's text after the client's changes; None when it is not open."""
+) -> LineIndex | None:
+    """The index of the document's text after the client's changes (derived
+    from the current version's); None when it is not open."""
     snapshot = ls.session.get(uri)
     if snapshot is None:
         return None
-    return apply_changes(snapshot.text, changes, ls.encoding)
+    return changed_index(snapshot.index, changes, ls.encoding)
 
 
 def did_open(ls: InputmendServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -62,10 +73,10 @@ def did_change(ls: InputmendServer, params: types.DidChangeTextDocumentParams) -
     """Plain (not async): the new version is the current one before the next
     message is handled, so a request right after it is answered for it."""
     uri = params.text_document.uri
-    text = synced_text(ls, uri, params.content_changes)
-    if text is None:
+    index = synced_index(ls, uri, params.content_changes)
+    if index is None:
         return
-    snapshot = ls.analyser.changed(uri, params.text_document.version, text)
+    snapshot = ls.analyser.changed(uri, params.text_document.version, index.text, index=index)
     if snapshot is not None:
         ls.analyser.start(snapshot)
 
