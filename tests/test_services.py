@@ -95,6 +95,24 @@ def test_generators_share_one_budget_by_weight(monkeypatch: pytest.MonkeyPatch) 
     assert spent.stats.stop_reason == "test budget of 63 oracle runs used up"
 
 
+def test_a_generator_stopped_by_its_share_cuts_the_result_short() -> None:
+    def stopped(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+        return Candidates((), None, RunStats(3, 0.0, budget_exhausted=True, stop_reason="share"))
+
+    generators = (Generator("first", 1, _spending(2, [])), Generator("stopped", 1, stopped))
+    oracle = CountingOracle(lambda text: False)
+    whole = services.RepairAlgorithm("whole", "", generators[:1])
+    cut = services.RepairAlgorithm("cut", "", generators)
+    budget = Budget(max_tests=100)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(services.REPAIR_ALGORITHMS, "whole", whole)
+        patch.setitem(services.REPAIR_ALGORITHMS, "cut", cut)
+        assert not services.repair("x", oracle, algorithm="whole", budget=budget).cut_short
+        result = services.repair("x", oracle, algorithm="cut", budget=budget)
+    # the whole budget was not used up, but the search was cut short
+    assert result.cut_short and not result.stats.budget_exhausted
+
+
 def test_an_incomplete_input_is_completed_first_and_alone() -> None:
     oracle = IncrementalGrammarOracle("json")
     text = '{"list": [{"id": 1}, {"id": 2'

@@ -75,6 +75,10 @@ class RepairResult:
     stats: RunStats
     notes: tuple[str, ...] = ()
     partial: Repair | None = None  # best incomplete result when no repair was found
+    cut_short: bool = False
+    """Some part of the search stopped for its share of the budget (a
+    generator, the judge, the polish) though the whole budget may not be
+    used up: with more time or runs, it could have found more."""
 
 
 @dataclass(frozen=True)

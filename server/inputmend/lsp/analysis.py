@@ -93,13 +93,15 @@ def quick_is_final(result: RepairResult, *, algorithm: str, has_validator: bool)
     """Are the quick repairs what the background search would find?  They
     are when the background search is the same (``algorithm`` is
     :data:`QUICK_REPAIR_ALGORITHM`), its oracle too (the grammar: no
-    validator), and the quick search was not cut short by its budget: the
-    same search on the same text with the same oracle finds the same
-    repairs and ranks them alike, whatever the time it took."""
+    validator), and no part of the quick search was cut short by its budget
+    (nor by a generator's share of it): the same search on the same text
+    with the same oracle finds the same repairs and ranks them alike,
+    whatever the time it took."""
     return (
         algorithm == QUICK_REPAIR_ALGORITHM
         and not has_validator
         and not result.stats.budget_exhausted
+        and not result.cut_short
     )
 
 

@@ -106,6 +106,7 @@ def run(
         chosen = [g for g in chosen if not g.needs_prefix_feedback]
         notes.append("FSynth skipped: the oracle does not report incomplete inputs")
     best_known = False  # a settled repair was found: the later ones could only equal it
+    cut_short = False  # a generator stopped for its share of the budget
     for index, generator in enumerate(chosen):
         if any(repair.algorithm == CONFLICT_ALGORITHM for repair in found):
             break  # a side of each merge conflict made it valid: what a person keeps
@@ -118,6 +119,7 @@ def run(
         share = budget.after(spent).fair_share(generator.weight / weights)
         candidates = generator.run(context, found, share)
         tests += candidates.cost.tests
+        cut_short = cut_short or candidates.cost.budget_exhausted
         found = (*found, *candidates.repairs)
         partial = partial or candidates.partial
         best_known = best_known or any(
@@ -139,4 +141,6 @@ def run(
     ranked = rank_in(context, accepted, top, max_loss, notes)
     ranked, polishing = polish(context, ranked, budget, spent)
     stats = replace(stats, tests=stats.tests + polishing, elapsed_s=time.monotonic() - started)
-    return RepairResult(False, ranked, stats, tuple(notes), partial=partial)
+    # the judge reads on, and the polish goes on, only while the budget lasts
+    cut_short = cut_short or meter.exhausted or budget.exhausted_by(stats) is not None
+    return RepairResult(False, ranked, stats, tuple(notes), partial=partial, cut_short=cut_short)
