@@ -94,6 +94,9 @@ async def test_the_final_repairs_are_offered_before_the_spans_search_ends(
                 await spans_may_end.wait()
             return phase(job)
 
+        def fork(self) -> None:
+            return None
+
     analysis = asyncio.ensure_future(analyser._analyse(snapshot.uri, HeldSpans()))  # type: ignore[arg-type]
     for _ in range(6000):  # a hang guard of at least 60 s: it ends with the event
         if any(s.final for s in published) or analysis.done():
@@ -126,6 +129,22 @@ async def test_final_quick_repairs_spare_the_pool_the_same_search(
     snapshot = analyser.opened(path.as_uri(), path, 1, TEXT)
     analyser.fast_check_now(snapshot)
     phases: list[str] = []
+    stopped: list[str] = []
+
+    class Searching:
+        """The pool's search on a flag of its own: it runs until it is stopped."""
+
+        slot = 1
+
+        async def __call__(self, phase: Callable[[jobs.Job], Any], job: jobs.Job) -> Any:
+            phases.append(phase.__name__)
+            await asyncio.Event().wait()
+
+        def cancel(self) -> None:
+            stopped.append("cancel")
+
+        def release(self) -> None:
+            stopped.append("release")
 
     class Recording:
         slot = 0
@@ -134,8 +153,12 @@ async def test_final_quick_repairs_spare_the_pool_the_same_search(
             phases.append(phase.__name__)
             return phase(job)
 
+        def fork(self) -> Searching:
+            return Searching()
+
     await analyser._analyse(snapshot.uri, Recording())  # type: ignore[arg-type]
-    assert phases == ["diagnose"]  # no repair job: the quick repairs were final
+    # the pool's search started beside the quick one, and stopped once it was final
+    assert sorted(phases) == ["diagnose", "repair"] and stopped == ["cancel", "release"]
     final = [s for s in published if s.final]
     # offered final at once, before the spans; then recorded with them
     assert final[0].repairs and not final[0].spans and final[-1].spans

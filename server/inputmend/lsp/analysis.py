@@ -22,7 +22,8 @@ For every change:
    first, and only the final list marks a fix preferred.  The quick repairs
    are the final list themselves when their search is the command line's
    and ran to its end (:func:`quick_is_final`): the pool's search for the
-   same repairs is then stopped, and the preferred fix is offered at once.  Results go into the
+   same repairs, started beside them, is then stopped, and the preferred
+   fix is offered at once.  Results go into the
    session only while their snapshot is current
    (:meth:`~inputmend.lsp.session.Session.update`); a new edit cancels the
    running jobs (:mod:`~inputmend.lsp.scheduler`).
@@ -429,12 +430,28 @@ class Analyser:
     ) -> dict[str, Any]:
         """The pool's repairs ranked with the quick ones (:func:`final_ranking`),
         offered at once, before the other background results; or the quick
-        ones alone, when they are final: the pool's search starts only when
-        they are not (it would find the same repairs again)."""
-        done = await asyncio.shield(quick)
-        if done.final:
-            return {"repairs": done.offered, "final": True}
-        results = await self._repairs(snapshot, spec, runner)
+        ones alone, when they are final: the pool's search for the same
+        repairs, started beside them, is then stopped.  It runs on a cancel
+        flag of its own (when one is free), so that stopping it leaves the
+        spans' search alone."""
+        own = runner.fork()
+        searching = asyncio.ensure_future(self._repairs(snapshot, spec, own or runner))
+        try:
+            done = await asyncio.shield(quick)
+            if done.final:
+                if own is not None:
+                    own.cancel()
+                searching.cancel()
+                return {"repairs": done.offered, "final": True}
+            results = await searching
+        except asyncio.CancelledError:
+            if own is not None:
+                own.cancel()
+            searching.cancel()
+            raise
+        finally:
+            if own is not None:
+                own.release()
         quick_repairs = done.repairs
         found = results.pop("repairs", None)
         if found is None and not quick_repairs:

@@ -52,6 +52,12 @@ class Runner:
     def cancel(self) -> None:
         self.scheduler.flags[self.slot] = 1
 
+    def fork(self) -> Runner | None:
+        """A runner with a flag of its own, for a job that may be stopped
+        while the task's other jobs go on (None when no flag is free); the
+        caller cancels it with the task and releases it."""
+        return self.scheduler.runner()
+
     def release(self) -> None:
         """Give the flag back once every job that polls it has really ended:
         a cancelled task leaves its worker running until it sees the flag,
