@@ -17,6 +17,7 @@ from lark.parsers.lalr_analysis import Shift
 
 from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar import lark_internals, registry
+from inputmend.grammar.lexer import Retype
 from tests.conftest import ROOT
 
 NAMES = sorted(registry.bundled())
@@ -86,8 +87,16 @@ def test_what_leaves_the_module_is_plain_data(name: str) -> None:
     for lexer in lark_internals.state_lexers(parser).values():
         assert set(lexer.terminals) <= terminals
         assert set(lexer.retype) <= terminals
-        names = {name for regex in lexer.regexes for name in regex.groupindex}
-        assert names == set(lexer.terminals)
+        compiled = [re.compile(source, flags) for source, flags in lexer.regexes]
+        for source, flags in (*lexer.regexes, *(s for r in lexer.retype.values() for s in r)):
+            assert type(source) is str and type(flags) is int
+        # one named group per terminal, in the order lark tries them
+        names = [
+            name
+            for regex in compiled
+            for name, _ in sorted(regex.groupindex.items(), key=lambda item: item[1])
+        ]
+        assert names == list(lexer.terminals)
 
 
 def test_rules_and_retyping_of_a_small_grammar() -> None:
@@ -101,7 +110,7 @@ def test_rules_and_retyping_of_a_small_grammar() -> None:
     literals = {t.name: t.literal for t in lark_internals.terminal_definitions(parser)}
     assert literals["EQUAL"] == "=" and literals["NAME"] is None
     retypes = [
-        lexer.retype["NAME"]
+        Retype(lexer.retype["NAME"])
         for lexer in lark_internals.state_lexers(parser).values()
         if "NAME" in lexer.retype
     ]

@@ -7,6 +7,8 @@ The only code that reaches into lark's and Python's regex internals
   building lark parsers;
 * :mod:`~inputmend.grammar.compiled`: :class:`CompiledGrammar`, the one
   analysis of a grammar's terminals and rules;
+* :mod:`~inputmend.grammar.cache`: what is built per grammar, kept on disk
+  between processes;
 * :mod:`~inputmend.grammar.tables`: flat LALR tables and the persistent,
   hash-consed parser stack;
 * :mod:`~inputmend.grammar.lexer`: the contextual scanner and the

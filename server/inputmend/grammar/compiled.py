@@ -1,8 +1,11 @@
 """A grammar, compiled once: what every part of inputmend needs to know about it.
 
-:class:`CompiledGrammar` holds the built lark parser and the one analysis of
-its terminals (partial-match regexes, literals, ignored terminals, the order
-in which the error-tolerant lexer prefers them, how to name them to a user),
+:class:`CompiledGrammar` holds what inputmend reads from the grammar's lark
+parser (:class:`~inputmend.grammar.lark_internals.Analysis`, kept on disk by
+:mod:`inputmend.grammar.cache`: the parser itself is built only for the
+callers that run it), the one analysis of its terminals (partial-match
+regexes, literals, ignored terminals, the order in which the
+error-tolerant lexer prefers them, how to name them to a user),
 its compiled BNF rules, and, built on first use, its flat LALR tables and
 contextual scanners.  Oracles, token-level ddmax and DDSET all read the same
 object, so a grammar is analysed once however many of them use it.
@@ -17,15 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import lark
-
-from inputmend.grammar import lark_internals, native, patterns, registry
+from inputmend.grammar import cache, lark_internals, native, patterns, registry
 from inputmend.grammar.checks import NameChecks
 from inputmend.grammar.hints import Hints, hints_beside, hints_path
-from inputmend.grammar.lark_internals import END, BnfRule
+from inputmend.grammar.lark_internals import END, Analysis, BnfRule
 from inputmend.grammar.regex import Ranges, first_chars, first_ranges, prefix_extent
 
 if TYPE_CHECKING:
+    import lark
+
     from inputmend.grammar.completion import Completer
     from inputmend.grammar.layout import Layout
     from inputmend.grammar.lexer import StateScanner
@@ -38,12 +41,17 @@ class Terminal:
 
     name: str
     source: str  # its Python regular expression
-    pattern: Any  # ``source`` compiled for partial matching (:mod:`inputmend.grammar.patterns`)
     literal: str | None  # the string of a string terminal ("if", also for "if"i)
     flags: frozenset[str]
     max_width: int
     first_chars: frozenset[str] | None  # what a match can start with (None: anything)
     first_ranges: Ranges | None  # the same as code point ranges (large classes kept)
+
+    @functools.cached_property
+    def pattern(self) -> Any:
+        """:attr:`source` compiled for partial matching
+        (:mod:`inputmend.grammar.patterns`), on first use."""
+        return patterns.compile(self.source)
 
     @property
     def fixed(self) -> str | None:
@@ -53,30 +61,29 @@ class Terminal:
 
 
 class CompiledGrammar:
-    """A built lark parser plus the analysis of its terminals and rules."""
+    """What inputmend reads from a grammar's lark parser, plus the analysis
+    of its terminals and rules."""
 
-    def __init__(self, info: registry.GrammarInfo, parser: lark.Lark) -> None:
+    def __init__(self, info: registry.GrammarInfo, analysis: Analysis) -> None:
         self.info = info
-        self.parser = parser
+        self.analysis = analysis
         self.terminals: dict[str, Terminal] = {
             definition.name: Terminal(
                 definition.name,
                 definition.regexp,
-                patterns.compile(definition.regexp),
                 definition.literal,
                 definition.flags,
                 definition.max_width,
                 first_chars(definition.regexp),
                 first_ranges(definition.regexp),
             )
-            for definition in lark_internals.terminal_definitions(parser)
+            for definition in analysis.terminals
         }
-        self.patterns: dict[str, Any] = {name: t.pattern for name, t in self.terminals.items()}
         self.literals: dict[str, str] = {
             name: t.literal for name, t in self.terminals.items() if t.literal is not None
         }
-        self.ignored = lark_internals.ignored_terminals(parser)
-        self.rules: tuple[BnfRule, ...] = tuple(lark_internals.bnf_rules(parser))
+        self.ignored = analysis.ignored
+        self.rules: tuple[BnfRule, ...] = analysis.rules
         # the error-tolerant lexer's preference among matches of the same
         # length: literals (keywords) first, then patterns; layout last
         self.lexing_order: tuple[Terminal, ...] = tuple(
@@ -92,11 +99,27 @@ class CompiledGrammar:
     def load(cls, name_or_path: str, *, base_dir: Path | None = None) -> CompiledGrammar:
         """A bundled grammar by name, or a ``.lark`` file (raises
         ``OracleConfigError`` with a one-line reason when it cannot be built)."""
-        lark_internals.require_tested_lark()
         info = registry.resolve(name_or_path, base_dir=base_dir)
-        grammar = cls(info, registry.build_parser(info))
+
+        def build() -> Analysis:
+            lark_internals.require_tested_lark()
+            return lark_internals.analyse(registry.build_parser(info), info.start)
+
+        grammar = cls(info, cache.load_analysis(info, build))
         _ = grammar.checks, grammar.layout  # a header that asks for what cannot be is an error now
         return grammar
+
+    @functools.cached_property
+    def parser(self) -> lark.Lark:
+        """The grammar's lark parser, for the callers that run lark itself
+        (built on first use)."""
+        lark_internals.require_tested_lark()
+        return registry.build_parser(self.info)
+
+    @functools.cached_property
+    def patterns(self) -> dict[str, Any]:
+        """Each terminal's :attr:`Terminal.pattern` (compiled on first use)."""
+        return {name: t.pattern for name, t in self.terminals.items()}
 
     def hints(self) -> Hints:
         """The repair hints in the file beside the grammar (none without one),
@@ -119,7 +142,7 @@ class CompiledGrammar:
         """The flat LALR tables (built on first use)."""
         from inputmend.grammar.tables import ParseTables
 
-        return ParseTables(lark_internals.lalr_table(self.parser, self.info.start), self.rules)
+        return ParseTables(self.analysis.table, self.rules)
 
     @functools.cached_property
     def checks(self) -> NameChecks | None:

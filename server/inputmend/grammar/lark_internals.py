@@ -13,22 +13,27 @@ plain ``str``, never lark's ``Token``, whose comparisons are Python code).
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
-
-import lark
-from lark.parsers.lalr_analysis import Shift
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from inputmend.core.oracle import OracleConfigError
+
+if TYPE_CHECKING:
+    import lark
 
 TESTED_LARK = "1.3"  # major.minor; keep in step with pyproject's pin
 END = "$END"  # the terminal lark's tables use for the end of the input
 
 
-def require_tested_lark(version: str = lark.__version__) -> None:
-    """Refuse a lark whose private objects may differ from the tested ones."""
+def require_tested_lark(version: str | None = None) -> None:
+    """Refuse a lark whose private objects may differ from the tested ones
+    (the installed lark's version unless ``version`` is given)."""
+    if version is None:
+        import lark
+
+        version = lark.__version__
     if version.split(".")[:2] != TESTED_LARK.split("."):
         raise OracleConfigError(
             f"inputmend needs lark {TESTED_LARK}.x (found lark {version}): "
@@ -85,16 +90,48 @@ class LalrTable:
     rows: dict[int, tuple[TableAction, ...]]
 
 
+Source = tuple[str, int]
+"""A regular expression for Python's ``re``: its pattern and its flags."""
+
+
 @dataclass(frozen=True)
 class StateLexer:
     """What lark's contextual lexer does in one parser state: try ``regexes``
     in order (each an alternation with one named group per terminal, the
     group name is the terminal), then let ``retype`` rename a match (a
-    keyword that a name pattern also matches)."""
+    keyword that a name pattern also matches: the name of the group of the
+    first of its regexes that matches the whole token, if one does).  The
+    regexes are sources, compiled where they are used
+    (:mod:`inputmend.grammar.lexer`), so that they can be kept on disk."""
 
-    regexes: tuple[Any, ...]
+    regexes: tuple[Source, ...]
     terminals: tuple[str, ...]  # in the order lark tries them
-    retype: dict[str, Callable[[str], str | None]]
+    retype: dict[str, tuple[Source, ...]]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything inputmend reads from a built lark parser, as plain data
+    (what :mod:`inputmend.grammar.cache` keeps on disk)."""
+
+    terminals: tuple[TerminalDefinition, ...]
+    ignored: frozenset[str]
+    rules: tuple[BnfRule, ...]
+    table: LalrTable
+    regex_flags: int
+    lexers: dict[int, StateLexer]  # states served by one lark scanner share one
+
+
+def analyse(parser: lark.Lark, start: str) -> Analysis:
+    """The plain data of a built parser for start symbol ``start``."""
+    return Analysis(
+        tuple(terminal_definitions(parser)),
+        ignored_terminals(parser),
+        tuple(bnf_rules(parser)),
+        lalr_table(parser, start),
+        regex_flags(parser),
+        state_lexers(parser),
+    )
 
 
 def terminal_definitions(parser: lark.Lark) -> list[TerminalDefinition]:
@@ -134,6 +171,8 @@ def bnf_rules(parser: lark.Lark) -> list[BnfRule]:
 
 
 def lalr_table(parser: lark.Lark, start: str) -> LalrTable:
+    from lark.parsers.lalr_analysis import Shift
+
     table = parser.parser.parser._parse_table
     numbers = {rule: number for number, rule in enumerate(_lark_rules(parser))}
     rows = {
@@ -162,11 +201,15 @@ def state_lexers(parser: lark.Lark) -> dict[int, StateLexer]:
         if lexer is None:
             scanner = basic.scanner
             retype = {
-                _name(name): callback.scanner.fullmatch
+                _name(name): _sources(callback.scanner._mres)
                 for name, callback in basic.callback.items()
                 if hasattr(callback, "scanner")
             }
             terminals = tuple(_name(t.name) for t in scanner.terminals)
-            lexer = shared[id(basic)] = StateLexer(tuple(scanner._mres), terminals, retype)
+            lexer = shared[id(basic)] = StateLexer(_sources(scanner._mres), terminals, retype)
         lexers[state] = lexer
     return lexers
+
+
+def _sources(regexes: list[re.Pattern[str]]) -> tuple[Source, ...]:
+    return tuple((sys.intern(regex.pattern), regex.flags) for regex in regexes)

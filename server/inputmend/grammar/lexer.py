@@ -10,13 +10,21 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from inputmend.grammar import lark_internals
-from inputmend.grammar.regex import ranges_class, ranges_overlap
+from inputmend.grammar.lark_internals import Source
+from inputmend.grammar.regex import (
+    Code,
+    compiled_code,
+    from_code,
+    ranges_class,
+    ranges_overlap,
+)
 
 if TYPE_CHECKING:
     from inputmend.grammar.compiled import CompiledGrammar, Terminal
@@ -32,19 +40,82 @@ class Token(NamedTuple):
     end: int
 
 
+class Retype:
+    """lark's renaming of a token (a name that is a keyword): the group
+    name of the first of ``sources`` that matches the whole text, or None.
+    Compiled on its first call: most of a grammar's states never need it."""
+
+    __slots__ = ("_compiled", "sources")
+
+    def __init__(self, sources: tuple[Source, ...]) -> None:
+        self.sources = sources
+        self._compiled: tuple[re.Pattern[str], ...] | None = None
+
+    def __call__(self, text: str) -> str | None:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = tuple(re.compile(*source) for source in self.sources)
+        for pattern in compiled:
+            match = pattern.fullmatch(text)
+            if match is not None:
+                return match.lastgroup
+        return None
+
+
 @dataclass(frozen=True)
 class StateScanner:
     """lark's contextual scanner for one parser state, plus its watch list.
 
-    ``watch`` maps a terminal to the long alternatives lark tries before it
-    (a ``re`` class of their first characters or None for any, ``regex``
-    pattern): lexing such a token may have looked
-    far ahead (an unterminated ``/* ...`` comment scanned to the end of the
+    ``sources`` are the regexes it tries in order (:attr:`regexes` compiles
+    them when the scan first lexes in this state: a large grammar has many
+    scanners, a small text visits few).  ``watch`` maps a terminal to the
+    long alternatives lark tries before it (a ``re`` class of their first
+    characters or None for any, ``regex`` pattern): lexing such a token
+    may have looked far ahead (an unterminated ``/* ...`` comment scanned to the end of the
     text before the winner matched), so the scan records how far."""
 
-    regexes: tuple[Any, ...]
-    retype: dict[str, Callable[[str], str | None]]
+    sources: tuple[Source, ...]
+    terminals: tuple[str, ...]  # the named groups of the sources, in order
+    retype: Mapping[str, Callable[[str], str | None]]
     watch: dict[str, tuple[tuple[Any, Any], ...]]
+
+    @functools.cached_property
+    def regexes(self) -> tuple[Any, ...]:
+        """:attr:`sources`, compiled (see :func:`compile_sources`)."""
+        return compile_sources(self.sources)
+
+
+def compile_sources(sources: tuple[Source, ...]) -> tuple[re.Pattern[str], ...]:
+    """``sources`` compiled by ``re``, their engine's code kept on disk by
+    :mod:`inputmend.grammar.cache`: compiling a scanner's large character
+    classes takes Python longer than lexing a small file."""
+    from inputmend.grammar import cache
+
+    parts = [
+        b"re code",
+        cache.stamp(Path(__file__).with_name("regex.py")),
+        repr(sources).encode("utf-8", "surrogatepass"),
+    ]
+    codes = cache.cached(
+        parts,
+        lambda: tuple(compiled_code(source, flags) for source, flags in sources),
+        lambda codes: codes,
+        lambda plain: _codes_of(sources, plain),
+    )
+    return tuple(from_code(source, code) for (source, _), code in zip(sources, codes, strict=True))
+
+
+def _codes_of(sources: tuple[Source, ...], plain: Any) -> tuple[Code, ...]:
+    """The codes of ``sources`` stored as ``plain``; ValueError when they
+    are not (the engine checks each code)."""
+    if type(plain) is not tuple or len(plain) != len(sources):
+        raise ValueError("not the codes of these patterns")
+    for (source, _), code in zip(sources, plain, strict=True):
+        if type(code) is not tuple or len(code) != 5:
+            raise ValueError("not the code of a pattern")
+        from_code(source, code)
+    codes: tuple[Code, ...] = plain
+    return codes
 
 
 def state_scanners(grammar: CompiledGrammar) -> dict[int, StateScanner]:
@@ -53,14 +124,15 @@ def state_scanners(grammar: CompiledGrammar) -> dict[int, StateScanner]:
     lexes itself are left out."""
     terminals = grammar.terminals
     own = grammar.layout.own_terminals if grammar.layout is not None else frozenset()
-    flags = lark_internals.regex_flags(grammar.parser)
+    flags = grammar.analysis.regex_flags
     built: dict[int, StateScanner] = {}
     scanners: dict[int, StateScanner] = {}
-    for state, lexer in lark_internals.state_lexers(grammar.parser).items():
+    retypes: dict[tuple[Source, ...], Retype] = {}
+    for state, lexer in grammar.analysis.lexers.items():
         scanner = built.get(id(lexer))
         if scanner is None:
             names = [name for name in lexer.terminals if name not in own]
-            regexes = lexer.regexes
+            regexes = lexer.regexes  # one named group per terminal, in this order
             if len(names) < len(lexer.terminals):
                 regexes = _alternations(names, terminals, flags)
             watch: dict[str, tuple[tuple[Any, Any], ...]] = {}
@@ -77,19 +149,25 @@ def state_scanners(grammar: CompiledGrammar) -> dict[int, StateScanner]:
                     risky.append((ranges_class(mine), alternative.pattern))
                 if risky:
                     watch[winner] = tuple(risky)
-            scanner = built[id(lexer)] = StateScanner(regexes, lexer.retype, watch)
+            retype = {
+                name: retypes.setdefault(sources, Retype(sources))
+                for name, sources in lexer.retype.items()
+            }
+            scanner = built[id(lexer)] = StateScanner(regexes, tuple(names), retype, watch)
         scanners[state] = scanner
     return scanners
 
 
-def _alternations(names: list[str], terminals: dict[str, Terminal], flags: int) -> tuple[Any, ...]:
+def _alternations(
+    names: list[str], terminals: dict[str, Terminal], flags: int
+) -> tuple[Source, ...]:
     """Regexes that try ``names`` in order, as lark's scanner does (in
     pieces: Python's ``re`` allows only so many named groups in one)."""
     pieces = []
     for first in range(0, len(names), 90):
         chunk = names[first : first + 90]
         source = "|".join(f"(?P<{name}>{terminals[name].source})" for name in chunk)
-        pieces.append(re.compile(source, flags))
+        pieces.append((source, flags))
     return tuple(pieces)
 
 

@@ -40,6 +40,7 @@ import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from inputmend.grammar.regex import RegexItem, UnsupportedRegex, _char_set, _CharClass, parse_regex
@@ -253,6 +254,53 @@ def _reachable(nfa: _Nfa, starts: Sequence[int]) -> frozenset[int]:
 
 @functools.lru_cache(maxsize=256)
 def scanner_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None:
+    """:func:`build_dfa`, kept on disk by :mod:`inputmend.grammar.cache`
+    (made from the patterns and the code that builds it)."""
+    from inputmend.grammar import cache
+
+    parts = [
+        b"scanner dfa",
+        cache.stamp(Path(__file__)),
+        cache.stamp(Path(__file__).with_name("regex.py")),
+        repr(patterns).encode("utf-8", "surrogatepass"),
+    ]
+    found: tuple[Any, ...] | None = cache.cached(
+        parts, lambda: build_dfa(patterns), lambda dfa: (dfa,), _dfa_from_plain
+    )
+    return found
+
+
+def _dfa_from_plain(plain: Any) -> tuple[Any, ...] | None:
+    """The DFA that :func:`scanner_dfa` stored as ``plain``; ValueError when
+    it is not of the shape of one."""
+    if type(plain) is not tuple or len(plain) != 1:
+        raise ValueError("not a DFA")
+    (dfa,) = plain
+    if dfa is None:
+        return None
+    if type(dfa) is not tuple or len(dfa) != 7:
+        raise ValueError("not a DFA")
+    states, width, start, ascii_classes, high, table, match = dfa
+    numbers = (states, width, start, high)
+    if any(type(number) is not int for number in numbers) or not 0 < width < MAX_CLASSES:
+        raise ValueError("not a DFA")
+    if not 0 <= start < states <= MAX_DFA_STATES or not -1 <= high < width:
+        raise ValueError("not a DFA")
+    rows = (ascii_classes, table, match)
+    if any(type(row) is not tuple for row in rows):
+        raise ValueError("not a DFA")
+    if len(ascii_classes) != 128 or len(table) != states * width or len(match) != states:
+        raise ValueError("not a DFA")
+    if not all(type(c) is int and 0 <= c < width for c in ascii_classes):
+        raise ValueError("not a DFA")
+    if not all(type(t) is int and -1 <= t < states for t in table):
+        raise ValueError("not a DFA")
+    if not all(type(m) is int and m >= -1 for m in match):
+        raise ValueError("not a DFA")
+    return dfa
+
+
+def build_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None:
     """The DFA of a scanner that tries the compiled ``patterns`` (source,
     flags) one after another, each an alternation of named groups, one per
     terminal: ``(states, classes, start, ascii, high, next, match)`` as
@@ -496,12 +544,7 @@ def program(grammar: CompiledGrammar) -> Native | None:
         return None
     scanners = {id(scanner): scanner for scanner in grammar.scanners.values()}
     groups = {  # each scanner's terminals, in the order its patterns try them
-        key: [
-            name
-            for pattern in scanner.regexes
-            for name, _ in sorted(pattern.groupindex.items(), key=lambda item: item[1])
-        ]
-        for key, scanner in scanners.items()
+        key: list(scanner.terminals) for key, scanner in scanners.items()
     }
     terminal_names = sorted(
         {name for row in tables.actions.values() for name in row}
@@ -526,8 +569,7 @@ def program(grammar: CompiledGrammar) -> Native | None:
     def builder(key: int) -> Callable[[], tuple[Any, ...] | None]:
         def build() -> tuple[Any, ...] | None:
             scanner = scanners[key]
-            patterns = tuple((pattern.pattern, pattern.flags) for pattern in scanner.regexes)
-            dfa = scanner_dfa(patterns)
+            dfa = scanner_dfa(scanner.sources)
             if dfa is None:
                 return None
             ranks = [terminal_index[name] for name in groups[key]]  # place -> terminal

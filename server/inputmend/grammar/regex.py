@@ -7,7 +7,10 @@
 * :func:`prefix_extent`: how much of a text is, or can still grow into, a
   match (partial matching of the ``regex`` module);
 * :func:`prefix_source`: a pattern for ``re`` that matches the texts that can
-  still grow into a match (partial matching without the ``regex`` module).
+  still grow into a match (partial matching without the ``regex`` module);
+* :func:`compiled_code`, :func:`from_code`: what ``re.compile`` makes of a
+  pattern before its C engine takes it (``re._compiler``), as plain data
+  that can be kept on disk, and the pattern again from it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
+from re import _compiler as sre_compile  # type: ignore[attr-defined]
 from re import _constants as sre_constants
 from re import _parser as sre_parse
 from typing import Any, NamedTuple
@@ -743,3 +747,42 @@ def _char_set(items: list[RegexItem], ignore_case: bool) -> _CharClass:
         negate=negate,
         ignore_case=ignore_case,
     )
+
+
+Code = tuple[int, tuple[int, ...], int, tuple[tuple[str, int], ...], tuple[str | None, ...]]
+"""A compiled pattern as its engine takes it: flags, code, number of groups,
+group names to numbers, and numbers to names."""
+
+
+def compiled_code(source: str, flags: int) -> Code:
+    """What ``re.compile(source, flags)`` hands to its C engine, as plain data
+    (the steps of ``re._compiler.compile``: its optimisation of large
+    character classes, which Python runs character by character, is most of
+    the time a grammar's scanners take to compile)."""
+    parsed = sre_parse.parse(source, flags)
+    code = sre_compile._code(parsed, flags)
+    groupindex = parsed.state.groupdict
+    indexgroup: list[str | None] = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    return (
+        flags | parsed.state.flags,
+        tuple(int(word) for word in code),  # plain ints (opcodes are named ints)
+        parsed.state.groups - 1,
+        tuple(groupindex.items()),
+        tuple(indexgroup),
+    )
+
+
+def from_code(source: str, code: Code) -> re.Pattern[str]:
+    """The pattern ``source`` from its :func:`compiled_code`, as
+    ``re.compile`` makes it; ValueError for code the engine refuses (it
+    checks every code it is given)."""
+    flags, program, groups, groupindex, indexgroup = code
+    try:
+        pattern: re.Pattern[str] = sre_compile._sre.compile(
+            source, flags, list(program), groups, dict(groupindex), indexgroup
+        )
+    except (RuntimeError, TypeError, OverflowError) as error:
+        raise ValueError(f"not the code of a pattern: {error}") from None
+    return pattern

@@ -29,13 +29,14 @@ import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePath
-
-import lark
-from lark.exceptions import GrammarError
+from typing import TYPE_CHECKING
 
 from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar.semantics import LOADERS
 from inputmend.grammar.small_files import read_small_text
+
+if TYPE_CHECKING:
+    import lark
 
 _HEADER_FIELD = re.compile(
     r"^//\s*(title|extensions|files|start|semantics|layout|check)\s*:\s*(.*?)\s*$"
@@ -175,6 +176,9 @@ def build_parser(info: GrammarInfo, *, keep_all_tokens: bool = False) -> lark.La
 @functools.lru_cache(maxsize=32)
 def _build_parser(path: str, mtime: int, start: str, keep_all_tokens: bool) -> lark.Lark:
     del mtime  # part of the cache key only: an edited grammar is rebuilt
+    import lark  # here: a grammar found in the cache needs no lark
+    from lark.exceptions import GrammarError
+
     try:
         text = read_small_text(Path(path))
     except (OSError, UnicodeDecodeError) as error:

@@ -8,9 +8,7 @@ edit costs time proportional to the edit, not to the document.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import lark
+from typing import TYPE_CHECKING, Any
 
 from inputmend.core.oracle import Feedback, Verdict
 from inputmend.grammar import registry, semantics
@@ -19,6 +17,9 @@ from inputmend.grammar.continuations import Continuations
 from inputmend.grammar.history import ScanHistory
 from inputmend.grammar.lexer import Token
 from inputmend.grammar.scan import Scan, Scanner, Stop
+
+if TYPE_CHECKING:
+    import lark
 
 CHECKPOINT_EVERY = 8  # tokens between two checkpoints
 LAYOUT_CHECKPOINT_EVERY = 2  # the same with a layout (see IncrementalGrammarOracle)

@@ -1,0 +1,275 @@
+"""The on-disk cache of what is built per grammar: the same results with it
+as without, written atomically and privately, never read from a folder or
+file another user could have written, from another version, or when cut
+short or corrupt."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import inputmend
+from inputmend.grammar import cache, lark_internals, lexer, native, regex, registry
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.lark_internals import Analysis
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+NAMES = sorted(registry.bundled())
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh cache folder for the test (the user's is left alone)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv(cache.DISABLE, raising=False)
+    monkeypatch.setattr(cache, "_TRUSTED", set())
+    monkeypatch.setattr(cache, "_NOTED", set())
+    yield tmp_path / "xdg" / "inputmend" / "grammars"
+
+
+class Builds:
+    """A grammar's analysis built with lark, counting the builds."""
+
+    def __init__(self, name: str) -> None:
+        self.info = registry.resolve(name)
+        self.count = 0
+
+    def __call__(self) -> Analysis:
+        self.count += 1
+        return lark_internals.analyse(registry.build_parser(self.info), self.info.start)
+
+    def load(self) -> Analysis:
+        return cache.load_analysis(self.info, self)
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.iterdir())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_cached_analysis_equals_the_built_one(folder: Path, name: str) -> None:
+    builds = Builds(name)
+    built = builds.load()
+    again = builds.load()
+    assert builds.count == 1
+    assert again == built
+    # states served by one lark scanner share one lexer, in the cache too
+    assert len({id(lexer) for lexer in again.lexers.values()}) == len(
+        {id(lexer) for lexer in built.lexers.values()}
+    )
+
+
+@pytest.mark.parametrize("name", ["json", "yaml", "xml", "toml"])
+def test_a_grammar_from_the_cache_checks_as_one_built_without_it(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    texts = ["", "{", '{"a": [1, 2]}', "a: 1\n  b: 2\n", "<a><b></a>", "x = 1\n[t]\n", "\x00"]
+    CompiledGrammar.load(name)  # fills the cache
+    cached = CompiledGrammar.load(name)
+    monkeypatch.setenv(cache.DISABLE, "0")
+    fresh = CompiledGrammar.load(name)
+    assert cached.tables.actions == fresh.tables.actions
+    assert cached.tables.gotos == fresh.tables.gotos
+    assert {s: (v.sources, v.terminals) for s, v in cached.scanners.items()} == {
+        s: (v.sources, v.terminals) for s, v in fresh.scanners.items()
+    }
+    with_cache, without = IncrementalGrammarOracle(cached), IncrementalGrammarOracle(fresh)
+    for text in texts:
+        assert with_cache.check(text) == without.check(text)
+
+
+def test_entries_are_private_and_written_whole(folder: Path) -> None:
+    Builds("json").load()
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(folder.parent.stat().st_mode) == 0o700
+    (entry,) = _entries(folder)  # no temporary file left
+    assert entry.name.endswith(cache.SUFFIX)
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+    assert entry.read_bytes().startswith(cache.MAGIC)
+
+
+def test_an_entry_is_replaced_by_a_rename(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader sees the old entry or the new one, never a part: the new one
+    is written beside it and renamed over it."""
+    renames: list[tuple[str, str]] = []
+    real = os.replace
+
+    def replace(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+        renames.append((os.fspath(source), os.fspath(target)))
+        assert Path(source).parent == Path(target).parent
+        assert Path(source).read_bytes().startswith(cache.MAGIC)  # whole before it is renamed
+        real(source, target)
+
+    monkeypatch.setattr(os, "replace", replace)
+    Builds("json").load()
+    assert len(renames) == 1 and renames[0][1].endswith(cache.SUFFIX)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["truncated", "a byte changed", "empty", "another key", "not marshal", "wrong shape"],
+)
+def test_a_damaged_entry_is_built_again_and_replaced(folder: Path, damage: str) -> None:
+    builds = Builds("json")
+    good = builds.load()
+    (entry,) = _entries(folder)
+    data = entry.read_bytes()
+    header, _, payload = data.partition(b"\n")[2].partition(b"\n")
+    key = header.split(b" ")[0]
+
+    def framed(content: bytes, name: bytes = key) -> bytes:
+        digest = cache.blake2b(content, digest_size=32).hexdigest().encode()
+        return cache.MAGIC + name + b" %d " % len(content) + digest + b"\n" + content
+
+    damaged = {
+        "truncated": data[: len(data) - 100],
+        "a byte changed": data[:-50] + bytes([data[-50] ^ 1]) + data[-49:],
+        "empty": b"",
+        "another key": framed(payload, b"0" * len(key)),
+        "not marshal": framed(b"\xff\x00garbage"),
+        "wrong shape": framed(marshal.dumps(("not", "an", "analysis"))),
+    }[damage]
+    entry.write_bytes(damaged)
+    assert builds.load() == good
+    assert builds.count == 2
+    assert entry.read_bytes() == data  # replaced by a sound entry
+    assert builds.load() == good and builds.count == 2
+
+
+def test_an_entry_of_another_version_is_not_read(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    builds = Builds("json")
+    builds.load()
+    monkeypatch.setattr(inputmend, "__version__", inputmend.__version__ + ".1")
+    builds.load()
+    assert builds.count == 2
+    assert len(_entries(folder)) == 2
+
+
+def test_an_edited_grammar_gets_a_new_entry(folder: Path, tmp_path: Path) -> None:
+    grammar = tmp_path / "g.lark"
+    grammar.write_text('start: "a"+\n', encoding="utf-8")
+    first = CompiledGrammar.load(str(grammar))
+    grammar.write_text('start: "b"+\n', encoding="utf-8")
+    second = CompiledGrammar.load(str(grammar))
+    assert set(first.literals.values()) == {"a"} and set(second.literals.values()) == {"b"}
+    assert len(_entries(folder)) == 2
+
+
+@pytest.mark.parametrize("hostile", ["open to all", "group-writable", "another owner"])
+def test_a_folder_others_could_write_is_not_used(
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    hostile: str,
+) -> None:
+    builds = Builds("json")
+    builds.load()
+    (entry,) = _entries(folder)
+    entry.unlink()
+    monkeypatch.setattr(cache, "_TRUSTED", set())
+    if hostile == "another owner":
+        real_uid = os.geteuid()
+        monkeypatch.setattr(os, "geteuid", lambda: real_uid + 1)
+        reason = "owned by another user"
+    else:
+        folder.chmod(0o777 if hostile == "open to all" else 0o770)
+        reason = "writable by other users"
+    builds.load()
+    builds.load()
+    assert builds.count == 3  # built each time, never read
+    assert _entries(folder) == []  # nor written
+    notes = capsys.readouterr().err.splitlines()
+    assert len(notes) == 1  # once per process
+    assert "grammar cache not used" in notes[0] and reason in notes[0]
+
+
+def test_an_entry_others_could_write_or_a_link_is_not_read(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    builds = Builds("json")
+    builds.load()
+    (entry,) = _entries(folder)
+    entry.chmod(0o666)
+    builds.load()
+    assert builds.count == 2
+    assert "writable by other users" in capsys.readouterr().err
+    # a link is never followed: the entry it stands for is written in its place
+    elsewhere = tmp_path / "elsewhere"
+    os.replace(entry, elsewhere)
+    elsewhere.chmod(0o600)
+    entry.symlink_to(elsewhere)
+    builds.load()
+    assert builds.count == 3
+    assert not entry.is_symlink()
+
+
+def test_the_cache_can_be_turned_off(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.DISABLE, "0")
+    builds = Builds("json")
+    builds.load()
+    builds.load()
+    assert builds.count == 2
+    assert not folder.parent.exists()
+
+
+def test_a_scanner_dfa_from_the_cache_equals_the_built_one(folder: Path) -> None:
+    grammar = CompiledGrammar.load("json")
+    sources = {scanner.sources for scanner in grammar.scanners.values()}
+    for patterns in sources:
+        native.scanner_dfa.cache_clear()
+        stored = native.scanner_dfa(patterns)
+        native.scanner_dfa.cache_clear()
+        assert native.scanner_dfa(patterns) == stored == native.build_dfa(patterns)
+    assert len(_entries(folder)) == 1 + len(sources)
+
+
+def test_a_stored_dfa_of_the_wrong_shape_is_refused() -> None:
+    dfa = native.build_dfa((("(?P<A>a+)|(?P<B>b)", 0),))
+    assert dfa is not None
+    assert native._dfa_from_plain((dfa,)) == dfa
+    assert native._dfa_from_plain((None,)) is None
+    states, width, start, ascii_classes, high, table, match = dfa
+    for bad in [
+        (states + 1, width, start, ascii_classes, high, table, match),
+        (states, width, start, ascii_classes[:-1], high, table, match),
+        (states, width, start, ascii_classes, high, (states, *table[1:]), match),
+        (states, width, start, ascii_classes, high, table, list(match)),
+        (states, width, states, ascii_classes, high, table, match),
+    ]:
+        with pytest.raises(ValueError):
+            native._dfa_from_plain((bad,))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_scanner_regexes_from_the_cache_are_the_compiled_ones(folder: Path, name: str) -> None:
+    """A pattern made from the code kept on disk equals (same flags, groups
+    and engine code) the one ``re.compile`` makes."""
+    grammar = CompiledGrammar.load(name)
+    sources = sorted({scanner.sources for scanner in grammar.scanners.values()})
+    for patterns in sources:
+        expected = tuple(re.compile(source, flags) for source, flags in patterns)
+        assert lexer.compile_sources(patterns) == expected  # built, then stored
+        assert lexer.compile_sources(patterns) == expected  # from the cache
+    assert len(_entries(folder)) == 1 + len(sources)
+
+
+def test_code_the_engine_refuses_is_built_again(folder: Path) -> None:
+    sources = (("(?P<A>a+)|(?P<B>[^\\x00-\\x1f\\u0100-\\uffff]+)", 0),)
+    lexer.compile_sources(sources)
+    (entry,) = _entries(folder)
+    key = entry.name.removesuffix(cache.SUFFIX)
+    flags, code, groups, groupindex, indexgroup = regex.compiled_code(*sources[0])
+    broken = ((flags, (*code[:-3], 9999, *code[-2:]), groups, groupindex, indexgroup),)
+    with pytest.raises(ValueError):
+        regex.from_code(sources[0][0], broken[0])
+    assert cache.write_entry(entry, key, broken)
+    assert lexer.compile_sources(sources) == (re.compile(*sources[0]),)
+    assert cache.read_entry(entry, key) == (regex.compiled_code(*sources[0]),)  # replaced
