@@ -4,6 +4,7 @@ a fresh interpreter has loaded, not on time, which depends on the machine)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -25,29 +26,39 @@ CHECK_NEVER_LOADS = (
     "inputmend.lsp",
     "ctypes",
     "concurrent",
+    "multiprocessing",
 )
 """What ``check`` of one file has no use for: the language server's
 libraries, the edit distance (it loads rapidfuzz's compiled modules), Dask,
 the repair algorithms (DDSET, FSynth, ...), record mode, and the machinery
 of worker processes (a process pool; ctypes, for the parent-death signal)."""
+CACHED_CHECK_NEVER_LOADS = ("lark", "regex")
+"""What ``check`` of a valid file has no use for once its grammar is in the
+cache (:mod:`inputmend.grammar.cache`): lark, and the ``regex`` module
+(partial matches of cut-off tokens, which a valid text has none of)."""
 REPAIR_NEVER_LOADS = ("pygls", "lsprotocol", "dask", "distributed", "inputmend.lsp")
 
 
-def _loaded_after(code: str) -> list[str]:
+def _loaded_after(code: str, cache_home: Path | None = None) -> list[str]:
     """The modules (top-level names and inputmend's packages) a fresh
-    interpreter has loaded after running ``code``."""
+    interpreter has loaded after running ``code`` (with its grammar cache
+    in ``cache_home``, else turned off)."""
     script = (
         "import json, sys\n"
         f"{code}\n"
         "names = {n for m in sys.modules for n in (m.split('.')[0], '.'.join(m.split('.')[:2]))}\n"
         "print(json.dumps(sorted(names)), file=sys.__stderr__)\n"
     )
+    environment = {**os.environ, "INPUTMEND_CACHE": "1" if cache_home else "0"}
+    if cache_home is not None:
+        environment["XDG_CACHE_HOME"] = str(cache_home)
     done = subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=120,
+        env=environment,
     )
     assert done.returncode == 0, done.stderr
     loaded: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
@@ -86,8 +97,29 @@ def test_parsing_the_command_line_loads_no_subcommand() -> None:
 @pytest.mark.parametrize("which", [0, 1], ids=["valid", "broken"])
 def test_check_loads_only_what_checking_needs(small_files: tuple[Path, Path], which: int) -> None:
     loaded = _loaded_after(_run(["check", "--jobs", "1", str(small_files[which])]))
-    assert "lark" in loaded  # the grammar is what checks
+    assert "lark" in loaded  # the grammar is built: no cache
     assert [name for name in CHECK_NEVER_LOADS if name in loaded] == []
+
+
+def test_check_with_its_grammar_in_the_cache_loads_no_lark(
+    small_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    check = _run(["check", "--jobs", "1", str(small_files[0])])
+    first = _loaded_after(check, tmp_path)
+    assert "lark" in first  # built, then kept
+    assert list((tmp_path / "inputmend" / "grammars").iterdir())
+    again = _loaded_after(check, tmp_path)
+    never = CHECK_NEVER_LOADS + CACHED_CHECK_NEVER_LOADS
+    assert [name for name in never if name in again] == []
+
+
+def test_repair_with_its_grammar_in_the_cache_loads_no_lark(
+    small_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    repair = _run(["repair", "--jobs", "1", str(small_files[1])])
+    assert "lark" in _loaded_after(repair, tmp_path)
+    again = _loaded_after(repair, tmp_path)
+    assert [name for name in ("lark", *REPAIR_NEVER_LOADS) if name in again] == []
 
 
 def test_repair_loads_no_language_server_and_no_dask(small_files: tuple[Path, Path]) -> None:

@@ -97,7 +97,7 @@ def test_the_bundled_grammars_terminals() -> None:
 
 
 def test_the_json_value_pattern_of_the_python_oracles() -> None:
-    pattern = python_oracles._JSON_PARTIAL.pattern
+    pattern = python_oracles._json_partial().pattern
     _assert_alike(pattern, _texts(pattern, random.Random(2), 200))
 
 

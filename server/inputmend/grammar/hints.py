@@ -86,7 +86,14 @@ WRAPPER_REACH = 4096
 """Characters from the end of the text within which a wrapper's ``after`` starts."""
 
 _FLAGS = re.MULTILINE
-_FIELD = patterns.compile(r"\{\{|\}\}|\{(\w+)\}")
+
+
+@functools.cache
+def _field() -> Any:
+    """A field of a replacement (``{name}``, ``{{``, ``}}``), compiled on first use."""
+    return patterns.compile(r"\{\{|\}\}|\{(\w+)\}")
+
+
 _WORD = r"A-Za-z0-9_$"
 
 
@@ -131,7 +138,7 @@ class Rewrite:
                 value = self._escaper.sub(lambda hit: table[hit.group(0)], value)
             return str(value)
 
-        return str(_FIELD.sub(group, self.replace))
+        return str(_field().sub(group, self.replace))
 
 
 @dataclass(frozen=True)
@@ -269,7 +276,7 @@ def _compile(source: Path, where: str, value: Any) -> Any:
     text = _string(source, where, value)
     try:
         compiled = patterns.compile(text, _FLAGS)
-    except patterns.ERRORS as error:
+    except patterns.errors() as error:
         if not patterns.compiled():
             raise NeedsRegexModule(
                 f"hints file {source}: {where}: not a regular expression for Python's re "
@@ -314,7 +321,7 @@ def _rewrite(
     if kind == "token" and "replace" not in table:
         raise _fail(source, where, "a token needs its canonical form: replace = ...")
     replace = _string(source, f"{where}.replace", table.get("replace", ""))
-    for found in _FIELD.finditer(replace):
+    for found in _field().finditer(replace):
         group = found.group(1)
         if group is None:
             continue

@@ -33,12 +33,24 @@ def _compiled_module() -> ModuleType | None:
     return module
 
 
-_COMPILED = _compiled_module()
+_UNKNOWN: Any = object()
+_COMPILED: Any = _UNKNOWN  # the ``regex`` module, None without it; imported on first use
 
-ERRORS: tuple[type[Exception], ...] = (
-    (re.error,) if _COMPILED is None else (re.error, _COMPILED.error)
-)
-"""What compiling a bad pattern raises."""
+
+def _module() -> ModuleType | None:
+    """The ``regex`` module if it is installed (imported when a pattern is
+    first compiled: a command that compiles none does not wait for it)."""
+    global _COMPILED
+    if _COMPILED is _UNKNOWN:
+        _COMPILED = _compiled_module()
+    module: ModuleType | None = _COMPILED
+    return module
+
+
+def errors() -> tuple[type[Exception], ...]:
+    """What compiling a bad pattern raises."""
+    module = _module()
+    return (re.error,) if module is None else (re.error, module.error)
 
 
 @dataclass(frozen=True)
@@ -121,11 +133,12 @@ def _overlapped(
 
 def compile(pattern: str, flags: int = 0) -> Any:
     """``pattern`` compiled for partial matching (``regex``, else :class:`PrefixPattern`)."""
-    if _COMPILED is None:
+    module = _module()
+    if module is None:
         return PrefixPattern(pattern, flags)
-    return _COMPILED.compile(pattern, flags)
+    return module.compile(pattern, flags)
 
 
 def compiled() -> bool:
     """Is the ``regex`` module in use?"""
-    return _COMPILED is not None
+    return _module() is not None

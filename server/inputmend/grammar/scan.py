@@ -349,7 +349,7 @@ class Scanner:
         self.checks = grammar.checks
         self._extras: dict[Extra, Extra] = {}
         terminals = {name for row in self.tables.actions.values() for name in row}
-        self._markers = sorted(terminals - set(grammar.patterns) - {END})  # zero-width tokens
+        self._markers = sorted(terminals - set(grammar.terminals) - {END})  # zero-width tokens
         self._after_markers_memo: dict[tuple[int, ...], frozenset[str]] = {}
         self.native = grammar.native_program
         self.program = None if self.native is None else self.native.program  # the loop in C
@@ -862,7 +862,7 @@ class Scanner:
                     shifted = self.tables.shift(node, marker)
                     if shifted is not None:
                         pending.append(shifted)
-            found = frozenset(reached & set(self.grammar.patterns))
+            found = frozenset(reached & set(self.grammar.terminals))
             if len(self._after_markers_memo) > 4096:
                 self._after_markers_memo.clear()
             self._after_markers_memo[key] = found

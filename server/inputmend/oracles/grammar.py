@@ -16,13 +16,15 @@ at that character.
 from __future__ import annotations
 
 from pathlib import Path
-
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING
 
 from inputmend.core.oracle import COMPLETE, Feedback, Verdict
 from inputmend.core.text import UNDECODABLE_MESSAGE, first_undecodable, snippet
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.scan import Scanner
+
+if TYPE_CHECKING:
+    from lark.exceptions import UnexpectedInput
 
 
 class ReferenceGrammarOracle:
@@ -67,6 +69,9 @@ class ReferenceGrammarOracle:
         return accepted
 
     def _check(self, text: str) -> Feedback:
+        # here: lark is imported by the commands that run this oracle only
+        from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
         try:
             self.grammar.parser.parse(text)
         except UnexpectedEOF:
@@ -96,6 +101,8 @@ class ReferenceGrammarOracle:
         self, text: str, starts: list[int], error: UnexpectedInput, found: str
     ) -> Feedback:
         """Find the character-level parse boundary behind a token-level error."""
+        from lark.exceptions import UnexpectedInput
+
         boundary = starts[0]
         expected: set[str] = set()
         for start in starts:

@@ -14,18 +14,17 @@ from __future__ import annotations
 
 import configparser
 import contextlib
+import functools
 import importlib
 import importlib.util
 import json
-import multiprocessing
 import os
 import re
 import sys
 import tomllib
 from collections.abc import Callable
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inputmend.config import defaults
 from inputmend.core.oracle import COMPLETE, Feedback, OracleConfigError, Verdict
@@ -39,13 +38,22 @@ from inputmend.oracles.children import (
 )
 from inputmend.oracles.guard import forget_group, watch_group
 
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
 Validator = Callable[[str], object]
 
-_JSON_PARTIAL = patterns.compile(
-    r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"'
-    r"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
-    r"|true|false|null"
-)
+
+@functools.cache
+def _json_partial() -> Any:
+    """A JSON token, for partial matches (compiled on first use)."""
+    return patterns.compile(
+        r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"'
+        r"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+        r"|true|false|null"
+    )
+
+
 _NUMBER_CHARS = "0123456789.eE+-"
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -81,7 +89,7 @@ def _json_feedback(error: json.JSONDecodeError, text: str) -> Feedback:
     if start < position:
         starts.append(start)  # a number cut short, like ``1.`` or ``-``
     for begin in starts:
-        match = _JSON_PARTIAL.fullmatch(text, pos=begin, partial=True)
+        match = _json_partial().fullmatch(text, pos=begin, partial=True)
         if match is not None and match.partial:
             return Feedback(Verdict.INCOMPLETE, len(text), message)
     return Feedback(Verdict.INCORRECT, position, message)
@@ -308,6 +316,8 @@ class ChildFunction:
         self.search = import_path(spec, base_dir=self.base_dir, module_dir=module_dir)
         self.timeout_s = timeout_s
         self.what = what
+        import multiprocessing  # here: a process pool is no start-up cost of the other oracles
+
         self._context = multiprocessing.get_context("spawn")
         self._process: Any = None
         self._connection: Connection | None = None
