@@ -32,10 +32,11 @@ CHECK_NEVER_LOADS = (
 libraries, the edit distance (it loads rapidfuzz's compiled modules), Dask,
 the repair algorithms (DDSET, FSynth, ...), record mode, and the machinery
 of worker processes (a process pool; ctypes, for the parent-death signal)."""
-CACHED_CHECK_NEVER_LOADS = ("lark", "regex")
+CACHED_CHECK_NEVER_LOADS = ("lark", "regex", "logging")
 """What ``check`` of a valid file has no use for once its grammar is in the
-cache (:mod:`inputmend.grammar.cache`): lark, and the ``regex`` module
-(partial matches of cut-off tokens, which a valid text has none of)."""
+cache (:mod:`inputmend.grammar.cache`): lark, the ``regex`` module (partial
+matches of cut-off tokens, which a valid text has none of), and logging
+(lark's; inputmend logs a configuration problem when there is one)."""
 REPAIR_NEVER_LOADS = ("pygls", "lsprotocol", "dask", "distributed", "inputmend.lsp")
 
 

@@ -10,7 +10,6 @@ read the same :class:`Field` lists; a field has one key in TOML
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -20,8 +19,6 @@ from typing import Any, Literal
 from inputmend.config import defaults
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.oracle import OracleConfigError
-
-log = logging.getLogger(__name__)
 
 Spelling = Literal["toml", "client"]
 
@@ -213,7 +210,9 @@ class Reader:
             raise OracleConfigError(f"{where}: {message}")
         warning = f"{where}: {message}; ignored"
         self.warnings.append(warning)
-        log.warning("%s", warning)
+        import logging  # here: a run without a configuration problem does not wait for it
+
+        logging.getLogger(__name__).warning("%s", warning)
 
     def fields(
         self, table: Mapping[str, Any], fields: Iterable[Field], where: str
