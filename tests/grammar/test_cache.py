@@ -273,3 +273,17 @@ def test_code_the_engine_refuses_is_built_again(folder: Path) -> None:
     assert cache.write_entry(entry, key, broken)
     assert lexer.compile_sources(sources) == (re.compile(*sources[0]),)
     assert cache.read_entry(entry, key) == (regex.compiled_code(*sources[0]),)  # replaced
+
+
+def test_without_a_home_folder_the_cache_is_not_used(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setattr(Path, "home", no_home)
+    builds = Builds("json")
+    assert builds.load() == builds.load()
+    assert builds.count == 2
+    assert "no home folder" in capsys.readouterr().err

@@ -112,7 +112,11 @@ def usable_folder() -> Path | None:
     a note) when it cannot, or when the cache is off."""
     if not enabled():
         return None
-    folder = cache_folder()
+    try:
+        folder = cache_folder()
+    except RuntimeError:  # no home folder to find it in
+        _note("no home folder (set XDG_CACHE_HOME)")
+        return None
     if folder in _TRUSTED:
         return folder
     try:
