@@ -8,14 +8,16 @@ grammar does.  :func:`load_analysis` keeps that result, plain data
 (:class:`~inputmend.grammar.lark_internals.Analysis`), in the user's cache
 folder, ``$XDG_CACHE_HOME/inputmend/grammars`` (``~/.cache/inputmend/grammars``);
 ``INPUTMEND_CACHE=0`` turns it off.  With an entry there, lark is neither
-built nor imported.
+built nor imported.  :func:`cached` keeps other plain results the same way:
+the C loop's scanner DFAs (:mod:`~inputmend.grammar.native`) and the ``re``
+engine's code of the scanners' regexes (:mod:`~inputmend.grammar.lexer`).
 
 An entry is found by a key that hashes everything its content depends on:
 the grammar's text (and, when it ``%import``\\ s, the other grammars beside
 it), the start symbol, the versions of inputmend, Python and lark (lark's
-installed file), the code that makes and reads entries, and the entry
-format.  So an entry is never read by another version, and an edited
-grammar gets a new one.
+installed file), the code that makes and reads entries (its files' sizes
+and change times), and the entry format.  So an entry is never read by
+another version, and an edited grammar gets a new one.
 
 The cache is read only where nobody else could have written it: the
 folders must be real folders owned by the user and writable by nobody
