@@ -4,7 +4,10 @@ run, and where the start-up time goes (``python -X importtime``).
 
 Each command runs ``--runs`` times, the commands taking turns so that a busy
 moment of the machine falls on all of them alike, after one run each that is
-not counted (it fills the operating system's file cache). The table gives
+not counted (it fills the operating system's file cache, Python's bytecode
+files, and inputmend's grammar cache, which the commands keep in a folder of
+the run's own). Two rows measure a first run instead: the grammar cache
+turned off (``INPUTMEND_CACHE=0``). The table gives
 the medians of the wall time (and the fastest run) and of the CPU time of
 each, and each over json.tool's; on a busy machine
 the CPU time is the steadier of the two. The goals: ``check`` 150 ms or
@@ -47,7 +50,7 @@ workflow with one mis-indented line."""
 
 @dataclass(frozen=True)
 class Command:
-    """One command line measured, and the goal it is held to (None: the peer)."""
+    """One command line measured, and the goal it is held to (None: none)."""
 
     label: str
     argv: tuple[str, ...]
@@ -62,6 +65,9 @@ def inputmend_command() -> tuple[str, ...]:
     return (str(script),) if script.exists() else (sys.executable, "-m", "inputmend")
 
 
+NO_CACHE = (("INPUTMEND_CACHE", "0"),)
+
+
 def commands() -> list[Command]:
     tool = inputmend_command()
     return [
@@ -74,7 +80,29 @@ def commands() -> list[Command]:
         Command("inputmend check broken.json", (*tool, "check", "broken.json"), 0.150),
         Command("inputmend repair broken.json", (*tool, "repair", "broken.json"), 0.300),
         Command("inputmend repair workflow.yaml", (*tool, "repair", "workflow.yaml"), 0.300),
+        Command(
+            "inputmend check valid.json (no cache)",
+            (*tool, "check", "valid.json"),
+            None,
+            NO_CACHE,
+        ),
+        Command(
+            "inputmend repair workflow.yaml (no cache)",
+            (*tool, "repair", "workflow.yaml"),
+            None,
+            NO_CACHE,
+        ),
     ]
+
+
+def environment(folder: Path, command: Command) -> dict[str, str]:
+    """The environment of a run: the grammar cache in ``folder`` (not the
+    user's), bytecode written as an installed package has it, and the
+    command's own variables."""
+    inherited = {
+        name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"
+    }
+    return {**inherited, "XDG_CACHE_HOME": str(folder / "cache"), **dict(command.environment)}
 
 
 @dataclass(frozen=True)
@@ -94,7 +122,7 @@ def timed_run(command: Command, folder: Path) -> Timing:
     subprocess.run(
         command.argv,
         cwd=folder,
-        env={**os.environ, **dict(command.environment)},
+        env=environment(folder, command),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         check=False,
@@ -146,6 +174,7 @@ def top_imports(argv: tuple[str, ...], folder: Path, top: int) -> list[ImportTim
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "inputmend", *arguments],
         cwd=folder,
+        env=environment(folder, Command("", argv, None)),
         capture_output=True,
         text=True,
         check=False,
@@ -170,10 +199,12 @@ def main() -> None:
         folder = Path(name)
         for file_name, text in FILES.items():
             (folder / file_name).write_text(text, encoding="utf-8")
+        load = " / ".join(f"{value:.1f}" for value in os.getloadavg())
         times = measure(measured, folder, args.runs)
         peer = times[measured[0].label]
         peer_wall = statistics.median(t.wall_s for t in peer)
         peer_cpu = statistics.median(t.cpu_s for t in peer)
+        print(f"Load average (1, 5, 15 min) before the runs: {load}.\n")
         print(f"Whole process, median of {args.runs} runs (wall: fastest run in brackets):\n")
         print("| command | wall | / json.tool's | CPU | / json.tool's | goal (wall) |")
         print("|---|---|---|---|---|---|")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
-from bench.startup import ImportTime, commands, import_times
+import pytest
+from bench.startup import ImportTime, commands, environment, import_times
 
 from bench import run_all
 
@@ -35,7 +37,23 @@ def test_the_peer_comes_first_and_every_inputmend_command_has_a_goal() -> None:
     peer, *measured = commands()
     assert "json.tool" in peer.argv and peer.goal_s is None
     assert {command.argv[-2] for command in measured} == {"check", "repair"}
-    assert all(command.goal_s is not None for command in measured)
+    first_runs = [command for command in measured if command.environment]
+    assert all(command.goal_s is not None for command in measured if command not in first_runs)
+    assert first_runs and all(
+        dict(command.environment) == {"INPUTMEND_CACHE": "0"} for command in first_runs
+    )
+
+
+def test_the_commands_keep_their_grammar_cache_and_bytecode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", "/elsewhere")
+    for command in commands():
+        settings = environment(tmp_path, command)
+        assert "PYTHONDONTWRITEBYTECODE" not in settings
+        assert Path(settings["XDG_CACHE_HOME"]).parent == tmp_path
+        assert dict(command.environment).items() <= settings.items()
 
 
 def test_make_bench_writes_its_table() -> None:
