@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -286,18 +287,24 @@ def _dfa_from_plain(plain: Any) -> tuple[Any, ...] | None:
         raise ValueError("not a DFA")
     if not 0 <= start < states <= MAX_DFA_STATES or not -1 <= high < width:
         raise ValueError("not a DFA")
-    rows = (ascii_classes, table, match)
-    if any(type(row) is not tuple for row in rows):
-        raise ValueError("not a DFA")
     if len(ascii_classes) != 128 or len(table) != states * width or len(match) != states:
         raise ValueError("not a DFA")
-    if not all(type(c) is int and 0 <= c < width for c in ascii_classes):
-        raise ValueError("not a DFA")
-    if not all(type(t) is int and -1 <= t < states for t in table):
-        raise ValueError("not a DFA")
-    if not all(type(m) is int and m >= -1 for m in match):
+    if not (
+        _ints_within(ascii_classes, 0, width)
+        and _ints_within(table, -1, states)
+        and _ints_within(match, -1, sys.maxsize)
+    ):
         raise ValueError("not a DFA")
     return dfa
+
+
+def _ints_within(values: Any, low: int, high: int) -> bool:
+    """Is ``values`` a tuple of ints from ``low`` up to (not including) ``high``?"""
+    if type(values) is not tuple:
+        return False
+    if not values:
+        return True
+    return set(map(type, values)) == {int} and low <= min(values) and max(values) < high
 
 
 def build_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None:
