@@ -27,11 +27,14 @@ CHECK_NEVER_LOADS = (
     "ctypes",
     "concurrent",
     "multiprocessing",
+    "configparser",
 )
 """What ``check`` of one file has no use for: the language server's
 libraries, the edit distance (it loads rapidfuzz's compiled modules), Dask,
-the repair algorithms (DDSET, FSynth, ...), record mode, and the machinery
-of worker processes (a process pool; ctypes, for the parent-death signal)."""
+the repair algorithms (DDSET, FSynth, ...), record mode, the machinery
+of worker processes (a process pool; ctypes, for the parent-death signal),
+and configparser (the Python oracles read the errors of a validator that
+uses it)."""
 CACHED_CHECK_NEVER_LOADS = ("lark", "regex", "logging")
 """What ``check`` of a valid file has no use for once its grammar is in the
 cache (:mod:`inputmend.grammar.cache`): lark, the ``regex`` module (partial

@@ -12,7 +12,6 @@ and an error that only says "the input ended too early" becomes INCOMPLETE.
 
 from __future__ import annotations
 
-import configparser
 import contextlib
 import functools
 import importlib
@@ -107,7 +106,9 @@ def classify_exception(error: BaseException, text: str) -> Feedback:
         if match:
             return _at(text, _offset_of(text, int(match[1]), int(match[2])), message)
         return Feedback(Verdict.INCORRECT, None, message)
-    if isinstance(error, configparser.Error):
+    # only a validator that imported configparser raises its errors
+    configparser = sys.modules.get("configparser")
+    if configparser is not None and isinstance(error, configparser.Error):
         line = getattr(error, "lineno", None)
         errors = getattr(error, "errors", None)
         if line is None and errors:
