@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import inputmend
-from inputmend.grammar import cache, lark_internals, lexer, native, regex, registry
+from inputmend.grammar import cache, lark_internals, lexer, native, regex, registry, syntax
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lark_internals import Analysis
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -287,3 +287,14 @@ def test_without_a_home_folder_the_cache_is_not_used(
     assert builds.load() == builds.load()
     assert builds.count == 2
     assert "no home folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_bracket_patterns_from_the_cache_are_the_compiled_ones(folder: Path, name: str) -> None:
+    for _ in range(2):  # built and stored, then from the cache
+        brackets = syntax.brackets_of(CompiledGrammar.load(name))
+        if brackets is None:
+            return
+        for pattern in (brackets.pattern, brackets.inside):
+            if pattern is not None:
+                assert pattern == re.compile(pattern.pattern, pattern.flags & ~re.UNICODE)

@@ -25,6 +25,7 @@ from typing import Any
 
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import HintsError
+from inputmend.grammar.lexer import compile_sources
 from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
 
 
@@ -142,9 +143,10 @@ def _bracket_pattern(
         f"(?P<c>{'|'.join(map(re.escape, closers))})",
     ]
     try:
-        return re.compile("|".join(part for part in parts if part))
+        (pattern,) = compile_sources((("|".join(part for part in parts if part), 0),))
     except re.error:
         return None
+    return pattern
 
 
 def _derivable(symbols: tuple[str, ...], derives: dict[str, set[str]]) -> set[str]:
