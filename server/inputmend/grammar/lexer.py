@@ -71,8 +71,9 @@ class StateScanner:
     scanners, a small text visits few).  ``watch`` maps a terminal to the
     long alternatives lark tries before it (a ``re`` class of their first
     characters or None for any, ``regex`` pattern): lexing such a token
-    may have looked far ahead (an unterminated ``/* ...`` comment scanned to the end of the
-    text before the winner matched), so the scan records how far."""
+    may have looked far ahead (an unterminated ``/* ...`` comment scanned to
+    the end of the text before the winner matched), so the scan records how
+    far."""
 
     sources: tuple[Source, ...]
     terminals: tuple[str, ...]  # the named groups of the sources, in order
