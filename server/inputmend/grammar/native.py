@@ -256,13 +256,15 @@ def _reachable(nfa: _Nfa, starts: Sequence[int]) -> frozenset[int]:
 @functools.lru_cache(maxsize=256)
 def scanner_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None:
     """:func:`build_dfa`, kept on disk by :mod:`inputmend.grammar.cache`
-    (made from the patterns and the code that builds it)."""
+    (made from the patterns, the code that builds it and the C extension
+    that runs it)."""
     from inputmend.grammar import cache
 
     parts = [
         b"scanner dfa",
         cache.stamp(Path(__file__)),
         cache.stamp(Path(__file__).with_name("regex.py")),
+        b"no C loop" if _native is None else cache.stamp(Path(_native.__file__)),
         repr(patterns).encode("utf-8", "surrogatepass"),
     ]
     found: tuple[Any, ...] | None = cache.cached(
