@@ -9,6 +9,7 @@ comment header; these lines of it are read here::
     // files: tsconfig.json .vscode/*.json *.code-workspace
     // start: start
     // semantics: tomllib
+    // accept: json
     // layout: yaml
     // check: match open=TAG_OPEN close=END_TAG_OPEN end=EMPTY_TAG_END
 
@@ -18,6 +19,10 @@ its extension belongs to another one (``tsconfig.json`` is JSONC, not JSON).
 ``semantics`` names the format's own loader, from
 :data:`inputmend.grammar.semantics.LOADERS`: every oracle built for the
 grammar asks it once the grammar accepts a text.
+``accept`` names a fast accept check, from
+:data:`inputmend.grammar.accept.ACCEPT_CHECKS`: texts it accepts the grammar
+accepts for sure (only a bundled grammar's is used, see
+:func:`inputmend.grammar.accept.accept_check`).
 ``layout`` names a post-lexer (:mod:`inputmend.grammar.layouts`) and each
 ``check`` line a check beside the parser (:mod:`inputmend.grammar.checks`).
 """
@@ -31,7 +36,10 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
+import lark
+
 from inputmend.core.oracle import OracleConfigError
+from inputmend.grammar.accept import ACCEPT_CHECKS
 from inputmend.grammar.semantics import LOADERS
 from inputmend.grammar.small_files import read_small_text
 
@@ -39,7 +47,7 @@ if TYPE_CHECKING:
     import lark
 
 _HEADER_FIELD = re.compile(
-    r"^//\s*(title|extensions|files|start|semantics|layout|check)\s*:\s*(.*?)\s*$"
+    r"^//\s*(title|extensions|files|start|semantics|accept|layout|check)\s*:\s*(.*?)\s*$"
 )
 
 
@@ -54,6 +62,7 @@ class GrammarInfo:
     start: str = "start"
     files: tuple[str, ...] = ()  # file-name globs (``tsconfig.json``, ``.vscode/*.json``)
     semantics: str | None = None  # a key of ``inputmend.grammar.semantics.LOADERS``
+    accept: str | None = None  # a key of ``inputmend.grammar.accept.ACCEPT_CHECKS``
     layout: str | None = None  # a post-lexer, see ``inputmend.grammar.layouts``
     checks: tuple[str, ...] = ()  # checks beside the parser, see ``inputmend.grammar.checks``
 
@@ -102,6 +111,10 @@ def read_info(path: Path, name: str | None = None) -> GrammarInfo:
     if semantics is not None and semantics not in LOADERS:
         known = ", ".join(sorted(LOADERS))
         raise OracleConfigError(f"{path}: unknown semantics {semantics!r} (known: {known})")
+    accept = fields.get("accept") or None
+    if accept is not None and accept not in ACCEPT_CHECKS:
+        known = ", ".join(sorted(ACCEPT_CHECKS))
+        raise OracleConfigError(f"{path}: unknown accept check {accept!r} (known: {known})")
     return GrammarInfo(
         name=stem,
         path=path,
@@ -110,6 +123,7 @@ def read_info(path: Path, name: str | None = None) -> GrammarInfo:
         start=fields.get("start", "start") or "start",
         files=tuple(fields.get("files", "").split()),
         semantics=semantics,
+        accept=accept,
         layout=fields.get("layout") or None,
         checks=tuple(checks),
     )

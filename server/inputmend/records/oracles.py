@@ -8,61 +8,64 @@
   *prefix* (incomplete, so FSynth can append the missing ones), the comma
   that starts one field too many is where the row becomes incorrect.
 
-A pre-check (:data:`FastCheck`) answers "valid for sure" for the common case
-without the oracle, and "ask the oracle" otherwise.  It must never accept a
-record the oracle rejects; ``tests/records/test_oracles.py`` checks that on
-random texts.  There are two:
+A pre-check (:class:`FastCheck`) answers "valid for sure" for the common
+case without the oracle, and "ask the oracle" otherwise, one record at a time
+or a partition's records at once.  It must never accept a record the oracle
+rejects; ``tests/records/test_oracles.py`` checks that on random texts.
+There are two kinds:
 
-* :func:`json_fast_check` for the bundled JSON grammar: Python's C JSON
-  decoder with ``NaN``/``Infinity`` refused.  The C decoder reads exactly
-  RFC 8259 otherwise: the same four whitespace characters around and between
-  tokens, the same string escapes, control characters refused in strings,
-  ASCII digits only.  It refuses some texts the grammar accepts (integers of
-  more than 4300 digits, nesting deeper than the recursion limit); those go
-  to the oracle.  Texts with surrogates (undecodable bytes) always go to the
-  oracle, which treats them as damage.
-* :class:`CsvFastCheck` for the bundled CSV grammar: one regular expression
-  that is the grammar's ``record`` rule, and a field count.
+* :class:`LineAccept`: the accept check a bundled grammar names in its
+  header (``// accept: json``, :mod:`inputmend.grammar.accept`), for an
+  oracle that is that grammar alone, and no line break in the record.
+* :class:`CsvFastCheck` for the row oracle on the bundled CSV grammar: one
+  regular expression that is the grammar's ``record`` rule, and a field
+  count.
 """
 
 from __future__ import annotations
 
-import json
-import json.scanner
 import re
-from collections.abc import Callable
+from collections.abc import Sequence
+from typing import Protocol
 
 from inputmend.core.oracle import COMPLETE, Feedback, Oracle, Verdict
 from inputmend.grammar import registry
+from inputmend.grammar.accept import AcceptCheck, accept_check
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.oracles.loader import LoaderOracle
+from inputmend.oracles.wrappers import AllOf
 from inputmend.records.model import Format
 
-FastCheck = Callable[[str], bool]
-"""True: the oracle accepts the record for sure; False: ask the oracle."""
+
+class FastCheck(Protocol):
+    """True: the oracle accepts the record for sure; False: ask the oracle."""
+
+    def __call__(self, text: str) -> bool: ...
+
+    def unsure(self, texts: Sequence[str]) -> list[int]:
+        """The indices of ``texts`` (records decoded from UTF-8 without
+        errors) this check does not accept, in order."""
+        ...
+
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
+class LineAccept:
+    """A grammar's accept check on one line: a record with a line break is
+    left to the oracle (which refuses it, see :class:`SingleLine`)."""
 
+    def __init__(self, check: AcceptCheck) -> None:
+        self.check = check
 
-_JSON = json.JSONDecoder(parse_constant=_no_constant)
-_C_JSON = getattr(json.scanner, "c_make_scanner", None) is not None
-"""The pre-check relies on the C decoder (the pure-Python one reads any
-Unicode digit as a digit)."""
+    def __call__(self, text: str) -> bool:
+        return "\n" not in text and self.check.accepts(text)
 
-
-def json_fast_check(text: str) -> bool:
-    """Does the bundled JSON grammar accept ``text`` for sure?"""
-    if not text.isascii() and _SURROGATE.search(text) is not None:
-        return False
-    try:
-        _JSON.decode(text)
-    except (ValueError, RecursionError):
-        return False
-    return True
+    def unsure(self, texts: Sequence[str]) -> list[int]:
+        if any("\n" in text for text in texts):
+            return [index for index, text in enumerate(texts) if not self(text)]
+        return self.check.unsure(texts)
 
 
 # The grammar's ``record`` rule: fields of quoted text (quotes doubled inside,
@@ -81,11 +84,6 @@ def csv_fields(row: str) -> int:
     return unquoted.count(",") + 1
 
 
-def json_line_fast_check(text: str) -> bool:
-    """Is ``text`` one line of JSON the bundled grammar accepts, for sure?"""
-    return "\n" not in text and json_fast_check(text)
-
-
 class CsvFastCheck:
     """Is ``text`` one CSV row with ``columns`` fields, for sure?"""
 
@@ -98,6 +96,19 @@ class CsvFastCheck:
         if not text.isascii() and _SURROGATE.search(text) is not None:
             return False
         return self.columns is None or csv_fields(text) == self.columns
+
+    def unsure(self, texts: Sequence[str]) -> list[int]:
+        row, columns = _CSV_ROW.fullmatch, self.columns
+        unsure: list[int] = []
+        for index, text in enumerate(texts):
+            if not text or row(text) is None:
+                unsure.append(index)
+            elif columns is not None:
+                # the fields: the commas outside quoted fields, plus one
+                unquoted = _QUOTED_FIELD.sub("", text) if '"' in text else text
+                if unquoted.count(",") + 1 != columns:
+                    unsure.append(index)
+        return unsure
 
 
 class SingleLine:
@@ -181,6 +192,29 @@ def is_bundled(oracle: Oracle, name: str) -> bool:
     return info is not None and oracle.grammar.info.path == info.path
 
 
+def _csv_with_its_loader(oracle: Oracle) -> bool:
+    """Is ``oracle`` the bundled CSV grammar and its loader (as a ``.csv``
+    file is checked)?  The loader's one rule, as many fields as the header,
+    is what the row oracle checks against the stream's header."""
+    if not isinstance(oracle, AllOf) or len(oracle.parts) != 2:
+        return False
+    grammar, loader = oracle.parts
+    return (
+        is_bundled(grammar, "csv")
+        and isinstance(loader, LoaderOracle)
+        and loader.loader.name == "csv"
+    )
+
+
+def grammar_accept_check(oracle: Oracle) -> AcceptCheck | None:
+    """The accept check of the grammar ``oracle`` is, when it is a bundled
+    grammar alone (nothing combined) whose header names one."""
+    if not isinstance(oracle, IncrementalGrammarOracle | ReferenceGrammarOracle):
+        return None
+    name = oracle.grammar.info.name
+    return accept_check(oracle.grammar.info.accept) if is_bundled(oracle, name) else None
+
+
 def record_oracle(
     fmt: Format, base: Oracle | None, *, columns: int | None = None
 ) -> tuple[Oracle, FastCheck | None]:
@@ -188,8 +222,8 @@ def record_oracle(
     (``None``: the format's default, JSON for lines), and its pre-check."""
     if fmt == "lines":
         inner = base if base is not None else IncrementalGrammarOracle("json")
-        fast = json_line_fast_check if is_bundled(inner, "json") and _C_JSON else None
-        return SingleLine(inner), fast
-    if base is None or is_bundled(base, "csv"):
+        check = grammar_accept_check(inner)
+        return SingleLine(inner), LineAccept(check) if check is not None else None
+    if base is None or is_bundled(base, "csv") or _csv_with_its_loader(base):
         return CsvRowOracle(columns), CsvFastCheck(columns)
     return CsvRowOracle(columns, extra=base), None
