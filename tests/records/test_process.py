@@ -110,3 +110,33 @@ def test_a_csv_value_that_lost_its_quotes_gets_them_back() -> None:
     data = b"Smith, John,Oslo\nLee,Rome\n"
     result = processor("csv", columns=2).partition(Partition(0, data, 2, True))
     assert result.output == b'"Smith, John",Oslo\nLee,Rome\n'
+
+
+def test_a_partition_s_records_pre_checked_at_once_get_what_one_at_a_time_gets() -> None:
+    # every kind of record the pre-check of a whole partition must hand on
+    lines = [
+        VALID.rstrip(b"\n"),
+        b" [1] ",  # whitespace around the value: the decoder's, read in Python
+        b"",
+        b"  \t",
+        b'{"a": NaN}',
+        b'["\xff"]',  # undecodable: the whole partition goes one at a time
+        b"[" + b"1," * 40 + b"1]",  # over the size limit below
+        b'{"id": 2, "tags": ["a" "b"]}',
+        b'"\xc3\xa9"',
+    ]
+    for fmt, rows in (("lines", lines), ("csv", [b"a,b", b'"x\n y",2', b"1", b"1,2,3", b"3,4"])):
+        for count in range(1, len(rows) + 1):
+            for ending in (b"\n", b"\r\n"):
+                data = ending.join(rows[:count]) + ending
+                options = {"max_record_bytes": 64} if fmt == "lines" else {}
+                columns = 2 if fmt == "csv" else None
+                judge = processor(fmt, columns, **options)
+                at_once = judge.partition(Partition(0, data, 1, True))
+                one_by_one = judge.partition(Partition(0, data, 1, True), everything=True)
+                assert at_once.output == one_by_one.output, (fmt, count, ending)
+                assert at_once.counts == one_by_one.counts, (fmt, count, ending)
+                shown = [
+                    r for r in one_by_one.results if r.status not in (Status.VALID, Status.BLANK)
+                ]
+                assert list(at_once.results) == shown, (fmt, count, ending)

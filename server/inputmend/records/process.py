@@ -9,6 +9,7 @@ reported as rejected, with the reason.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from inputmend import services
@@ -232,11 +233,12 @@ class RecordProcessor:
         limit = self.settings.max_record_bytes
         replaced: dict[int, bytes | None] = {}
         results: list[RecordResult] = []
-        valid = blank = 0
-        first = 0
-        for stop in stops:
-            content = contents[first] if stop == first + 1 else lines.joined(first, stop)
-            start, first = first, stop
+        judged = range(len(stops)) if everything else self._unsure(lines, stops)
+        valid, blank = len(stops) - len(judged), 0
+        for record in judged:
+            start = stops[record - 1] if record else 0
+            stop = stops[record]
+            content = contents[start] if stop == start + 1 else lines.joined(start, stop)
             text, clean = decode(content)
             quick = clean and not everything and len(content) <= limit
             if quick and fast is not None and fast(text):
@@ -261,6 +263,26 @@ class RecordProcessor:
         counts = _count(results, valid=valid, blank=blank)
         output = partition.data if not replaced else _rebuild(lines, stops, replaced)
         return PartitionResult(partition.index, output, counts, tuple(results))
+
+    def _unsure(self, lines: Lines, stops: list[int]) -> Sequence[int]:
+        """The records (by index) that the pre-check does not accept, all of
+        a partition's at once: those of every partition that holds a
+        record too large or undecodable bytes (see :meth:`partition`)."""
+        every = range(len(stops))
+        if self.fast is None:
+            return every
+        contents, limit = lines.contents, self.settings.max_record_bytes
+        if len(stops) != len(contents):  # some records span lines
+            contents = [
+                lines.joined(first, stop) for first, stop in zip([0, *stops], stops, strict=False)
+            ]
+        if max(map(len, contents), default=0) > limit:
+            return every
+        try:
+            texts = [content.decode("utf-8") for content in contents]
+        except UnicodeDecodeError:
+            return every
+        return self.fast.unsure(texts)
 
 
 def _count(results: list[RecordResult], *, valid: int, blank: int) -> Counts:

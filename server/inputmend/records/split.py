@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import itertools
+import operator
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -138,6 +140,8 @@ class Lines:
             last = len(pieces)
         else:
             last = len(pieces) - 1
+        if b"\r" not in data:  # every line ends in \n (the last maybe in nothing)
+            return Lines(pieces, [b"\n"] * last + [b""] * (len(pieces) - last))
         contents: list[bytes] = []
         endings: list[bytes] = []
         for index, piece in enumerate(pieces):
@@ -157,20 +161,16 @@ class Lines:
     @property
     def breaks(self) -> int:
         """How many of the lines end in a line ending."""
-        return sum(1 for ending in self.endings if ending)
+        return len(self.endings) - self.endings.count(b"")
 
     def ends(self) -> list[int]:
         """The offset after each line's ending, in order."""
-        offsets: list[int] = []
-        position = 0
-        for content, ending in zip(self.contents, self.endings, strict=True):
-            position += len(content) + len(ending)
-            offsets.append(position)
-        return offsets
+        sizes = map(operator.add, map(len, self.contents), map(len, self.endings))
+        return list(itertools.accumulate(sizes))
 
     def size(self, count: int) -> int:
         """Bytes of the first ``count`` lines, with their endings."""
-        return sum(len(self.contents[i]) + len(self.endings[i]) for i in range(count))
+        return sum(map(len, self.contents[:count])) + sum(map(len, self.endings[:count]))
 
     def joined(self, first: int, stop: int) -> bytes:
         """The content of lines ``first..stop-1`` with the endings between them."""
