@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.grammar.history import ScanHistory
+from inputmend.grammar.history import SHORT_TEXT, ScanHistory
 from inputmend.grammar.scan import Scanner
 
 
@@ -39,3 +39,23 @@ def test_repairs_of_one_error_rejoin_an_earlier_valid_repair() -> None:
     lexed = scanner.scanned_chars
     assert history.scan(broken[:gap] + ", " + broken[gap + 1 :]).feedback.valid
     assert scanner.scanned_chars - lexed < 200
+
+
+def test_a_short_text_is_scanned_anew_unless_it_was_just_scanned() -> None:
+    scanner = Scanner(CompiledGrammar.load("json"), checkpoint_every=4, margin=8)
+    history = ScanHistory(scanner, size=4)
+    short = '{"id": 1, "tags": ["a", "b"], "ok": true}'
+    assert len(short) <= SHORT_TEXT
+    first = history.scan(short)
+    assert history.scan(short) is first
+    lexed = scanner.scanned_chars
+    edited = short.replace("true", "tru")
+    assert not history.scan(edited).feedback.valid
+    assert scanner.scanned_chars - lexed >= len(edited) - 5  # read from its start
+    long = "[" + ", ".join([short] * 20) + "]"
+    assert len(long) > SHORT_TEXT
+    history.scan(long)
+    lexed = scanner.scanned_chars
+    at = long.index("true", 400)
+    assert not history.scan(long[:at] + "x" + long[at:]).feedback.valid
+    assert scanner.scanned_chars - lexed < 100  # an edit of the long text's scan

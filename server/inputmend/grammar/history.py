@@ -9,6 +9,11 @@ from inputmend.core.text import common_prefix, common_suffix
 from inputmend.grammar.scan import Scan, Scanner, Stop
 
 CANDIDATES = 6  # recent scans compared with a new text
+SHORT_TEXT = 512
+"""A text this short is scanned anew unless it was just scanned: comparing
+it with the recent scans and editing one costs more than the scan itself
+(about a fifth of the time a small record's repair spends, measured with
+``bench/small_inputs.py``)."""
 ERROR_REACH = 64
 """Characters after an edit within which a base's error may be the one the
 edit repairs."""
@@ -80,6 +85,8 @@ class ScanHistory:
             if scan.length == len(text) and scan.text == text:
                 return scan, len(text), 0
         best: tuple[Scan | None, int, int] = (None, 0, 0)
+        if len(text) <= SHORT_TEXT:
+            return best
         best_cost = len(text) + 1
         good_enough = max(64, len(text) // 100)
         for scan in candidates:
