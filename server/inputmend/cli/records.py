@@ -103,7 +103,7 @@ def _run_options(args: argparse.Namespace, fmt: Format) -> RecordRun:
         repair=not check,
         algorithm=getattr(args, "algorithm", "auto"),
         timeout_s=timeout if timeout is not None else defaults.RECORD_TIMEOUT_S,
-        max_tests=max_tests,
+        max_tests=max_tests if max_tests is not None else defaults.RECORD_MAX_TESTS,
         loss=loss,
         allow_loss=getattr(args, "allow_loss", False),
         drop_rejected=drop,

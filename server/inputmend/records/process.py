@@ -41,7 +41,7 @@ class RecordSettings:
     repair: bool = True
     algorithm: str = "auto"
     timeout_s: float | None = defaults.RECORD_TIMEOUT_S
-    max_tests: int | None = None
+    max_tests: int | None = defaults.RECORD_MAX_TESTS
     loss: LossLimit = field(default_factory=LossLimit)
     allow_loss: bool = False
     drop_rejected: bool = False

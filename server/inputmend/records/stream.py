@@ -22,7 +22,7 @@ from inputmend.records.split import Lines, Oversized, Partitioner
 
 _ENDINGS = ("\r\n", "\n", "\r")
 _STREAM_PARTITION_BYTES = 1 << 16  # small: results flow soon after their lines
-RECORD_BUDGET = Budget(timeout_s=defaults.RECORD_TIMEOUT_S)
+RECORD_BUDGET = Budget(timeout_s=defaults.RECORD_TIMEOUT_S, max_tests=defaults.RECORD_MAX_TESTS)
 """The default budget of each record's repair."""
 DEFAULT_LOSS = LossLimit()
 
