@@ -1,0 +1,226 @@
+"""Small inputs: how long one damaged record or model answer of up to 300 bytes takes to repair.
+
+Small JSON documents (the record shapes of ``bench/records_bench.py``: API
+users, configuration objects, log events, package manifests, GeoJSON
+features; of a larger one its first fields that fit in ``--max-bytes``), on one line,
+each damaged once by an everyday damage operator of ``bench/damage`` (a
+damage that leaves the document valid is drawn again).  Each is repaired in
+this process by each of these in turn:
+
+* ``inputmend.repair(text, grammar="json")``: the one-call library API,
+  which builds its oracle on every call;
+* record mode's repair (``inputmend repair --records lines``, and
+  ``repair_stream``): one oracle, built once, for every record;
+* ``json_repair.repair_json`` (when installed), the peer.
+
+The CPU time of each repair (``time.process_time``, so the machine's load
+inflates it less than the wall time) gives the median, 95th percentile and
+worst; the goal is a median of 1 ms and a 95th percentile of 10 ms.  The
+share of repairs that give the original data back is judged as in the
+everyday-damage benchmark.  The functions that cost most in record mode's
+repairs follow (cProfile, own time).
+
+    .venv/bin/python bench/small_inputs.py [--cases 300] [--max-bytes 300] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib.util
+import io
+import json
+import os
+import pstats
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.damage.corpus import Case  # noqa: E402
+from bench.damage.evaluate import carries_data  # noqa: E402
+from bench.damage.formats import FORMATS  # noqa: E402
+from bench.damage.lexing import is_valid  # noqa: E402
+from bench.records_bench import _json_records  # noqa: E402
+
+GOAL_P50_MS = 1.0
+GOAL_P95_MS = 10.0
+
+
+def small_documents(rng: random.Random, count: int, max_bytes: int) -> Iterator[str]:
+    """``count`` JSON documents of at most ``max_bytes`` UTF-8 bytes."""
+    made = 0
+    for value in _json_records(rng):
+        text = json.dumps(value, ensure_ascii=rng.random() < 0.5)
+        if len(text.encode("utf-8")) > max_bytes:
+            # a record too large: keep its first fields that fit
+            if not isinstance(value, dict):
+                continue
+            kept: dict[str, Any] = {}
+            for key, item in value.items():
+                kept[key] = item
+                if len(json.dumps(kept).encode("utf-8")) > max_bytes:
+                    del kept[key]
+                    break
+            if len(kept) < 2:
+                continue
+            text = json.dumps(kept, ensure_ascii=rng.random() < 0.5)
+        yield text
+        made += 1
+        if made == count:
+            return
+
+
+def damaged_cases(count: int, max_bytes: int, seed: int) -> list[Case]:
+    rng = random.Random(f"{seed}/small")
+    operators = FORMATS["json"].operators
+    names = sorted(operators)
+    cases = []
+    for number, text in enumerate(small_documents(rng, count, max_bytes)):
+        while True:
+            operator = rng.choice(names)
+            damaged = operators[operator](text, rng)
+            if (
+                damaged
+                and damaged != text
+                and "\n" not in damaged
+                and not is_valid("json", damaged)
+            ):
+                break
+        cases.append(Case(f"small/{operator}/{number}", "json", operator, "", text, damaged))
+    return cases
+
+
+Repairer = Callable[[str], str | None]
+
+
+def library_repair() -> Repairer:
+    import inputmend
+
+    def run(text: str) -> str | None:
+        repairs = inputmend.repair(text, grammar="json", timeout=1.0).repairs
+        return repairs[0].text if repairs else None
+
+    return run
+
+
+def record_repair() -> Repairer:
+    from inputmend.records.oracles import record_oracle
+    from inputmend.records.process import RecordProcessor, RecordSettings
+
+    oracle, fast = record_oracle("lines", None)
+    processor = RecordProcessor("lines", oracle, fast, RecordSettings())
+
+    def run(text: str) -> str | None:
+        result = processor.judge(text, line=1, ending="\n", size=len(text.encode("utf-8")))
+        return result.output if result.repair is not None else None
+
+    return run
+
+
+def json_repair_repair() -> Repairer:
+    import json_repair
+
+    def run(text: str) -> str | None:
+        return str(json_repair.repair_json(text))
+
+    return run
+
+
+@dataclass
+class Measured:
+    """CPU and wall milliseconds of each repair, and how many gave the data back."""
+
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+    good: int = 0
+
+
+def measure(repairers: dict[str, Repairer], cases: list[Case]) -> dict[str, Measured]:
+    """Each case repaired by each repairer in turn (the load falls on all alike)."""
+    measured = {label: Measured() for label in repairers}
+    for repairer in repairers.values():
+        repairer(cases[0].damaged)  # what is built once per process
+    for case in cases:
+        for label, repairer in repairers.items():
+            started, clock = time.process_time(), time.perf_counter()
+            repaired = repairer(case.damaged)
+            found = measured[label]
+            found.cpu.append(1000 * (time.process_time() - started))
+            found.wall.append(1000 * (time.perf_counter() - clock))
+            found.good += repaired is not None and carries_data(case, repaired)
+    return measured
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def _ms(value: float) -> str:
+    return f"{value:.2f} ms" if value < 10 else f"{value:.0f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=300)
+    parser.add_argument("--max-bytes", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    cases = damaged_cases(args.cases, args.max_bytes, args.seed)
+    sizes = [len(case.damaged.encode("utf-8")) for case in cases]
+    print(
+        f"# Small inputs: {len(cases)} damaged JSON documents of {min(sizes)}-{max(sizes)} bytes "
+        f"(median {statistics.median(sizes):.0f}), {os.cpu_count()} CPUs, "
+        f"Python {sys.version.split()[0]}\n"
+    )
+    runs: dict[str, Callable[[], Repairer]] = {
+        '`inputmend.repair(text, grammar="json")`': library_repair,
+        "record mode (one oracle for every record)": record_repair,
+    }
+    if importlib.util.find_spec("json_repair") is not None:
+        runs["`json_repair.repair_json` (peer)"] = json_repair_repair
+    print(
+        "| repair | CPU median | CPU 95th pct | CPU worst | wall median | wall 95th pct "
+        "| data back |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    results = measure({label: make() for label, make in runs.items()}, cases)
+    for label, found in results.items():
+        cpu, wall = found.cpu, found.wall
+        print(
+            f"| {label} | {_ms(statistics.median(cpu))} | {_ms(_percentile(cpu, 0.95))} "
+            f"| {_ms(max(cpu))} | {_ms(statistics.median(wall))} | "
+            f"{_ms(_percentile(wall, 0.95))} | {found.good}/{len(cases)} |",
+            flush=True,
+        )
+    print(
+        f"\nGoal: a CPU median of {GOAL_P50_MS:g} ms and a 95th percentile of {GOAL_P95_MS:g} ms."
+    )
+
+    repairer = record_repair()
+    profile = cProfile.Profile()
+    profile.enable()
+    for case in cases:
+        repairer(case.damaged)
+    profile.disable()
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(12)
+    print("\nWhere record mode's repairs spend their time (cProfile, own time, top 12):\n")
+    print("```")
+    listing = out.getvalue().strip().splitlines()
+    start = next(i for i, line in enumerate(listing) if line.lstrip().startswith("ncalls"))
+    for line in listing[start:]:
+        print(line.replace(str(REPO) + "/", ""))
+    print("```")
+
+
+if __name__ == "__main__":
+    main()
