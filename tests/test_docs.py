@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
 import dataclasses
 import io
@@ -19,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
+from inputmend.algorithms.features import NAMES as FEATURE_NAMES
 from inputmend.algorithms.judgement import Judgement
 from inputmend.cli.main import build_parser
 from inputmend.config.discovery import load_config
@@ -181,22 +181,11 @@ def test_the_documented_commands_print_what_they_show(tmp_path: Path) -> None:
             assert any(got == expected for got in printed), f"{line}: {expected!r} not printed"
 
 
-def _key_terms(function: str) -> list[str]:
-    """The terms of the tuple that ``ranking.<function>`` returns, as source."""
-    tree = ast.parse((PACKAGE / "algorithms" / "ranking.py").read_text(encoding="utf-8"))
-    (found,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function]
-    (returned,) = [n for n in ast.walk(found) if isinstance(n, ast.Return)]
-    assert isinstance(returned.value, ast.Tuple)
-    return [ast.unparse(term) for term in returned.value.elts]
-
-
-def test_the_ranking_page_states_the_ranking_key_in_its_order() -> None:
+def test_the_ranking_page_states_every_feature_in_its_order() -> None:
     text = page("ranking.md")
-    rows = re.findall(r"^\| `([^`]+)` \| (\d+), ", text, re.M)
-    assert [term for term, _ in rows] == _key_terms("_key") + _key_terms("_tie_key")
-    # the criteria are the numbered list's, in its order
-    numbers = [int(number) for _, number in rows]
-    assert numbers == sorted(numbers) and set(numbers) == set(range(1, 16))
+    rows = re.findall(r"^\| `([a-z_]+)` \| ", text, re.M)
+    assert rows == list(FEATURE_NAMES)
+    # the hand order's criteria are the numbered list's
     assert re.search(r"^15\. ", text, re.M) and not re.search(r"^16\. ", text, re.M)
 
 

@@ -1,36 +1,14 @@
 """Ranking repairs: what a person would choose first.
 
 Each repair is judged by what it does to the input's data
-(:mod:`~inputmend.algorithms.judgement`), and the repairs are ordered by
-
-1. lossy last (more data lost than the loss limit allows): never the first
-   while another is not;
-2. records with another number of fields than the first (tables): data in
-   the wrong column is the worst damage to a table;
-3. input tokens changed (swallowed into a string or comment, another kind,
-   merged, foreign syntax left as it is): wrapping a document in one string
-   keeps every character and loses every token;
-4. data characters lost (undecodable bytes re-read as text are kept, and
-   the side of a merge conflict a resolution leaves out is a choice its
-   title names, not a loss), then
-   punctuation lost (a stray copy and a hint's fix are free), then fields
-   joined (adjacent fields quoted as one, every character kept), then values
-   invented, then values invented other than the grammar's filler: keeping
-   beats deleting, deleting a stray comma beats making up a value, and
-   completing ``d=0<`` beats cutting its ``<``;
-5. blanks an inserted delimiter moves into a value (``"yarn "}``), then
-   more words re-read as the text of a string whose lost quote the repair
-   puts back (``"Hello World"`` rather than ``Hello "World"`` for
-   ``Hello World"``);
-6. edit distance, less what was deleted with foreign syntax (a comment with
-   its line), then the number of separate edits: among repairs that treat the
-   data alike, the smallest;
-7. brackets where the indentation says they belong
-   (:func:`~inputmend.algorithms.layout.layout_agreement`);
-8. the input's final line break kept (text after the data removed up to it);
-9. a repair the grammar's hints proposed: first among equals;
-10. how natural the repaired text looks in the file's own style, then fewer
-    inserted characters; of equal repairs the one found first stays first.
+(:mod:`~inputmend.algorithms.judgement`), described by named numbers
+(:class:`~inputmend.algorithms.features.Features`: data lost, tokens
+changed, values invented, edit distance, layout agreement, style cost, the
+loader's verdict...), and the repairs are ordered by one score, the features
+weighed by the weights of ``grammars/ranking.toml`` (fitted to a corpus of
+damaged documents, ``bench/realcorpus/fit.py``); of equal scores, fewer
+edits first, then the one found first.  ``docs/ranking.md`` says what each
+feature counts and why.
 
 The style model: repairs of one input often tie on all of that (a missing
 `)` can go before or after the final newline), and the *input's own style*
@@ -48,19 +26,24 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from inputmend.algorithms.conflicts import ALGORITHM as RESOLVED
+from inputmend.algorithms.features import (
+    Features,
+    Weights,
+    bundled_weights,
+    features_of,
+    order_key,
+)
 from inputmend.algorithms.hints import ALGORITHM as HINTED
-from inputmend.algorithms.judgement import Judge, Judgement, TokenStart
+from inputmend.algorithms.judgement import Judge, TokenStart
 from inputmend.algorithms.redecode import reread
 from inputmend.core.conflicts import resolution_of
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit, significant
 from inputmend.core.model import Edit, Repair
 from inputmend.grammar.tolerant import GenericLexer, TolerantLexer
-
-_LINE_BREAKS = ("\n", "\r")
 
 ORDER = 3
 """Characters per n-gram: two of context, one predicted."""
@@ -161,34 +144,96 @@ def _clusters(edits: Sequence[Edit]) -> list[list[Edit]]:
     return groups
 
 
-def _key(repair: Repair, judgement: Judgement) -> tuple[int, ...]:
-    """The ranking key up to the tie-breakers (:func:`_tie_key`); see the
-    module documentation for the order and why."""
-    return (
-        repair.lossy,
-        judgement.misshapen,
-        judgement.changed,
-        judgement.data_lost,
-        judgement.structure_lost,
-        judgement.joined,
-        judgement.invented,
-        judgement.unfilled,
-        judgement.absorbed,
-        -judgement.reread,
-        max(0, repair.distance - judgement.removed),
-        len(repair.edits),
-    )
+@dataclass(frozen=True)
+class Scored:
+    """A ranked repair with its features and score (see
+    :mod:`~inputmend.algorithms.features`)."""
+
+    repair: Repair
+    features: Features
+    score: float
 
 
-def _tie_key(repair: Repair, style: float, agreement: int, final_break: bool) -> tuple[int, ...]:
-    """What decides between repairs equal by :func:`_key` (``final_break``:
-    the input ends with a line break)."""
-    return (
-        -agreement,
-        final_break and not repair.text.endswith(_LINE_BREAKS),
-        repair.algorithm != HINTED,
-        math.floor(style),
-        repair.inserted,
+def scored(
+    original: str,
+    repairs: Iterable[Repair],
+    top: int,
+    *,
+    lexer: TolerantLexer | None = None,
+    token_start: TokenStart | None = None,
+    layout: Callable[[str], int] | None = None,
+    limit: LossLimit = DEFAULT_LIMIT,
+    judge: Judge | None = None,
+    stop: Callable[[], None] | None = None,
+    weights: Weights | None = None,
+    rejects: Callable[[str], bool] | None = None,
+) -> tuple[Scored, ...]:
+    """Every distinct repair of ``original`` (the first of equal texts),
+    best first, with its features and score under ``weights`` (the bundled
+    default set when None).  ``rejects`` is the format's loader: does it
+    reject a text?  It is asked about the best repairs by the other features,
+    and again after they move, until the first ``top`` have all been asked
+    (the others count as accepted: its verdict is a feature of the top only).
+    See :func:`rank` for the other arguments."""
+    unique: dict[str, Repair] = {}
+    for repair in repairs:
+        unique.setdefault(repair.text, repair)
+    if not unique:
+        return ()
+    if judge is None:
+        judge = Judge(
+            original,
+            lexer if lexer is not None else GenericLexer(),
+            token_start=token_start,
+            stop=stop,
+        )
+    if weights is None:
+        weights = bundled_weights().default
+    available = significant(original)
+    candidates = list(unique.values())
+    model = StyleModel.around(original, (e for r in candidates for e in r.edits))
+    found: list[Scored] = []
+    for repair in candidates:
+        judgement = judge(repair)
+        # undecodable bytes re-read as text are kept, not lost
+        lost = max(0, judgement.data_lost - sum(reread(original, e) for e in repair.edits))
+        judgement = replace(judgement, data_lost=lost)
+        lost += judgement.junk_lost
+        chosen = repair.algorithm == RESOLVED and resolution_of(original, repair.text)
+        if chosen:  # every character it removes is a marker or the side left out
+            judgement = replace(judgement, data_lost=0, structure_lost=0)
+        lossy = not chosen and not limit.allows(lost, available)
+        marked = replace(repair, data_lost=lost, tokens_kept=judgement.tokens_kept, lossy=lossy)
+        features = features_of(
+            original,
+            marked,
+            judgement,
+            lossy=lossy,
+            resolved=bool(chosen),
+            hinted=repair.algorithm == HINTED,
+            layout=layout(repair.text) if layout is not None and len(candidates) > 1 else 0,
+            style=model.cost(original, repair.text, repair.edits) if len(candidates) > 1 else 0.0,
+        )
+        found.append(Scored(marked, features, weights.score(features)))
+    order = _ordered(found)
+    if rejects is not None:
+        asked: set[int] = set()
+        while unasked := [i for i in order[:top] if i not in asked]:
+            for index in unasked:
+                asked.add(index)
+                if rejects(found[index].repair.text):
+                    features = replace(found[index].features, loader_rejects=1)
+                    found[index] = replace(
+                        found[index], features=features, score=weights.score(features)
+                    )
+            order = _ordered(found)
+    return tuple(found[index] for index in order)
+
+
+def _ordered(found: Sequence[Scored]) -> list[int]:
+    """The indices of ``found``, best first (:func:`order_key`)."""
+    return sorted(
+        range(len(found)), key=lambda i: order_key(found[i].score, len(found[i].repair.edits), i)
     )
 
 
@@ -203,10 +248,13 @@ def rank(
     limit: LossLimit = DEFAULT_LIMIT,
     judge: Judge | None = None,
     stop: Callable[[], None] | None = None,
+    weights: Weights | None = None,
+    rejects: Callable[[str], bool] | None = None,
 ) -> tuple[Repair, ...]:
     """The ``top`` best repairs of ``original``, best first, no duplicates,
     each with what it does to the data (``data_lost``, ``tokens_kept``,
-    ``lossy`` under ``limit``).  ``lexer`` reads the input's tokens (the
+    ``lossy`` under ``limit``), ordered by the score of their features under
+    ``weights`` (:func:`scored`).  ``lexer`` reads the input's tokens (the
     grammar's, with its hints); without one, words, numbers, quoted strings
     and punctuation.  ``token_start`` says where tokens start (see
     :class:`~inputmend.algorithms.judgement.Judge`); ``layout`` scores how
@@ -215,56 +263,18 @@ def rank(
     judge of ``original`` made before (with that lexer and ``token_start``),
     that may have judged some of the repairs already; else one is made that
     asks ``stop`` (the stop hook of a run's budget) before it reads on past a
-    repair's window."""
-    unique: dict[str, Repair] = {}
-    for repair in repairs:
-        unique.setdefault(repair.text, repair)
-    if not unique:
-        return ()
-    if judge is None:
-        judge = Judge(
-            original,
-            lexer if lexer is not None else GenericLexer(),
-            token_start=token_start,
-            stop=stop,
-        )
-    available = significant(original)
-    judged: list[tuple[Repair, Judgement]] = []
-    for repair in unique.values():
-        judgement = judge(repair)
-        # undecodable bytes re-read as text are kept, not lost
-        lost = max(0, judgement.data_lost - sum(reread(original, e) for e in repair.edits))
-        judgement = replace(judgement, data_lost=lost)
-        lost += judgement.junk_lost
-        chosen = repair.algorithm == RESOLVED and resolution_of(original, repair.text)
-        if chosen:  # every character it removes is a marker or the side left out
-            judgement = replace(judgement, data_lost=0, structure_lost=0)
-        marked = replace(
-            repair,
-            data_lost=lost,
-            tokens_kept=judgement.tokens_kept,
-            lossy=not chosen and not limit.allows(lost, available),
-        )
-        judged.append((marked, judgement))
-    heads = [_key(r, j) for r, j in judged]
-    equals = Counter(heads)
-    tied = [r for r, head in zip(judged, heads, strict=True) if equals[head] > 1]
-    # the tie-breakers read whole texts: only for repairs that need them
-    model = StyleModel.around(original, (e for r, _ in tied for e in r.edits)) if tied else None
-    keyed = [
-        (
-            head,
-            _tie_key(
-                r,
-                model.cost(original, r.text, r.edits),
-                layout(r.text) if layout else 0,
-                original.endswith(_LINE_BREAKS),
-            )
-            if model is not None and equals[head] > 1
-            else (),
-            i,
-        )
-        for i, ((r, _), head) in enumerate(zip(judged, heads, strict=True))
-    ]
-    keyed.sort()
-    return tuple(judged[index][0] for _, _, index in keyed[:top])
+    repair's window.  ``rejects``: the format's loader (see :func:`scored`)."""
+    found = scored(
+        original,
+        repairs,
+        top,
+        lexer=lexer,
+        token_start=token_start,
+        layout=layout,
+        limit=limit,
+        judge=judge,
+        stop=stop,
+        weights=weights,
+        rejects=rejects,
+    )
+    return tuple(s.repair for s in found[:top])

@@ -1,17 +1,19 @@
-"""The one ordering of a request's repairs: by what they do to the data
-(:func:`inputmend.algorithms.ranking.rank`: the judgement of their tokens,
-edits, layout agreement, the file's own style), read with the guide grammar
-and its hints; then those the format's own loader accepts before those it
-rejects."""
+"""The one ordering of a request's repairs: by the score of their features
+(:func:`inputmend.algorithms.ranking.scored`: the judgement of their tokens,
+edits, layout agreement, the file's own style, the format's own loader's
+verdict on the best of them), read with the guide grammar and its hints and
+weighed by the weights of the guide grammar's format
+(``grammars/ranking.toml``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
+from inputmend.algorithms.features import bundled_weights
 from inputmend.algorithms.hints import Guidance, guidance
 from inputmend.algorithms.judgement import Judge
 from inputmend.algorithms.layout_window import windowed_agreement
-from inputmend.algorithms.ranking import rank
+from inputmend.algorithms.ranking import Scored, scored
 from inputmend.core.loss import LossLimit
 from inputmend.core.model import Repair
 from inputmend.core.oracle import Oracle
@@ -25,10 +27,19 @@ def rank_for_oracle(
 ) -> tuple[Repair, ...]:
     """Repairs of ``text`` ranked as a request for ``oracle`` ranks them,
     without a context (no verdict, no judge made before)."""
+    return tuple(s.repair for s in scored_for_oracle(text, repairs, top, oracle, max_loss)[:top])
+
+
+def scored_for_oracle(
+    text: str, repairs: Iterable[Repair], top: int, oracle: Oracle | None, max_loss: LossLimit
+) -> tuple[Scored, ...]:
+    """Every repair of ``text``, best first, with its features and score, as
+    a request for ``oracle`` ranks them (the loader asked about the best
+    ``top``)."""
     grammar = None if oracle is None else guide_of(oracle)
     brackets = None if grammar is None else syntax_of(grammar).brackets
     locator = None if oracle is None or grammar is None else locator_of(oracle, grammar)
-    return ordered(text, repairs, top, locator, guidance(grammar), brackets, max_loss, [])
+    return scored_in(text, repairs, top, locator, guidance(grammar), brackets, max_loss, [])
 
 
 def rank_in(
@@ -64,41 +75,57 @@ def ordered(
     notes: list[str],
     judge: Judge | None = None,
 ) -> tuple[Repair, ...]:
-    """The repairs ranked by what they do to the data, read with the guide
-    grammar (``locator``'s) and its hints (``guide``) when there is one, and
-    by how well their brackets follow the indentation (``judge``: one made
-    for the text before, see :func:`~inputmend.repairs.context.context_of`)."""
+    """The ``top`` best repairs (:func:`scored_in`)."""
+    found = scored_in(text, repairs, top, locator, guide, brackets, max_loss, notes, judge)
+    return tuple(s.repair for s in found[:top])
+
+
+def scored_in(
+    text: str,
+    repairs: Iterable[Repair],
+    top: int,
+    locator: IncrementalGrammarOracle | None,
+    guide: Guidance,
+    brackets: Brackets | None,
+    max_loss: LossLimit,
+    notes: list[str],
+    judge: Judge | None = None,
+) -> tuple[Scored, ...]:
+    """Every repair, best first, with its features and score: read with the
+    guide grammar (``locator``'s) and its hints (``guide``) when there is
+    one, by how well their brackets follow the indentation, and by whether
+    the format's rules beyond its syntax accept the best ``top`` (a TOML
+    table declared twice, by ``tomllib``: ``[[servers]`` after a
+    ``[[servers]]`` is closed, not made a table of the same name); weighed
+    by the weights for the guide grammar (``judge``: one made for the text
+    before, see :func:`~inputmend.repairs.context.context_of`)."""
     if guide.problem is not None:
         notes.append(guide.problem)
     repairs = list(repairs)
     layout = None if brackets is None else windowed_agreement(text, repairs, brackets)
-    ranked = rank(
+    fmt = None if locator is None else locator.grammar.info.name
+    return scored(
         text,
         repairs,
-        len(repairs),
+        top,
         lexer=guide.lexer,
         token_start=token_starts(text, locator),
         layout=layout,
         limit=max_loss,
         judge=judge,
+        weights=bundled_weights().of(fmt),
+        rejects=loader_rejects(locator),
     )
-    return loader_accepted_first(ranked, top, locator)
 
 
-def loader_accepted_first(
-    ranked: tuple[Repair, ...], top: int, locator: IncrementalGrammarOracle | None
-) -> tuple[Repair, ...]:
-    """The ``top`` first of ``ranked``, those that the format's rules beyond
-    its syntax reject (a TOML table declared twice, by ``tomllib``) after
-    the others: ``[[servers]`` after a ``[[servers]]`` is closed, not made a
-    table of the same name."""
+def loader_rejects(locator: IncrementalGrammarOracle | None) -> Callable[[str], bool] | None:
+    """Does the format's loader (its rules beyond the syntax) reject a text?
+    None when the format has no loader."""
     if locator is None or locator.grammar.info.semantics is None:
-        return ranked[:top]
-    accepted: list[Repair] = []
-    rejected: list[Repair] = []
-    for repair in ranked:
-        if len(accepted) == top:
-            break
-        feedback = locator.check_semantics(repair.text)
-        (accepted if feedback is None or feedback.valid else rejected).append(repair)
-    return (*accepted, *rejected)[:top]
+        return None
+
+    def rejects(text: str) -> bool:
+        feedback = locator.check_semantics(text)
+        return feedback is not None and not feedback.valid
+
+    return rejects

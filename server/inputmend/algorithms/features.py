@@ -1,0 +1,269 @@
+"""What the ranking reads of a repair: named numbers, weighed by data.
+
+Each candidate repair is described by a frozen :class:`Features` value: a
+few counts of what it does to the input's data (from its
+:class:`~inputmend.algorithms.judgement.Judgement`), of its edits, and of how
+it fits the input's layout and style.  The ranking orders repairs by one
+number, the score: the sum of each feature times its weight (lower is
+better), and of equal scores the one with fewer edits, then the one found
+first (:func:`order_key`).
+
+The weights are data, not code: ``grammars/ranking.toml`` (shipped with the
+grammars) holds a default set and optional per-format overrides, written by
+``bench/realcorpus/fit.py`` from a corpus of damaged documents whose intended
+repair is known (see ``docs/ranking.md``).  This module computes features and
+scores; it knows no weight.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from inputmend.algorithms.judgement import Judgement
+from inputmend.core.model import Repair
+from inputmend.grammar.registry import grammar_dirs
+
+WEIGHTS_FILE = "ranking.toml"
+"""The weights' file name, beside the bundled grammars."""
+
+_LINE_BREAKS = ("\n", "\r")
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    """What one repair does, as numbers the ranking weighs (each is a count
+    or a flag, 1 for yes; more is worse unless its weight is negative).
+
+    ``loader_rejects`` is known only for the repairs near the top: the
+    ranking asks the format's loader about the best ones by the other
+    features until enough of them are accepted, and counts the others as
+    accepted (see :func:`~inputmend.algorithms.ranking.scored`)."""
+
+    loader_rejects: int = 0
+    """The format's own loader rejects the text (a TOML table declared twice)."""
+    lossy: int = 0
+    """The repair loses more of the input than the loss limit allows."""
+    misshapen: int = 0
+    """Records near the edits with another number of fields than the first
+    (``Judgement.misshapen``)."""
+    changed: int = 0
+    """Input tokens that survive but read as something else (``Judgement.changed``)."""
+    data_lost: int = 0
+    """Non-whitespace characters of data deleted (``Judgement.data_lost``;
+    undecodable bytes re-read as text are kept)."""
+    structure_lost: int = 0
+    """Punctuation tokens deleted or overwritten (``Judgement.structure_lost``)."""
+    joined: int = 0
+    """Adjacent fields quoted as one (``Judgement.joined``)."""
+    invented: int = 0
+    """Values made up (``Judgement.invented``)."""
+    unfilled: int = 0
+    """Made-up values other than the grammar's filler (``Judgement.unfilled``)."""
+    absorbed: int = 0
+    """Values an inserted delimiter makes begin or end with a blank
+    (``Judgement.absorbed``)."""
+    reread: int = 0
+    """Words re-read as the text of a string whose lost quote is put back
+    (``Judgement.reread``; more is better)."""
+    distance: int = 0
+    """Edit distance, less what is deleted with foreign syntax
+    (``Judgement.removed``)."""
+    edits: int = 0
+    """Separate edits."""
+    lines: int = 0
+    """Lines of the input the edits touch (their spread)."""
+    layout: int = 0
+    """How well the brackets agree with the indentation
+    (:func:`~inputmend.algorithms.layout.layout_agreement`; more is better)."""
+    break_lost: int = 0
+    """The input ends with a line break and the repaired text does not."""
+    hinted: int = 0
+    """A grammar's hint proposed the repair."""
+    resolved: int = 0
+    """The repair resolves a merge conflict (takes one side)."""
+    style: int = 0
+    """How much less natural the repaired text reads in the input's own style,
+    in whole nats (:class:`~inputmend.algorithms.ranking.StyleModel`)."""
+    inserted: int = 0
+    """Characters inserted."""
+
+    def vector(self) -> tuple[int, ...]:
+        """The values in :data:`NAMES` order."""
+        return tuple(getattr(self, name) for name in NAMES)
+
+
+NAMES: tuple[str, ...] = tuple(f.name for f in fields(Features))
+"""The feature names, in the order of :class:`Features`."""
+
+
+def features_of(
+    original: str,
+    repair: Repair,
+    judgement: Judgement,
+    *,
+    lossy: bool,
+    resolved: bool,
+    hinted: bool,
+    layout: int = 0,
+    style: float = 0.0,
+    loader_rejects: bool = False,
+) -> Features:
+    """The features of ``repair`` (of ``original``), judged ``judgement``
+    (``data_lost`` already less what is re-read, see
+    :func:`~inputmend.algorithms.ranking.scored`), from what the ranking
+    found out about it: over the loss limit (``lossy``), a merge conflict's
+    resolution, proposed by a hint, its layout agreement, its style cost and
+    the loader's verdict."""
+    return Features(
+        loader_rejects=int(loader_rejects),
+        lossy=int(lossy),
+        misshapen=judgement.misshapen,
+        changed=judgement.changed,
+        data_lost=judgement.data_lost,
+        structure_lost=judgement.structure_lost,
+        joined=judgement.joined,
+        invented=judgement.invented,
+        unfilled=judgement.unfilled,
+        absorbed=judgement.absorbed,
+        reread=judgement.reread,
+        distance=max(0, repair.distance - judgement.removed),
+        edits=len(repair.edits),
+        lines=lines_touched(original, repair),
+        layout=layout,
+        break_lost=int(original.endswith(_LINE_BREAKS) and not repair.text.endswith(_LINE_BREAKS)),
+        hinted=int(hinted),
+        resolved=int(resolved),
+        style=math.floor(style),
+        inserted=repair.inserted,
+    )
+
+
+def lines_touched(original: str, repair: Repair) -> int:
+    """The number of distinct lines of ``original`` that the edits of
+    ``repair`` touch (an edit counts the lines it deletes, at least its own)."""
+    touched: set[int] = set()
+    for edit in repair.edits:
+        first = original.count("\n", 0, edit.offset)
+        last = first + original.count("\n", edit.offset, edit.end)
+        touched.update(range(first, last + 1))
+    return len(touched)
+
+
+class WeightsError(ValueError):
+    """The weights file is missing or not a valid set of weights."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """A weight per feature (:data:`NAMES` order): a repair's score is
+    ``sum(weight * feature)``, lower first."""
+
+    values: tuple[float, ...]
+
+    def score(self, features: Features) -> float:
+        """The weighted sum of ``features`` (:meth:`weigh`)."""
+        return self.weigh(features.vector())
+
+    def weigh(self, values: Sequence[float]) -> float:
+        """The weighted sum of feature ``values`` (:data:`NAMES` order),
+        summed in that order: the same float on every machine."""
+        total = 0.0
+        for weight, value in zip(self.values, values, strict=True):
+            if value:
+                total += weight * value
+        return total
+
+    def as_dict(self) -> dict[str, float]:
+        return dict(zip(NAMES, self.values, strict=True))
+
+
+@dataclass(frozen=True)
+class WeightSets:
+    """The default weights and the formats' overrides (each a whole set)."""
+
+    default: Weights
+    formats: Mapping[str, Weights]
+
+    def of(self, fmt: str | None) -> Weights:
+        """The weights for the format named ``fmt`` (a bundled grammar's name)."""
+        return self.formats.get(fmt, self.default) if fmt is not None else self.default
+
+
+def order_key(score: float, edits: int, index: int) -> tuple[float, int, int]:
+    """How scored repairs are ordered: by score, then fewer edits, then the
+    one found first (``index``: its place among the candidates given)."""
+    return (score, edits, index)
+
+
+def _weights(table: object, where: str, base: Mapping[str, float] | None) -> Weights:
+    if not isinstance(table, dict):
+        raise WeightsError(f"{where}: expected a table of feature = weight")
+    unknown = sorted(set(table) - set(NAMES))
+    if unknown:
+        raise WeightsError(f"{where}: unknown feature(s) {', '.join(unknown)}")
+    values: list[float] = []
+    for name in NAMES:
+        value = table.get(name, None if base is None else base[name])
+        if value is None:
+            raise WeightsError(f"{where}: no weight for the feature {name!r}")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            raise WeightsError(f"{where}: the weight of {name!r} is not a finite number")
+        values.append(float(value))
+    return Weights(tuple(values))
+
+
+def parse_weights(text: str, where: str = WEIGHTS_FILE) -> WeightSets:
+    """The weights in ``text`` (TOML: a ``[weights]`` table with every
+    feature, and ``[formats.NAME]`` tables that override some of them for one
+    format)."""
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise WeightsError(f"{where}: not valid TOML: {error}") from None
+    unknown = sorted(set(table) - {"weights", "formats"})
+    if unknown:
+        raise WeightsError(f"{where}: unknown table(s) {', '.join(unknown)}")
+    if "weights" not in table:
+        raise WeightsError(f"{where}: no [weights] table")
+    default = _weights(table["weights"], f"{where} [weights]", None)
+    overrides = table.get("formats", {})
+    if not isinstance(overrides, dict):
+        raise WeightsError(f"{where}: [formats] must hold one table per format")
+    base = default.as_dict()
+    formats = {
+        name: _weights(override, f"{where} [formats.{name}]", base)
+        for name, override in sorted(overrides.items())
+    }
+    return WeightSets(default, formats)
+
+
+def load_weights(path: Path) -> WeightSets:
+    """The weights in the file at ``path`` (see :func:`parse_weights`)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise WeightsError(f"cannot read the ranking weights {path}: {error}") from None
+    return parse_weights(text, str(path))
+
+
+@functools.cache
+def bundled_weights() -> WeightSets:
+    """The weights shipped beside the bundled grammars."""
+    tried: list[Path] = []
+    for directory in grammar_dirs():
+        path = directory / WEIGHTS_FILE
+        if path.is_file():
+            return load_weights(path)
+        tried.append(path)
+    raise WeightsError(
+        "the ranking weights are missing (looked for " + ", ".join(map(str, tried)) + ")"
+    )

@@ -1,0 +1,144 @@
+"""The ranking's features and score: what is counted, how ties are broken,
+and the weights file."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from inputmend.algorithms.features import (
+    NAMES,
+    Features,
+    Weights,
+    WeightsError,
+    bundled_weights,
+    lines_touched,
+    load_weights,
+    parse_weights,
+)
+from inputmend.algorithms.ranking import rank, scored
+from inputmend.core.model import Edit, Repair, distance, edits_between
+from inputmend.grammar import registry
+from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.hints import hints_beside
+from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, TolerantLexer
+
+
+@pytest.fixture(scope="module")
+def json() -> TolerantLexer:
+    return GrammarLexer(CompiledGrammar.load("json"), hints_beside(registry.bundled()["json"].path))
+
+
+def _to(original: str, text: str, algorithm: str = "fsynth") -> Repair:
+    return Repair(text, edits_between(original, text), algorithm, True, distance(original, text))
+
+
+def _features(
+    original: str, text: str, lexer: TolerantLexer, algorithm: str = "fsynth"
+) -> Features:
+    (found,) = scored(original, [_to(original, text, algorithm)], 1, lexer=lexer)
+    return found.features
+
+
+def test_deleting_a_value_counts_data_lost_and_a_made_up_value_counts_invented(
+    json: TolerantLexer,
+) -> None:
+    damaged = "[1, 2,, 3]"
+    deleted = _features(damaged, "[1, 2]", json)  # ", 3" and a comma gone
+    assert deleted.data_lost == 1 and deleted.invented == 0
+    made_up = _features(damaged, "[1, 2,0, 3]", json)
+    assert made_up.invented == 1 and made_up.data_lost == 0
+    kept = _features(damaged, "[1, 2, 3]", json)
+    assert (kept.data_lost, kept.invented, kept.changed, kept.edits) == (0, 0, 0, 1)
+
+
+def test_a_document_swallowed_into_a_string_counts_its_tokens_changed(json: TolerantLexer) -> None:
+    features = _features("{'a': 2}", "\"{'a': 2}\"", json)
+    assert features.changed > 0 and features.data_lost == 0
+
+
+def test_flags_read_the_repair_and_the_input() -> None:
+    hinted = _features("[1,]\n", "[1]", GenericLexer(), algorithm="hints")
+    assert hinted.hinted == 1 and hinted.break_lost == 1
+    kept = _features("[1,]\n", "[1]\n", GenericLexer())
+    assert kept.hinted == 0 and kept.break_lost == 0
+
+
+def test_lines_touched_counts_each_line_an_edit_reaches_once() -> None:
+    original = "a\nb\nc\nd\n"
+    repair = Repair("", (Edit(0, 1, "x"), Edit(2, 3, ""), Edit(6, 0, "y")), "fsynth", True, 5)
+    # line 0; lines 1 and 2 (the deleted "b\nc" spans them); line 3
+    assert lines_touched(original, repair) == 4
+    assert lines_touched(original, Repair("", (), "fsynth", True, 0)) == 0
+
+
+def test_the_score_is_the_weighted_sum_in_feature_order() -> None:
+    weights = Weights(tuple(float(i + 1) for i in range(len(NAMES))))
+    features = Features(changed=2, inserted=3)
+    expected = 2 * (NAMES.index("changed") + 1) + 3 * (NAMES.index("inserted") + 1)
+    assert weights.score(features) == expected
+    assert features.vector()[NAMES.index("inserted")] == 3
+
+
+def test_equal_scores_are_ordered_by_fewer_edits_then_the_order_found() -> None:
+    original = "[1 2]"
+    zero = Weights((0.0,) * len(NAMES))  # every repair scores 0
+    one = _to(original, "[1, 2]")
+    two = Repair("[1,2,]", (Edit(2, 1, ","), Edit(4, 0, ",")), "fsynth", True, 2)
+    three = _to(original, "[1,2]")
+    for order in ([two, one, three], [three, two, one]):
+        ranked = rank(original, order, 3, weights=zero)
+        single = [r.text for r in order if len(r.edits) == 1]
+        assert [r.text for r in ranked] == [*single, "[1,2,]"]
+
+
+def test_the_loader_is_asked_about_the_top_only_and_its_verdict_weighs() -> None:
+    original = "[1 2]"
+    candidates = [_to(original, text) for text in ("[1, 2]", "[1]", "[2]", "[]")]
+    asked: list[str] = []
+
+    def rejects(text: str) -> bool:
+        asked.append(text)
+        return text == "[1, 2]"
+
+    ranked = rank(original, candidates, 1, rejects=rejects)
+    assert ranked[0].text != "[1, 2]"
+    assert len(asked) == 2  # the first, rejected; then the next, accepted
+    found = scored(original, candidates, 1, rejects=rejects)
+    assert [s.repair.text for s in found if s.features.loader_rejects] == ["[1, 2]"]
+
+
+def test_the_bundled_weights_name_every_feature() -> None:
+    assert len(bundled_weights().default.values) == len(fields(Features))
+
+
+def test_a_missing_weights_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(WeightsError, match="cannot read the ranking weights"):
+        load_weights(tmp_path / "ranking.toml")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[weights\n", "not valid TOML"),
+        ("[other]\n", "unknown table"),
+        ("", "no \\[weights\\] table"),
+        ("[weights]\nlossy = 1\n", "no weight for the feature"),
+        ("[weights]\n" + "\n".join(f"{n} = 'x'" for n in NAMES), "not a finite number"),
+        ("[weights]\n" + "\n".join(f"{n} = inf" for n in NAMES), "not a finite number"),
+        ("[weights]\nnonsense = 1\n", "unknown feature"),
+    ],
+)
+def test_a_corrupt_weights_file_is_a_clear_error(text: str, message: str) -> None:
+    with pytest.raises(WeightsError, match=message):
+        parse_weights(text)
+
+
+def test_a_format_overrides_only_the_weights_it_names() -> None:
+    default = "\n".join(f"{name} = 1" for name in NAMES)
+    sets = parse_weights(f"[weights]\n{default}\n[formats.csv]\nmisshapen = 5\n")
+    assert sets.of("csv").as_dict()["misshapen"] == 5.0
+    assert sets.of("csv").as_dict()["changed"] == 1.0
+    assert sets.of("json") == sets.default == sets.of(None)
