@@ -5,18 +5,22 @@ the CLI's oracle for a bundled format (``build_oracle(OracleSpec(grammar=FMT))``
 grammar plus the format's loader) and ``services.repair`` with a budget in
 oracle runs.  A candidate is read into a plain :class:`Candidate` with the
 ranking's judgement fields that the engine's ``Repair`` has (those it lacks
-are left out), so a change of the engine's types is adapted here alone.
+are left out) and the ranking's features of it (``Features``, computed again
+for the candidates returned, as the request ranked them; the loader asked
+about each), so a change of the engine's types is adapted here alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from inputmend import services
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
+from inputmend.core.loss import DEFAULT_LIMIT
 from inputmend.oracles.factory import build_oracle
+from inputmend.repairs.rank import scored_for_oracle
 
 # fields of a Repair that are the ranking's judgement, when the engine has them
 JUDGEMENT_FIELDS = ("distance", "data_lost", "tokens_kept", "lossy", "summary", "note")
@@ -25,12 +29,14 @@ JUDGEMENT_FIELDS = ("distance", "data_lost", "tokens_kept", "lossy", "summary", 
 @dataclass(frozen=True)
 class Candidate:
     """One ranked repair: its text, the algorithm that found it, its edits
-    as (offset, deleted, inserted), and the ranking's judgement fields."""
+    as (offset, deleted, inserted), the ranking's judgement fields and its
+    features (name, value)."""
 
     text: str
     algorithm: str
     edits: tuple[tuple[int, int, str], ...]
     judgement: tuple[tuple[str, Any], ...]
+    features: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -53,14 +59,17 @@ def repair(text: str, fmt: str, *, max_tests: int, timeout_s: float, top: int) -
         result = services.repair(
             text, oracle, budget=Budget(timeout_s=timeout_s, max_tests=max_tests), top=top
         )
+        found = scored_for_oracle(text, result.repairs, len(result.repairs), oracle, DEFAULT_LIMIT)
     finally:
         oracle.close()
+    features = {s.repair.text: tuple(asdict(s.features).items()) for s in found}
     candidates = tuple(
         Candidate(
             text=found.text,
             algorithm=found.algorithm,
             edits=tuple((edit.offset, edit.delete, edit.insert) for edit in found.edits),
             judgement=_judgement(found),
+            features=features.get(found.text, ()),
         )
         for found in result.repairs
     )

@@ -14,7 +14,10 @@ how often the top repair (and one of the top five) carries the intended data
 (``families.Damage``), json-repair's rate on the JSON cases of the same run,
 how often the top repair changes a line that the damage did not touch, and
 whether a second run of a sample gives byte-identical candidates.
-``--dump FILE`` writes one JSON line per case with every candidate.
+``--dump FILE`` writes one JSON line per case with every candidate (its
+judgement, the ranking's features, whether it carries the intended data):
+what ``fit.py`` fits the ranking's weights to; ``--top N`` keeps more
+candidates per case than the five the table reads.
 """
 
 from __future__ import annotations
@@ -273,6 +276,7 @@ def dump(path: Path, cases: Sequence[Case], results: Sequence[dict[str, Any]]) -
                         "carries": carries(case, candidate["text"]),
                         "edits": candidate["edits"],
                         "judgement": dict(candidate["judgement"]),
+                        "features": dict(candidate["features"]),
                     }
                     for rank, candidate in enumerate(result["candidates"], 1)
                 ],
@@ -293,6 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--determinism", type=int, default=8, help="cases run twice")
     parser.add_argument("--cache", type=Path, default=None, help="the corpus cache folder")
     parser.add_argument("--dump", type=Path, default=None, help="JSON lines, one per case")
+    parser.add_argument("--top", type=int, default=5, help="candidates per case (at least 5)")
     options = parser.parse_args(argv)
     splits = load_splits()
     documents = load_documents(options.cache)
@@ -305,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=options.seed,
         max_bytes=options.max_bytes,
     )
-    settings = {"jobs": options.jobs, "max_tests": options.max_tests, "top": 5}
+    settings = {"jobs": options.jobs, "max_tests": options.max_tests, "top": max(5, options.top)}
     results = run_engine(cases, timeout_s=options.timeout, **settings)
     peer = run_json_repair(cases)
     lines, tallies = table(cases, results, peer, splits)

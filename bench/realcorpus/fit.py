@@ -1,0 +1,329 @@
+"""Fit the ranking's weights to damaged documents whose intended repair is known.
+
+``python -m bench.realcorpus.fit DUMP [DUMP ...] [--out FILE] [--rounds N] [--each-family]``
+
+A dump (``python -m bench.realcorpus.evaluate --dump FILE --top 10``) holds,
+per damaged document, the engine's candidates with the ranking's features
+and whether each carries the intended data.  Fitting uses the cases of FIT
+sources and families (``splits.toml``) that have a candidate carrying the
+data and one that does not; everything else is held out and reported.
+
+The weights start from :func:`hand_weights`, which reproduce the ordering
+the ranking had before it was fitted (a lexicographic order of its
+criteria, most important first) as far as one weighted sum can: each
+criterion outweighs every less important one within their usual range
+(:data:`HAND_ORDER`).  Then coordinate ascent (Metzler and Croft's method
+for ranking) tries, one feature at a time, to scale its weight by each of
+:data:`STEPS` (or to zero it); the best is kept when it ranks a carrying
+candidate first in at least ``--min-gain`` more FIT cases (of equal
+top-1, the one with more carrying-above-not-carrying pairs wins the
+comparison among the trials), until a round changes nothing.  The
+weights' magnitudes span many orders (a lexicographic order), which a
+gradient on a pairwise loss would move only in very many steps, and the
+top-1 count is flat between the points where two candidates swap; a
+multiplicative step over a wide grid crosses them.  The result is
+deterministic: features are tried in a fixed order, and of equal results
+the smallest change (ties keep the current weights).
+
+``--each-family`` also leaves each family out in turn, fits on the FIT
+sources of all the others (the families ``splits.toml`` holds out
+included) and reports the left-out family's top-1: how the fit carries over
+to damage it never saw.  ``--ablate`` refits with each feature's weight held at 0 and
+reports top-1 on the fit families: which features the corpus needs.
+``--out`` writes the weights file (``grammars/ranking.toml``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from inputmend.algorithms.features import NAMES, Weights, order_key
+
+from .splits import Splits, load_splits
+
+WEIGHTS = Path(__file__).resolve().parents[2] / "grammars" / "ranking.toml"
+
+HAND_ORDER: tuple[tuple[str, int, int], ...] = (
+    # (feature, its usual range, +1: more is worse, -1: more is better), most important first
+    ("loader_rejects", 1, 1),
+    ("lossy", 1, 1),
+    ("misshapen", 32, 1),
+    ("changed", 16, 1),
+    ("data_lost", 32, 1),
+    ("structure_lost", 16, 1),
+    ("joined", 4, 1),
+    ("invented", 4, 1),
+    ("unfilled", 4, 1),
+    ("absorbed", 4, 1),
+    ("reread", 4, -1),
+    ("distance", 32, 1),
+    ("edits", 4, 1),
+    ("layout", 4, -1),
+    ("break_lost", 1, 1),
+    ("hinted", 1, -1),
+    ("style", 16, 1),
+    ("inserted", 16, 1),
+)
+"""The criteria of the hand-made order, most important first, with the
+range over which each one outweighs all later ones.  ``lines`` and
+``resolved`` were no criteria (weight 0): a merge conflict's resolution
+already loses no data by the judgement."""
+
+STEPS = (*(4.0**k for k in range(-8, 9) if k), 0.0)
+"""Factors coordinate ascent tries on a weight: powers of 4 from 4⁻⁸ to 4⁸
+(a weight may cross the next criterion's, which takes a large step: the hand
+weights are orders of magnitude apart), and 0 (the feature unused)."""
+
+
+MIN_GAIN = 2
+"""More FIT cases a change of weight must get right: one case is noise (the
+corpus holds a few hundred), and a weight moved for it changes the order of
+every repair that feature tells apart."""
+
+
+def hand_weights() -> dict[str, float]:
+    """Weights that order as :data:`HAND_ORDER` does within its ranges: from
+    the least important criterion up, each weight is one more than the
+    largest sum the later ones reach."""
+    weights = dict.fromkeys(NAMES, 0.0)
+    reach = 0.0
+    for name, span, sign in reversed(HAND_ORDER):
+        weight = reach + 1
+        weights[name] = sign * weight
+        # a two-sided feature (style) spans its range on both sides of 0
+        reach += weight * span * (2 if name == "style" else 1)
+    return weights
+
+
+@dataclass(frozen=True)
+class Case:
+    """One damaged document: its cell and its candidates' features."""
+
+    id: str
+    format: str
+    family: str
+    side: str
+    features: tuple[tuple[float, ...], ...]  # per candidate, NAMES order
+    edits: tuple[int, ...]
+    carries: tuple[bool, ...]
+
+    @property
+    def useful(self) -> bool:
+        """Can a ranking get it right or wrong?"""
+        return any(self.carries) and not all(self.carries)
+
+
+def read_dump(paths: Iterable[Path]) -> list[Case]:
+    """The cases of ``--dump`` files (candidates without features are left out)."""
+    cases: list[Case] = []
+    for path in paths:
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                try:
+                    record = json.loads(line)
+                    candidates = [c for c in record["candidates"] if c.get("features")]
+                    features = tuple(
+                        tuple(float(c["features"][name]) for name in NAMES) for c in candidates
+                    )
+                    cases.append(
+                        Case(
+                            str(record["id"]),
+                            str(record["format"]),
+                            str(record["family"]),
+                            str(record["side"]),
+                            features,
+                            tuple(len(c["edits"]) for c in candidates),
+                            tuple(bool(c["carries"]) for c in candidates),
+                        )
+                    )
+                except (KeyError, TypeError, ValueError) as error:
+                    raise SystemExit(f"{path}:{number}: not a dump record ({error})") from None
+    return cases
+
+
+def _objective(cases: Sequence[Case], weights: Sequence[float]) -> tuple[int, int]:
+    """(cases whose first candidate carries, pairs ordered right) under ``weights``."""
+    top1 = 0
+    pairs = 0
+    for case in cases:
+        scores = [Weights(tuple(weights)).weigh(f) for f in case.features]
+        first = min(range(len(scores)), key=lambda i: order_key(scores[i], case.edits[i], i))
+        top1 += case.carries[first]
+        for i, good in enumerate(case.carries):
+            if good:
+                pairs += sum(
+                    1
+                    for j, bad in enumerate(case.carries)
+                    if not bad
+                    and order_key(scores[i], case.edits[i], i)
+                    < order_key(scores[j], case.edits[j], j)
+                )
+    return top1, pairs
+
+
+def fit(
+    cases: Sequence[Case], start: dict[str, float], *, rounds: int, min_gain: int = MIN_GAIN
+) -> dict[str, float]:
+    """Coordinate ascent from ``start`` on the top-1 (then pairs) of ``cases``:
+    per feature, the best of its weight scaled by each of :data:`STEPS` or
+    set to 0 (of equal ones, the smallest change), kept when it ranks a
+    carrying candidate first in at least ``min_gain`` more cases."""
+    weights = [start[name] for name in NAMES]
+    useful = [case for case in cases if case.useful]
+    best = _objective(useful, weights)
+    for _ in range(rounds):
+        improved = False
+        for index in range(len(NAMES)):
+            current = weights[index]
+            if current == 0.0:
+                continue
+            trials = []
+            for factor in STEPS:
+                trial = [*weights]
+                trial[index] = current * factor
+                trials.append((_objective(useful, trial), -abs(math.log(factor or 1e-300)), trial))
+            found, _, trial = max(trials, key=lambda t: (t[0], t[1]))
+            if found[0] >= best[0] + max(1, min_gain):
+                best, weights, improved = found, trial, True
+        if not improved:
+            break
+    return dict(zip(NAMES, weights, strict=True))
+
+
+def top1(cases: Sequence[Case], weights: dict[str, float]) -> tuple[int, int]:
+    """(cases whose first candidate carries the data, cases with one that does)."""
+    values = [weights[name] for name in NAMES]
+    chosen = [case for case in cases if any(case.carries)]
+    right = 0
+    for case in chosen:
+        scores = [Weights(tuple(values)).weigh(f) for f in case.features]
+        first = min(range(len(scores)), key=lambda i: order_key(scores[i], case.edits[i], i))
+        right += case.carries[first]
+    return right, len(chosen)
+
+
+def write_weights(path: Path, weights: dict[str, float], comment: Sequence[str]) -> None:
+    """The weights file (see :func:`inputmend.algorithms.features.parse_weights`)."""
+    lines = [f"# {line}".rstrip() for line in comment]
+    lines += ["", "[weights]"]
+    lines += [f"{name} = {weights[name]!r}" for name in NAMES]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _rate(counts: tuple[int, int]) -> str:
+    right, total = counts
+    return f"{right}/{total} ({100 * right / total:.0f}%)" if total else "–"
+
+
+def report(cases: Sequence[Case], splits: Splits, named: dict[str, dict[str, float]]) -> list[str]:
+    """Top-1 per family, FIT and HELD-OUT sources side by side, per weight set."""
+    families = sorted({case.family for case in cases})
+    header = "| family | " + " | ".join(
+        f"{name}: {side}" for name in named for side in ("fit", "held-out")
+    )
+    lines = [header + " |", "|---|" + "---:|" * (2 * len(named))]
+    for family in [*families, "(all fit families)"]:
+        label = (
+            family
+            if family.startswith("(") or splits.is_fit_family(family)
+            else f"{family} (held out)"
+        )
+        cells = []
+        for weights in named.values():
+            for side in ("fit", "held-out"):
+                chosen = [
+                    case
+                    for case in cases
+                    if case.side == side
+                    and (
+                        case.family == family
+                        or (family.startswith("(") and splits.is_fit_family(case.family))
+                    )
+                ]
+                cells.append(_rate(top1(chosen, weights)))
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dumps", type=Path, nargs="+", help="evaluate.py --dump files")
+    parser.add_argument("--out", type=Path, default=None, help="write the weights file here")
+    parser.add_argument("--rounds", type=int, default=8, help="coordinate ascent rounds (0: hand)")
+    parser.add_argument("--each-family", action="store_true", help="leave each family out in turn")
+    parser.add_argument("--ablate", action="store_true", help="refit without each feature in turn")
+    parser.add_argument(
+        "--min-gain", type=int, default=MIN_GAIN, help="cases a change must win (at least 1)"
+    )
+    options = parser.parse_args(argv)
+    splits = load_splits()
+    cases = read_dump(options.dumps)
+    training = [c for c in cases if c.side == "fit" and splits.is_fit_family(c.family)]
+    hand = hand_weights()
+    fitted = fit(training, hand, rounds=options.rounds, min_gain=options.min_gain)
+    print(
+        f"{len(cases)} cases, {len(training)} for fitting, "
+        f"{sum(c.useful for c in training)} of them with a right and a wrong candidate"
+    )
+    print()
+    print("\n".join(report(cases, splits, {"hand": hand, "fitted": fitted})))
+    if options.each_family:
+        print()
+        print("| left-out family | fitted without it: fit sources | held-out sources |")
+        print("|---|---:|---:|")
+        sources = [c for c in cases if c.side == "fit"]
+        for family in sorted({c.family for c in cases}):
+            without = fit(
+                [c for c in sources if c.family != family],
+                hand,
+                rounds=options.rounds,
+                min_gain=options.min_gain,
+            )
+            left = [c for c in cases if c.family == family]
+            sides = [
+                _rate(top1([c for c in left if c.side == s], without)) for s in ("fit", "held-out")
+            ]
+            print(f"| {family} | {sides[0]} | {sides[1]} |")
+    if options.ablate:
+        print()
+        print("| feature left out (weight 0, refitted) | fit sources | held-out sources |")
+        print("|---|---:|---:|")
+        chosen = [c for c in cases if splits.is_fit_family(c.family)]
+        for name in NAMES:
+            without = fit(
+                training, {**hand, name: 0.0}, rounds=options.rounds, min_gain=options.min_gain
+            )
+            sides = [
+                _rate(top1([c for c in chosen if c.side == s], without))
+                for s in ("fit", "held-out")
+            ]
+            print(f"| {name} | {sides[0]} | {sides[1]} |")
+    print()
+    changed = [f"{n}: {hand[n]:g} -> {fitted[n]:g}" for n in NAMES if hand[n] != fitted[n]]
+    print("weights changed from the hand order: " + ("; ".join(changed) or "none"))
+    if options.out is not None:
+        comment = [
+            "The ranking's weights: a repair's score is the sum of each feature",
+            "(inputmend.algorithms.features.Features) times its weight, lower first.",
+            "Written by bench/realcorpus/fit.py (see docs/ranking.md for how to refit);",
+            "[formats.NAME] tables may override some weights for one bundled grammar.",
+            f"Fitted on {len(training)} cases of FIT sources and families"
+            + (
+                f" ({options.rounds} rounds of coordinate ascent)."
+                if options.rounds
+                else "; unfitted: the hand order."
+            ),
+        ]
+        write_weights(options.out, fitted, comment)
+        print(f"wrote {options.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
