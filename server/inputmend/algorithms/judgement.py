@@ -726,8 +726,6 @@ class _Assessment:
             return True
         if continued and token.foreign is None and token.end == len(self.original):
             return True  # the input may end inside it: `t` read as a name may be `true` cut off
-        if _doubled_bracket(token) and cover is not None and cover.value == token.value[0]:
-            return True  # one of a doubled bracket's copies (`[[` read as one token): a stray copy
         if token.foreign is None:
             return False
         mapping, repaired = self.mapping, self.repaired
