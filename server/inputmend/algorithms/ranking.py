@@ -191,7 +191,12 @@ def scored(
         weights = bundled_weights().default
     available = significant(original)
     candidates = list(unique.values())
-    model = StyleModel.around(original, (e for r in candidates for e in r.edits))
+    # layout and style compare repairs: one alone is not read for them
+    model = (
+        StyleModel.around(original, (e for r in candidates for e in r.edits))
+        if len(candidates) > 1
+        else None
+    )
     found: list[Scored] = []
     for repair in candidates:
         judgement = judge(repair)
@@ -211,8 +216,8 @@ def scored(
             lossy=lossy,
             resolved=bool(chosen),
             hinted=repair.algorithm == HINTED,
-            layout=layout(repair.text) if layout is not None and len(candidates) > 1 else 0,
-            style=model.cost(original, repair.text, repair.edits) if len(candidates) > 1 else 0.0,
+            layout=layout(repair.text) if layout is not None and model is not None else 0,
+            style=model.cost(original, repair.text, repair.edits) if model is not None else 0.0,
         )
         found.append(Scored(marked, features, weights.score(features)))
     order = _ordered(found)
