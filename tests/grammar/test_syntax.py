@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.grammar.syntax import NO_SYNTAX, syntax_of
+from inputmend.grammar.syntax import NO_SYNTAX, Comments, syntax_of
 
 
 def test_roles_come_from_the_grammar_and_its_hints() -> None:
@@ -25,3 +25,28 @@ def test_roles_are_derived_once_per_grammar() -> None:
     grammar = CompiledGrammar.load("sexp")
     assert syntax_of(grammar) is syntax_of(grammar)
     assert NO_SYNTAX.brackets is None and NO_SYNTAX.filler is None
+
+
+def test_comments_come_from_the_layout_terminals() -> None:
+    assert syntax_of(CompiledGrammar.load("yaml")).comments == Comments(line=("#",))
+    # INI's comments are a rule's tokens, named layout by its hints
+    assert syntax_of(CompiledGrammar.load("ini")).comments == Comments(line=("#", ";"))
+    jsonc = syntax_of(CompiledGrammar.load("jsonc")).comments
+    assert jsonc == Comments(line=("//",), block=(("/*", "*/"),))
+    assert syntax_of(CompiledGrammar.load("xml")).comments.block == (("<!--", "-->"),)
+    assert syntax_of(CompiledGrammar.load("json")).comments == Comments()
+
+
+def test_a_terminal_of_the_rest_of_a_line_that_is_not_layout_is_no_comment() -> None:
+    # YAML's %DIRECTIVE runs to the end of its line too
+    assert "%" not in syntax_of(CompiledGrammar.load("yaml")).comments.line
+
+
+def test_string_quotes_and_how_a_quote_is_written_inside() -> None:
+    yaml = {quote.quote: quote.escape for quote in syntax_of(CompiledGrammar.load("yaml")).strings}
+    assert yaml == {'"': "backslash", "'": "double"}
+    toml = syntax_of(CompiledGrammar.load("toml")).strings
+    assert {quote.quote: quote.escape for quote in toml} == {'"': "backslash", "'": None}
+    assert [quote.quoted("it's") for quote in toml] == ['"it\'s"', None]
+    assert syntax_of(CompiledGrammar.load("csv")).strings[0].quoted('a "b"') == '"a ""b"""'
+    assert syntax_of(CompiledGrammar.load("ini")).strings == ()

@@ -10,7 +10,14 @@ knowing a format's syntax.
   pattern that finds them in a text and skips strings and comments;
 * the quotes of strings that may span lines (where layout puts a lost quote
   back);
-* the filler value the hints name (what goes where a value is missing).
+* the filler value the hints name (what goes where a value is missing);
+* the comments (:func:`comments_of`): the markers of comments that run to
+  the end of their line, and the opener and closer of block comments, read
+  from the patterns of the terminals that are layout (ignored, or named
+  layout by the hints);
+* the string quotes (:func:`string_quotes_of`): each one-line string
+  terminal's quote and how a quote is written inside (after a backslash,
+  doubled, or not at all).
 
 :func:`syntax_of` derives them once per :class:`CompiledGrammar`.
 """
@@ -26,7 +33,7 @@ from typing import Any
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import HintsError
 from inputmend.grammar.lexer import compile_sources
-from inputmend.grammar.regex import RegexAutomaton, UnsupportedRegex
+from inputmend.grammar.regex import RegexAutomaton, RegexItem, UnsupportedRegex, parse_regex
 
 
 @dataclass(frozen=True)
@@ -175,6 +182,154 @@ def _may_hide(source: str, texts: set[str]) -> bool:
 
 
 @dataclass(frozen=True)
+class Comments:
+    """A grammar's comments: the markers that comment out the rest of their
+    line (``#``; INI's ``;`` and ``#``), and the (opener, closer) pairs of
+    block comments (``/*`` ``*/``, ``<!--`` ``-->``)."""
+
+    line: tuple[str, ...] = ()
+    block: tuple[tuple[str, str], ...] = ()
+
+
+@functools.lru_cache(maxsize=32)
+def comments_of(grammar: CompiledGrammar) -> Comments:
+    """The comments of ``grammar``: its layout terminals (ignored, or named
+    layout by the hints) whose pattern is a fixed marker and the rest of the
+    line, or a fixed opener, anything, and a fixed closer."""
+    try:
+        declared = grammar.hints().roles
+    except HintsError:
+        declared = {}
+    layout = sorted(
+        name
+        for name in grammar.terminals
+        if declared.get(name, "layout" if name in grammar.ignored else None) == "layout"
+    )
+    line: set[str] = set()
+    block: set[tuple[str, str]] = set()
+    for name in layout:
+        try:
+            items = parse_regex(grammar.terminals[name].source)
+        except re.error:
+            continue
+        line.update(_line_markers(items))
+        pair = _block_delimiters(items)
+        if pair is not None:
+            block.add(pair)
+    return Comments(tuple(sorted(line)), tuple(sorted(block)))
+
+
+def _line_markers(items: list[RegexItem]) -> tuple[str, ...]:
+    """The markers of a pattern ``MARKER[^\\n...]*`` (none for another shape):
+    a marker is literal characters, or one of a class of them (``[;#]``)."""
+    if len(items) < 2 or not _rest_of_line(items[-1]):
+        return ()
+    prefix = items[:-1]
+    if all(item.op == "LITERAL" for item in prefix):
+        return ("".join(chr(item.arg) for item in prefix),)
+    if len(prefix) == 1 and prefix[0].op == "IN":
+        members = prefix[0].arg
+        if all(member.op == "LITERAL" for member in members):
+            return tuple(chr(member.arg) for member in members)
+    return ()
+
+
+def _rest_of_line(item: RegexItem) -> bool:
+    """Is ``item`` ``[^...]*``, any run of characters other than a line break?"""
+    if item.op != "MAX_REPEAT" or item.arg[0] != 0 or item.arg[1] is not None:
+        return False
+    inner = item.arg[2]
+    if len(inner) != 1 or inner[0].op != "IN" or not inner[0].arg:
+        return False
+    members = inner[0].arg
+    if members[0].op != "NEGATE":
+        return False
+    newline = ord("\n")
+    return any(
+        (member.op == "LITERAL" and member.arg == newline)
+        or (member.op == "RANGE" and member.arg[0] <= newline <= member.arg[1])
+        for member in members[1:]
+    )
+
+
+def _block_delimiters(items: list[RegexItem]) -> tuple[str, str] | None:
+    """The opener and closer of a pattern that starts and ends with at least
+    two fixed characters and repeats something between them (``/\\*...\\*+/``)."""
+    opener = ""
+    for item in items:
+        if item.op != "LITERAL":
+            break
+        opener += chr(item.arg)
+    closer = ""
+    rest = items[len(opener) :]
+    for item in reversed(rest):
+        if item.op == "LITERAL":
+            closer = chr(item.arg) + closer
+            continue
+        low, inner = (item.arg[0], item.arg[2]) if item.op == "MAX_REPEAT" else (0, [])
+        if low >= 1 and len(inner) == 1 and inner[0].op == "LITERAL":
+            closer = chr(inner[0].arg) + closer  # ``\*+/``: one star at least
+        break
+    middle = rest[: len(rest) - len(closer)] if closer else rest
+    repeats = any(item.op in ("MAX_REPEAT", "MIN_REPEAT") for item in middle)
+    if len(opener) < 2 or len(closer) < 2 or not repeats:
+        return None
+    return opener, closer
+
+
+@dataclass(frozen=True)
+class StringQuote:
+    """A one-line string terminal's quote, and how a quote is written inside
+    its strings: after a backslash (which is then written twice), doubled,
+    or not at all."""
+
+    quote: str
+    escape: str | None  # "backslash", "double" or None
+    pattern: re.Pattern[str]
+
+    def quoted(self, body: str) -> str | None:
+        """``body`` as a string of this terminal (None when it cannot hold it)."""
+        quote = self.quote
+        if self.escape == "backslash":
+            body = body.replace("\\", "\\\\").replace(quote, "\\" + quote)
+        elif self.escape == "double":
+            body = body.replace(quote, quote * 2)
+        written = quote + body + quote
+        return written if self.pattern.fullmatch(written) else None
+
+
+@functools.lru_cache(maxsize=32)
+def string_quotes_of(grammar: CompiledGrammar) -> tuple[StringQuote, ...]:
+    """The quotes of ``grammar``'s string terminals: patterns that start and
+    end with the same quote character (one, not three); one per quote
+    character, the first terminal by name."""
+    found: dict[str, StringQuote] = {}
+    for _, terminal in sorted(grammar.terminals.items()):
+        source = terminal.source
+        if terminal.literal is not None or source[:1] not in _QUOTES:
+            continue
+        quote = source[0]
+        try:
+            pattern = re.compile(source)
+            items = parse_regex(source)
+        except re.error:
+            continue
+        ends = items[:1] + items[-1:]
+        if len(items) < 3 or any(item.op != "LITERAL" or chr(item.arg) != quote for item in ends):
+            continue
+        if items[1].op == "LITERAL" or not pattern.fullmatch(f"{quote}a{quote}"):
+            continue  # a triple-quoted string
+        escape = None
+        escaped_quote, escaped_backslash = f"{quote}\\{quote}{quote}", f"{quote}\\\\{quote}"
+        if pattern.fullmatch(escaped_quote) and pattern.fullmatch(escaped_backslash):
+            escape = "backslash"
+        elif pattern.fullmatch(quote * 4):
+            escape = "double"
+        found.setdefault(quote, StringQuote(quote, escape, pattern))
+    return tuple(found[quote] for quote in sorted(found))
+
+
+@dataclass(frozen=True)
 class SyntaxRoles:
     """What the syntax of a grammar's texts is made of, as the generic repair
     and ranking code needs it (see the module's docstring)."""
@@ -185,6 +340,10 @@ class SyntaxRoles:
     """The value the hints put where one is missing (``null``); None when
     the hints name none or cannot be read (that is reported where hints are
     used)."""
+    comments: Comments = Comments()
+    """The grammar's comments (none without a grammar)."""
+    strings: tuple[StringQuote, ...] = ()
+    """The quotes of its one-line strings (none without a grammar)."""
 
     @property
     def quotes(self) -> tuple[str, ...]:
@@ -199,7 +358,9 @@ def syntax_of(grammar: CompiledGrammar) -> SyntaxRoles:
         filler = grammar.hints().filler
     except HintsError:
         filler = None
-    return SyntaxRoles(brackets_of(grammar), filler)
+    return SyntaxRoles(
+        brackets_of(grammar), filler, comments_of(grammar), string_quotes_of(grammar)
+    )
 
 
 NO_SYNTAX = SyntaxRoles(None, None)
