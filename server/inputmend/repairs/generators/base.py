@@ -11,11 +11,13 @@ per generator (:mod:`inputmend.repairs.generators`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from inputmend.core.budget import Budget, RunStats
-from inputmend.core.model import Repair
+from inputmend.core.budget import Budget, BudgetExhausted, RunStats
+from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.oracles.base import Oracle
+from inputmend.oracles.wrappers import metered
 from inputmend.repairs.context import RepairContext
 
 
@@ -31,6 +33,38 @@ class Candidates:
 
 NOTHING = Candidates((), None, RunStats(0, 0.0))
 """No candidates, at no cost."""
+
+
+def verified(
+    text: str,
+    oracle: Oracle,
+    proposals: Iterable[tuple[Edit, ...]],
+    *,
+    algorithm: str,
+    budget: Budget,
+    limit: int = 64,
+) -> Candidates:
+    """The ``proposals`` (each a set of edits of ``text``) that ``oracle``
+    accepts, checked in order while ``budget`` lasts, at most ``limit`` of
+    them checked: what a generator that rewrites a few places by one
+    mechanism returns."""
+    checked, meter = metered(oracle, budget)
+    repairs: list[Repair] = []
+    seen: set[str] = set()
+    try:
+        for edits in proposals:
+            candidate = apply_edits(text, edits)
+            if candidate in seen or candidate == text:
+                continue
+            if len(seen) == limit:
+                break
+            seen.add(candidate)
+            if checked.check(candidate).valid:
+                repairs.append(Repair(candidate, edits, algorithm, True, distance(text, candidate)))
+    except BudgetExhausted:
+        pass
+    return Candidates(tuple(repairs), None, RunStats.of(meter))
+
 
 Run = Callable[[RepairContext, tuple[Repair, ...], Budget], Candidates]
 Wanted = Callable[[RepairContext, tuple[Repair, ...]], bool]

@@ -1,0 +1,150 @@
+"""Quoting a value: a value written without the quotes its content needs
+(YAML's ``key: *draft`` or ``key: a: b``, TOML's ``version = 1.0.0``) put in
+the grammar's string quotes, whole, rather than edited inside.
+
+The values tried are on the line where the oracle stopped reading and the
+line before it (a parser that reads on to the next line reports the error
+there): each from the start of the line's content or the first character
+after a structure token (``:``, ``=``, ``-``, ``,``, ``[``) to the end of the
+line's content or the start of a comment (holding any structure: ``a: b``),
+or to the start of the next structure token; the blanks around are left
+outside the quotes.  A span that holds a string of the grammar (it has its
+quotes: ``ISODate("2024")``) or one of the grammar's brackets (quoting it
+would turn structure into a string, ``{name: demo}`` into ``"{name:
+demo}"``) is not a value.  Each is written in each of the grammar's
+one-line string quotes with their escaping
+(:func:`~inputmend.grammar.syntax.string_quotes_of`); a grammar without
+string quotes gets nothing.  The oracle verifies every candidate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inputmend.core.budget import Budget
+from inputmend.core.model import Edit, Repair
+from inputmend.grammar.tolerant import Role
+from inputmend.repairs.context import RepairContext
+from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
+
+ALGORITHM = "quote"
+
+SPANS = 24
+"""Values tried per request, nearest to where the oracle stopped first."""
+
+
+def line_at(text: str, offset: int) -> tuple[int, int]:
+    """The start and end (before its line break) of the line holding ``offset``."""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    end = len(text) if end < 0 else end
+    if end > start and text[end - 1] == "\r":
+        end -= 1
+    return start, end
+
+
+def failing_lines(text: str, error: int) -> list[tuple[int, int]]:
+    """The line holding ``error`` and the last line before it with content."""
+    error = min(error, len(text))
+    lines = [line_at(text, error)]
+    start = lines[0][0]
+    while start > 0:
+        before = line_at(text, start - 1)
+        if text[before[0] : before[1]].strip():
+            lines.append(before)
+            break
+        start = before[0]
+    return lines
+
+
+def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
+    """The spans that may be a value that needs quotes (see the module
+    documentation), those that start nearest to ``error`` first."""
+    text = context.text
+    spans: set[tuple[int, int]] = set()
+    for start, end in failing_lines(text, error):
+        lexemes = context.guidance.lexer.lex(text, start, end, foreign=False)
+        content = start + len(text[start:end]) - len(text[start:end].lstrip())
+        starts = {content}
+        structure = [
+            (lexeme.start, lexeme.end)
+            for lexeme in lexemes
+            if lexeme.role is Role.STRUCTURE and lexeme.end <= end
+        ]
+        ends = {_trim_blanks(text, content, end)}  # where the rest of the line ends
+        for lexeme in lexemes:
+            if lexeme.role is Role.LAYOUT and lexeme.start < lexeme.end <= end:
+                ends.add(_trim_blanks(text, content, lexeme.start))
+        for marker in context.syntax.comments.line:
+            found = text.find(marker, content, end)
+            while found >= 0:
+                if found > content and text[found - 1] in " \t":
+                    ends.add(_trim_blanks(text, content, found))
+                found = text.find(marker, found + 1, end)
+        starts.update(after for _, after in structure)
+        for first in starts:
+            first = _skip_blanks(text, first, end)
+            # a value up to the rest of the line may hold structure (``a: b``),
+            # one that ends at a structure token holds none
+            candidates = {(first, last) for last in ends}
+            following = [start for start, _ in structure if start >= first]
+            if following:
+                candidates.add((first, _trim_blanks(text, first, min(following))))
+            spans.update(
+                (first, last)
+                for first, last in candidates
+                if last > first and _value_like(context, text[first:last])
+            )
+    return sorted(spans, key=lambda span: (abs(span[0] - error), span))[:SPANS]
+
+
+def _skip_blanks(text: str, position: int, end: int) -> int:
+    while position < end and text[position] in " \t":
+        position += 1
+    return position
+
+
+def _trim_blanks(text: str, start: int, position: int) -> int:
+    while position > start and text[position - 1] in " \t":
+        position -= 1
+    return position
+
+
+def _value_like(context: RepairContext, body: str) -> bool:
+    """Can ``body`` be one value that lost its quotes: holding no string of
+    the grammar (one that has its strings, ``ISODate("2024")`` or ``"a" +
+    "b"``, did not lose quotes), and none of the grammar's brackets (a span
+    that holds them holds structure: quoting it would make the structure a
+    string)."""
+    if any(quote.pattern.search(body) for quote in context.syntax.strings):
+        return False
+    brackets = context.syntax.brackets
+    return brackets is None or not any(
+        bracket in body for bracket in (*brackets.openers, *brackets.closers)
+    )
+
+
+def proposals(context: RepairContext, error: int) -> Iterator[tuple[Edit, ...]]:
+    """Each value span written in each of the grammar's string quotes."""
+    for start, end in value_spans(context, error):
+        for quote in context.syntax.strings:
+            written = quote.quoted(context.text[start:end])
+            if written is not None:
+                yield (Edit(start, end - start, written),)
+
+
+def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+    del found
+    error = context.feedback.error_offset
+    if not context.syntax.strings or error is None:
+        return NOTHING
+    return verified(
+        context.text,
+        context.oracle,
+        proposals(context, error),
+        algorithm=ALGORITHM,
+        budget=budget,
+    )
+
+
+QUOTING = Generator(ALGORITHM, 1, _run)

@@ -1,0 +1,65 @@
+"""Quoting a value that needs quotes, by the grammar's string quotes."""
+
+from __future__ import annotations
+
+from inputmend.repairs.generators.quoting import QUOTING, failing_lines, value_spans
+from tests.repairs.generators.run import context, proposed, texts
+
+
+def test_a_yaml_value_that_starts_like_an_alias_is_quoted_whole() -> None:
+    found = texts(proposed(QUOTING, "name: demo\nkey: *draft\nother: 1\n", "yaml"))
+    assert 'name: demo\nkey: "*draft"\nother: 1\n' in found
+    assert "name: demo\nkey: '*draft'\nother: 1\n" in found
+
+
+def test_a_value_holding_a_colon_is_quoted_to_the_end_of_its_line() -> None:
+    found = texts(proposed(QUOTING, "name: demo\nkey: value: draft\nother: 1\n", "yaml"))
+    assert found[0] == 'name: demo\nkey: "value: draft"\nother: 1\n'
+
+
+def test_a_toml_version_is_quoted_in_either_quote() -> None:
+    found = texts(proposed(QUOTING, 'name = "demo"\nversion = 1.0.0\n', "toml"))
+    assert set(found) == {
+        'name = "demo"\nversion = "1.0.0"\n',
+        "name = \"demo\"\nversion = '1.0.0'\n",
+    }
+
+
+def test_a_quote_inside_the_value_is_escaped_as_the_grammar_escapes_it() -> None:
+    found = texts(proposed(QUOTING, "key = *it's\n", "toml"))
+    assert found == ['key = "*it\'s"\n']  # a literal string cannot hold an apostrophe
+    found = texts(proposed(QUOTING, 'key: *say\\ "hi\n', "yaml"))
+    assert 'key: "*say\\\\ \\"hi"\n' in found
+    found = texts(proposed(QUOTING, "a: 1\nkey: *it's\n", "yaml"))
+    assert "a: 1\nkey: '*it''s'\n" in found
+
+
+def test_a_value_ends_before_a_comment_or_at_the_end_of_its_line() -> None:
+    found = texts(proposed(QUOTING, "a = 1\nkey = *x #1\n", "toml"))
+    assert 'a = 1\nkey = "*x" #1\n' in found
+    assert 'a = 1\nkey = "*x #1"\n' in found
+
+
+def test_a_value_that_holds_strings_did_not_lose_its_quotes() -> None:
+    assert texts(proposed(QUOTING, '{"a": ISODate("2024")}', "json")) == []
+
+
+def test_structure_is_never_quoted_into_a_string() -> None:
+    assert texts(proposed(QUOTING, "{name: demo}", "json")) == []
+    spans = value_spans(context('{"a": ObjectId("5f1d"), "b": 1}', "json"), 6)
+    assert all("{" not in '{"a": ObjectId("5f1d"), "b": 1}'[a:b] for a, b in spans)
+
+
+def test_a_grammar_without_string_quotes_gets_nothing() -> None:
+    found = proposed(QUOTING, "[a]\nkey = value\nwords\n", "ini")
+    assert found.repairs == () and found.cost.tests == 0
+
+
+def test_the_line_before_the_error_is_read_too() -> None:
+    text = "a: 1\n\nb: 2\n"
+    assert failing_lines(text, text.index("b")) == [(6, 10), (0, 4)]
+
+
+def test_the_oracle_runs_are_bounded() -> None:
+    line = "key: " + ": ".join(f"v{i}" for i in range(40)) + " *x\n"
+    assert proposed(QUOTING, line, "yaml").cost.tests <= 48  # spans x quotes
