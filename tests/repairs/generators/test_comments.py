@@ -1,0 +1,59 @@
+"""Comments that lost a delimiter, by the grammar's comment syntax."""
+
+from __future__ import annotations
+
+from inputmend.grammar.syntax import Comments
+from inputmend.repairs.generators.comments import (
+    COMMENTS,
+    RUN,
+    block_proposals,
+    line_proposals,
+    unclosed,
+)
+from tests.repairs.generators.run import proposed, texts
+
+
+def test_a_line_of_prose_becomes_a_comment_again_in_each_marker() -> None:
+    found = texts(proposed(COMMENTS, "[a]\nname = demo\nsee the docs\nother = 1\n", "ini"))
+    assert "[a]\nname = demo\n; see the docs\nother = 1\n" in found
+    assert "[a]\nname = demo\n# see the docs\nother = 1\n" in found
+
+
+def test_the_line_before_the_error_is_commented_out_at_its_indentation() -> None:
+    text = "name: demo\nlist:\n  - a\n  see the docs\n  - b\n"
+    found = texts(proposed(COMMENTS, text, "yaml"))
+    assert "name: demo\nlist:\n  - a\n  # see the docs\n  - b\n" in found
+
+
+def test_a_run_of_prose_lines_is_commented_out_together() -> None:
+    text = "a = 1\nsee the docs\nand the notes\nb = 2\n"
+    found = texts(proposed(COMMENTS, text, "toml"))
+    assert found[0] == "a = 1\n# see the docs\n# and the notes\nb = 2\n"
+
+
+def test_a_block_comment_never_closed_is_closed_at_its_line_end() -> None:
+    text = '{\n  "a": 1,\n  /* see the docs\n  "b": 2\n}\n'
+    found = texts(proposed(COMMENTS, text, "jsonc"))
+    assert found == ['{\n  "a": 1,\n  /* see the docs */\n  "b": 2\n}\n']
+
+
+def test_or_at_the_end_of_its_paragraph() -> None:
+    comments = Comments(block=(("/*", "*/"),))
+    text = "a\n/* one\ntwo\n\nb\n"
+    assert [edits[0].offset for edits in block_proposals(text, comments)] == [8, 12]
+
+
+def test_only_comments_never_closed_are_closed() -> None:
+    assert unclosed("/* a */ b /* c */ /* d", "/*", "*/") == [18]
+    assert unclosed("/* a /* b */", "/*", "*/") == []
+
+
+def test_runs_are_bounded() -> None:
+    text = "a = 1\n" + "word\n" * 40
+    proposals = list(line_proposals(text, text.index("word"), Comments(line=("#",))))
+    assert max(len(edits) for edits in proposals) == RUN + 1
+
+
+def test_a_grammar_without_comments_gets_nothing() -> None:
+    found = proposed(COMMENTS, '{"a": 1\nsee the docs\n}', "json")
+    assert found.repairs == () and found.cost.tests == 0
