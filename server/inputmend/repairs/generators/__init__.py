@@ -8,13 +8,17 @@ generator.  A new repair idea is one more module, and a place in
 from __future__ import annotations
 
 from inputmend.repairs.generators.base import Candidates, Generator
+from inputmend.repairs.generators.calls import UNWRAP_CALLS
+from inputmend.repairs.generators.comments import COMMENTS
 from inputmend.repairs.generators.completion import COMPLETION
 from inputmend.repairs.generators.conflicts import CONFLICTS
 from inputmend.repairs.generators.ddmax import HYBRID
 from inputmend.repairs.generators.fsynth import FSYNTH
 from inputmend.repairs.generators.hints import HINTS
 from inputmend.repairs.generators.layout import LAYOUT
+from inputmend.repairs.generators.quoting import QUOTING
 from inputmend.repairs.generators.redecode import REDECODE
+from inputmend.repairs.generators.unescape import UNESCAPE
 
 GENERATORS: tuple[Generator, ...] = (
     CONFLICTS,
@@ -22,6 +26,10 @@ GENERATORS: tuple[Generator, ...] = (
     COMPLETION,
     HINTS,
     LAYOUT,
+    UNESCAPE,
+    UNWRAP_CALLS,
+    QUOTING,
+    COMMENTS,
     FSYNTH,
     HYBRID,
 )
