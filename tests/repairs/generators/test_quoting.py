@@ -63,3 +63,8 @@ def test_the_line_before_the_error_is_read_too() -> None:
 def test_the_oracle_runs_are_bounded() -> None:
     line = "key: " + ": ".join(f"v{i}" for i in range(40)) + " *x\n"
     assert proposed(QUOTING, line, "yaml").cost.tests <= 48  # spans x quotes
+
+
+def test_junk_around_a_value_is_not_quoted_in() -> None:
+    found = proposed(QUOTING, '{"item": "Apple", "price": **3.45}', "json")
+    assert found.repairs == () and found.cost.tests == 1  # the value without its junk

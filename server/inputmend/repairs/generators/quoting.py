@@ -11,7 +11,9 @@ or to the start of the next structure token; the blanks around are left
 outside the quotes.  A span that holds a string of the grammar (it has its
 quotes: ``ISODate("2024")``) or one of the grammar's brackets (quoting it
 would turn structure into a string, ``{name: demo}`` into ``"{name:
-demo}"``) is not a value.  Each is written in each of the grammar's
+demo}"``) is not a value, nor one that is a value once the characters no
+terminal reads are deleted (``**3.45``: markup around a number, not content
+that needs quotes).  Each is written in each of the grammar's
 one-line string quotes with their escaping
 (:func:`~inputmend.grammar.syntax.string_quotes_of`); a grammar without
 string quotes gets nothing.  The oracle verifies every candidate.
@@ -21,9 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from inputmend.core.budget import Budget
-from inputmend.core.model import Edit, Repair
+from inputmend.core.budget import Budget, RunStats
+from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.grammar.tolerant import Role
+from inputmend.oracles.base import Oracle
+from inputmend.oracles.wrappers import metered
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
 
@@ -124,9 +128,28 @@ def _value_like(context: RepairContext, body: str) -> bool:
     )
 
 
-def proposals(context: RepairContext, error: int) -> Iterator[tuple[Edit, ...]]:
-    """Each value span written in each of the grammar's string quotes."""
+def junk_only(context: RepairContext, span: tuple[int, int], oracle: Oracle) -> bool:
+    """Is the span's content a value once the characters no terminal of the
+    grammar reads are deleted (``**3.45``: markup around a number)?  Then
+    those characters are junk, not content that needs quotes (``*draft``
+    deleted of its ``*`` is no value: it needs them)."""
+    start, end = span
+    text = context.text
+    junk = [
+        Edit(lexeme.start, lexeme.end - lexeme.start)
+        for lexeme in context.guidance.lexer.lex(text, start, end, foreign=False)
+        if lexeme.role is Role.JUNK and lexeme.end <= end
+    ]
+    return bool(junk) and oracle.check(apply_edits(text, junk)).valid
+
+
+def proposals(context: RepairContext, error: int, oracle: Oracle) -> Iterator[tuple[Edit, ...]]:
+    """Each value span written in each of the grammar's string quotes, but
+    for spans that are junk around a value (:func:`junk_only`, asked of
+    ``oracle``)."""
     for start, end in value_spans(context, error):
+        if junk_only(context, (start, end), oracle):
+            continue
         for quote in context.syntax.strings:
             written = quote.quoted(context.text[start:end])
             if written is not None:
@@ -138,13 +161,15 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     error = context.feedback.error_offset
     if not context.syntax.strings or error is None:
         return NOTHING
-    return verified(
+    checked, meter = metered(context.oracle, budget)
+    quoted = verified(
         context.text,
-        context.oracle,
-        proposals(context, error),
+        checked,
+        proposals(context, error, checked),
         algorithm=ALGORITHM,
         budget=budget,
     )
+    return Candidates(quoted.repairs, None, RunStats.of(meter))
 
 
 QUOTING = Generator(ALGORITHM, 1, _run)
