@@ -102,7 +102,8 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
         RepairAlgorithm(
             "auto",
             "a side of each merge conflict, re-reading undecodable bytes, completion, the "
-            "grammar's hints, layout, FSynth, then hybrid ddmax; their repairs ranked together",
+            "grammar's hints, layout, unescaping, unwrapping calls, quoting a value, restoring "
+            "a comment, FSynth, then hybrid ddmax; their repairs ranked together",
             GENERATORS,
             fit_to_oracle=True,
         ),
