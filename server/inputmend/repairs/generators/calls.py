@@ -19,6 +19,7 @@ from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
+from inputmend.repairs.generators.completion import not_completed
 
 ALGORITHM = "unwrap-call"
 
@@ -106,4 +107,4 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     )
 
 
-UNWRAP_CALLS = Generator(ALGORITHM, 1, _run)
+UNWRAP_CALLS = Generator(ALGORITHM, 1, _run, not_completed)

@@ -19,6 +19,7 @@ from inputmend.core.model import Edit, Repair
 from inputmend.grammar.syntax import Comments
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
+from inputmend.repairs.generators.completion import not_completed
 from inputmend.repairs.generators.quoting import failing_lines, line_at
 
 ALGORITHM = "comment"
@@ -100,4 +101,4 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     return verified(context.text, context.oracle, proposals(), algorithm=ALGORITHM, budget=budget)
 
 
-COMMENTS = Generator(ALGORITHM, 1, _run)
+COMMENTS = Generator(ALGORITHM, 1, _run, not_completed)

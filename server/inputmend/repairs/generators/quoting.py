@@ -30,6 +30,7 @@ from inputmend.oracles.base import Oracle
 from inputmend.oracles.wrappers import metered
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
+from inputmend.repairs.generators.completion import not_completed
 
 ALGORITHM = "quote"
 
@@ -172,4 +173,4 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     return Candidates(quoted.repairs, None, RunStats.of(meter))
 
 
-QUOTING = Generator(ALGORITHM, 1, _run)
+QUOTING = Generator(ALGORITHM, 1, _run, not_completed)

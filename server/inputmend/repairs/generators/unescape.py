@@ -17,6 +17,7 @@ from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
+from inputmend.repairs.generators.completion import not_completed
 
 ALGORITHM = "unescape"
 
@@ -88,4 +89,4 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     )
 
 
-UNESCAPE = Generator(ALGORITHM, 1, _run)
+UNESCAPE = Generator(ALGORITHM, 1, _run, not_completed)
