@@ -28,3 +28,7 @@ def test_the_argument_ends_at_its_own_parenthesis() -> None:
 def test_parentheses_inside_strings_are_text() -> None:
     found = texts(proposed(UNWRAP_CALLS, '{"a": Wrap("x)")}', "json"))
     assert found == ['{"a": "x)"}']
+
+
+def test_reading_stops_at_a_call_that_never_closes() -> None:
+    assert calls("f(a) g(b h(c)", "") == [(0, 4, "a")]

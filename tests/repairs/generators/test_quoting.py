@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from inputmend.repairs.generators.quoting import QUOTING, failing_lines, value_spans
+from inputmend.repairs.generators.quoting import (
+    LINE,
+    QUOTING,
+    SPANS,
+    failing_lines,
+    value_spans,
+)
 from tests.repairs.generators.run import context, proposed, texts
 
 
@@ -62,9 +68,31 @@ def test_the_line_before_the_error_is_read_too() -> None:
 
 def test_the_oracle_runs_are_bounded() -> None:
     line = "key: " + ": ".join(f"v{i}" for i in range(40)) + " *x\n"
-    assert proposed(QUOTING, line, "yaml").cost.tests <= 48  # spans x quotes
+    # each span in two quotes, and one run to tell junk around a value
+    assert proposed(QUOTING, line, "yaml").cost.tests <= 3 * SPANS
 
 
 def test_junk_around_a_value_is_not_quoted_in() -> None:
     found = proposed(QUOTING, '{"item": "Apple", "price": **3.45}', "json")
     assert found.repairs == () and found.cost.tests == 1  # the value without its junk
+
+
+def test_a_string_that_lost_a_quote_is_not_quoted_again() -> None:
+    assert texts(proposed(QUOTING, '{"a": demo", "b": 1}', "json")) == []
+
+
+def test_a_value_may_start_a_word_the_lexer_reads_with_a_dash() -> None:
+    text = "tags:\n  - &v*  # on tags like v1\nother: 1\n"
+    assert 'tags:\n  - "&v*"  # on tags like v1\nother: 1\n' in texts(
+        proposed(QUOTING, text, "yaml")
+    )
+
+
+def test_a_value_ends_at_a_closer_a_comment_hid() -> None:
+    text = "a: 1\nbranches: [* #1]\n"
+    assert 'a: 1\nbranches: ["* #1"]\n' in texts(proposed(QUOTING, text, "yaml"))
+
+
+def test_a_line_of_a_document_written_on_one_line_is_not_read() -> None:
+    text = "key: " + "a" * LINE + " *x\n"
+    assert proposed(QUOTING, text, "yaml").cost.tests == 0

@@ -27,6 +27,7 @@ CALLS = 8
 """Calls tried one at a time, nearest to where the oracle stopped first."""
 
 _CALL = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[ \t]*\(")
+_SEMICOLON = re.compile(r"[ \t]*;")
 _OPENERS, _CLOSERS = "([{", ")]}"
 
 
@@ -56,38 +57,51 @@ def closing(text: str, start: int, quotes: str) -> tuple[int, bool] | None:
     return None
 
 
+def call_at(text: str, match: re.Match[str], quotes: str) -> tuple[int, int, str] | None:
+    """The call whose name ``match`` found, when it closes and has one
+    argument: start, end (after the closing parenthesis) and the argument,
+    its blanks trimmed."""
+    closed = closing(text, match.end(), quotes)
+    if closed is None or closed[1]:
+        return None
+    argument = text[match.end() : closed[0]].strip()
+    return (match.start(), closed[0] + 1, argument) if argument else None
+
+
 def calls(text: str, quotes: str) -> list[tuple[int, int, str]]:
-    """The calls of one argument in ``text``: start, end (after the closing
-    parenthesis) and the argument, its blanks trimmed."""
-    found = []
+    """The outermost calls of one argument in ``text`` (see :func:`call_at`),
+    read from left to right: a call inside one found is not read again, and
+    the reading stops at a call that never closes (all that follows is
+    inside it), so that each character is read once per level of calls."""
+    found: list[tuple[int, int, str]] = []
     for match in _CALL.finditer(text):
-        closed = closing(text, match.end(), quotes)
-        if closed is None or closed[1]:
+        if found and match.start() < found[-1][1]:
             continue
-        argument = text[match.end() : closed[0]].strip()
-        if argument:
-            found.append((match.start(), closed[0] + 1, argument))
+        if closing(text, match.end(), quotes) is None:
+            break
+        call = call_at(text, match, quotes)
+        if call is not None:
+            found.append(call)
     return found
 
 
 def proposals(text: str, error: int, quotes: str) -> Iterator[tuple[Edit, ...]]:
-    """Each call near ``error`` replaced by its argument (and with a ``;``
-    after it), then every outermost call at once."""
-    found = calls(text, quotes)
+    """Each of the :data:`CALLS` calls nearest to ``error`` replaced by its
+    argument (and with a ``;`` after it), then every outermost call at once."""
 
-    def away(call: tuple[int, int, str]) -> int:
-        start, end, _ = call
-        return 0 if start <= error <= end else min(abs(start - error), abs(end - error))
+    def away(match: re.Match[str]) -> int:
+        return abs(match.start() - error)
 
-    for start, end, argument in sorted(found, key=away)[:CALLS]:
+    nearest = sorted(_CALL.finditer(text), key=away)[:CALLS]
+    for call in (call_at(text, match, quotes) for match in nearest):
+        if call is None:
+            continue
+        start, end, argument = call
         yield (Edit(start, end - start, argument),)
-        after = re.compile(r"[ \t]*;").match(text, end)
+        after = _SEMICOLON.match(text, end)
         if after is not None:
             yield (Edit(start, after.end() - start, argument),)
-    outermost: list[Edit] = []
-    for start, end, argument in found:
-        if not outermost or start >= outermost[-1].end:
-            outermost.append(Edit(start, end - start, argument))
+    outermost = [Edit(start, end - start, argument) for start, end, argument in calls(text, quotes)]
     if len(outermost) > 1:
         yield tuple(outermost)
 

@@ -4,23 +4,26 @@ the grammar's string quotes, whole, rather than edited inside.
 
 The values tried are on the line where the oracle stopped reading and the
 line before it (a parser that reads on to the next line reports the error
-there): each from the start of the line's content or the first character
-after a structure token (``:``, ``=``, ``-``, ``,``, ``[``) to the end of the
-line's content or the start of a comment (holding any structure: ``a: b``),
-or to the start of the next structure token; the blanks around are left
-outside the quotes.  A span that holds a string of the grammar (it has its
-quotes: ``ISODate("2024")``) or one of the grammar's brackets (quoting it
-would turn structure into a string, ``{name: demo}`` into ``"{name:
-demo}"``) is not a value, nor one that is a value once the characters no
-terminal reads are deleted (``**3.45``: markup around a number, not content
-that needs quotes).  Each is written in each of the grammar's
-one-line string quotes with their escaping
-(:func:`~inputmend.grammar.syntax.string_quotes_of`); a grammar without
-string quotes gets nothing.  The oracle verifies every candidate.
+there), each line at most :data:`LINE` characters long: each span from the
+start of the line's content, of a word, or after a structure token (``:``,
+``=``, ``-``, ``,``, ``[``) to the end of the line's content or the start
+of a comment (holding any structure: ``a: b``), or to the next structure
+token or closer; the blanks around are left outside the quotes.  A span is
+not a value when it starts or ends with a quote (a string that lost one:
+``demo"``), holds a string of the grammar (it has its quotes:
+``ISODate("2024")``) or one of its brackets (quoting it would turn
+structure into a string, ``{name: demo}`` into ``"{name: demo}"``), or is
+a value once the characters no terminal reads that it starts with are
+deleted (``**3.45``: markup before a number, not content that needs
+quotes).  Each value is
+written in each of the grammar's one-line string quotes with their
+escaping (:func:`~inputmend.grammar.syntax.string_quotes_of`); a grammar
+without string quotes gets nothing.  The oracle verifies every candidate.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from inputmend.core.budget import Budget, RunStats
@@ -34,8 +37,12 @@ from inputmend.repairs.generators.completion import not_completed
 
 ALGORITHM = "quote"
 
-SPANS = 24
+SPANS = 32
 """Values tried per request, nearest to where the oracle stopped first."""
+
+LINE = 1 << 12
+"""The longest line read for values (a longer one is a document written on
+one line, not a line of a configuration file)."""
 
 
 def line_at(text: str, offset: int) -> tuple[int, int]:
@@ -68,14 +75,20 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
     text = context.text
     spans: set[tuple[int, int]] = set()
     for start, end in failing_lines(text, error):
+        if end - start > LINE:
+            continue
         lexemes = context.guidance.lexer.lex(text, start, end, foreign=False)
         content = start + len(text[start:end]) - len(text[start:end].lstrip())
-        starts = {content}
         structure = [
             (lexeme.start, lexeme.end)
             for lexeme in lexemes
             if lexeme.role is Role.STRUCTURE and lexeme.end <= end
         ]
+        # a value starts the line's content, follows a structure token, or
+        # starts a word (a lexer may read a structure token and the value
+        # after it as one token: YAML's ``- &x`` as a plain scalar)
+        starts = {content, *(after for _, after in structure)}
+        starts.update(found.end() for found in _BLANKS.finditer(text, content, end))
         ends = {_trim_blanks(text, content, end)}  # where the rest of the line ends
         for lexeme in lexemes:
             if lexeme.role is Role.LAYOUT and lexeme.start < lexeme.end <= end:
@@ -86,21 +99,37 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
                 if found > content and text[found - 1] in " \t":
                     ends.add(_trim_blanks(text, content, found))
                 found = text.find(marker, found + 1, end)
-        starts.update(after for _, after in structure)
+        # where a closer is written, also where a value's ``#`` made the
+        # rest of its line a comment (``[* #1]``)
+        separators = [
+            position for position in range(content, end) if text[position] in _separators(context)
+        ]
         for first in starts:
             first = _skip_blanks(text, first, end)
             # a value up to the rest of the line may hold structure (``a: b``),
-            # one that ends at a structure token holds none
+            # one that ends at a structure token or a closer holds none
             candidates = {(first, last) for last in ends}
-            following = [start for start, _ in structure if start >= first]
-            if following:
-                candidates.add((first, _trim_blanks(text, first, min(following))))
+            for stops in ([start for start, _ in structure], separators):
+                following = [stop for stop in stops if stop > first]
+                if following:
+                    candidates.add((first, _trim_blanks(text, first, min(following))))
             spans.update(
                 (first, last)
                 for first, last in candidates
                 if last > first and _value_like(context, text[first:last])
             )
     return sorted(spans, key=lambda span: (abs(span[0] - error), span))[:SPANS]
+
+
+_BLANKS = re.compile(r"[ \t]+")
+
+
+def _separators(context: RepairContext) -> str:
+    """The characters that end a value in brackets: the grammar's closers."""
+    brackets = context.syntax.brackets
+    if brackets is None:
+        return ""
+    return "".join(sorted(closer for closer in brackets.closers if len(closer) == 1))
 
 
 def _skip_blanks(text: str, position: int, end: int) -> int:
@@ -116,12 +145,16 @@ def _trim_blanks(text: str, start: int, position: int) -> int:
 
 
 def _value_like(context: RepairContext, body: str) -> bool:
-    """Can ``body`` be one value that lost its quotes: holding no string of
-    the grammar (one that has its strings, ``ISODate("2024")`` or ``"a" +
+    """Can ``body`` be one value that lost its quotes: neither starting nor
+    ending with a quote (a string that lost one quote: ``demo"``), holding no
+    string of the grammar (one that has its strings, ``ISODate("2024")`` or ``"a" +
     "b"``, did not lose quotes), and none of the grammar's brackets (a span
     that holds them holds structure: quoting it would make the structure a
     string)."""
-    if any(quote.pattern.search(body) for quote in context.syntax.strings):
+    strings = context.syntax.strings
+    if any(body.startswith(quote.quote) or body.endswith(quote.quote) for quote in strings):
+        return False  # a string that lost one of its quotes
+    if any(quote.pattern.search(body) for quote in strings):
         return False
     brackets = context.syntax.brackets
     return brackets is None or not any(
@@ -130,17 +163,18 @@ def _value_like(context: RepairContext, body: str) -> bool:
 
 
 def junk_only(context: RepairContext, span: tuple[int, int], oracle: Oracle) -> bool:
-    """Is the span's content a value once the characters no terminal of the
-    grammar reads are deleted (``**3.45``: markup around a number)?  Then
-    those characters are junk, not content that needs quotes (``*draft``
-    deleted of its ``*`` is no value: it needs them)."""
+    """Does the span start with characters that no terminal of the grammar
+    reads, and is it a value once they are deleted (``**3.45``: markup
+    before a number)?  Then they are junk, not content that needs quotes
+    (``*draft`` deleted of its ``*`` is no value: it needs them; nor is a
+    character the grammar reads, as YAML's ``&v`` of ``&v*``, junk)."""
     start, end = span
     text = context.text
-    junk = [
-        Edit(lexeme.start, lexeme.end - lexeme.start)
-        for lexeme in context.guidance.lexer.lex(text, start, end, foreign=False)
-        if lexeme.role is Role.JUNK and lexeme.end <= end
-    ]
+    junk: list[Edit] = []
+    for lexeme in context.guidance.lexer.lex(text, start, end, foreign=False):
+        if lexeme.role is not Role.JUNK or lexeme.start != (junk[-1].end if junk else start):
+            break
+        junk.append(Edit(lexeme.start, lexeme.end - lexeme.start))
     return bool(junk) and oracle.check(apply_edits(text, junk)).valid
 
 
