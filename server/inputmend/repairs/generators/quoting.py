@@ -89,6 +89,7 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
         # after it as one token: YAML's ``- &x`` as a plain scalar)
         starts = {content, *(after for _, after in structure)}
         starts.update(found.end() for found in _BLANKS.finditer(text, content, end))
+        starts = {first for first in starts if not _structure_word(context, first, end)}
         ends = {_trim_blanks(text, content, end)}  # where the rest of the line ends
         for lexeme in lexemes:
             if lexeme.role is Role.LAYOUT and lexeme.start < lexeme.end <= end:
@@ -122,6 +123,20 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
 
 
 _BLANKS = re.compile(r"[ \t]+")
+
+
+def _structure_word(context: RepairContext, start: int, end: int) -> bool:
+    """Is the word at ``start`` (up to a blank or ``end``) one structure
+    token, read alone (YAML's ``-`` of ``- &x``, which the lexer reads with
+    the line as one plain scalar)?  A value starts after it."""
+    found = _BLANKS.search(context.text, start, end)
+    word = context.text[start : end if found is None else found.start()]
+    lexemes = context.guidance.lexer.lex(word, 0, len(word), foreign=False)
+    return (
+        len(lexemes) == 1
+        and lexemes[0].role is Role.STRUCTURE
+        and (lexemes[0].start, lexemes[0].end) == (0, len(word))
+    )
 
 
 def _separators(context: RepairContext) -> str:
