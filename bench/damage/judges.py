@@ -87,7 +87,7 @@ def json_data(text: str) -> Data | None:
             parse_constant=_reject_constant,
         )
         return _tag(value)
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError, ArithmeticError):  # an exponent past Decimal's
         return None
 
 

@@ -50,6 +50,10 @@ def test_same_data_rejects_a_changed_value(fmt: str, original: str, changes: lis
         assert not same_data(fmt, original, changed), changed
 
 
+def test_an_exponent_past_what_a_decimal_holds_is_no_data() -> None:
+    assert not same_data("json", '{"a": 1.5}', '{"a": 1.5e9999999999999999999}')
+
+
 def test_same_data_rejects_invalid_text_and_json_constants() -> None:
     assert not same_data("json", '{"a": 1}', '{"a": 1')
     assert not same_data("json", "[null]", "[NaN]")
