@@ -96,3 +96,12 @@ def test_a_value_ends_at_a_closer_a_comment_hid() -> None:
 def test_a_line_of_a_document_written_on_one_line_is_not_read() -> None:
     text = "key: " + "a" * LINE + " *x\n"
     assert proposed(QUOTING, text, "yaml").cost.tests == 0
+
+
+def test_plain_words_need_no_quotes() -> None:
+    assert texts(proposed(QUOTING, '{"id": 3, "ok": tru}', "json")) == []
+    assert texts(proposed(QUOTING, "a = 1\nkey = value and more\n", "toml")) == []
+
+
+def test_a_value_in_brackets_ends_at_the_first_separator_or_closer() -> None:
+    assert texts(proposed(QUOTING, "[1, 2, **3, 4]\n", "json")) == []

@@ -9,16 +9,17 @@ start of the line's content, of a word, or after a structure token (``:``,
 ``=``, ``-``, ``,``, ``[``) to the end of the line's content or the start
 of a comment (holding any structure: ``a: b``), or to the next structure
 token or closer; the blanks around are left outside the quotes.  A span is
-not a value when it starts or ends with a quote (a string that lost one:
-``demo"``), holds a string of the grammar (it has its quotes:
+not a value that needs quotes when it is plain words (letters, digits,
+blanks, ``_``, ``-``: an unquoted word is the hints' to quote, and ``tru``
+may be ``true`` cut short), starts or ends with a quote (a string that lost
+one: ``demo"``), holds a string of the grammar (it has its quotes:
 ``ISODate("2024")``) or one of its brackets (quoting it would turn
 structure into a string, ``{name: demo}`` into ``"{name: demo}"``), or is
 a value once the characters no terminal reads that it starts with are
-deleted (``**3.45``: markup before a number, not content that needs
-quotes).  Each value is
-written in each of the grammar's one-line string quotes with their
-escaping (:func:`~inputmend.grammar.syntax.string_quotes_of`); a grammar
-without string quotes gets nothing.  The oracle verifies every candidate.
+deleted (``**3.45``: markup before a number).  Each value is written in
+each of the grammar's one-line string quotes with their escaping
+(:func:`~inputmend.grammar.syntax.string_quotes_of`); a grammar without
+string quotes gets nothing.  The oracle verifies every candidate.
 """
 
 from __future__ import annotations
@@ -110,10 +111,10 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             # a value up to the rest of the line may hold structure (``a: b``),
             # one that ends at a structure token or a closer holds none
             candidates = {(first, last) for last in ends}
-            for stops in ([start for start, _ in structure], separators):
-                following = [stop for stop in stops if stop > first]
-                if following:
-                    candidates.add((first, _trim_blanks(text, first, min(following))))
+            stops = [*(start for start, _ in structure), *separators]
+            following = [stop for stop in stops if stop > first]
+            if following:
+                candidates.add((first, _trim_blanks(text, first, min(following))))
             spans.update(
                 (first, last)
                 for first, last in candidates
@@ -123,6 +124,7 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
 
 
 _BLANKS = re.compile(r"[ \t]+")
+_WORDS = re.compile(r"[\w \t-]*")
 
 
 def _structure_word(context: RepairContext, start: int, end: int) -> bool:
@@ -160,12 +162,17 @@ def _trim_blanks(text: str, start: int, position: int) -> int:
 
 
 def _value_like(context: RepairContext, body: str) -> bool:
-    """Can ``body`` be one value that lost its quotes: neither starting nor
+    """Can ``body`` be one value whose content needs quotes: holding a
+    character other than letters, digits, blanks, ``_`` and ``-`` (plain
+    words need no quotes for what they hold: an unquoted word is the hints'
+    to quote, and ``tru`` may be ``true`` cut short), neither starting nor
     ending with a quote (a string that lost one quote: ``demo"``), holding no
-    string of the grammar (one that has its strings, ``ISODate("2024")`` or ``"a" +
-    "b"``, did not lose quotes), and none of the grammar's brackets (a span
-    that holds them holds structure: quoting it would make the structure a
-    string)."""
+    string of the grammar (one that has its strings, ``ISODate("2024")`` or
+    ``"a" + "b"``, did not lose quotes), and none of the grammar's brackets
+    (a span that holds them holds structure: quoting it would make the
+    structure a string)."""
+    if _WORDS.fullmatch(body):
+        return False
     strings = context.syntax.strings
     if any(body.startswith(quote.quote) or body.endswith(quote.quote) for quote in strings):
         return False  # a string that lost one of its quotes
