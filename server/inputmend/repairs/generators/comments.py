@@ -24,7 +24,7 @@ from inputmend.repairs.generators.quoting import failing_lines, line_at
 
 ALGORITHM = "comment"
 
-RUN = 8
+RUN = 4
 """Lines after the failing one that one proposal may comment out with it."""
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
@@ -38,14 +38,15 @@ def marked(text: str, line: tuple[int, int], marker: str) -> Edit:
 
 
 def line_proposals(text: str, error: int, comments: Comments) -> Iterator[tuple[Edit, ...]]:
-    """The failing lines commented out, each alone and with the next lines
-    (up to :data:`RUN`, a run of prose that lost its markers)."""
-    for line in failing_lines(text, error):
-        if not text[line[0] : line[1]].strip():
-            continue
+    """The failing lines commented out, first each alone, then each with the
+    next lines (up to :data:`RUN`, a run of prose that lost its markers)."""
+    lines = [line for line in failing_lines(text, error) if text[line[0] : line[1]].strip()]
+    for line in lines:
+        for marker in comments.line:
+            yield (marked(text, line, marker),)
+    for line in lines:
         for marker in comments.line:
             edits = [marked(text, line, marker)]
-            yield tuple(edits)
             end = line[1]
             for _ in range(RUN):
                 if end >= len(text):
