@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from inputmend.core.budget import Budget, BudgetExhausted, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits, distance
-from inputmend.oracles.base import Oracle
+from inputmend.core.oracle import Oracle
 from inputmend.oracles.wrappers import metered
 from inputmend.repairs.context import RepairContext
 

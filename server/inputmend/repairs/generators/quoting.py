@@ -29,8 +29,8 @@ from collections.abc import Iterator
 
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits
+from inputmend.core.oracle import Oracle
 from inputmend.grammar.tolerant import Role
-from inputmend.oracles.base import Oracle
 from inputmend.oracles.wrappers import metered
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
