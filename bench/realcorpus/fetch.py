@@ -34,7 +34,7 @@ import tarfile
 import tempfile
 import tomllib
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -46,6 +46,7 @@ MANIFEST = Path(__file__).with_name("manifest.toml")
 MIN_BYTES, MAX_BYTES = 200, 64 * 1024
 PER_PACKAGE = 150  # documents of one format from one package at most (no source dominates)
 DOWNLOAD_TIMEOUT_S = 180
+DEB_BATCH = 100  # Debian packages fetched by one apt-get call
 FORMATS = ("json", "jsonc", "yaml", "toml", "xml", "ini", "csv")
 
 
@@ -172,6 +173,10 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _deb_spec(package: Package) -> str:
+    return package.name if package.version in ("", "*") else f"{package.name}={package.version}"
+
+
 def _command(package: Package) -> list[str]:
     if package.source == "pypi":
         return [
@@ -182,8 +187,7 @@ def _command(package: Package) -> list[str]:
     if package.source == "npm":
         return ["npm", "pack", "--silent", f"{package.name}@{package.version}"]
     if package.source == "deb":
-        spec = package.name if package.version in ("", "*") else f"{package.name}={package.version}"
-        return ["apt-get", "download", "-q", spec]
+        return ["apt-get", "download", "-q", _deb_spec(package)]
     raise ValueError(f"unknown source {package.source!r}")
 
 
@@ -206,6 +210,53 @@ def download(package: Package, cache: Path) -> Path:
     if len(found) != 1:
         raise RuntimeError(f"{package.key}: expected one archive, found {len(found)}")
     return found[0]
+
+
+def prefetch_debs(
+    packages: Sequence[Package],
+    cache: Path,
+    *,
+    batch: int = DEB_BATCH,
+    run: Callable[..., object] = subprocess.run,
+) -> int:
+    """Download the Debian archives missing from the cache, ``batch`` per apt-get call.
+
+    One apt-get call costs seconds whatever it fetches (it reads its package
+    lists first), so a thousand Debian packages one by one take most of an
+    hour, and in batches a few minutes.  Each archive lands in its package's
+    folder, where :func:`download` finds it.  A batch that fails (one name
+    apt cannot find fails the whole call) is left to the one-by-one download,
+    which then names the package at fault.  Returns the archives placed."""
+    missing = [
+        package
+        for package in packages
+        if package.source == "deb" and not (cache / "archives" / "deb" / package.key).exists()
+    ]
+    placed = 0
+    (cache / "archives").mkdir(parents=True, exist_ok=True)
+    for start in range(0, len(missing), batch):
+        chunk = missing[start : start + batch]
+        with tempfile.TemporaryDirectory(prefix="apt-", dir=cache / "archives") as staging:
+            try:
+                run(
+                    ["apt-get", "download", "-q", *map(_deb_spec, chunk)],
+                    cwd=staging,
+                    check=True,
+                    capture_output=True,
+                    timeout=DOWNLOAD_TIMEOUT_S,
+                )
+            except (subprocess.SubprocessError, OSError):
+                continue
+            # NAME_VERSION_ARCH.deb
+            archives = {path.name.split("_")[0]: path for path in Path(staging).glob("*.deb")}
+            for package in chunk:
+                archive = archives.get(package.name)
+                if archive is not None:
+                    folder = cache / "archives" / "deb" / package.key
+                    folder.mkdir(parents=True)
+                    archive.rename(folder / archive.name)
+                    placed += 1
+    return placed
 
 
 def _deb_version(archive: Path) -> str:
@@ -313,6 +364,19 @@ def merge(per_package: Sequence[Sequence[Document]]) -> list[Document]:
     return merged
 
 
+def write_documents(documents: Sequence[Document], path: Path) -> None:
+    """Write the corpus so that a reader sees the old file or the new one, never a part.
+
+    The evaluator and other runs may read ``documents.jsonl`` while a fetch
+    rewrites it: the lines go to a temporary file beside it, which then
+    replaces it in one rename."""
+    temporary = path.with_name(path.name + ".tmp")
+    with temporary.open("w", encoding="utf-8") as handle:
+        for document in documents:
+            handle.write(json.dumps(document.__dict__, ensure_ascii=False) + "\n")
+    temporary.replace(path)
+
+
 def load_documents(cache: Path | None = None) -> list[Document]:
     """The merged corpus that ``fetch`` wrote."""
     path = (cache or default_cache()) / "documents.jsonl"
@@ -340,6 +404,7 @@ def pin(packages: Sequence[Package], cache: Path, jobs: int) -> list[Package]:
             return replace(renamed, sha256=sha256_of(target / archive.name))
         return replace(package, sha256=package.sha256 or sha256_of(archive))
 
+    prefetch_debs(packages, cache)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return [p for p in pool.map(one, packages) if p is not None]
 
@@ -362,6 +427,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.pin:
         write_manifest(pin(packages, cache, options.jobs))
         packages = load_manifest()
+    prefetch_debs(packages, cache)
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         outcomes = list(pool.map(_extracted_or_error, packages, [cache] * len(packages)))
     results = [documents for documents in outcomes if isinstance(documents, list)]
@@ -371,9 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             failed += 1
             print(f"skipped {package.source}:{package.key}: {outcome}", file=sys.stderr)
     documents = merge(results)
-    with (cache / "documents.jsonl").open("w", encoding="utf-8") as handle:
-        for document in documents:
-            handle.write(json.dumps(document.__dict__, ensure_ascii=False) + "\n")
+    write_documents(documents, cache / "documents.jsonl")
     counts = {fmt: sum(d.format == fmt for d in documents) for fmt in FORMATS}
     sources = {fmt: len({d.package for d in documents if d.format == fmt}) for fmt in FORMATS}
     print(f"{len(packages) - failed} packages, {failed} skipped; documents by format:")

@@ -1,0 +1,63 @@
+"""The fetch script's Debian batches and its atomic corpus file (no network: apt-get is faked)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from bench.realcorpus.fetch import Document, Package, load_documents, prefetch_debs, write_documents
+
+
+class FakeApt:
+    """Records each apt-get call and writes NAME_1.0-1_amd64.deb for each name it knows."""
+
+    def __init__(self, known: set[str]) -> None:
+        self.known = known
+        self.calls: list[list[str]] = []
+
+    def __call__(self, command: list[str], *, cwd: str, **_: Any) -> None:
+        self.calls.append(command)
+        names = [spec.split("=")[0] for spec in command[3:]]
+        if not set(names) <= self.known:  # apt-get fails the whole call
+            raise subprocess.CalledProcessError(100, command, b"", b"E: Unable to locate package")
+        for name in names:
+            (Path(cwd) / f"{name}_1.0-1_amd64.deb").write_bytes(name.encode())
+
+
+def test_debian_archives_come_in_batches_into_their_packages_folders(tmp_path: Path) -> None:
+    packages = [Package("deb", f"pkg{n}", "") for n in range(5)] + [Package("pypi", "six", "1.0")]
+    apt = FakeApt({f"pkg{n}" for n in range(5)})
+    assert prefetch_debs(packages, tmp_path, batch=2, run=apt) == 5
+    assert len(apt.calls) == 3  # 2 + 2 + 1 names; the PyPI package is not apt's
+    archive = tmp_path / "archives" / "deb" / "pkg3-" / "pkg3_1.0-1_amd64.deb"
+    assert archive.read_bytes() == b"pkg3"
+    assert sorted(p.name for p in (tmp_path / "archives").iterdir()) == ["deb"]  # no staging left
+
+
+def test_a_failed_batch_is_left_to_the_one_by_one_download(tmp_path: Path) -> None:
+    packages = [
+        Package("deb", name, version)
+        for name, version in (("good", "2.0"), ("missing", ""), ("ok", ""))
+    ]
+    apt = FakeApt({"good", "ok"})
+    assert prefetch_debs(packages, tmp_path, batch=2, run=apt) == 1
+    assert apt.calls[0][3:] == ["good=2.0", "missing"]
+    assert not (tmp_path / "archives" / "deb" / "good-2.0").exists()
+    assert (tmp_path / "archives" / "deb" / "ok-").is_dir()
+
+
+def test_archives_in_the_cache_are_not_downloaded_again(tmp_path: Path) -> None:
+    (tmp_path / "archives" / "deb" / "pkg-1.0").mkdir(parents=True)
+    apt = FakeApt({"pkg"})
+    assert prefetch_debs([Package("deb", "pkg", "1.0")], tmp_path, run=apt) == 0
+    assert apt.calls == []
+
+
+def test_the_corpus_file_is_replaced_whole(tmp_path: Path) -> None:
+    path = tmp_path / "documents.jsonl"
+    path.write_text("old, half-written", encoding="utf-8")
+    documents = [Document("json", '{"é": 1}', "pypi", "demo", "1.0", "a.json")]
+    write_documents(documents, path)
+    assert load_documents(tmp_path) == documents
+    assert [p.name for p in tmp_path.iterdir()] == ["documents.jsonl"]
