@@ -757,7 +757,11 @@ class Scanner:
             if pos >= resync_from:
                 base_pos = pos + offset - delta
                 index = bisect.bisect_left(base_positions, base_pos)
-                if index < len(base_positions) and base_positions[index] == base_pos:
+                if index == len(base_positions):
+                    # past the base's last checkpoint (it stopped at an error
+                    # before): nothing to rejoin, the C loop reads on
+                    resync_from = _FAR
+                elif base_positions[index] == base_pos:
                     base, frame = push(base, frame), []
                     # (equal states are interchangeable: no need to intern this one)
                     if base is base_stacks[index] and (
