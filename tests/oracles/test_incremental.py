@@ -342,3 +342,39 @@ def test_checkpoints_are_denser_with_a_layout() -> None:
             positions
             != IncrementalGrammarOracle(name, checkpoint_every=every + 1).scan(text).positions
         )
+
+
+def test_a_resumed_scan_agrees_with_a_scan_of_the_edited_text() -> None:
+    """Resuming from a checkpoint past an edit, on the unedited rest of the
+    text, gives the verdict and offsets of scanning the edited text whole."""
+    original = json.dumps([{"a": i, "b": [i, "x"]} for i in range(300)], indent=1)
+    rng = random.Random(2)
+    oracle = IncrementalGrammarOracle("json")
+    for _ in range(20):
+        at = rng.randrange(len(original) // 2)
+        insert = rng.choice(["", " ", "7", ","])
+        cut = rng.choice([0, 1])
+        edited_scan = oracle.edit(oracle.scan(original), at, at + cut, insert)
+        edited = original[:at] + insert + original[at + cut :]
+        shift = len(insert) - cut
+        past = [i for i, p in enumerate(edited_scan.positions) if p >= at + len(insert)]
+        if not past:
+            continue
+        damaged = original[: len(original) * 3 // 4] + "@" + original[len(original) * 3 // 4 :]
+        for text, whole in ((original, edited), (damaged, None)):
+            resumed = oracle.resume(text, edited_scan, past[0], shift=-shift, bad=[])
+            if whole is None:
+                expected = oracle.check(text[:at] + insert + text[at + cut :]).error_offset
+                assert resumed.feedback.error_offset == (
+                    None if expected is None else expected - shift
+                )
+            else:
+                assert resumed.feedback.verdict == oracle.check(whole).verdict
+
+
+def test_last_token_start_in_a_scan_agrees_with_the_prefix() -> None:
+    text = json.dumps({"key": [1, 22, "three"], "more": {"x": None}})
+    oracle = IncrementalGrammarOracle("json")
+    base = oracle.scan(text)
+    for end in range(len(text) + 1):
+        assert oracle.last_token_start_in(base, end) == oracle.last_token_start(text[:end])

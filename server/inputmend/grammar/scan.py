@@ -399,6 +399,41 @@ class Scanner:
             _extras=trace.extras,
         )
 
+    def resume(
+        self,
+        text: str,
+        offset: int,
+        node: StackNode,
+        extra: Extra,
+        *,
+        bad: list[int] | None = None,
+        stop: Stop | None = None,
+    ) -> Scan:
+        """Scan ``text`` from ``offset`` on, starting in the parser state
+        ``node`` and ``extra`` (a checkpoint of another scan, whose text
+        before it may differ from ``text``'s, which is never read): the
+        first checkpoint of the result is at ``offset``, and its edits must
+        start there or later.  ``bad``: :func:`_undecodable` of ``text``,
+        when known (it is a pass over the whole text)."""
+        bad = _undecodable(text) if bad is None else bad
+        trace = _Trace(checkpoints=True)
+        trace.positions.append(offset)
+        trace.stacks.append(node)
+        trace.extras.append(extra)
+        window = Window(lambda a, b: text[a:b], offset, len(text))
+        stopped = self._run(window, node, extra, bad, trace, stop=stop)
+        return Scan(
+            stopped.feedback,
+            len(text),
+            bad,
+            trace.far,
+            end=stopped.end,
+            _text=text,
+            _positions=trace.positions,
+            _stacks=trace.stacks,
+            _extras=trace.extras,
+        )
+
     def edit(
         self, base: Scan, start: int, end: int, insert: str, *, stop: Stop | None = None
     ) -> Scan:

@@ -87,6 +87,20 @@ class IncrementalGrammarOracle:
         """Scan ``base.text[:start] + insert + base.text[end:]`` incrementally."""
         return self._history.scanner.edit(base, start, end, insert, stop=self._stop)
 
+    def resume(self, text: str, base: Scan, checkpoint: int, *, shift: int, bad: list[int]) -> Scan:
+        """Scan ``text`` from checkpoint ``checkpoint`` of ``base`` on, at
+        offset ``base.positions[checkpoint] + shift`` of ``text``: ``text``
+        agrees with ``base.text`` from the checkpoint on, not before it (an
+        edit before it, of length difference ``-shift``, is left behind; the
+        result's edits start at or after the checkpoint).  ``bad``: where
+        ``text`` holds undecodable characters (the ``bad`` of a scan of it).
+        A left-to-right repair commits its edits this way, without building
+        each edited text."""
+        offset = base.positions[checkpoint] + shift
+        node, extra = base.stacks[checkpoint], base.extras[checkpoint]
+        scanner = self._history.scanner
+        return scanner.resume(text, offset, node, extra, bad=bad, stop=self._stop)
+
     def prefix(self, base: Scan, end: int) -> Feedback:
         """Feedback for ``base.text[:end]`` (a prefix check)."""
         return self.edit(base, end, base.length, "").feedback
@@ -95,11 +109,13 @@ class IncrementalGrammarOracle:
         """Where the last token of a valid prefix starts, or its unfinished end
         (an unterminated string) when that starts earlier; None if the prefix
         is incorrect.  A fault inside that token is often noticed only after it."""
-        scan = self.scan(prefix)
-        if scan.feedback.verdict is Verdict.INCORRECT or scan.end is None:
-            return None
-        end = scan.end
-        return min(end.last_start, end.position) if end.last_end > end.last_start else end.position
+        return _last_start(self.scan(prefix))
+
+    def last_token_start_in(self, base: Scan, end: int) -> int | None:
+        """:meth:`last_token_start` of ``base.text[:end]``, read from the
+        checkpoint of ``base`` before ``end`` (the prefix is not built: many
+        looks into one large text cost the tokens before each, not the text)."""
+        return _last_start(self.edit(base, end, base.length, ""))
 
     def continuations(self, prefix: str, alphabet: str, *, distinct: bool = False) -> str:
         """The characters of ``alphabet`` that can follow ``prefix`` without making
@@ -143,3 +159,12 @@ class IncrementalGrammarOracle:
         parser = registry.build_parser(self.grammar.info, keep_all_tokens=keep_all_tokens)
         tree: lark.Tree[Any] = parser.parse(text)
         return tree
+
+
+def _last_start(scan: Scan) -> int | None:
+    """Where the last token of a scanned valid prefix starts (see
+    :meth:`IncrementalGrammarOracle.last_token_start`)."""
+    if scan.feedback.verdict is Verdict.INCORRECT or scan.end is None:
+        return None
+    end = scan.end
+    return min(end.last_start, end.position) if end.last_end > end.last_start else end.position
