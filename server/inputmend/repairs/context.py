@@ -18,6 +18,7 @@ from inputmend.core.oracle import Feedback, Oracle
 from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lexer import lex_typed
+from inputmend.grammar.scan import Scan
 from inputmend.grammar.syntax import NO_SYNTAX, SyntaxRoles, syntax_of
 from inputmend.oracles.grammar import ReferenceGrammarOracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -70,9 +71,12 @@ def token_starts(
     ``locator`` (see :func:`locator_of`)."""
     if locator is None:
         return None
+    scanned: list[Scan] = []  # the scan of ``text``, made at the first look
 
     def token_start(offset: int) -> int | None:
-        return locator.last_token_start(text[:offset])
+        if not scanned:
+            scanned.append(locator.scan(text))
+        return locator.last_token_start_in(scanned[0], offset)
 
     return token_start
 
