@@ -58,6 +58,7 @@ BENCHMARKS = (
     Benchmark("completion", "completion.py", ("--cuts", "20")),
     Benchmark("completion_python", "completion.py", ("--cuts", "20"), {"INPUTMEND_NATIVE": "0"}),
     Benchmark("large_repairs", "large_repairs.py"),
+    Benchmark("many_faults", "many_faults.py"),
     Benchmark("repair_corpus", "repair_corpus.py", ("--timeout", "10")),
     Benchmark(
         "repair_corpus_black_box",

@@ -101,9 +101,10 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
     for algorithm in (
         RepairAlgorithm(
             "auto",
-            "a side of each merge conflict, re-reading undecodable bytes, completion, the "
-            "grammar's hints, layout, unescaping, unwrapping calls, quoting a value, restoring "
-            "a comment, FSynth, then hybrid ddmax; their repairs ranked together",
+            "a side of each merge conflict, re-reading undecodable bytes, the sweep of a large "
+            "text, completion, the grammar's hints, layout, unescaping, unwrapping calls, quoting "
+            "a value, restoring a comment, FSynth, then hybrid ddmax; their repairs ranked "
+            "together",
             GENERATORS,
             fit_to_oracle=True,
         ),
@@ -155,17 +156,18 @@ def repair(
     each gets its weight's part of what is left when it starts (its weight
     over the sum of its own and the later generators' weights), so what one
     leaves unused goes to the next, and the last gets all that is left.
-    ``auto`` runs the re-reading of undecodable bytes, completion, the
-    grammar's hints (with a program's oracle: those of the bundled grammar
-    its files are named for), the layout-guided bracket edits, FSynth
-    (skipped when the oracle cannot tell incomplete inputs from incorrect
-    ones), then hybrid ddmax (syntactic ddmax with a grammar, lexical inside
-    the faulty tokens; lexical ddmax without one), and merges their repairs;
-    an incomplete input that completion finishes gets no search (FSynth,
-    ddmax) after it, and the hints only near its end (anywhere before it
-    when the input ends in a string run on over lines).  When no complete
-    repair is found, ``partial`` holds
-    FSynth's best partial result.  The result is
+    ``auto`` runs the re-reading of undecodable bytes, the left-to-right
+    sweep of a large text (whose repair, when it does the data no harm,
+    settles the request), completion, the grammar's hints (with a
+    program's oracle: those of the bundled grammar its files are named for),
+    the layout-guided bracket edits, FSynth (skipped when the oracle cannot
+    tell incomplete inputs from incorrect ones), then hybrid ddmax
+    (syntactic ddmax with a grammar, lexical inside the faulty tokens;
+    lexical ddmax without one), and merges their repairs; an incomplete
+    input that completion finishes gets no search (FSynth, ddmax) after it,
+    and the hints only near its end (anywhere before it when the input ends
+    in a string run on over lines). When no complete repair is found,
+    ``partial`` holds FSynth's best partial result. The result is
     marked as stopped early only when the whole budget ran out.
     """
     chosen = REPAIR_ALGORITHMS.get(algorithm)

@@ -125,6 +125,8 @@ def run(
         best_known = best_known or any(
             r.valid and settled(context, r) and verified(r) for r in candidates.repairs
         )
+        if candidates.settled:
+            break  # the generator's repairs settle it: no generator after it runs
     accepted = [r for r in found if r.valid and verified(r)]
     spent = RunStats(tests, time.monotonic() - started)
     stopped = budget.exhausted_by(spent)

@@ -18,11 +18,13 @@ from inputmend.repairs.generators.hints import HINTS
 from inputmend.repairs.generators.layout import LAYOUT
 from inputmend.repairs.generators.quoting import QUOTING
 from inputmend.repairs.generators.redecode import REDECODE
+from inputmend.repairs.generators.sweep import SWEEP
 from inputmend.repairs.generators.unescape import UNESCAPE
 
 GENERATORS: tuple[Generator, ...] = (
     CONFLICTS,
     REDECODE,
+    SWEEP,
     COMPLETION,
     HINTS,
     LAYOUT,
@@ -34,7 +36,7 @@ GENERATORS: tuple[Generator, ...] = (
     HYBRID,
 )
 """Every generator ``auto`` runs, in the order it runs them: the cheap and
-sure first (a side of each conflict, re-reading bytes, completion, the
-hints, layout), then the searches (FSynth, hybrid ddmax)."""
+sure first (a side of each conflict, re-reading bytes, the sweep of a
+large text, completion, the hints, layout), then the searches (FSynth, hybrid ddmax)."""
 
 __all__ = ["GENERATORS", "Candidates", "Generator"]

@@ -29,6 +29,9 @@ class Candidates:
     repairs: tuple[Repair, ...]
     partial: Repair | None
     cost: RunStats
+    settled: bool = False
+    """The repairs settle the request: the generators after this one are not
+    run (they would only search again for what was found, at length)."""
 
 
 NOTHING = Candidates((), None, RunStats(0, 0.0))

@@ -1,0 +1,332 @@
+"""A left-to-right repair of many faults, in one pass over the text.
+
+The grammar's incremental scan (:class:`~inputmend.oracles.incremental.IncrementalGrammarOracle`)
+reads the text to its first error.  There a small set of local fixes is
+tried: the grammar's hints that reach the error (a Python literal, an
+unquoted key), a separator or closer inserted at the error or right after
+the token before it, the character at the error deleted.  Each is judged
+by a scan of the text after it, :data:`LOOKAHEAD` characters long (so a
+try costs the same in a 100 KB and in a 100 MB document): the fix that
+reads furthest, then the one that touches least data, is committed, and
+the scan resumes from a checkpoint past it on the original text (the
+edited text is never built until the end).  The cost is the length of the
+text plus, per fault, a few windows: linear in the faults.
+
+Systematic damage (one slip repeated throughout: every comma lost, every
+key unquoted) is recognised as it goes: the shapes of the fixes committed so
+far (which hint, which character inserted where) are tried first at each
+later error, most used first, and the first that reads its whole window
+(or :data:`HOLD` characters past itself, when the next fault is nearer) is
+committed without trying the rest, so a document with a thousand lost
+commas costs about one try per comma.
+
+The result is one repair (the whole oracle verifies it, as every repair);
+where no fix gets past an error, none (the other generators take it from
+there).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from inputmend.algorithms.hints import PLAIN_INSERTS, _removal
+from inputmend.core import levenshtein
+from inputmend.core.budget import Budget, BudgetExhausted, Meter, RunStats
+from inputmend.core.model import Edit, Repair
+from inputmend.core.oracle import Verdict
+from inputmend.grammar.hints import NO_HINTS, Hints
+from inputmend.grammar.scan import Scan
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+
+ALGORITHM = "sweep"
+
+LOOKAHEAD = 256
+"""Characters after a fix that a try reads (its judge's window)."""
+MARGIN = 64
+"""Characters before the end of a try's window that its scan is trusted up
+to: the window may cut the last token short."""
+REACH = 256
+"""Characters before an error within which a hint's rewrite may start."""
+HOLD = 16
+"""Characters past a deletion that its scan must read for it to be taken
+at all (deleting a character at a time, each getting barely past the
+fault, is a cascade that eats the data: the sweep stops there instead);
+a learned fix that reads this far is taken at once (the next fault may be
+nearer than the window's end)."""
+MAX_TRIES = 64
+"""Tries at one error at most (the local work is bounded by count)."""
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """The sweep's repair (None when no fix got past an error), the faults
+    it fixed, how many of them a fix shape repeated from an earlier fault
+    fixed at its first try, and the scans it cost (``stats.tests``)."""
+
+    repair: Repair | None
+    faults: int
+    repeated: int
+    stats: RunStats
+    stuck_at: int | None = None
+    """Where no fix got past an error (an offset of the input), if it stopped there."""
+    deleted: int = 0
+    """Fixes that deleted a character no hint explained (data may be lost)."""
+
+
+@dataclass(frozen=True)
+class _Fix:
+    shape: tuple[str, ...]
+    """What the fix does, wherever it is: a hint's name, or a plain step."""
+    edit: Edit
+    """In the coordinates of the document being scanned."""
+    cost: int
+    hold: int = 1
+    """Characters past the fix its scan must read for it to be taken."""
+
+
+@dataclass(frozen=True)
+class _Try:
+    fix: _Fix
+    scan: Scan
+    full: bool
+    """Read its whole window (or the text to its end)."""
+    reach: int
+    """Where its scan stopped, in document coordinates."""
+    window_end: int
+    """The end of its window, in the coordinates of its own scan."""
+
+
+def _blank_before(text: str, offset: int, floor: int) -> int:
+    """The end of the last non-blank character before ``offset`` (not before ``floor``)."""
+    at = offset
+    while at > floor and text[at - 1] in " \t\r\n":
+        at -= 1
+    return at
+
+
+def _plain_fixes(text: str, error: int, floor: int) -> list[_Fix]:
+    """Plain steps at an error: a separator or closer inserted right after
+    the token before it or at it, or the character at it deleted (a
+    deletion touches data: it costs more than an insertion)."""
+    after = _blank_before(text, error, floor)
+    fixes: list[_Fix] = []
+    for char in PLAIN_INSERTS:
+        if after < error:
+            fixes.append(_Fix(("insert after", char), Edit(after, 0, char), 1))
+        fixes.append(_Fix(("insert at", char), Edit(error, 0, char), 1))
+    if error < len(text):
+        fixes.append(_Fix(("delete",), Edit(error, 1, ""), 2, HOLD))
+    return fixes
+
+
+def _hint_fixes(
+    text: str, error: int, floor: int, hints: Hints, names: frozenset[str] | None = None
+) -> list[_Fix]:
+    """The hints' rewrites that reach the error (start at or before it and
+    end at or after it, or end just before it with blanks between), none
+    starting before ``floor``; only the hints called ``names`` when given."""
+    low = max(0, error - REACH)  # before ``floor`` too: the patterns look behind
+    high = min(len(text), error + REACH)
+    local = text[low:high]
+    at = error - low
+    fixes: dict[tuple[int, int, str], _Fix] = {}
+    for rewrite in hints.rewrites:
+        if names is not None and rewrite.name not in names:
+            continue
+        found_at = rewrite.pattern.match(local, at)
+        found_all = rewrite.pattern.finditer(local, 0, len(local))
+        for found in [found_at, *found_all] if found_at is not None else found_all:
+            start, end = found.start(), found.end()
+            if start > at:
+                break
+            if end <= start or start + low < floor:
+                continue
+            if not (start <= at <= end or (end < at and not local[end:at].strip())):
+                continue
+            canonical = rewrite.canonical(found)
+            edit = (
+                _removal(local, start, end)
+                if not canonical
+                else Edit(start, end - start, canonical)
+            )
+            if edit.offset + low < floor:
+                continue
+            key = (edit.offset, edit.delete, edit.insert)
+            if key not in fixes:
+                cost = levenshtein.distance(local[edit.offset : edit.end], edit.insert)
+                placed = Edit(edit.offset + low, edit.delete, edit.insert)
+                fixes[key] = _Fix(("hint", rewrite.name), placed, cost)
+    return list(fixes.values())
+
+
+def _shape_fixes(
+    shape: tuple[str, ...], text: str, error: int, floor: int, hints: Hints
+) -> list[_Fix]:
+    """The fixes of one shape at an error (a shape learned at an earlier one)."""
+    if shape[0] == "hint":
+        return _hint_fixes(text, error, floor, hints, frozenset(shape[1:]))
+    return [fix for fix in _plain_fixes(text, error, floor) if fix.shape == shape]
+
+
+class _Sweep:
+    """The state of one sweep: the document scanned (the input, or the
+    input with the fixes so far when a fix left no checkpoint to resume
+    from past it), its scan, the fixes committed."""
+
+    def __init__(
+        self, text: str, locator: IncrementalGrammarOracle, hints: Hints, meter: Meter
+    ) -> None:
+        self.original = text
+        self.locator = locator
+        self.hints = hints
+        self.meter = meter
+        self.document = text
+        self.shift = 0  # document offset - input offset, after every committed fix
+        self.edits: list[Edit] = []  # committed, in input offsets
+        self.shapes: Counter[tuple[str, ...]] = Counter()
+        self.order: list[tuple[str, ...]] = []  # learned shapes, most used first
+        self.repeated = 0
+        self.deleted = 0
+        self.floor = 0  # no fix starts before this document offset (past the last fix)
+        self.scan = locator.scan(text)
+        self.bad = list(self.scan.bad)
+
+    def judge(self, fix: _Fix) -> _Try:
+        """Scan the document with ``fix`` up to :data:`LOOKAHEAD` characters past it."""
+        self.meter.charge()
+        edit = fix.edit
+        tail = self.document[edit.end : edit.end + LOOKAHEAD]
+        scan = self.locator.edit(self.scan, edit.offset, len(self.document), edit.insert + tail)
+        window_end = scan.length
+        to_end = edit.end + LOOKAHEAD >= len(self.document)
+        feedback = scan.feedback
+        delta = len(edit.insert) - edit.delete
+        if feedback.verdict is Verdict.INCORRECT:
+            stopped = window_end if feedback.error_offset is None else feedback.error_offset
+            full = False
+        else:
+            stopped = window_end
+            # an unfinished token that began long before the window's end (a
+            # quote that opened a string running on) has not been read past
+            unfinished = scan.end is not None and scan.end.position < window_end - MARGIN
+            full = not unfinished or (to_end and feedback.verdict is Verdict.COMPLETE)
+        fixed_end = edit.offset + len(edit.insert)
+        reach = stopped - delta if stopped >= fixed_end else edit.offset
+        return _Try(fix, scan, full, reach, window_end)
+
+    def commit(self, tried: _Try) -> None:
+        """Take the fix of ``tried``: resume on the document from a checkpoint
+        of its scan past the fix, or, if it has none, rescan the edited
+        document from the fix on."""
+        edit = tried.fix.edit
+        delta = len(edit.insert) - edit.delete
+        fixed_end = edit.offset + len(edit.insert)
+        trusted = tried.reach + delta
+        if edit.end + LOOKAHEAD < len(self.document):
+            trusted = min(trusted, tried.window_end - MARGIN)
+        positions = tried.scan.positions
+        self.edits.append(Edit(edit.offset - self.shift, edit.delete, edit.insert))
+        shape = tried.fix.shape
+        self.deleted += shape == ("delete",)
+        self.shapes[shape] += 1
+        self.order = [s for s, _ in self.shapes.most_common()]
+        # the last checkpoint past the fix that its scan read, leaving room
+        # before the next error for a fix that starts before it (a hint's
+        # rewrite of the token before it, a comma after that token)
+        past = [i for i in range(len(positions)) if fixed_end <= positions[i] <= trusted]
+        roomy = [i for i in past if positions[i] <= trusted - MARGIN]
+        if past:
+            index = (roomy or past)[-1]
+            self.scan = self.locator.resume(
+                self.document, tried.scan, index, shift=-delta, bad=self.bad
+            )
+            self.floor = positions[index] - delta
+            return
+        # no checkpoint past the fix within what its scan read: the edited
+        # document is built and read on from the fix
+        self.meter.charge()
+        scan = self.locator.edit(self.scan, edit.offset, edit.end, edit.insert)
+        self.document = self.document[: edit.offset] + edit.insert + self.document[edit.end :]
+        scan.know_text(self.document)
+        self.scan = scan
+        self.bad = list(scan.bad)
+        self.shift += delta
+        self.floor = fixed_end
+
+    def step(self, error: int) -> bool:
+        """Fix the error at ``error`` (document offset): False when no fix gets past it."""
+        floor = max(self.floor, self.scan.positions[0])
+        tries = 0
+        for shape in self.order:
+            for fix in _shape_fixes(shape, self.document, error, floor, self.hints):
+                tried = self.judge(fix)
+                tries += 1
+                if tried.full or tried.reach >= fix.edit.end + HOLD:
+                    self.repeated += 1
+                    self.commit(tried)
+                    return True
+        fixes = [
+            *_hint_fixes(self.document, error, floor, self.hints),
+            *_plain_fixes(self.document, error, floor),
+        ]
+        best: tuple[Any, ...] | None = None
+        for index, fix in enumerate(fixes[: max(1, MAX_TRIES - tries)]):
+            tried = self.judge(fix)
+            if not tried.full and tried.reach < fix.edit.end + fix.hold:
+                continue  # a step that barely gets past the fault starts a cascade
+            key = (tried.full, tried.reach if not tried.full else 0, -fix.cost, -index)
+            if best is None or key > best[0]:
+                best = (key, tried)
+        if best is None:
+            return False
+        self.commit(best[1])
+        return True
+
+
+def sweep(
+    text: str,
+    locator: IncrementalGrammarOracle,
+    *,
+    hints: Hints = NO_HINTS,
+    budget: Budget,
+) -> SweepResult:
+    """Repair ``text`` left to right by ``locator``'s grammar (see the
+    module's docstring), within ``budget`` (each scan of a try counts as an
+    oracle run)."""
+    meter = Meter(budget)
+    state = _Sweep(text, locator, hints, meter)
+    faults = 0
+    stuck: int | None = None
+    try:
+        while state.scan.feedback.verdict is Verdict.INCORRECT:
+            error = state.scan.feedback.error_offset
+            if error is None or not state.step(error):
+                stuck = None if error is None else error - state.shift
+                break
+            faults += 1
+            meter.poll()
+    except BudgetExhausted:
+        return SweepResult(None, faults, state.repeated, RunStats.of(meter), None)
+    stats = RunStats.of(meter)
+    if state.scan.feedback.verdict is not Verdict.COMPLETE or stuck is not None or not faults:
+        return SweepResult(None, faults, state.repeated, stats, stuck)
+    repair = _repair(text, state.edits, faults, state.repeated)
+    return SweepResult(repair, faults, state.repeated, stats, None, state.deleted)
+
+
+def _repair(text: str, edits: Sequence[Edit], faults: int, repeated: int) -> Repair:
+    pieces: list[str] = []
+    position = 0
+    distance = 0
+    for edit in edits:
+        pieces += [text[position : edit.offset], edit.insert]
+        distance += levenshtein.distance(text[edit.offset : edit.end], edit.insert)
+        position = edit.end
+    pieces.append(text[position:])
+    note = f"left to right: {faults} faults fixed"
+    if repeated:
+        note += f", {repeated} of them as one before"
+    return Repair("".join(pieces), tuple(edits), ALGORITHM, True, distance, note)
