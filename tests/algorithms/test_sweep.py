@@ -121,3 +121,19 @@ def test_a_large_document_is_settled_by_the_sweep() -> None:
     result = services.repair(damaged, IncrementalGrammarOracle("json"), budget=BUDGET)
     assert result.repairs and result.repairs[0].algorithm == "sweep"
     assert json.loads(result.repairs[0].text) == _records(800)
+
+
+def test_a_hint_fix_that_ends_before_the_error_is_tried() -> None:
+    """YAML's lost colon shows only at the end of the line (`email u1@x`
+    reads as one scalar): the hints' fix after the key, which ends before
+    the error, is tried beside the plain steps at the error, and wins (a
+    colon at the line's end would make the whole line a key)."""
+    records = "".join(
+        f"- id: {i}\n  name: user{i}\n  email: u{i}@example.com\n  score: {i / 7:.2f}\n"
+        for i in range(900)
+    )
+    damaged = records.replace("  email: u450@", "  email u450@", 1)
+    assert len(damaged) > 32_768
+    oracle = IncrementalGrammarOracle("yaml")
+    result = sweep(damaged, oracle, hints=oracle.grammar.hints(), budget=BUDGET)
+    assert result.repair is not None and result.repair.text == records

@@ -126,8 +126,9 @@ def _hint_fixes(
     text: str, error: int, floor: int, hints: Hints, names: frozenset[str] | None = None
 ) -> list[_Fix]:
     """The hints' rewrites that reach the error (start at or before it and
-    end at or after it, or end just before it with blanks between), none
-    starting before ``floor``; only the hints called ``names`` when given."""
+    end at or after it, or end just before it with blanks between) and the
+    hints' fixes that end before it (within :data:`REACH`), none starting
+    before ``floor``; only the hints called ``names`` when given."""
     low = max(0, error - REACH)  # before ``floor`` too: the patterns look behind
     high = min(len(text), error + REACH)
     local = text[low:high]
@@ -144,8 +145,9 @@ def _hint_fixes(
                 break
             if end <= start or start + low < floor:
                 continue
-            if not (start <= at <= end or (end < at and not local[end:at].strip())):
-                continue
+            reaches = start <= at <= end or (end < at and not local[end:at].strip())
+            if not reaches and (rewrite.kind != "fix" or end > at):
+                continue  # a fix may end before the error: a lost colon shows at the line's end
             canonical = rewrite.canonical(found)
             edit = (
                 _removal(local, start, end)
