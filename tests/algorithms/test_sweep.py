@@ -137,3 +137,16 @@ def test_a_hint_fix_that_ends_before_the_error_is_tried() -> None:
     oracle = IncrementalGrammarOracle("yaml")
     result = sweep(damaged, oracle, hints=oracle.grammar.hints(), budget=BUDGET)
     assert result.repair is not None and result.repair.text == records
+
+
+def test_a_lost_opening_quote_is_put_back() -> None:
+    """A key that lost its opening quote (`email": ...`): the quote the
+    grammar accepts at the error is inserted there, and must read on past
+    itself (a quote that opened a string running to the line's end would
+    not)."""
+    text = _text(300)
+    at = text.index('"name"', len(text) // 2)
+    damaged = text[:at] + text[at + 1 :]
+    _, result = _sweep(damaged)
+    repair = result.repair  # type: ignore[attr-defined]
+    assert repair is not None and repair.text == text

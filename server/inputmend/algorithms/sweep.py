@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from inputmend.algorithms.fsynth import DELIMITERS
 from inputmend.algorithms.hints import PLAIN_INSERTS, _removal
 from inputmend.core import levenshtein
 from inputmend.core.budget import Budget, BudgetExhausted, Meter, RunStats
@@ -107,16 +108,23 @@ def _blank_before(text: str, offset: int, floor: int) -> int:
     return at
 
 
-def _plain_fixes(text: str, error: int, floor: int) -> list[_Fix]:
+def _plain_fixes(text: str, error: int, floor: int, openers: str = "") -> list[_Fix]:
     """Plain steps at an error: a separator or closer inserted right after
-    the token before it or at it, or the character at it deleted (a
-    deletion touches data: it costs more than an insertion)."""
+    the token before it or at it, an opener or quote of ``openers`` (those
+    the grammar accepts there) inserted at it, or the character at it
+    deleted (a deletion touches data: it costs more than an insertion).  An
+    opener and a deletion must read :data:`HOLD` characters past
+    themselves: a quote that opens a string running to the line's end, a
+    deletion a character at a time, would start a cascade."""
     after = _blank_before(text, error, floor)
     fixes: list[_Fix] = []
     for char in PLAIN_INSERTS:
         if after < error:
             fixes.append(_Fix(("insert after", char), Edit(after, 0, char), 1))
         fixes.append(_Fix(("insert at", char), Edit(error, 0, char), 1))
+    for char in openers:
+        if char not in PLAIN_INSERTS:
+            fixes.append(_Fix(("insert at", char), Edit(error, 0, char), 1, HOLD))
     if error < len(text):
         fixes.append(_Fix(("delete",), Edit(error, 1, ""), 2, HOLD))
     return fixes
@@ -170,7 +178,8 @@ def _shape_fixes(
     """The fixes of one shape at an error (a shape learned at an earlier one)."""
     if shape[0] == "hint":
         return _hint_fixes(text, error, floor, hints, frozenset(shape[1:]))
-    return [fix for fix in _plain_fixes(text, error, floor) if fix.shape == shape]
+    openers = shape[1] if shape[0] == "insert at" else ""
+    return [fix for fix in _plain_fixes(text, error, floor, openers) if fix.shape == shape]
 
 
 class _Sweep:
@@ -210,11 +219,13 @@ class _Sweep:
             stopped = window_end if feedback.error_offset is None else feedback.error_offset
             full = False
         else:
-            stopped = window_end
             # an unfinished token that began long before the window's end (a
-            # quote that opened a string running on) has not been read past
-            unfinished = scan.end is not None and scan.end.position < window_end - MARGIN
+            # quote that opened a string running on) has not been read past:
+            # the try reached its start
+            end = scan.end
+            unfinished = end is not None and end.position < window_end - MARGIN
             full = not unfinished or (to_end and feedback.verdict is Verdict.COMPLETE)
+            stopped = end.position if end is not None and not full else window_end
         fixed_end = edit.offset + len(edit.insert)
         reach = stopped - delta if stopped >= fixed_end else edit.offset
         return _Try(fix, scan, full, reach, window_end)
@@ -270,9 +281,13 @@ class _Sweep:
                     self.repeated += 1
                     self.commit(tried)
                     return True
+        # the openers and quotes the grammar accepts at the error (a key's
+        # lost opening quote): read from a copy of the text before it, once
+        # per fault that no learned fix repaired
+        openers = self.locator.continuations(self.document[:error], DELIMITERS)
         fixes = [
             *_hint_fixes(self.document, error, floor, self.hints),
-            *_plain_fixes(self.document, error, floor),
+            *_plain_fixes(self.document, error, floor, openers),
         ]
         best: tuple[Any, ...] | None = None
         for index, fix in enumerate(fixes[: max(1, MAX_TRIES - tries)]):
