@@ -142,3 +142,15 @@ def test_a_format_overrides_only_the_weights_it_names() -> None:
     assert sets.of("csv").as_dict()["misshapen"] == 5.0
     assert sets.of("csv").as_dict()["changed"] == 1.0
     assert sets.of("json") == sets.default == sets.of(None)
+
+
+def test_lines_touched_reads_edits_in_any_order() -> None:
+    """The edits are counted in offset order, each count starting where the
+    last stopped: the same lines as counting each edit from the start."""
+    original = "".join(f"line {i}\n" for i in range(50))
+    edits = (Edit(70, 10, ""), Edit(3, 0, ","), Edit(140, 1, "x"), Edit(70, 0, "!"))
+    expected: set[int] = set()
+    for edit in edits:
+        first = original.count("\n", 0, edit.offset)
+        expected.update(range(first, first + original.count("\n", edit.offset, edit.end) + 1))
+    assert lines_touched(original, Repair("", edits, "sweep", True, 12)) == len(expected)

@@ -147,10 +147,14 @@ def lines_touched(original: str, repair: Repair) -> int:
     """The number of distinct lines of ``original`` that the edits of
     ``repair`` touch (an edit counts the lines it deletes, at least its own)."""
     touched: set[int] = set()
-    for edit in repair.edits:
-        first = original.count("\n", 0, edit.offset)
-        last = first + original.count("\n", edit.offset, edit.end)
-        touched.update(range(first, last + 1))
+    line = position = 0  # the line of ``position``, the offset of the last edit so far
+    # in offset order, each count starts where the last stopped: one pass over
+    # the text, not one per edit (a repair of 1,400 faults in 3.3 MB)
+    for edit in sorted(repair.edits, key=lambda e: (e.offset, e.delete)):
+        line += original.count("\n", position, edit.offset)
+        position = edit.offset
+        last = line + original.count("\n", edit.offset, edit.end)
+        touched.update(range(line, last + 1))
     return len(touched)
 
 
