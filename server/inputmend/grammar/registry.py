@@ -36,8 +36,6 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
-import lark
-
 from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar.accept import ACCEPT_CHECKS
 from inputmend.grammar.semantics import LOADERS
