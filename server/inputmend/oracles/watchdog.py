@@ -10,6 +10,13 @@ match is interrupted.  Limits nest (a run's limit around each check's); in a
 thread other than the main one, or without ``setitimer``, a block runs
 without a limit.
 
+An :class:`Overrun` raised where it cannot propagate is lost: in a
+finalizer that the garbage collector runs (Python prints such an exception
+and drops it) or under a broad ``except``.  So once a deadline has passed,
+the timer fires again every :data:`RETRY_S` of CPU time and raises again,
+until the block is left; it never raises in the bookkeeping of the limits
+themselves (a frame of this module), so a limit is always removed.
+
 :class:`GuardedGrammar` runs a user grammar's checks under the test timeout:
 an overrun makes the check INCORRECT with a message that names the
 terminal, and the grammar is not used again by that oracle (each further
@@ -22,8 +29,7 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
@@ -68,6 +74,10 @@ def culprit(frame: FrameType | None) -> str:
     return ""
 
 
+RETRY_S = 0.01
+"""CPU seconds between raises once a deadline has passed (see the module's docstring)."""
+
+
 class _Timer:
     """The process's one profiling timer, shared by the nested limits."""
 
@@ -86,9 +96,13 @@ class _Timer:
         del signum
         now = time.process_time()
         expired = [limit for limit in self.limits if limit.deadline <= now]
-        if expired:
-            raise Overrun(min(expired, key=lambda limit: limit.deadline), culprit(frame))
-        self.arm()  # early (the timer's granularity): wait for the rest
+        if not expired:
+            self.arm()  # early (the timer's granularity): wait for the rest
+            return
+        signal.setitimer(signal.ITIMER_PROF, RETRY_S)  # again, should this raise be lost
+        if frame is not None and frame.f_code in _BOOKKEEPING:
+            return  # a limit being set or removed: raise after it, never inside it
+        raise Overrun(min(expired, key=lambda limit: limit.deadline), culprit(frame))
 
 
 _TIMER = _Timer()  # per process, as the signal and the timer are
@@ -98,25 +112,44 @@ def _usable() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
-@contextmanager
-def cpu_limit(seconds: float | None) -> Iterator[Limit | None]:
+class _Armed:
+    """The context manager :func:`cpu_limit` returns: its limit is set on
+    entry and removed on exit, in frames where :meth:`_Timer.fired` never
+    raises."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.limit: Limit | None = None
+
+    def __enter__(self) -> Limit | None:
+        if self.seconds is None or not _usable():
+            return None
+        if not _TIMER.installed:
+            signal.signal(signal.SIGPROF, _TIMER.fired)
+            _TIMER.installed = True
+        self.limit = Limit(self.seconds, time.process_time() + self.seconds)
+        _TIMER.limits.append(self.limit)
+        _TIMER.arm()
+        return self.limit
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.limit is not None:
+            _TIMER.limits.remove(self.limit)
+            self.limit = None
+            _TIMER.arm()
+
+
+_BOOKKEEPING = frozenset(
+    code.__code__ for code in (_Armed.__enter__, _Armed.__exit__, _Timer.arm, _Timer.fired)
+)
+"""The code that sets and removes limits: an overrun is never raised inside it."""
+
+
+def cpu_limit(seconds: float | None) -> AbstractContextManager[Limit | None]:
     """Raise :class:`Overrun` (carrying the yielded limit) in the block once it
     has used ``seconds`` of CPU time; yields None where no limit is set
     (``seconds`` is None, or no timer can be had here)."""
-    if seconds is None or not _usable():
-        yield None
-        return
-    if not _TIMER.installed:
-        signal.signal(signal.SIGPROF, _TIMER.fired)
-        _TIMER.installed = True
-    limit = Limit(seconds, time.process_time() + seconds)
-    _TIMER.limits.append(limit)
-    _TIMER.arm()
-    try:
-        yield limit
-    finally:
-        _TIMER.limits.remove(limit)
-        _TIMER.arm()
+    return _Armed(seconds)
 
 
 def run_limit(timeout_s: float | None, test_timeout_s: float) -> float | None:
