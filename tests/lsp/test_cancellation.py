@@ -35,19 +35,12 @@ class _RaisingStop(jobs._JobStop):
             self.returned_after_raise += 1
 
 
-_UNREPORTED = pytest.mark.xfail(
-    strict=True,
-    reason="ddmax-hybrid stopped inside an oracle scan by the job's stop hook "
-    "reports neither the stop nor its reason (stop_reason None)",
-)
-
-
 @pytest.mark.parametrize(
     ("phase", "raise_at"),
     [
         (jobs.repair, 3),  # early in the first scan
         (jobs.repair, 40),  # a later scan
-        pytest.param(jobs.diagnose, 3, marks=_UNREPORTED),
+        (jobs.diagnose, 3),
         (jobs.diagnose, 40),
     ],
 )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from inputmend.core.budget import Budget, BudgetExhausted
+from inputmend.core.budget import Budget, BudgetExhausted, Cancelled
 from inputmend.core.oracle import Verdict
 from inputmend.oracles.python import CallableOracle
 from inputmend.oracles.wrappers import AllOf, CachedOracle, MeteredOracle, find_part, metered
@@ -28,6 +28,16 @@ def test_test_budget() -> None:
     with pytest.raises(BudgetExhausted, match="test budget of 2"):
         oracle.check("c")
     assert meter.exhausted
+
+
+def test_a_stop_inside_the_oracle_is_the_runs_stop_reason() -> None:
+    def stopping(text: str) -> bool:
+        raise Cancelled("cancelled")  # the oracle's own stop hook, e.g. a job's flag
+
+    oracle, meter = metered(CountingOracle(stopping))
+    with pytest.raises(Cancelled):
+        oracle.check("a")
+    assert meter.stop_reason == "cancelled"
 
 
 def test_all_of_asks_in_order_and_the_first_objection_wins() -> None:

@@ -117,6 +117,12 @@ class Meter:
         self.stop_reason = str(error)
         return error
 
+    def stopped_by(self, error: BudgetExhausted) -> None:
+        """Record a stop that came from elsewhere (the stop hook of an oracle
+        this run charges), so that the run reports why it stopped."""
+        if self.stop_reason is None:
+            self.stop_reason = str(error)
+
     def poll(self) -> None:
         """The stop hook: raise if the run was cancelled or is past its deadline."""
         if self.stop_reason is not None:

@@ -13,7 +13,7 @@ import functools
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
-from inputmend.core.budget import UNLIMITED, Budget, Meter
+from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, Meter
 from inputmend.core.oracle import COMPLETE, Feedback, Oracle, Verdict
 from inputmend.grammar.compiled import CompiledGrammar
 
@@ -77,7 +77,11 @@ class MeteredOracle:
 
     def check(self, text: str) -> Feedback:
         self.meter.charge()
-        return self.inner.check(text)
+        try:
+            return self.inner.check(text)
+        except BudgetExhausted as stop:  # the oracle's own stop hook (a job's)
+            self.meter.stopped_by(stop)
+            raise
 
     def describe(self) -> str:
         return self.inner.describe()
