@@ -52,6 +52,7 @@ from typing import Any
 import Levenshtein
 
 from inputmend import services
+from inputmend.config import defaults
 from inputmend.core.budget import Budget
 from inputmend.core.oracle import Oracle
 from inputmend.core.text import decode_bytes
@@ -188,7 +189,7 @@ def run_case(
     oracle = build_oracle(case, command, pattern)
     text = decode_bytes(case.corrupt)[0]
     started = time.perf_counter()
-    budget = Budget(timeout_s=timeout)
+    budget = Budget(timeout_s=timeout, max_tests=defaults.RUN_MAX_TESTS)
     result = services.repair(text, oracle, algorithm=algorithm, budget=budget, top=5)
     elapsed = time.perf_counter() - started
     oracle.close()

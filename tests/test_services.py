@@ -13,7 +13,7 @@ import pytest
 
 from inputmend import services
 from inputmend.cli.main import build_parser
-from inputmend.core.budget import Budget, RunStats
+from inputmend.core.budget import TIME_CAP_REACHED, Budget, RunStats
 from inputmend.core.model import Edit, Repair
 from inputmend.core.oracle import Feedback
 from inputmend.grammar.compiled import CompiledGrammar
@@ -508,7 +508,7 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
         text, IncrementalGrammarOracle("json"), budget=Budget(timeout_s=5), spent_s=5.0
     )
     assert result.repairs == ()
-    assert result.stats.stop_reason == "time budget of 5s used up"
+    assert result.stats.stop_reason == TIME_CAP_REACHED
     assert services.repair(text, IncrementalGrammarOracle("json"), spent_s=5.0).repairs
 
 

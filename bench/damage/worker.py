@@ -46,8 +46,20 @@ def engine() -> tuple[Any, Any, Any]:
     return repair, oracle, budget
 
 
+def work_bound() -> int | None:
+    """The engine's default work bound (oracle runs), if its revision has one:
+    each engine runs with its own defaults, ``timeout`` being the time cap."""
+    try:
+        from inputmend.config import defaults
+    except ImportError:
+        return None
+    bound: int | None = getattr(defaults, "RUN_MAX_TESTS", None)
+    return bound
+
+
 def run_case(case: dict[str, Any], timeout: float) -> dict[str, Any]:
     repair, IncrementalGrammarOracle, Budget = engine()
+    bound = work_bound()
     times: list[float] = []
     repairs: list[str] = []
     valid = False
@@ -56,7 +68,10 @@ def run_case(case: dict[str, Any], timeout: float) -> dict[str, Any]:
             oracle = IncrementalGrammarOracle(case["grammar"])
             started = time.perf_counter()
             result = repair(
-                case["text"], oracle, budget=Budget(timeout_s=timeout), top=case.get("top", 5)
+                case["text"],
+                oracle,
+                budget=Budget(timeout_s=timeout, max_tests=bound),
+                top=case.get("top", 5),
             )
             times.append(time.perf_counter() - started)
             repairs = [repair.text for repair in result.repairs]

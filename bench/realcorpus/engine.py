@@ -73,5 +73,5 @@ def repair(text: str, fmt: str, *, max_tests: int, timeout_s: float, top: int) -
         )
         for found in result.repairs
     )
-    capped = (result.stats.stop_reason or "").startswith("time budget")
+    capped = result.stats.time_capped
     return Answer(candidates, result.input_valid, capped)

@@ -80,7 +80,7 @@ def repair(
     base_dir: str | Path | None = None,
     test_timeout: float = defaults.TEST_TIMEOUT_S,
     timeout: float | None = defaults.RUN_TIMEOUT_S,
-    max_tests: int | None = None,
+    max_tests: int | None = defaults.RUN_MAX_TESTS,
     top: int = defaults.TOP_REPAIRS,
     algorithm: str = "auto",
     max_loss: LossLimit = DEFAULT_LIMIT,
@@ -90,8 +90,11 @@ def repair(
     merged, and each is marked lossy when it loses more than ``max_loss``.
 
     The oracle options are :func:`check`'s.  The search stops after
-    ``max_tests`` oracle runs or ``timeout`` seconds (``None``: no limit),
-    whichever comes first; ``result.stats`` says whether it stopped early.
+    ``max_tests`` oracle runs (its work bound: the same answer on any machine)
+    or at the safety cap of ``timeout`` seconds (``None``: no limit),
+    whichever comes first; ``result.stats`` says whether it stopped early
+    (``result.stats.time_capped``: at the time cap, so the answer may differ
+    from run to run).
     ``algorithm`` is one of ``inputmend repair --help``'s.
     """
     from inputmend import services

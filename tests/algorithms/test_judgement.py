@@ -480,7 +480,7 @@ def test_a_stopped_budget_ends_a_growing_window() -> None:
     def stop() -> None:
         nonlocal polls
         polls += 1
-        raise BudgetExhausted("time budget of 1s used up")
+        raise BudgetExhausted("time cap reached")
 
     stopped = _Counting()
     judge = _json_judge(original, stopped)

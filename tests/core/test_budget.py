@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from inputmend.core.budget import Budget, BudgetExhausted, Cancelled, Meter, RunStats
+from inputmend.core.budget import (
+    TIME_CAP_REACHED,
+    Budget,
+    BudgetExhausted,
+    Cancelled,
+    Meter,
+    RunStats,
+)
 
 
 def test_what_is_left_after_a_step() -> None:
@@ -20,10 +27,11 @@ def test_what_is_left_after_a_step() -> None:
 def test_shares() -> None:
     budget = Budget(timeout_s=10.0, max_tests=101)
     share = budget.share(0.6)
-    assert (share.timeout_s, share.max_tests) == (6.0, 60)
+    assert (share.timeout_s, share.max_tests) == (10.0, 60)  # the time cap stays the run's
+    assert Budget(timeout_s=10.0).share(0.6).timeout_s == 6.0  # time is the only bound
     assert Budget().share(0.5) == Budget()
     fair = Budget(timeout_s=10.0, max_tests=3).fair_share(0.1)
-    assert (fair.timeout_s, fair.max_tests) == (1.0, 1)  # a share of tests is never none
+    assert (fair.timeout_s, fair.max_tests) == (10.0, 1)  # a share of tests is never none
     assert Budget(max_tests=0).fair_share(0.5).max_tests == 0
     assert Budget().fair_share(0.1) == Budget()
 
@@ -32,7 +40,9 @@ def test_whether_a_budget_is_used_up() -> None:
     budget = Budget(timeout_s=2.0, max_tests=10)
     assert budget.exhausted_by(RunStats(9, 1.9)) is None
     assert budget.exhausted_by(RunStats(10, 0.1)) == "test budget of 10 oracle runs used up"
-    assert budget.exhausted_by(RunStats(0, 2.5)) == "time budget of 2s used up"
+    capped = budget.exhausted_by(RunStats(0, 2.5))
+    assert capped == TIME_CAP_REACHED and RunStats(0, 2.5, True, capped).time_capped
+    assert not RunStats(10, 0.1, True, budget.exhausted_by(RunStats(10, 0.1))).time_capped
     assert Budget(cancelled=lambda: True).exhausted_by(RunStats(0, 0.0)) == "cancelled"
     assert Budget().exhausted_by(RunStats(10**6, 10**6)) is None
 
@@ -47,7 +57,7 @@ def test_arithmetic_keeps_the_cancellation() -> None:
 
 def test_deadline_and_cancellation() -> None:
     meter = Meter(Budget(timeout_s=0.0))
-    with pytest.raises(BudgetExhausted, match="time budget"):
+    with pytest.raises(BudgetExhausted, match="time cap reached"):
         meter.poll()
     flag = {"stop": False}
     meter = Meter(Budget(cancelled=lambda: flag["stop"]))
@@ -74,4 +84,5 @@ def test_the_test_budget_and_the_stats_of_a_run() -> None:
 
 def test_budgets_are_printable() -> None:
     assert Budget().describe() == "unlimited"
-    assert Budget(timeout_s=2, max_tests=10).describe() == "timeout 2s, at most 10 tests"
+    assert Budget(timeout_s=2, max_tests=10).describe() == "at most 10 tests, time cap 2s"
+    assert Budget(timeout_s=2).describe() == "timeout 2s"

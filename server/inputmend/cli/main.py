@@ -71,9 +71,16 @@ def _budget_options(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=seconds,
         metavar="S",
-        help=f"time budget (default {defaults.RUN_TIMEOUT_S:g}s)",
+        help=f"safety cap in seconds, reported when reached (default {defaults.RUN_TIMEOUT_S:g}; "
+        f"record mode: {defaults.RECORD_TIMEOUT_S:g} per record)",
     )
-    parser.add_argument("--max-tests", type=int, metavar="N", help="budget of oracle runs")
+    parser.add_argument(
+        "--max-tests",
+        type=int,
+        metavar="N",
+        help=f"work bound in oracle runs: the same answer on any machine (default "
+        f"{defaults.RUN_MAX_TESTS}; record mode: {defaults.RECORD_MAX_TESTS} per record)",
+    )
 
 
 def _encoding_option(parser: argparse.ArgumentParser) -> None:

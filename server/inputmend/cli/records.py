@@ -424,6 +424,7 @@ class Report:
             "data_lost": record.lost,
             "algorithm": repair.algorithm if repair else None,
             "reason": record.reason or None,
+            "time_capped": record.capped,
         }
 
     def summary(self, written: str | None, rejects: str | None) -> None:
@@ -440,6 +441,11 @@ class Report:
             parts.append(f"{counts.rejected:,} {verb} ({why})")
         if counts.blank:
             parts.append(f"{counts.blank:,} blank line(s) kept")
+        if counts.time_capped:
+            parts.append(
+                f"{counts.time_capped:,} reached the time cap of "
+                f"{self.run.settings.timeout_s:g}s (their answers may differ from run to run)"
+            )
         print(
             f"{self.name}: {counts.records:,} records in {seconds:.1f}s "
             f"({rate:,.0f} records/s): " + ", ".join(parts),

@@ -66,7 +66,7 @@ class RunLimits:
     repair may lose before it is lossy (never written unless allowed)."""
 
     timeout_s: float | None = defaults.RUN_TIMEOUT_S
-    max_tests: int | None = None
+    max_tests: int | None = defaults.RUN_MAX_TESTS
     max_loss: LossLimit = DEFAULT_LIMIT
     allow_loss: bool = False
 

@@ -1,7 +1,12 @@
 """The budget of a run, the one way to stop work, and what a run cost.
 
-A :class:`Budget` says how long a run may take, how many oracle runs it may
-charge, and whether its caller has cancelled it.  A :class:`Meter` accounts
+A :class:`Budget` says how many oracle runs a run may charge (its *work
+bound*), how long it may take at most (its *time cap*), and whether its
+caller has cancelled it.  The work bound is what makes an answer the same on
+any machine under any load: the defaults bound every search by work, and the
+time cap is only a safety net, large enough never to be reached on an
+ordinary machine; a run that reaches it says so (its stop reason begins with
+:data:`TIME_CAP`), since its answer may then differ from run to run.  A :class:`Meter` accounts
 for one run against a budget; its :meth:`Meter.poll` is the *stop hook* that
 long loops call (algorithms between candidates, grammar scans every few
 thousand tokens): it raises :class:`BudgetExhausted` (or :class:`Cancelled`)
@@ -10,6 +15,9 @@ when the run must stop, and the algorithm returns the best result it has.
 Splitting a budget among the steps of a run is arithmetic on budgets
 (:meth:`Budget.after`, :meth:`Budget.share`, :meth:`Budget.fair_share`), and
 whether a budget is used up (:meth:`Budget.exhausted_by`), written once here.
+A share splits the work bound; the time cap stays the whole run's (a step
+must not stop on the clock where the run would not), except for a budget
+with no work bound, whose only bound is time.
 """
 
 from __future__ import annotations
@@ -18,6 +26,12 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+
+TIME_CAP = "time cap reached"
+"""How the stop reason of a run that reached its time cap begins."""
+TIME_CAP_REACHED = f"{TIME_CAP}: the answer may differ from run to run"
+"""The stop reason of a run stopped by its time cap (a step's cap is what
+is left of the run's, so the reason names no number)."""
 
 
 @dataclass(frozen=True)
@@ -33,10 +47,11 @@ class Budget:
 
     def describe(self) -> str:
         parts = []
-        if self.timeout_s is not None:
-            parts.append(f"timeout {self.timeout_s:g}s")
         if self.max_tests is not None:
             parts.append(f"at most {self.max_tests} tests")
+        if self.timeout_s is not None:
+            cap = "time cap" if self.max_tests is not None else "timeout"
+            parts.append(f"{cap} {self.timeout_s:g}s")
         if self.cancelled is not None:
             parts.append("cancellable")
         return ", ".join(parts) or "unlimited"
@@ -56,13 +71,13 @@ class Budget:
         return replace(self, timeout_s=timeout, max_tests=tests)
 
     def share(self, fraction: float) -> Budget:
-        """``fraction`` of this budget (for one of several steps)."""
+        """``fraction`` of this budget (for one of several steps): of its work
+        bound, the time cap staying whole; of its time when it has no work
+        bound (see the module's docstring)."""
         timeout, tests = self.timeout_s, self.max_tests
-        return replace(
-            self,
-            timeout_s=None if timeout is None else fraction * timeout,
-            max_tests=None if tests is None else int(fraction * tests),
-        )
+        if tests is not None:
+            return replace(self, max_tests=int(fraction * tests))
+        return replace(self, timeout_s=None if timeout is None else fraction * timeout)
 
     def fair_share(self, fraction: float) -> Budget:
         """``fraction`` of this budget for one of several steps, its tests
@@ -78,7 +93,7 @@ class Budget:
         if self.cancelled is not None and self.cancelled():
             return "cancelled"
         if self.timeout_s is not None and spent.elapsed_s >= self.timeout_s:
-            return f"time budget of {self.timeout_s:g}s used up"
+            return TIME_CAP_REACHED
         if self.max_tests is not None and spent.tests >= self.max_tests:
             return f"test budget of {self.max_tests} oracle runs used up"
         return None
@@ -131,7 +146,7 @@ class Meter:
         if cancelled is not None and cancelled():
             raise self._stop(Cancelled("cancelled"))
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise self._stop(BudgetExhausted(f"time budget of {self.budget.timeout_s:g}s used up"))
+            raise self._stop(BudgetExhausted(TIME_CAP_REACHED))
 
     def charge(self) -> None:
         """Account for one oracle run, raising if the budget does not allow it."""
@@ -150,6 +165,11 @@ class RunStats:
     elapsed_s: float
     budget_exhausted: bool = False
     stop_reason: str | None = None
+
+    @property
+    def time_capped(self) -> bool:
+        """Did the run stop at its time cap (its answer may differ from run to run)?"""
+        return (self.stop_reason or "").startswith(TIME_CAP)
 
     @classmethod
     def of(cls, meter: Meter) -> RunStats:

@@ -9,8 +9,10 @@ For every change:
 
    * *quick repairs*, in a thread of this process with the document's
      grammar (:data:`QUICK_REPAIR_ALGORITHM`, at most
-     :data:`~inputmend.config.defaults.SERVER_QUICK_REPAIR_S`): offered as
-     quick fixes at once, none of them preferred unless they are final;
+     :data:`~inputmend.config.defaults.SERVER_QUICK_REPAIR_TESTS` oracle
+     runs, capped at :data:`~inputmend.config.defaults.SERVER_QUICK_REPAIR_S`,
+     which is logged when reached): offered as quick fixes at once, none of
+     them preferred unless they are final;
    * in the process pool: the external validator (when configured and
      allowed), then the ranked repairs and the failure-inducing spans (ddmax)
      side by side.
@@ -23,7 +25,9 @@ For every change:
    are the final list themselves when their search is the command line's
    and ran to its end (:func:`quick_is_final`): the pool's search for the
    same repairs, started beside them, is then stopped, and the preferred
-   fix is offered at once.  Results go into the
+   fix is offered at once.  Quick repairs cut short by their time cap do
+   not join the final list (they depend on the machine's speed, the final
+   list must not).  Results go into the
    session only while their snapshot is current
    (:meth:`~inputmend.lsp.session.Session.update`); a new edit cancels the
    running jobs (:mod:`~inputmend.lsp.scheduler`).
@@ -376,9 +380,10 @@ class Analyser:
             # a user grammar: a thread stuck in one of its regexes could not be
             # stopped (and would hold the GIL); the pool's repairs come soon after
             return NO_QUICK
+        tests = defaults.SERVER_QUICK_REPAIR_TESTS
         budget = Budget(
             timeout_s=min(settings.timeout_s, defaults.SERVER_QUICK_REPAIR_S),
-            max_tests=settings.max_tests,
+            max_tests=tests if settings.max_tests is None else min(tests, settings.max_tests),
             cancelled=lambda: not self.session.is_current(snapshot),
         )
         grammar = services.grammar_check(oracle)
@@ -413,6 +418,11 @@ class Analyser:
         offered = self._offered(snapshot, result.repairs) if result.repairs else ()
         if result.repairs or final:
             self._apply(snapshot, repairs=offered, final=final)
+        if result.stats.time_capped:
+            # what it found by then depends on the machine's speed: offered,
+            # but the final list is the background search's alone
+            log.info("quick repairs of %s: %s", snapshot.uri, result.stats.stop_reason)
+            return Quick((), offered, final=False)
         return Quick(result.repairs, offered, final)
 
     def _offered(self, snapshot: Snapshot, repairs: Sequence[Repair]) -> tuple[Repair, ...]:
@@ -486,6 +496,8 @@ class Analyser:
         stopped = result.stats.stop_reason
         if stopped and not result.repairs:
             return {"repairs": result.repairs, "background_note": f"no repair found ({stopped})"}
+        if result.stats.time_capped:
+            return {"repairs": result.repairs, "background_note": f"repairs: {stopped}"}
         return {"repairs": result.repairs}
 
     async def _diagnosis(
@@ -497,6 +509,9 @@ class Analyser:
             diagnosis = await runner(jobs.diagnose, self._job(snapshot, spec, timeout))
         except jobs.JobError as error:
             return {"background_note": f"diagnosis failed: {error}"}
+        if diagnosis.stats.time_capped:
+            note = f"failure-inducing spans: {diagnosis.stats.stop_reason}"
+            return {"spans": diagnosis.spans, "background_note": note}
         return {"spans": diagnosis.spans}
 
     # ----------------------------------------------------------------- DDSET

@@ -47,7 +47,7 @@ SECTION = "inputmend"
 class ServerSettings:
     oracles: tuple[Rule, ...] = ()
     timeout_s: float = defaults.SERVER_RUN_TIMEOUT_S
-    max_tests: int | None = None
+    max_tests: int | None = defaults.RUN_MAX_TESTS
     max_loss: LossLimit = DEFAULT_LIMIT
     test_timeout_s: float = defaults.SERVER_TEST_TIMEOUT_S
     repair_algorithm: str = "auto"

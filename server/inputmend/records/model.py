@@ -54,6 +54,8 @@ class RecordResult:
     lost: int = 0
     rejection: Rejection | None = None
     reason: str = ""
+    capped: bool = False
+    """Its repair reached the time cap: the answer may differ from run to run."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,9 @@ class Counts:
     repaired: int = 0
     rejected: int = 0
     blank: int = 0
+    time_capped: int = 0
+    """Records whose repair reached the time cap (their answers may differ
+    from run to run; with the default work bound, none on an ordinary machine)."""
 
     def __add__(self, other: Counts) -> Counts:
         return Counts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))

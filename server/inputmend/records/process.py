@@ -9,14 +9,13 @@ reported as rejected, with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from inputmend import services
 from inputmend.config import defaults
 from inputmend.core.budget import Budget
 from inputmend.core.loss import LossLimit, significant
-from inputmend.core.model import Repair, distance, edits_between
+from inputmend.core.model import Repair, RepairResult, distance, edits_between
 from inputmend.core.oracle import Feedback, Oracle
 from inputmend.records.model import (
     Counts,
@@ -169,6 +168,8 @@ class RecordProcessor:
         return self._rejected(text, line, ending, Rejection.TOO_LARGE, reason)
 
     def _repair(self, text: str, line: int, ending: str, feedback: Feedback) -> RecordResult:
+        """The record repaired within its budget; one whose search reached the
+        time cap says so (its answer may differ from run to run)."""
         settings = self.settings
         result = services.repair(
             text,
@@ -177,11 +178,17 @@ class RecordProcessor:
             budget=self.budget,
             max_loss=settings.loss,
         )
+        found = self._repaired(text, line, ending, feedback, result)
+        return replace(found, capped=True) if result.stats.time_capped else found
+
+    def _repaired(
+        self, text: str, line: int, ending: str, feedback: Feedback, result: RepairResult
+    ) -> RecordResult:
         size = significant(text)
         first_lost: int | None = None
         for repair in result.repairs:
             lost = repair.data_lost
-            if settings.allow_loss or not repair.lossy:
+            if self.settings.allow_loss or not repair.lossy:
                 return RecordResult(
                     line, Status.REPAIRED, text, ending, repair.text, feedback, repair, lost
                 )
@@ -190,7 +197,7 @@ class RecordProcessor:
         if first_lost is not None:
             reason = (
                 f"only lossy repairs: the best loses {first_lost} of {size} characters "
-                f"(limit {settings.loss.describe()})"
+                f"(limit {self.settings.loss.describe()})"
             )
             return self._rejected(text, line, ending, Rejection.LOSSY, reason, feedback)
         stop = result.stats.stop_reason
@@ -295,6 +302,7 @@ def _count(results: list[RecordResult], *, valid: int, blank: int) -> Counts:
         repaired=statuses.count(Status.REPAIRED),
         rejected=statuses.count(Status.REJECTED),
         blank=blank,
+        time_capped=sum(result.capped for result in results),
     )
 
 

@@ -13,11 +13,11 @@ ranking's tie-breakers favour among equals
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from inputmend.algorithms.conflicts import ALGORITHM as CONFLICT_ALGORITHM
-from inputmend.core.budget import Budget, Meter, RunStats
+from inputmend.core.budget import Budget, BudgetExhausted, Meter, RunStats
 from inputmend.core.loss import LossLimit
 from inputmend.core.model import Repair, RepairResult
 from inputmend.core.oracle import Oracle, Verdict
@@ -127,10 +127,8 @@ def run(
         )
         if candidates.settled:
             break  # the generator's repairs settle it: no generator after it runs
-    accepted = [r for r in found if r.valid and verified(r)]
+    accepted = _accepted(found, verified, meter)
     spent = RunStats(tests, time.monotonic() - started)
-    stopped = budget.exhausted_by(spent)
-    stats = replace(spent, budget_exhausted=stopped is not None, stop_reason=stopped)
     if not text:
         notes.append("the input is empty")
     if not accepted:
@@ -142,7 +140,26 @@ def run(
             )
     ranked = rank_in(context, accepted, top, max_loss, notes)
     ranked, polishing = polish(context, ranked, budget, spent)
-    stats = replace(stats, tests=stats.tests + polishing, elapsed_s=time.monotonic() - started)
+    spent = RunStats(tests + polishing, time.monotonic() - started)
+    stopped = budget.exhausted_by(spent) or meter.stop_reason  # polishing is cut short too
+    stats = replace(spent, budget_exhausted=stopped is not None, stop_reason=stopped)
     # the judge reads on, and the polish goes on, only while the budget lasts
-    cut_short = cut_short or meter.exhausted or budget.exhausted_by(stats) is not None
+    cut_short = cut_short or stopped is not None
     return RepairResult(False, ranked, stats, tuple(notes), partial=partial, cut_short=cut_short)
+
+
+def _accepted(
+    found: Sequence[Repair], verified: Callable[[Repair], bool], meter: Meter
+) -> list[Repair]:
+    """The repairs of ``found`` the whole oracle accepts (``verified``),
+    checked while the run's time cap lasts (each check is a whole-document
+    scan)."""
+    accepted = []
+    for repair in found:
+        try:
+            meter.poll()
+        except BudgetExhausted:
+            break
+        if repair.valid and verified(repair):
+            accepted.append(repair)
+    return accepted
