@@ -199,7 +199,8 @@ def test_budget_is_reported(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
         capsys, "repair", "--json", "--max-tests", "3", "--algorithm", "ddmax", str(path)
     )
     data = json.loads(out)
-    assert data["budget_exhausted"] is True
+    assert data["budget_exhausted"] is True and data["time_capped"] is False
+    assert data["stop_reason"] == "test budget of 3 oracle runs used up"
     assert data["tests"] <= 4
 
 

@@ -171,6 +171,8 @@ def repair_record(
         "tests": result.stats.tests,
         "elapsed_s": round(result.stats.elapsed_s, 6),
         "budget_exhausted": result.stats.budget_exhausted,
+        "stop_reason": result.stats.stop_reason,
+        "time_capped": result.stats.time_capped,
         "notes": list(result.notes),
         "written": written,
         "partial": None
@@ -410,6 +412,8 @@ def explain_json(
         "tests": diagnosis.stats.tests if diagnosis else 1,
         "elapsed_s": round(diagnosis.stats.elapsed_s, 6) if diagnosis else 0.0,
         "budget_exhausted": diagnosis.stats.budget_exhausted if diagnosis else False,
+        "stop_reason": diagnosis.stats.stop_reason if diagnosis else None,
+        "time_capped": diagnosis.stats.time_capped if diagnosis else False,
         "notes": list(diagnosis.notes) if diagnosis else [],
     }
 
@@ -451,6 +455,8 @@ def abstraction_json(name: str, result: Abstraction, seed: int) -> dict[str, Any
         "instances": list(result.instances),
         "elapsed_s": round(stats.elapsed_s, 6),
         "budget_exhausted": stats.budget_exhausted,
+        "stop_reason": stats.stop_reason,
+        "time_capped": stats.time_capped,
         "seed": seed,
         "notes": list(result.notes),
     }
