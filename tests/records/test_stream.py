@@ -75,7 +75,7 @@ def test_each_record_gets_its_own_time_budget(monkeypatch: pytest.MonkeyPatch) -
     assert all(10 <= count <= 25 for count in runs.values()), runs
     for result in results:
         assert result.status is Status.REJECTED and result.rejection is Rejection.NO_REPAIR
-        assert "time cap reached" in result.reason
+        assert "time cap reached" in result.reason and result.capped
         assert result.output == result.text
 
 
