@@ -15,9 +15,11 @@ when the run must stop, and the algorithm returns the best result it has.
 Splitting a budget among the steps of a run is arithmetic on budgets
 (:meth:`Budget.after`, :meth:`Budget.share`, :meth:`Budget.fair_share`), and
 whether a budget is used up (:meth:`Budget.exhausted_by`), written once here.
-A share splits the work bound; the time cap stays the whole run's (a step
-must not stop on the clock where the run would not), except for a budget
-with no work bound, whose only bound is time.
+A share splits the work bound and the time cap alike: when a machine is so
+slow that the cap is reached, each step still gets its part of the time (a
+step that may use its whole share of work, as an anytime search does, must
+not leave the later ones none); a step stopped by its share of the time cap
+reports it like the run's own cap.
 """
 
 from __future__ import annotations
@@ -71,13 +73,13 @@ class Budget:
         return replace(self, timeout_s=timeout, max_tests=tests)
 
     def share(self, fraction: float) -> Budget:
-        """``fraction`` of this budget (for one of several steps): of its work
-        bound, the time cap staying whole; of its time when it has no work
-        bound (see the module's docstring)."""
+        """``fraction`` of this budget (for one of several steps)."""
         timeout, tests = self.timeout_s, self.max_tests
-        if tests is not None:
-            return replace(self, max_tests=int(fraction * tests))
-        return replace(self, timeout_s=None if timeout is None else fraction * timeout)
+        return replace(
+            self,
+            timeout_s=None if timeout is None else fraction * timeout,
+            max_tests=None if tests is None else int(fraction * tests),
+        )
 
     def fair_share(self, fraction: float) -> Budget:
         """``fraction`` of this budget for one of several steps, its tests

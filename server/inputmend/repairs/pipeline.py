@@ -93,6 +93,7 @@ def run(
     found: tuple[Repair, ...] = ()
     partial: Repair | None = None
     tests = 1
+    capped: str | None = None  # a generator stopped by its share of the time cap
     notes: list[str] = []
     verdicts: dict[str, bool] = {}  # text -> accepted by the whole oracle
 
@@ -120,6 +121,8 @@ def run(
         candidates = generator.run(context, found, share)
         tests += candidates.cost.tests
         cut_short = cut_short or candidates.cost.budget_exhausted
+        if candidates.cost.time_capped:
+            capped = candidates.cost.stop_reason
         found = (*found, *candidates.repairs)
         partial = partial or candidates.partial
         best_known = best_known or any(
@@ -141,7 +144,7 @@ def run(
     ranked = rank_in(context, accepted, top, max_loss, notes)
     ranked, polishing = polish(context, ranked, budget, spent)
     spent = RunStats(tests + polishing, time.monotonic() - started)
-    stopped = budget.exhausted_by(spent) or meter.stop_reason  # polishing is cut short too
+    stopped = budget.exhausted_by(spent) or meter.stop_reason or capped
     stats = replace(spent, budget_exhausted=stopped is not None, stop_reason=stopped)
     # the judge reads on, and the polish goes on, only while the budget lasts
     cut_short = cut_short or stopped is not None
