@@ -9,6 +9,7 @@ reported as rejected, with the reason.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from inputmend import services
