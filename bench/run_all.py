@@ -76,7 +76,6 @@ BENCHMARKS = (
     Benchmark("everyday_damage", "everyday_damage.py", ("--compare-ref", "none")),
     Benchmark("records", "records_bench.py", ("--records", "100000", "--formats", "json,csv")),
     Benchmark("small_inputs", "small_inputs.py"),
-    Benchmark("records", "records_bench.py", ("--records", "100000", "--formats", "json")),
     Benchmark("determinism", "determinism.py"),
     Benchmark("ddset_compare", "ddset_compare.py"),
     Benchmark("lsp_latency", "lsp_latency.py"),
