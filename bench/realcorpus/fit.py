@@ -55,13 +55,18 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("lossy", 1, 1),
     ("misshapen", 32, 1),
     ("changed", 16, 1),
+    ("quoted", 4, 1),
     ("data_lost", 32, 1),
+    ("commented", 32, 1),
+    ("escapes_removed", 32, 1),
+    ("wrapper_removed", 2, 1),
     ("structure_lost", 16, 1),
     ("joined", 4, 1),
     ("invented", 4, 1),
     ("unfilled", 4, 1),
     ("absorbed", 4, 1),
     ("reread", 4, -1),
+    ("divided", 4, 1),
     ("distance", 32, 1),
     ("edits", 4, 1),
     ("layout", 4, -1),
@@ -71,7 +76,10 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("inserted", 16, 1),
 )
 """The criteria of the hand-made order, most important first, with the
-range over which each one outweighs all later ones.  ``lines`` and
+range over which each one outweighs all later ones.  What a repair turns
+into a comment, the escapes and wrappers it removes follow the data lost
+(the judgement counted them as lost data before they had features of
+their own), and punctuation quoted into a value follows tokens changed.  ``lines`` and
 ``resolved`` were no criteria (weight 0): a merge conflict's resolution
 already loses no data by the judgement."""
 

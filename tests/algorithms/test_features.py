@@ -154,3 +154,64 @@ def test_lines_touched_reads_edits_in_any_order() -> None:
         first = original.count("\n", 0, edit.offset)
         expected.update(range(first, first + original.count("\n", edit.offset, edit.end) + 1))
     assert lines_touched(original, Repair("", edits, "sweep", True, 12)) == len(expected)
+
+
+def _lexer(name: str) -> TolerantLexer:
+    return GrammarLexer(CompiledGrammar.load(name), hints_beside(registry.bundled()[name].path))
+
+
+def test_text_turned_into_a_comment_counts_commented_not_data_lost() -> None:
+    ini = _lexer("ini")
+    damaged = "[s]\nThis line explains the section\na = 1\n"
+    restored = _features(damaged, damaged.replace("This", "; This"), ini)
+    assert restored.commented == len("Thislineexplainsthesection")
+    assert (restored.data_lost, restored.changed) == (0, 0)
+    yaml = _lexer("yaml")
+    prose = "a: 1\nThis is prose\nb: 2\n"
+    hidden = _features(prose, prose.replace("This", "# This"), yaml)
+    assert (hidden.commented, hidden.data_lost, hidden.changed) == (len("Thisisprose"), 0, 0)
+    # deleting the line instead loses its text
+    deleted = _features(prose, "a: 1\nb: 2\n", yaml)
+    assert deleted.commented == 0 and deleted.data_lost == len("Thisisprose")
+
+
+def test_backslashes_of_escapes_removed_count_escapes_removed_not_data_lost(
+    json: TolerantLexer,
+) -> None:
+    damaged = '{\\"a\\": 1, \\"b\\": \\"x\\"}'
+    unescaped = _features(damaged, '{"a": 1, "b": "x"}', json)
+    assert (unescaped.escapes_removed, unescaped.data_lost) == (6, 0)
+    # a backslash deleted with the character it escaped is data lost
+    damaged = '{"a": "x\\\\y"}'
+    both = _features(damaged, '{"a": "xy"}', json)
+    assert both.escapes_removed == 0 and both.data_lost > 0
+
+
+def test_a_name_and_brackets_around_a_kept_value_count_one_wrapper_removed(
+    json: TolerantLexer,
+) -> None:
+    damaged = '{"_id": ObjectId("5f1d"), "n": 1}'
+    unwrapped = _features(damaged, '{"_id": "5f1d", "n": 1}', json)
+    assert (unwrapped.wrapper_removed, unwrapped.data_lost) == (1, 0)
+    # the value deleted too: data lost, no wrapper
+    dropped = _features(damaged, '{"_id": null, "n": 1}', json)
+    assert dropped.wrapper_removed == 0 and dropped.data_lost > 0
+    # the closing bracket kept: not a wrapper removed
+    half = _features(damaged, '{"_id": "5f1d"), "n": 1}', json)
+    assert half.wrapper_removed == 0
+
+
+def test_punctuation_quoted_into_one_string_counts_quoted(json: TolerantLexer) -> None:
+    damaged = '{\\"a\\": 1, \\"b\\": \\"x\\"}'
+    wrapped = _features(damaged, '"' + damaged + '"', json)
+    assert wrapped.quoted > 0 and wrapped.escapes_removed == 0
+    assert _features(damaged, '{"a": 1, "b": "x"}', json).quoted == 0
+
+
+def test_punctuation_put_between_a_values_words_counts_divided() -> None:
+    yaml = _lexer("yaml")
+    prose = "a: 1\nThis is prose\nb: 2\n"
+    keyed = _features(prose, prose.replace("This", "This:"), yaml)
+    assert keyed.divided == 1 and keyed.commented == 0
+    # punctuation inside a word splits the word (invented), not between words
+    assert _features(prose, prose.replace("prose", "pro:se"), yaml).divided == 0

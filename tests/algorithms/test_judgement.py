@@ -260,18 +260,21 @@ def test_a_comment_a_lost_quote_hid_is_read_inside_out() -> None:
     assert (closed.changed, closed.data_lost) == (0, 0)
 
 
-def test_text_a_repair_turns_into_a_comment_is_lost() -> None:
+def test_text_a_repair_turns_into_a_comment_is_commented_not_lost() -> None:
     toml = _lexer("toml")
-    # a comment starter inserted in the middle of a value: its tail is gone
+    # a comment starter inserted in the middle of a value: its tail is hidden
     cut = judge(toml, "size = 12-3-7\n", "size = 12#-3-7\n")
-    assert cut.data_lost == 4  # -3-7, though the repair splits the token
+    assert (cut.commented, cut.data_lost) == (4, 0)  # -3-7, though the repair splits the token
     # ... also where the lexer reads the text as junk
-    assert judge(toml, "w = 'a'b'\n", "w = 'a'#b'\n").data_lost >= 1
+    junk = judge(toml, "w = 'a'b'\n", "w = 'a'#b'\n")
+    assert junk.commented >= 1 and junk.data_lost == 0
     # a line break deleted after a comment: the next line joins it
     joined = judge(toml, "a = 1 # one\nb = 2\n", "a = 1 # oneb = 2\n")
-    assert joined.data_lost == 2
-    # an input comment kept as it is loses nothing
-    assert judge(toml, "a = 1 # one\nb = x\n", 'a = 1 # one\nb = "x"\n').data_lost == 0
+    assert (joined.commented, joined.data_lost) == (2, 0)
+    assert not joined.harmless
+    # an input comment kept as it is hides nothing
+    kept = judge(toml, "a = 1 # one\nb = x\n", 'a = 1 # one\nb = "x"\n')
+    assert (kept.commented, kept.data_lost) == (0, 0)
 
 
 def test_punctuation_a_hint_fix_removes_from_a_value_is_not_lost() -> None:
@@ -378,7 +381,9 @@ def test_closing_a_comment_opened_lines_before_changes_the_lines_between() -> No
         _lexer("dot"),
         token_start=lambda offset: locator.last_token_start(original[:offset]),
     )
-    assert judge(at_end).changed >= 6  # c -> d ; e ; } into the comment
+    # c -> d ; e ; } into the comment: its words hidden, its punctuation lost
+    swallowed = judge(at_end)
+    assert swallowed.commented == 3 and swallowed.structure_lost >= 3
     on_its_line = original.replace("old\n", "old */\n")
     assert (
         judge(Repair(on_its_line, edits_between(original, on_its_line), "t", True, 3)).changed == 0

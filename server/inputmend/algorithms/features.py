@@ -53,9 +53,28 @@ class Features:
     (``Judgement.misshapen``)."""
     changed: int = 0
     """Input tokens that survive but read as something else (``Judgement.changed``)."""
+    quoted: int = 0
+    """Punctuation of the input the repair puts inside a value whose both
+    delimiters it inserts (``Judgement.quoted``: an escaped document
+    ``{\\"a\\": 1}`` quoted whole as one string), even where the input
+    was misread and ``changed`` does not count it."""
     data_lost: int = 0
-    """Non-whitespace characters of data deleted (``Judgement.data_lost``;
-    undecodable bytes re-read as text are kept)."""
+    """Non-whitespace characters of data deleted or overwritten
+    (``Judgement.data_lost``; undecodable bytes re-read as text are kept;
+    text turned into a comment, escapes and wrappers removed have features
+    of their own)."""
+    commented: int = 0
+    """Characters of the input the repair turns into a comment
+    (``Judgement.commented``): hidden from the data, still in the file; not
+    counted in ``data_lost`` or ``changed``."""
+    escapes_removed: int = 0
+    """Backslashes deleted whose escaped character the repair keeps
+    (``Judgement.escapes_removed``: ``\\"`` unescaped as ``"``); not counted
+    in ``data_lost``."""
+    wrapper_removed: int = 0
+    """Wrappers removed around a value the repair keeps: a name and its
+    brackets (``Judgement.wrapper_removed``: ``ObjectId("5f1d")`` as
+    ``"5f1d"``); their characters are not counted in ``data_lost``."""
     structure_lost: int = 0
     """Punctuation tokens deleted or overwritten (``Judgement.structure_lost``)."""
     joined: int = 0
@@ -70,6 +89,11 @@ class Features:
     reread: int = 0
     """Words re-read as the text of a string whose lost quote is put back
     (``Judgement.reread``; more is better)."""
+    divided: int = 0
+    """Values of the input the repair divides into several tokens by
+    putting a delimiter between their words (``Judgement.divided``:
+    ``This is prose`` as ``This: is prose``, a key made of a phrase's first
+    word; also ``key value`` as ``key: value``, a lost delimiter put back)."""
     distance: int = 0
     """Edit distance, less what is deleted with foreign syntax
     (``Judgement.removed``)."""
@@ -130,6 +154,11 @@ def features_of(
         invented=judgement.invented,
         unfilled=judgement.unfilled,
         absorbed=judgement.absorbed,
+        commented=judgement.commented,
+        escapes_removed=judgement.escapes_removed,
+        divided=judgement.divided,
+        quoted=judgement.quoted,
+        wrapper_removed=judgement.wrapper_removed,
         reread=judgement.reread,
         distance=max(0, repair.distance - judgement.removed),
         edits=len(repair.edits),

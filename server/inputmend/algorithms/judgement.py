@@ -7,7 +7,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 
 ``changed``
     Input tokens whose text survives but now reads as something else:
-    swallowed into a string or a comment (``"{'a': 2}"``), turned into another
+    swallowed into a string (``"{'a': 2}"``; into a comment the repair
+    starts or lengthens: ``commented``), turned into another
     kind of token (``1`` quoted as ``"1"``; not punctuation re-read as other
     punctuation, XML's ``>`` as ``/>``, unless doubled into a bracket that
     nests, TOML's ``]]``), merged with a neighbour (``[12]``
@@ -33,17 +34,43 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     makes the text of a string, closed or opened by the input's own quote
     on that line that lost its partner (see ``reread``).
 ``data_lost``
-    Non-whitespace characters of the input's data deleted, overwritten or
-    turned into a comment (``'it'#s'`` from ``'it's'``: a comment the repair
-    starts or lengthens holds no data, whatever the input's text read as):
+    Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
-    or digits the grammar cannot read; not punctuation, and not foreign syntax
+    or digits the grammar cannot read; not punctuation, not what ``commented``,
+    ``escapes_removed`` and ``wrapper_removed`` count, and not foreign syntax
     removed or rewritten as its hint says (a comment in a foreign style, a
     code fence, prose around the data), nor punctuation a hint's fix removes
     from a value (the doubled ``]`` of YAML's ``[a, b]]``, which reads as
     the plain scalar ``b]]``).
+``commented``
+    Non-whitespace characters of the input, other than punctuation tokens,
+    that the repair turns into a comment it starts or lengthens
+    (``'it'#s'`` from ``'it's'``; ``# This is prose`` from a line of prose
+    that lost its comment marker), whatever the input's text read as: the
+    text leaves the data but stays in the file.  A person restores a lost
+    comment marker so; cutting a value with one hides its tail.  (The loss
+    limit counts them, so that much text is never hidden unasked.)
+``escapes_removed``
+    Backslashes deleted whose escaped character the repair keeps: ``\\"``
+    unescaped as ``"`` (a document pasted as a string literal).  The
+    backslash quoted the character; no data is lost.
+``wrapper_removed``
+    Wrappers the repair removes around a value it keeps: a name and the
+    bracket after it deleted, the bracket that closes it deleted too, and
+    nothing between deleted (``ObjectId("5f1d")`` as ``"5f1d"``, a shell's
+    constructor around a value).  Their characters count in no loss.
+``quoted``
+    Punctuation tokens of the input that the repair puts inside a value whose
+    both delimiters it inserts (an escaped document ``{\\"a\\": 1}`` quoted
+    whole as one string), counted also where the input was misread, which
+    ``changed`` leaves out: its structure becomes text.
+``divided``
+    Data tokens of the input that the repair divides by putting punctuation
+    between their words (``This is prose`` as ``This: is prose``; also ``key
+    value`` as ``key: value``, a lost delimiter put back): one value becomes
+    two, which is the repair or a misreading, as the data decides.
 ``structure_lost``
-    Punctuation tokens deleted or overwritten, except a duplicate (the stray
+    Punctuation tokens deleted, overwritten or turned into a comment, except a duplicate (the stray
     comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``), punctuation
     re-read as other punctuation (DOT's ``->`` as ``--``) and what a hint's
     fix removes (a trailing comma): ``d=0<`` is better completed than cut.
@@ -108,7 +135,7 @@ import bisect
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from inputmend.core import levenshtein
 from inputmend.core.budget import BudgetExhausted
@@ -156,6 +183,11 @@ class Judgement:
     junk_lost: int = 0
     joined: int = 0
     reread: int = 0
+    commented: int = 0
+    escapes_removed: int = 0
+    divided: int = 0
+    quoted: int = 0
+    wrapper_removed: int = 0
 
     @property
     def harmless(self) -> bool:
@@ -169,6 +201,9 @@ class Judgement:
             or self.absorbed
             or self.misshapen
             or self.joined
+            or self.commented
+            or self.escapes_removed
+            or self.wrapper_removed
         )
 
 
@@ -486,9 +521,10 @@ class Judge:
             edits = list(edits_between(original, repair.text))
         if not edits:
             return Judgement()
+        unescaped = _unescaped(original, edits)
         edits = _substitutions_apart(original, edits)
         repaired = repair.text
-        counts = [0] * 12
+        counts = [0] * len(fields(Judgement))
         unread: list[int] = []
         if any(edit.delete > 4 * LOOKAROUND for edit in edits):
             unread = [edit.offset for edit in edits if edit.delete > 4 * LOOKAROUND]
@@ -503,9 +539,14 @@ class Judge:
             repaired = apply_edits(original, edits)
         mapping = _EditMap(edits)
         deleted, inserted = _changes(original, edits, mapping)
+        unwrapped = _unwrapped(original, deleted)
+        counts[_WRAPPERS] += len(unwrapped)
+        wrapping = {offset for offsets in unwrapped for offset in offsets}
         windows = self._windows(repaired, edits, mapping, unread)
         for window in windows:
-            found = _Assessment(self, window, repaired, mapping, deleted, inserted).judgement()
+            found = _Assessment(
+                self, window, repaired, mapping, deleted, inserted, wrapping, unescaped
+            ).judgement()
             counts = [a + b for a, b in zip(counts, found, strict=True)]
         # text around the data that no edit touches is left as it is: foreign
         # syntax kept, which its hint says to remove
@@ -612,8 +653,11 @@ class _Assessment:
         mapping: _EditMap,
         deleted: list[int],
         inserted: list[int],
+        wrapping: set[int],
+        unescaped: dict[int, bool],
     ) -> None:
         self.judge = judge
+        self.wrapping = wrapping  # input offsets of the wrappers the repair removes
         self.original = judge.original
         self.window = window
         self.repaired = repaired
@@ -636,11 +680,16 @@ class _Assessment:
         # input's stretch of their text and its words
         self.restored: dict[int, tuple[int, int, list[str]]] = {}
         self.commented = self._commented_out()
+        self.commented_set = set(self.commented)
         # words split in two by a delimiter put inside them (`World` read
         # as `Worl=d`): values made up (:meth:`_splits_word`)
         self.split = 0
+        # values the repair divides into several tokens by putting a
+        # delimiter between their words (`This is prose` as `This: is prose`)
+        self.divided = 0
         # input offsets overwritten one for one by punctuation: junk re-read
         # as a delimiter (Python's `(` of a tuple as `[`), not deleted
+        self.unescaped = unescaped
         self.repunctuated = {
             edit.offset
             for edit in mapping.edits
@@ -659,7 +708,7 @@ class _Assessment:
         )
 
     def judgement(self) -> tuple[int, ...]:
-        removed = 0
+        removed = quoted = 0
         changed = sum(self._restore(lexeme) for lexeme in self.after)
         misread = _glued_to_junk(self.before)
         for position, token in enumerate(self.before):
@@ -672,9 +721,11 @@ class _Assessment:
                     self.covers.add(id(cover))
                 if token.foreign is not None and not token.value.strip():
                     removed += self._removed(token)
-            elif self.survivors[position] and not (misread[position] or token.guessed):
-                changed += self._changed(position, cover)
-        data_lost, structure_lost, junk_lost = self._lost()
+            else:
+                quoted += self._quoted(position, cover)
+                if self.survivors[position] and not (misread[position] or token.guessed):
+                    changed += self._changed(position, cover)
+        data_lost, structure_lost, junk_lost, commented, escapes = self._lost()
         invented, unfilled = self._invented()
         invented += self.split
         return (
@@ -690,6 +741,11 @@ class _Assessment:
             junk_lost,
             len(self.joined),
             sum(len(words) for _, _, words in self.restored.values()),
+            commented,
+            escapes,
+            self.divided,
+            quoted,
+            0,  # wrappers: counted once per repair (:func:`_unwrapped`)
         )
 
     # -- tokens -------------------------------------------------------------
@@ -771,11 +827,13 @@ class _Assessment:
         if cover is None:
             if token.role is Role.DATA:
                 low, high = self.lows[position], self.highs[position]
-                self.split += sum(
-                    self._splits_word(start, end)
-                    for start, end in _runs(_within(self.inserted, low + 1, high))
-                )
+                runs = _runs(_within(self.inserted, low + 1, high))
+                words = sum(self._splits_word(start, end) for start, end in runs)
+                self.split += words
+                self.divided += not words and any(self._between_words(run) for run in runs)
             return False
+        if cover.role is Role.LAYOUT and token.role is not Role.LAYOUT and self._hidden(token):
+            return False  # turned into a comment: counted as ``commented``
         if token.role is cover.role is Role.STRUCTURE and not _doubled_bracket(cover):
             self.retyped.add(position)  # punctuation re-read as other punctuation
             return False
@@ -789,6 +847,61 @@ class _Assessment:
                 return False
             return not (self._reread(position, cover) or self._read_inside_out(position, cover))
         return False
+
+    def _quoted(self, position: int, cover: Lexeme | None) -> bool:
+        """Is the input's token at ``position`` swallowed whole, with other
+        text, into a value whose both delimiters the repair inserts?  Counted
+        also where the input was misread: quoting a stretch that holds
+        punctuation of the input makes its structure text (an escaped
+        document ``{\\"a\\": 1}`` quoted whole as one string)."""
+        if cover is None or cover.role is not Role.DATA:
+            return False
+        token = self.before[position]
+        inside = cover.start < self.lows[position] and self.highs[position] < cover.end
+        return (
+            inside
+            and (cover.kind != token.kind or self._merged(position, cover))
+            and bool(_within(self.inserted, cover.start, cover.start + 1))
+            and bool(_within(self.inserted, cover.end - 1, cover.end))
+            and token.role is Role.STRUCTURE
+        )
+
+    def _unquoted(self, token: Lexeme, offset: int) -> bool:
+        """Is ``offset`` a quote that delimits the data token ``token`` (its
+        first or last character, the same quote at both ends), deleted
+        while the text between is kept but for its escapes and now reads as
+        several tokens (a document pasted as a string literal, unquoted; not
+        a string swallowed into another)?  The quote was quoting, not data."""
+        first, last = token.start, token.end - 1
+        quote = self.original[first]
+        return (
+            token.role is Role.DATA
+            and offset in (first, last)
+            and last - first >= 2
+            and quote in _QUOTES
+            and self.original[last] == quote
+            and first in self.deleted_set
+            and last in self.deleted_set
+            and all(
+                inner in self.unescaped or self.original[inner] == "\\"
+                for inner in _within(self.deleted, first + 1, last)
+            )
+            and self._cover(self.mapping.start(first + 1), self.mapping.end(last)) is None
+        )
+
+    def _between_words(self, run: tuple[int, int]) -> bool:
+        """Is the text inserted at ``run`` punctuation next to a blank of
+        the repaired text (put between two words, not inside one)?"""
+        start, end = run
+        inserted = self.repaired[start:end]
+        return any(not (c.isalnum() or c.isspace()) for c in inserted) and (
+            self.repaired[start - 1 : start].isspace() or self.repaired[end : end + 1].isspace()
+        )
+
+    def _hidden(self, token: Lexeme) -> bool:
+        """Does the repair turn some of ``token`` into a comment it starts or
+        lengthens (:meth:`_commented_out`)?"""
+        return any(offset in self.commented_set for offset in range(token.start, token.end))
 
     def _splits_word(self, start: int, end: int) -> bool:
         """Does the text the repair inserted at ``[start, end)`` split a word
@@ -1033,28 +1146,47 @@ class _Assessment:
             if lexeme.role is not Role.LAYOUT:
                 continue
             added = set(_within(self.inserted, lexeme.start, lexeme.end))
-            if lexeme.start not in added and mapping.behind(lexeme.start) not in starts:
-                continue
-            for position in range(lexeme.start, lexeme.end):
+            first = lexeme.start
+            if first not in added and mapping.behind(first) not in starts:
+                # a layout lexeme that takes in the line break before the
+                # comment (YAML's): the comment starts at its inserted marker
+                first = next(
+                    (p for p in sorted(added) if not self.repaired[p].isspace()), lexeme.end
+                )
+            for position in range(first, lexeme.end):
                 offset = mapping.behind(position)
                 if position not in added and offset not in inside:
                     offsets.append(offset)
         return [offset for offset in offsets if not original[offset].isspace()]
 
-    def _lost(self) -> tuple[int, int, int]:
-        """Data characters deleted, overwritten or commented out; punctuation
-        tokens so lost that were not duplicates or a hint's fix; characters
-        no terminal reads, other than letters and digits, so lost."""
+    def _lost(self) -> tuple[int, int, int, int, int]:
+        """Data characters deleted or overwritten; punctuation tokens so lost
+        (or commented out) that were not duplicates or a hint's fix;
+        characters no terminal reads, other than letters and digits, so
+        lost; characters turned into a comment that would otherwise count as
+        data or junk lost (the text stays in the file: hidden, not lost);
+        and escapes deleted (:func:`_escape_removed`).  The characters of a
+        wrapper the repair removes (:func:`_unwrapped`) count in none."""
         original, tokens, starts = self.original, self.before, self.before_starts
-        lost = junk = 0
+        lost = junk = commented = escapes = 0
         punctuation: set[int] = set()
         for offset in sorted(self.deleted_set.union(self.commented)):
             char = original[offset]
-            if char.isspace():
+            if char.isspace() or offset in self.wrapping:
+                continue
+            hidden = offset in self.commented_set and offset not in self.deleted_set
+            if offset in self.unescaped:
+                escapes += self.unescaped[offset]
+                continue
+            if not hidden and _escape_removed(original, offset, self.deleted_set):
+                escapes += 1
                 continue
             index = bisect.bisect_right(starts, offset) - 1
             token = tokens[index] if index >= 0 and offset < tokens[index].end else None
             if token is None or token.role is Role.JUNK:
+                if hidden:
+                    commented += char.isalnum() or offset not in self.repunctuated
+                    continue
                 lost += char.isalnum()
                 junk += not char.isalnum() and offset not in self.repunctuated
             elif index in self.kept or index in self.retyped:
@@ -1065,9 +1197,14 @@ class _Assessment:
                 not token.value.strip() or token.role is Role.LAYOUT
             ):
                 continue
+            elif hidden:
+                commented += 1
+            elif self._unquoted(token, offset):
+                escapes += 1
             elif char.isalnum() or not self._punctuation_fix(offset):
                 lost += 1
-        return lost, sum(1 for index in punctuation if not self._stray(index)), junk
+        structure = sum(1 for index in punctuation if not self._stray(index))
+        return lost, structure, junk, commented, escapes
 
     def _punctuation_fix(self, offset: int) -> bool:
         """Does a hint's fix remove punctuation starting at ``offset`` (a
@@ -1153,6 +1290,105 @@ class _Assessment:
             records.pop()
         wrong = sum(1 for record in records if sum(t.value == separator for t in record) != fields)
         return wrong + added
+
+
+_WRAPPERS = len(fields(Judgement)) - 1
+"""Where :attr:`Judgement.wrapper_removed` is among the judgement's counts."""
+
+_WRAPPER_NAME = re.compile(r"[A-Za-z_$][\w.$]*[ \t]*\(\Z")
+"""A name and the opening bracket of a call: the end of a deleted stretch
+that removes a wrapper (``ObjectId(``)."""
+
+_QUOTES = "\"'`"
+
+
+def _unwrapped(original: str, deleted: list[int]) -> list[tuple[int, ...]]:
+    """The wrappers a repair removes: a name and the bracket after it
+    (``ObjectId(``) deleted, the closing bracket that matches it deleted
+    too, and everything between kept (``ObjectId("5f1d")`` as ``"5f1d"``).
+    The name says how to read the value, which stays: the repair unwraps it
+    rather than losing data.  Each is the input offsets it deletes (the
+    name, the blanks after it, both brackets)."""
+    found: list[tuple[int, ...]] = []
+    deleted_set = set(deleted)
+    for low, high in _runs(deleted):
+        name = _WRAPPER_NAME.search(original, low, high)
+        if name is None:
+            continue
+        start = name.start()
+        if start == low and low > 0 and (original[low - 1].isalnum() or original[low - 1] in "_$."):
+            continue  # the end of a longer word: part of a name deleted
+        close = _closing_bracket(original, high)
+        if close is None or close not in deleted_set or close == high:
+            continue
+        if any(offset in deleted_set for offset in range(high, close)):
+            continue
+        if not original[high:close].strip():
+            continue
+        found.append((*range(start, high), close))
+    return found
+
+
+def _closing_bracket(text: str, start: int) -> int | None:
+    """The offset of the ``)`` that closes a ``(`` just before ``start``,
+    skipping brackets inside quotes, within :data:`LOOKAROUND` characters."""
+    depth = 1
+    quote = ""
+    for offset in range(start, min(len(text), start + LOOKAROUND)):
+        char = text[offset]
+        if quote:
+            if char == "\\":
+                continue
+            if char == quote and text[offset - 1] != "\\":
+                quote = ""
+        elif char in _QUOTES:
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if not depth:
+                return offset
+    return None
+
+
+_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "/": "/"}
+"""What the common escape sequences stand for (the letter after the backslash)."""
+
+
+def _unescaped(original: str, edits: Sequence[Edit]) -> dict[int, bool]:
+    """The input offsets of escape sequences that ``edits`` write as the
+    character they stand for (``\\n`` as a line break): the backslash (true:
+    counted) and the letter after it (false: not counted again)."""
+    found: dict[int, bool] = {}
+    for edit in edits:
+        if edit.delete == 2 and _decoded(original[edit.offset : edit.end]) == edit.insert:
+            found[edit.offset] = True
+            found[edit.offset + 1] = False
+    return found
+
+
+def _decoded(text: str) -> str | None:
+    """The character the escape sequence ``text`` (a backslash and one
+    character) stands for, or ``None``."""
+    if len(text) != 2 or text[0] != "\\":
+        return None
+    return _ESCAPED.get(text[1])
+
+
+def _escape_removed(original: str, offset: int, deleted: set[int]) -> bool:
+    """Is the deleted character at ``offset`` the backslash of an escape
+    whose escaped character the repair keeps (``\\"`` as ``"``: an escaped
+    document unescaped)?  The character it escaped stays; the backslash
+    was quoting, not data."""
+    after = offset + 1
+    return (
+        original[offset] == "\\"
+        and after < len(original)
+        and after not in deleted
+        and not original[after].isalnum()
+        and not original[after].isspace()
+    )
 
 
 def _doubled_bracket(token: Lexeme) -> bool:

@@ -203,7 +203,9 @@ def scored(
         # undecodable bytes re-read as text are kept, not lost
         lost = max(0, judgement.data_lost - sum(reread(original, e) for e in repair.edits))
         judgement = replace(judgement, data_lost=lost)
-        lost += judgement.junk_lost
+        # text turned into a comment stays in the file but leaves the data:
+        # the loss limit counts it, so that much is never hidden unasked
+        lost += judgement.junk_lost + judgement.commented
         chosen = repair.algorithm == RESOLVED and resolution_of(original, repair.text)
         if chosen:  # every character it removes is a marker or the side left out
             judgement = replace(judgement, data_lost=0, structure_lost=0)
