@@ -57,7 +57,6 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("changed", 16, 1),
     ("quoted", 4, 1),
     ("data_lost", 32, 1),
-    ("commented", 32, 1),
     ("escapes_removed", 32, 1),
     ("wrapper_removed", 2, 1),
     ("structure_lost", 16, 1),
@@ -66,6 +65,7 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("unfilled", 4, 1),
     ("absorbed", 4, 1),
     ("reread", 4, -1),
+    ("commented", 32, 1),
     ("divided", 4, 1),
     ("distance", 32, 1),
     ("edits", 4, 1),
@@ -76,18 +76,26 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("inserted", 16, 1),
 )
 """The criteria of the hand-made order, most important first, with the
-range over which each one outweighs all later ones.  What a repair turns
-into a comment, the escapes and wrappers it removes follow the data lost
-(the judgement counted them as lost data before they had features of
-their own), and punctuation quoted into a value follows tokens changed.  ``lines`` and
-``resolved`` were no criteria (weight 0): a merge conflict's resolution
-already loses no data by the judgement."""
+range over which each one outweighs all later ones.  The escapes and
+wrappers a repair removes follow the data lost (the judgement counted them
+as lost data before they had features of their own); text it turns into a
+comment comes just before the edit distance (hidden, not lost: the loss
+limit counts it); punctuation quoted into a value follows tokens changed.
+``lines`` and ``resolved`` were no criteria (weight 0): a merge
+conflict's resolution already loses no data by the judgement."""
 
 STEPS = (*(4.0**k for k in range(-8, 9) if k), 0.0)
 """Factors coordinate ascent tries on a weight: powers of 4 from 4⁻⁸ to 4⁸
 (a weight may cross the next criterion's, which takes a large step: the hand
 weights are orders of magnitude apart), and 0 (the feature unused)."""
 
+
+FIXED = ("loader_rejects", "lossy")
+"""Features whose weights coordinate ascent leaves as the hand order sets
+them: they are rules, not preferences.  A repair the format's loader
+rejects, or one over the loss limit the user set (``--max-loss``), is never
+first while another is not; the corpus has few cases where they matter
+and many where they tie, so a fit would trade them for a few cases' gain."""
 
 MIN_GAIN = 2
 """More FIT cases a change of weight must get right: one case is noise (the
@@ -181,18 +189,23 @@ def fit(
     """Coordinate ascent from ``start`` on the top-1 (then pairs) of ``cases``:
     per feature, the best of its weight scaled by each of :data:`STEPS` or
     set to 0 (of equal ones, the smallest change), kept when it ranks a
-    carrying candidate first in at least ``min_gain`` more cases."""
+    carrying candidate first in at least ``min_gain`` more cases; the
+    weights of :data:`FIXED` stay, and no other weight reaches theirs."""
     weights = [start[name] for name in NAMES]
+    # the rules stay first: no other weight reaches theirs
+    ceiling = min((abs(start[name]) for name in FIXED if start[name]), default=math.inf)
     useful = [case for case in cases if case.useful]
     best = _objective(useful, weights)
     for _ in range(rounds):
         improved = False
         for index in range(len(NAMES)):
             current = weights[index]
-            if current == 0.0:
+            if current == 0.0 or NAMES[index] in FIXED:
                 continue
             trials = []
             for factor in STEPS:
+                if abs(current * factor) >= ceiling:
+                    continue
                 trial = [*weights]
                 trial[index] = current * factor
                 trials.append((_objective(useful, trial), -abs(math.log(factor or 1e-300)), trial))
