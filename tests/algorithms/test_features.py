@@ -215,3 +215,12 @@ def test_punctuation_put_between_a_values_words_counts_divided() -> None:
     assert keyed.divided == 1 and keyed.commented == 0
     # punctuation inside a word splits the word (invented), not between words
     assert _features(prose, prose.replace("prose", "pro:se"), yaml).divided == 0
+
+
+def test_adjacent_fields_quoted_as_one_count_joined_once_not_quoted() -> None:
+    csv = _lexer("csv")
+    joined = _features("5,Eve,6,7\n", '5,Eve,"6,7"\n', csv)
+    assert (joined.joined, joined.quoted) == (1, 0)
+    merged = _features("5,Eve,6,7\n", "5,Eve,67\n", csv)
+    weights = bundled_weights().of("csv")
+    assert weights.score(joined) < weights.score(merged)

@@ -63,7 +63,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     Punctuation tokens of the input that the repair puts inside a value whose
     both delimiters it inserts (an escaped document ``{\\"a\\": 1}`` quoted
     whole as one string), counted also where the input was misread, which
-    ``changed`` leaves out: its structure becomes text.
+    ``changed`` leaves out: its structure becomes text.  Adjacent fields
+    quoted as one count as ``joined`` instead, once.
 ``divided``
     Data tokens of the input that the repair divides by putting punctuation
     between their words (``This is prose`` as ``This: is prose``; also ``key
@@ -864,6 +865,7 @@ class _Assessment:
             and bool(_within(self.inserted, cover.start, cover.start + 1))
             and bool(_within(self.inserted, cover.end - 1, cover.end))
             and token.role is Role.STRUCTURE
+            and not self._quotes_fields(position, cover)  # counted once, as ``joined``
         )
 
     def _unquoted(self, token: Lexeme, offset: int) -> bool:
