@@ -105,12 +105,13 @@ every repair that feature tells apart."""
 
 def hand_weights() -> dict[str, float]:
     """Weights that order as :data:`HAND_ORDER` does within its ranges: from
-    the least important criterion up, each weight is one more than the
-    largest sum the later ones reach."""
+    the least important criterion up, each weight is more than the largest
+    sum the later ones reach (by a relative margin too: past 2**53 a float
+    cannot hold one more)."""
     weights = dict.fromkeys(NAMES, 0.0)
     reach = 0.0
     for name, span, sign in reversed(HAND_ORDER):
-        weight = reach + 1
+        weight = reach * (1 + 2**-30) + 1
         weights[name] = sign * weight
         # a two-sided feature (style) spans its range on both sides of 0
         reach += weight * span * (2 if name == "style" else 1)
