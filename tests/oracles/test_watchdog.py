@@ -126,3 +126,37 @@ def test_an_overrun_lost_in_a_finalizer_is_raised_again() -> None:
             total = 0
             for number in range(2_000):  # and some outside them, where a raise is not lost
                 total += number
+
+
+class _PairedCallback:
+    """A collection callback with state, as other libraries keep (timing each
+    collection): an exception raised inside it breaks the pairing."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.broken = 0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            if self.started:
+                self.broken += 1
+            self.started = True
+            total = 0
+            for number in range(20_000):  # time spent inside the callback
+                total += number
+        else:
+            self.started = False
+
+
+def test_an_overrun_is_never_raised_while_the_garbage_collector_runs() -> None:
+    callback = _PairedCallback()
+    gc.callbacks.append(callback)
+    try:
+        with pytest.raises(Overrun), cpu_limit(0.05):
+            for _ in range(2_000):  # bounded if the limit never fires
+                for _ in range(10):
+                    _Finalized()
+                gc.collect(0)
+    finally:
+        gc.callbacks.remove(callback)
+    assert callback.broken == 0 and not callback.started

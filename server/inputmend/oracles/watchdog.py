@@ -11,11 +11,13 @@ thread other than the main one, or without ``setitimer``, a block runs
 without a limit.
 
 An :class:`Overrun` raised where it cannot propagate is lost: in a
-finalizer that the garbage collector runs (Python prints such an exception
-and drops it) or under a broad ``except``.  So once a deadline has passed,
-the timer fires again every :data:`RETRY_S` of CPU time and raises again,
-until the block is left; it never raises in the bookkeeping of the limits
-themselves (a frame of this module), so a limit is always removed.
+finalizer (Python prints such an exception and drops it) or under a broad
+``except``.  So once a deadline has passed, the timer fires again every
+:data:`RETRY_S` of CPU time and raises again, until the block is left.  It
+never raises in the bookkeeping of the limits themselves (a frame of this
+module), so a limit is always removed, nor while the garbage collector runs:
+there it would be dropped, and would break off other libraries' collection
+callbacks halfway, leaving them in a state they cannot recover from.
 
 :class:`GuardedGrammar` runs a user grammar's checks under the test timeout:
 an overrun makes the check INCORRECT with a message that names the
@@ -25,6 +27,7 @@ check would cost the timeout again).
 
 from __future__ import annotations
 
+import gc
 import re
 import signal
 import threading
@@ -84,6 +87,25 @@ class _Timer:
     def __init__(self) -> None:
         self.limits: list[Limit] = []
         self.installed = False
+        self.collecting = False  # the garbage collector is running
+
+    def install(self) -> None:
+        """Take the signal, and follow the garbage collector: the first of
+        its callbacks notes that a collection starts, the last that it ends."""
+        signal.signal(signal.SIGPROF, self.fired)
+        gc.callbacks.insert(0, self._collection_starts)
+        gc.callbacks.append(self._collection_ends)
+        self.installed = True
+
+    def _collection_starts(self, phase: str, info: dict[str, int]) -> None:
+        del info
+        if phase == "start":
+            self.collecting = True
+
+    def _collection_ends(self, phase: str, info: dict[str, int]) -> None:
+        del info
+        if phase == "stop":
+            self.collecting = False
 
     def arm(self) -> None:
         if not self.limits:
@@ -100,8 +122,8 @@ class _Timer:
             self.arm()  # early (the timer's granularity): wait for the rest
             return
         signal.setitimer(signal.ITIMER_PROF, RETRY_S)  # again, should this raise be lost
-        if frame is not None and frame.f_code in _BOOKKEEPING:
-            return  # a limit being set or removed: raise after it, never inside it
+        if self.collecting or (frame is not None and frame.f_code in _BOOKKEEPING):
+            return  # a collection, or a limit being set or removed: raise after it
         raise Overrun(min(expired, key=lambda limit: limit.deadline), culprit(frame))
 
 
@@ -125,8 +147,7 @@ class _Armed:
         if self.seconds is None or not _usable():
             return None
         if not _TIMER.installed:
-            signal.signal(signal.SIGPROF, _TIMER.fired)
-            _TIMER.installed = True
+            _TIMER.install()
         self.limit = Limit(self.seconds, time.process_time() + self.seconds)
         _TIMER.limits.append(self.limit)
         _TIMER.arm()
@@ -140,7 +161,15 @@ class _Armed:
 
 
 _BOOKKEEPING = frozenset(
-    code.__code__ for code in (_Armed.__enter__, _Armed.__exit__, _Timer.arm, _Timer.fired)
+    code.__code__
+    for code in (
+        _Armed.__enter__,
+        _Armed.__exit__,
+        _Timer.arm,
+        _Timer.fired,
+        _Timer._collection_starts,
+        _Timer._collection_ends,
+    )
 )
 """The code that sets and removes limits: an overrun is never raised inside it."""
 
