@@ -79,6 +79,8 @@ def culprit(frame: FrameType | None) -> str:
 
 RETRY_S = 0.01
 """CPU seconds between raises once a deadline has passed (see the module's docstring)."""
+RESUME_S = 0.0005
+"""CPU seconds after a garbage collection that deferred a raise until it raises."""
 
 
 class _Timer:
@@ -88,6 +90,7 @@ class _Timer:
         self.limits: list[Limit] = []
         self.installed = False
         self.collecting = False  # the garbage collector is running
+        self.deferred = False  # an overrun waits for the collection's end
 
     def install(self) -> None:
         """Take the signal, and follow the garbage collector: the first of
@@ -106,6 +109,9 @@ class _Timer:
         del info
         if phase == "stop":
             self.collecting = False
+            if self.deferred:  # raise as soon as the collection is over
+                self.deferred = False
+                signal.setitimer(signal.ITIMER_PROF, RESUME_S)
 
     def arm(self) -> None:
         if not self.limits:
@@ -122,8 +128,11 @@ class _Timer:
             self.arm()  # early (the timer's granularity): wait for the rest
             return
         signal.setitimer(signal.ITIMER_PROF, RETRY_S)  # again, should this raise be lost
-        if self.collecting or (frame is not None and frame.f_code in _BOOKKEEPING):
-            return  # a collection, or a limit being set or removed: raise after it
+        if self.collecting:
+            self.deferred = True
+            return  # raised after the collection
+        if frame is not None and frame.f_code in _BOOKKEEPING:
+            return  # a limit being set or removed: raise after it, never inside it
         raise Overrun(min(expired, key=lambda limit: limit.deadline), culprit(frame))
 
 
