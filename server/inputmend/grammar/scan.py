@@ -380,24 +380,8 @@ class Scanner:
 
     def fresh(self, text: str, *, stop: Stop | None = None) -> Scan:
         """Scan ``text`` from its start."""
-        bad = _undecodable(text)
         root, extra = self.interner.root, self.initial_extra()
-        trace = _Trace(checkpoints=True)
-        trace.positions.append(0)
-        trace.stacks.append(root)
-        trace.extras.append(extra)
-        stopped = self._run(Window.whole(text), root, extra, bad, trace, stop=stop)
-        return Scan(
-            stopped.feedback,
-            len(text),
-            bad,
-            trace.far,
-            end=stopped.end,
-            _text=text,
-            _positions=trace.positions,
-            _stacks=trace.stacks,
-            _extras=trace.extras,
-        )
+        return self._scan(text, Window.whole(text), root, extra, _undecodable(text), stop)
 
     def resume(
         self,
@@ -416,11 +400,24 @@ class Scanner:
         start there or later.  ``bad``: :func:`_undecodable` of ``text``,
         when known (it is a pass over the whole text)."""
         bad = _undecodable(text) if bad is None else bad
+        window = Window(lambda a, b: text[a:b], offset, len(text))
+        return self._scan(text, window, node, extra, bad, stop)
+
+    def _scan(
+        self,
+        text: str,
+        window: Window,
+        node: StackNode,
+        extra: Extra,
+        bad: list[int],
+        stop: Stop | None,
+    ) -> Scan:
+        """The scan of ``text`` over ``window`` from the parser state ``node``
+        and ``extra`` at the window's start, its first checkpoint."""
         trace = _Trace(checkpoints=True)
-        trace.positions.append(offset)
+        trace.positions.append(window.offset)
         trace.stacks.append(node)
         trace.extras.append(extra)
-        window = Window(lambda a, b: text[a:b], offset, len(text))
         stopped = self._run(window, node, extra, bad, trace, stop=stop)
         return Scan(
             stopped.feedback,
