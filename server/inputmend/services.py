@@ -31,7 +31,6 @@ from inputmend.core.oracle import Oracle, Predicate
 from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.oracles.factory import build_oracle, relative_code
-from inputmend.oracles.incremental import IncrementalGrammarOracle as GrammarCheck
 from inputmend.repairs import pipeline
 from inputmend.repairs.context import (
     grammar_check,
@@ -57,7 +56,6 @@ from inputmend.repairs.rank import rank_for_oracle
 # what the language server needs from below the facade: the oracle a
 # setting describes and the parts of it the server runs in its own process
 __all__ = [
-    "GrammarCheck",
     "build_oracle",
     "grammar_check",
     "grammar_of",

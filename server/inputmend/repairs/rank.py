@@ -51,7 +51,7 @@ def rank_in(
 ) -> tuple[Repair, ...]:
     """The ``top`` best ``repairs`` of the context's text (notes what keeps
     the hints from being read)."""
-    return ordered(
+    found = scored_in(
         context.text,
         repairs,
         top,
@@ -62,21 +62,6 @@ def rank_in(
         notes,
         context.judge,
     )
-
-
-def ordered(
-    text: str,
-    repairs: Iterable[Repair],
-    top: int,
-    locator: IncrementalGrammarOracle | None,
-    guide: Guidance,
-    brackets: Brackets | None,
-    max_loss: LossLimit,
-    notes: list[str],
-    judge: Judge | None = None,
-) -> tuple[Repair, ...]:
-    """The ``top`` best repairs (:func:`scored_in`)."""
-    found = scored_in(text, repairs, top, locator, guide, brackets, max_loss, notes, judge)
     return tuple(s.repair for s in found[:top])
 
 
