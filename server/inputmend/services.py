@@ -20,8 +20,6 @@ from dataclasses import dataclass, replace
 from inputmend.algorithms.dd import dd_text
 from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.ddmin import ddmin_text
-from inputmend.algorithms.ddset import ddset, produce
-from inputmend.algorithms.ddset import verify as ddset_verify
 from inputmend.algorithms.segmentation import Unit
 from inputmend.config import defaults
 from inputmend.core.budget import UNLIMITED, Budget, RunStats
@@ -296,6 +294,12 @@ def abstract(
     Raises ``ValueError`` when the input does not fail or the grammar cannot
     parse it.
     """
+    # DDSET and its regex generator are imported here, not at the top:
+    # a repair, which every other operation of this facade serves, has no
+    # use for them, and they are a sizeable share of a repair's start-up.
+    from inputmend.algorithms.ddset import ddset, produce
+    from inputmend.algorithms.ddset import verify as ddset_verify
+
     result = ddset(text, grammar, predicate, seed=seed, budget=budget)
     produced = tuple(produce(result, instances, seed)) if instances else ()
     checked = None

@@ -40,17 +40,28 @@ CACHED_CHECK_NEVER_LOADS = ("lark", "regex", "logging")
 cache (:mod:`inputmend.grammar.cache`): lark, the ``regex`` module (partial
 matches of cut-off tokens, which a valid text has none of), and logging
 (lark's; inputmend logs a configuration problem when there is one)."""
-REPAIR_NEVER_LOADS = ("pygls", "lsprotocol", "dask", "distributed", "inputmend.lsp")
+REPAIR_NEVER_LOADS = (
+    "pygls",
+    "lsprotocol",
+    "dask",
+    "distributed",
+    "inputmend.lsp",
+    "inputmend.algorithms.ddset",
+)
+"""What a repair has no use for: the language server's libraries, Dask, and
+DDSET (the explanation as a pattern, which only ``explain --algorithm
+ddset`` and the server's explanation run)."""
 
 
 def _loaded_after(code: str, cache_home: Path | None = None) -> list[str]:
-    """The modules (top-level names and inputmend's packages) a fresh
+    """The modules (top-level and two-level names, and every inputmend module) a fresh
     interpreter has loaded after running ``code`` (with its grammar cache
     in ``cache_home``, else turned off)."""
     script = (
         "import json, sys\n"
         f"{code}\n"
         "names = {n for m in sys.modules for n in (m.split('.')[0], '.'.join(m.split('.')[:2]))}\n"
+        "names |= {m for m in sys.modules if m.startswith('inputmend.')}\n"
         "print(json.dumps(sorted(names)), file=sys.__stderr__)\n"
     )
     environment = {**os.environ, "INPUTMEND_CACHE": "1" if cache_home else "0"}
