@@ -175,11 +175,18 @@ def _hint_fixes(
 def _shape_fixes(
     shape: tuple[str, ...], text: str, error: int, floor: int, hints: Hints
 ) -> list[_Fix]:
-    """The fixes of one shape at an error (a shape learned at an earlier one)."""
-    if shape[0] == "hint":
+    """The fixes of one shape at an error (a shape learned at an earlier one),
+    as :func:`_plain_fixes` and :func:`_hint_fixes` make them."""
+    kind = shape[0]
+    if kind == "hint":
         return _hint_fixes(text, error, floor, hints, frozenset(shape[1:]))
-    openers = shape[1] if shape[0] == "insert at" else ""
-    return [fix for fix in _plain_fixes(text, error, floor, openers) if fix.shape == shape]
+    if kind == "insert after":
+        after = _blank_before(text, error, floor)
+        return [_Fix(shape, Edit(after, 0, shape[1]), 1)] if after < error else []
+    if kind == "insert at":
+        hold = 1 if shape[1] in PLAIN_INSERTS else HOLD
+        return [_Fix(shape, Edit(error, 0, shape[1]), 1, hold)]
+    return [_Fix(shape, Edit(error, 1, ""), 2, HOLD)] if error < len(text) else []
 
 
 class _Sweep:
