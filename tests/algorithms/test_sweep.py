@@ -10,6 +10,7 @@ from inputmend import services
 from inputmend.algorithms.sweep import LOOKAHEAD, sweep
 from inputmend.core.budget import Budget
 from inputmend.core.model import apply_edits
+from inputmend.grammar.hints import NO_HINTS
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 BUDGET = Budget(timeout_s=60)
@@ -150,3 +151,64 @@ def test_a_lost_opening_quote_is_put_back() -> None:
     _, result = _sweep(damaged)
     repair = result.repair  # type: ignore[attr-defined]
     assert repair is not None and repair.text == text
+
+
+def _on_lines(records: list[dict[str, object]]) -> str:
+    """The records as JSON Lines: one document after another, one a line."""
+    return "".join(json.dumps(record) + "\n" for record in records)
+
+
+def test_records_on_lines_are_joined_into_one_list() -> None:
+    """Documents one after another are systematic damage: the join (the
+    hints' opener before the first, separator after it) is found once, at
+    the first boundary, and its separator is the learned fix at each later
+    one, about one try per document; the closer goes after the last."""
+    records = _records(400)
+    damaged = _on_lines(records)
+    _, result = _sweep(damaged)
+    repair = result.repair  # type: ignore[attr-defined]
+    assert repair is not None
+    assert json.loads(repair.text) == records
+    assert apply_edits(damaged, repair.edits) == repair.text
+    assert result.faults == len(records) - 1  # type: ignore[attr-defined]
+    assert result.repeated >= len(records) - 3  # type: ignore[attr-defined]
+    assert result.stats.tests <= len(records) + 30  # type: ignore[attr-defined]
+
+
+def test_the_join_comes_from_the_grammar_without_hints() -> None:
+    """Without hints, the ways to join are the grammar's nesting brackets'
+    openers with its separators: the one that reads on is taken, and the
+    bracket closer that completes the text closes the list."""
+    records = _records(300)
+    damaged = _on_lines(records).replace("\n", "\r\n")
+    oracle = IncrementalGrammarOracle("json")
+    result = sweep(damaged, oracle, hints=NO_HINTS, budget=BUDGET)
+    assert result.repair is not None
+    assert json.loads(result.repair.text) == records
+
+
+def test_slips_inside_records_on_lines_are_repaired_too() -> None:
+    """A lost comma in the first document (before the first boundary, so
+    before the join's separator, after its opener) and in a later one: the
+    edits still describe the repair in the input's offsets."""
+    records = _records(300)
+    damaged = _on_lines(records)
+    damaged = damaged.replace('"name": "user0",', '"name": "user0"', 1)
+    damaged = damaged.replace('"name": "user150",', '"name": "user150"', 1)
+    _, result = _sweep(damaged)
+    repair = result.repair  # type: ignore[attr-defined]
+    assert repair is not None
+    assert json.loads(repair.text) == records
+    assert apply_edits(damaged, repair.edits) == repair.text
+    assert result.faults == len(records) + 1  # type: ignore[attr-defined]
+
+
+def test_records_on_lines_are_settled_by_the_sweep() -> None:
+    """Through the service: a large JSON Lines text where one document was
+    wanted gets the sweep's join as its top repair."""
+    records = _records(500)
+    damaged = _on_lines(records)
+    assert len(damaged) > 32_768
+    result = services.repair(damaged, IncrementalGrammarOracle("json"), budget=BUDGET)
+    assert result.repairs and result.repairs[0].algorithm == "sweep"
+    assert json.loads(result.repairs[0].text) == records

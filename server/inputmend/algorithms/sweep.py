@@ -20,6 +20,17 @@ later error, most used first, and the first that reads its whole window
 committed without trying the rest, so a document with a thousand lost
 commas costs about one try per comma.
 
+Documents written one after another (JSON Lines where one document was
+wanted, two answers pasted together) are systematic damage too: the first
+error after a complete document is where the second begins.  There the
+sweep tries, once, to join them into one list: the grammar's hints'
+``[concatenated]`` opener, separator and closer, or else each opener of
+the grammar's nesting brackets with each of its punctuation separators
+(:func:`inputmend.grammar.syntax.syntax_of`).  The opener goes before the
+first document, the separator after it; the separator is then a learned fix
+at each later boundary, and the closer (the declared one, or the bracket
+closer that completes the text) is put after the last document.
+
 The result is one repair (the whole oracle verifies it, as every repair);
 where no fix gets past an error, none (the other generators take it from
 there).
@@ -40,6 +51,7 @@ from inputmend.core.model import Edit, Repair
 from inputmend.core.oracle import Verdict
 from inputmend.grammar.hints import NO_HINTS, Hints
 from inputmend.grammar.scan import Scan
+from inputmend.grammar.syntax import syntax_of
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 ALGORITHM = "sweep"
@@ -98,6 +110,80 @@ class _Try:
     """Where its scan stopped, in document coordinates."""
     window_end: int
     """The end of its window, in the coordinates of its own scan."""
+
+
+@dataclass(frozen=True)
+class _JoinWay:
+    """How documents one after another are joined into one: an opener before
+    the first, a separator between each two, a closer after the last (None:
+    the closer of the grammar's brackets that completes the text)."""
+
+    opener: str
+    separator: str
+    closer: str | None
+
+
+@dataclass(frozen=True)
+class _Join:
+    """A join judged at the first boundary between two documents: the way,
+    where the opener and the separator go in the input, and how far its scan
+    read in the text with every fix so far and both of them."""
+
+    way: _JoinWay
+    opener_at: int
+    separator_at: int
+    """Input offsets."""
+    separator_end: int
+    """Offset of the joined text right after the separator."""
+    full: bool
+    reach: int
+    """Where its scan stopped, in the joined text's offsets."""
+
+
+def _join_ways(locator: IncrementalGrammarOracle, hints: Hints) -> tuple[_JoinWay, ...]:
+    """The ways to join documents one after another: the hints' declared one,
+    or else each opener of the grammar's nesting brackets with each of its
+    punctuation literals that is neither an opener nor a closer, or with
+    nothing (lists of values separated by blanks), closed by the bracket
+    closer that completes the text."""
+    declared = hints.concatenated
+    if declared is not None:
+        return (_JoinWay(declared.open, declared.separator, declared.close),)
+    brackets = syntax_of(locator.grammar).brackets
+    if brackets is None:
+        return ()
+    marks = {*brackets.openers, *brackets.closers}
+    separators = sorted(
+        literal
+        for literal in set(locator.grammar.literals.values())
+        if literal
+        and literal not in marks
+        and not any(c.isalnum() or c == "_" or c.isspace() for c in literal)
+    )
+    return tuple(
+        _JoinWay(opener, separator, None)
+        for opener in brackets.openers
+        for separator in [*separators, ""]
+    )
+
+
+def _reading(scan: Scan, to_end: bool) -> tuple[bool, int]:
+    """Did the scan of a try (a fix, then a window of the text after it, the
+    rest of the text when ``to_end``) read its whole window, and where it
+    stopped (its own offsets)."""
+    window_end = scan.length
+    feedback = scan.feedback
+    if feedback.verdict is Verdict.INCORRECT:
+        stopped = window_end if feedback.error_offset is None else feedback.error_offset
+        return False, stopped
+    # an unfinished token that began long before the window's end (a quote
+    # that opened a string running on) has not been read past: the try
+    # reached its start
+    end = scan.end
+    unfinished = end is not None and end.position < window_end - MARGIN
+    full = not unfinished or (to_end and feedback.verdict is Verdict.COMPLETE)
+    stopped = end.position if end is not None and not full else window_end
+    return full, stopped
 
 
 def _blank_before(text: str, offset: int, floor: int) -> int:
@@ -211,6 +297,9 @@ class _Sweep:
         self.floor = 0  # no fix starts before this document offset (past the last fix)
         self.scan = locator.scan(text)
         self.bad = list(self.scan.bad)
+        self.ways = _join_ways(locator, hints)
+        self.joined: _JoinWay | None = None  # documents joined into one, to close at the end
+        self.join_tried = False  # a join is tried once, at the first end of a document
 
     def judge(self, fix: _Fix) -> _Try:
         """Scan the document with ``fix`` up to :data:`LOOKAHEAD` characters past it."""
@@ -218,24 +307,11 @@ class _Sweep:
         edit = fix.edit
         tail = self.document[edit.end : edit.end + LOOKAHEAD]
         scan = self.locator.edit(self.scan, edit.offset, len(self.document), edit.insert + tail)
-        window_end = scan.length
-        to_end = edit.end + LOOKAHEAD >= len(self.document)
-        feedback = scan.feedback
-        delta = len(edit.insert) - edit.delete
-        if feedback.verdict is Verdict.INCORRECT:
-            stopped = window_end if feedback.error_offset is None else feedback.error_offset
-            full = False
-        else:
-            # an unfinished token that began long before the window's end (a
-            # quote that opened a string running on) has not been read past:
-            # the try reached its start
-            end = scan.end
-            unfinished = end is not None and end.position < window_end - MARGIN
-            full = not unfinished or (to_end and feedback.verdict is Verdict.COMPLETE)
-            stopped = end.position if end is not None and not full else window_end
         fixed_end = edit.offset + len(edit.insert)
+        full, stopped = _reading(scan, edit.end + LOOKAHEAD >= len(self.document))
+        delta = len(edit.insert) - edit.delete
         reach = stopped - delta if stopped >= fixed_end else edit.offset
-        return _Try(fix, scan, full, reach, window_end)
+        return _Try(fix, scan, full, reach, scan.length)
 
     def commit(self, tried: _Try) -> None:
         """Take the fix of ``tried``: resume on the document from a checkpoint
@@ -276,6 +352,77 @@ class _Sweep:
         self.shift += delta
         self.floor = fixed_end
 
+    def join(self, error: int) -> _Join | None:
+        """The best way to join the document before ``error`` (complete as it
+        is) and the one starting there into one list, judged by a scan from
+        the text's start through a window past the separator; None when the
+        text before the error is not a complete document, a fix lies before
+        its first character, or the grammar has no way to join."""
+        if not self.ways:
+            return None
+        floor = max(self.floor, self.scan.positions[0])
+        after = _blank_before(self.document, error, floor)
+        self.meter.charge()
+        if self.locator.prefix(self.scan, after).verdict is not Verdict.COMPLETE:
+            return None
+        self.join_tried = True
+        first = len(self.original) - len(self.original.lstrip())
+        if any(edit.offset < first for edit in self.edits):
+            return None
+        fixed = _applied(self.original, self.edits)
+        separator_at = after - self.shift  # input offset: every fix lies before it
+        at = separator_at + len(fixed) - len(self.original)
+        best: _Join | None = None
+        for way in self.ways:
+            self.meter.charge()
+            opened = fixed[:first] + way.opener + fixed[first:at] + way.separator
+            scan = self.locator.scan(opened + fixed[at : at + LOOKAHEAD])
+            full, stopped = _reading(scan, at + LOOKAHEAD >= len(fixed))
+            if best is None or (full, stopped) > (best.full, best.reach):
+                best = _Join(way, first, separator_at, len(opened), full, stopped)
+        return best
+
+    def commit_join(self, join: _Join) -> None:
+        """Take ``join``: read on from the separator in the joined text; the
+        separator is a learned fix for the later boundaries."""
+        way = join.way
+        self.edits = [
+            Edit(join.opener_at, 0, way.opener),
+            *self.edits,
+            Edit(join.separator_at, 0, way.separator),
+        ]
+        self.joined = way
+        if way.separator:
+            self.shapes[("insert after", way.separator)] += 1
+            self.order = [s for s, _ in self.shapes.most_common()]
+        self.meter.charge()
+        self.document = _applied(self.original, self.edits)
+        self.shift = len(self.document) - len(self.original)
+        self.scan = self.locator.scan(self.document)
+        self.bad = list(self.scan.bad)
+        self.floor = join.separator_end
+
+    def close(self) -> bool:
+        """Put the closer of the join after the last document (the declared
+        one, or the first closer of the grammar's brackets that completes the
+        text): False when none does."""
+        if self.joined is None:
+            return False
+        brackets = syntax_of(self.locator.grammar).brackets
+        closers = [self.joined.closer] if self.joined.closer is not None else []
+        if not closers and brackets is not None:
+            closers = list(brackets.closers)
+        floor = max(self.floor, self.scan.positions[0])
+        last = _blank_before(self.document, len(self.document), floor)
+        for closer in closers:
+            self.meter.charge()
+            scan = self.locator.edit(self.scan, last, last, closer)
+            if scan.feedback.verdict is Verdict.COMPLETE:
+                self.edits.append(Edit(last - self.shift, 0, closer))
+                self.scan = scan
+                return True
+        return False
+
     def step(self, error: int) -> bool:
         """Fix the error at ``error`` (document offset): False when no fix gets past it."""
         floor = max(self.floor, self.scan.positions[0])
@@ -288,6 +435,13 @@ class _Sweep:
                     self.repeated += 1
                     self.commit(tried)
                     return True
+        # documents one after another: a join, tried at the first error after
+        # a complete document, is taken before the local fixes when it reads
+        # its whole window, after them when none gets past the error
+        join = None if self.join_tried else self.join(error)
+        if join is not None and join.full:
+            self.commit_join(join)
+            return True
         # the openers and quotes the grammar accepts at the error (a key's
         # lost opening quote): read from a copy of the text before it, once
         # per fault that no learned fix repaired
@@ -305,7 +459,10 @@ class _Sweep:
             if best is None or key > best[0]:
                 best = (key, tried)
         if best is None:
-            return False
+            if join is None or join.reach < join.separator_end + HOLD:
+                return False
+            self.commit_join(join)
+            return True
         self.commit(best[1])
         return True
 
@@ -332,6 +489,8 @@ def sweep(
                 break
             faults += 1
             meter.poll()
+        if state.scan.feedback.verdict is Verdict.INCOMPLETE:
+            state.close()
     except BudgetExhausted:
         return SweepResult(None, faults, state.repeated, RunStats.of(meter), None)
     stats = RunStats.of(meter)
@@ -339,6 +498,17 @@ def sweep(
         return SweepResult(None, faults, state.repeated, stats, stuck)
     repair = _repair(text, state.edits, faults, state.repeated)
     return SweepResult(repair, faults, state.repeated, stats, None, state.deleted)
+
+
+def _applied(text: str, edits: Sequence[Edit]) -> str:
+    """``text`` with ``edits`` (in order, not overlapping)."""
+    pieces: list[str] = []
+    position = 0
+    for edit in edits:
+        pieces += [text[position : edit.offset], edit.insert]
+        position = edit.end
+    pieces.append(text[position:])
+    return "".join(pieces)
 
 
 def _repair(text: str, edits: Sequence[Edit], faults: int, repeated: int) -> Repair:
