@@ -212,3 +212,19 @@ def test_records_on_lines_are_settled_by_the_sweep() -> None:
     result = services.repair(damaged, IncrementalGrammarOracle("json"), budget=BUDGET)
     assert result.repairs and result.repairs[0].algorithm == "sweep"
     assert json.loads(result.repairs[0].text) == records
+
+
+def test_numbers_on_lines_are_joined() -> None:
+    """Documents that are not bracketed (numbers, one a line) are joined as
+    records are: the text before the first boundary is a complete document,
+    and each later number is at least 16 characters long (a learned fix
+    must read that far past itself)."""
+    rng = random.Random(3)
+    numbers = [rng.random() for _ in range(2000)]
+    numbers = [number for number in numbers if len(repr(number)) >= 16]
+    damaged = "".join(f"{number!r}\n" for number in numbers)
+    assert len(damaged) > 32_768
+    _, result = _sweep(damaged)
+    repair = result.repair  # type: ignore[attr-defined]
+    assert repair is not None and json.loads(repair.text) == numbers
+    assert result.stats.tests <= 2 * len(numbers) + 30  # type: ignore[attr-defined]
