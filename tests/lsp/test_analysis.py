@@ -18,6 +18,7 @@ from inputmend.core.model import Edit, Repair, RepairResult, apply_edits
 from inputmend.lsp.analysis import QUICK_REPAIR_ALGORITHM, Analyser, final_ranking, quick_is_final
 from inputmend.lsp.scheduler import Scheduler
 from inputmend.lsp.session import Session, Snapshot
+from inputmend.lsp.settings import ServerSettings
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 TEXT = '{"a": 1 "b": 2}'
@@ -164,3 +165,46 @@ async def test_final_quick_repairs_spare_the_pool_the_same_search(
     assert final[0].repairs and not final[0].spans and final[-1].spans
     expected = services.repair(TEXT, IncrementalGrammarOracle("json")).repairs[0].text
     assert final[-1].repairs[0].text == expected
+
+
+async def _started(analyser: Analyser) -> None:
+    """Wait for the fast checks the analyser started (and what they start)."""
+    while analyser._starting:
+        await asyncio.gather(*analyser._starting)
+
+
+async def test_the_first_error_after_valid_text_is_repaired_before_the_debounce(
+    tmp_path: Path,
+) -> None:
+    """An edit that breaks valid text gets its quick repairs at once (the
+    preferred fix when they are final); an edit of a text that was broken
+    already waits for the debounce, as the pool's work does."""
+    published: list[Snapshot] = []
+    session = Session(root=tmp_path, settings=ServerSettings(debounce_ms=3_600_000))
+    scheduler = Scheduler()
+    analyser = Analyser(session, scheduler, published.append, _Progress())
+    path = tmp_path / "typed.json"
+    uri = path.as_uri()
+    analyser.opened(uri, path, 1, COMMA.text)
+    analyser.fast_check_now(session.snapshots[uri])
+    try:
+        broken = analyser.changed(uri, 2, TEXT)
+        assert broken is not None and broken.after_valid
+        analyser.start(broken)
+        await _started(analyser)
+        revision, quick = analyser._quick[uri]
+        assert revision == broken.revision
+        done = await quick
+        assert done.final and done.offered[0].text == done.repairs[0].text
+        offered = [s for s in published if s.revision == broken.revision and s.final]
+        assert offered and offered[-1].repairs == done.offered
+        assert uri in scheduler._timers and uri not in scheduler._tasks  # the pool waits
+
+        still = analyser.changed(uri, 3, TEXT + " ")
+        assert still is not None and not still.after_valid
+        analyser.start(still)
+        await _started(analyser)
+        assert uri not in analyser._quick
+        assert not [s for s in published if s.revision == still.revision and s.repairs]
+    finally:
+        scheduler.shutdown()

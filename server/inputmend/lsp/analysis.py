@@ -12,7 +12,8 @@ For every change:
      :data:`~inputmend.config.defaults.SERVER_QUICK_REPAIR_TESTS` oracle
      runs, capped at :data:`~inputmend.config.defaults.SERVER_QUICK_REPAIR_S`,
      which is logged when reached): offered as quick fixes at once, none of
-     them preferred unless they are final;
+     them preferred unless they are final; they start without the debounce
+     when the edit broke a text the grammar accepted;
    * in the process pool: the external validator (when configured and
      allowed), then the ranked repairs and the failure-inducing spans (ddmax)
      side by side.
@@ -159,6 +160,8 @@ class Analyser:
         self.progress = progress
         self._checking: dict[str, asyncio.Lock] = {}
         self._starting: set[asyncio.Task[None]] = set()
+        self._quick: dict[str, tuple[int, asyncio.Future[Quick]]] = {}
+        """Quick repairs started before the debounce, by document and revision."""
 
     def _apply(self, snapshot: Snapshot, **results: Any) -> Snapshot | None:
         """Record results of ``snapshot`` and publish; None when it is stale."""
@@ -214,15 +217,48 @@ class Analyser:
     def start(self, snapshot: Snapshot, *, delay: float | None = None) -> None:
         """The fast check of a new snapshot, then its background analysis
         (after ``delay``, default the debounce), in a task: the caller, a
-        handler, returns at once with the snapshot already current."""
+        handler, returns at once with the snapshot already current.  The
+        first error after valid text gets its quick repairs at once
+        (:meth:`_quick_at_once`)."""
 
         async def check_then_schedule() -> None:
             await self.fast_check(snapshot)
+            self._quick_at_once(snapshot)
             self.schedule(snapshot, delay=delay)
 
         task = asyncio.ensure_future(check_then_schedule())
         self._starting.add(task)
         task.add_done_callback(self._started)
+
+    def _quick_at_once(self, snapshot: Snapshot) -> None:
+        """Start the quick repairs of ``snapshot`` now, before the debounce,
+        when an edit just broke a text the grammar accepted.
+
+        The debounce keeps work from starting on every keystroke of a burst;
+        the first error after valid text is where a burst ends as often as
+        not (a deleted comma, a stray character), and its repairs are wanted
+        at once.  Later edits of the broken text wait for the debounce as
+        before.  The search is the same one, on the same budget (bounded by
+        oracle runs), whenever it starts: it only starts earlier, and a
+        newer version stops it by its budget's cancellation."""
+        current = self.session.get(snapshot.uri)
+        if current is None or current.revision != snapshot.revision:
+            return
+        fast = current.fast
+        if not current.after_valid or fast is None or fast.valid or current.spec is None:
+            return
+        if len(current.text) > self.session.settings.max_background_chars:
+            return
+        quick = asyncio.ensure_future(self._quick_repairs(current))
+        self._quick[current.uri] = (current.revision, quick)
+
+    def _quick_for(self, snapshot: Snapshot) -> asyncio.Future[Quick]:
+        """The quick repairs of ``snapshot``: those started at once for it,
+        else a search started now."""
+        started = self._quick.pop(snapshot.uri, None)
+        if started is not None and started[0] == snapshot.revision:
+            return started[1]
+        return asyncio.ensure_future(self._quick_repairs(snapshot))
 
     def _started(self, task: asyncio.Task[None]) -> None:
         self._starting.discard(task)
@@ -232,17 +268,20 @@ class Analyser:
     # ------------------------------------------------------------ lifecycle
     def opened(self, uri: str, path: Path, version: int, text: str) -> Snapshot:
         self.scheduler.cancel(uri)
+        self._quick.pop(uri, None)
         return self.session.open(uri, path, version, text)
 
     def changed(
         self, uri: str, version: int, text: str, *, index: LineIndex | None = None
     ) -> Snapshot | None:
         self.scheduler.cancel(uri)
+        self._quick.pop(uri, None)  # it stops by its budget: its snapshot is stale
         return self.session.change(uri, version, text, index=index)
 
     def closed(self, uri: str) -> None:
         self.scheduler.cancel(uri)
         self._checking.pop(uri, None)
+        self._quick.pop(uri, None)
         self.session.close(uri)
 
     def reconfigure_all(self) -> None:
@@ -307,7 +346,7 @@ class Analyser:
         # At once (before the progress round trip), and not cancelled with this
         # task: it stops by its budget once the snapshot is stale, and holds
         # the document's oracle until then.
-        quick = asyncio.ensure_future(self._quick_repairs(snapshot))
+        quick = self._quick_for(snapshot)
         begun, key = False, f"{uri}#{runner.slot}"
         try:
             await self._begin(snapshot, key, "computing repairs")
@@ -444,6 +483,10 @@ class Analyser:
         repairs, started beside them, is then stopped.  It runs on a cancel
         flag of its own (when one is free), so that stopping it leaves the
         spans' search alone."""
+        if quick.done() and not quick.cancelled() and quick.exception() is None:
+            early = quick.result()
+            if early.final:  # found before the debounce ended: no search to stop
+                return {"repairs": early.offered, "final": True}
         own = runner.fork()
         searching = asyncio.ensure_future(self._repairs(snapshot, spec, own or runner))
         try:

@@ -204,6 +204,9 @@ class Snapshot:
     background_note: str | None = None
     explanation: str | None = None
     analysed: bool = False  # the background analysis of this revision is over
+    after_valid: bool = False
+    """This version was made by an edit of a text the grammar accepted: an
+    error in it is the first since valid text (its repairs are wanted at once)."""
 
     @property
     def uri(self) -> str:
@@ -258,9 +261,11 @@ class Session:
             self._swapped = None
         return snapshot
 
-    def _fresh(self, document: Version, setup: OracleSetup) -> Snapshot:
+    def _fresh(
+        self, document: Version, setup: OracleSetup, *, after_valid: bool = False
+    ) -> Snapshot:
         self._revisions += 1
-        return self._store(Snapshot(document, setup, self._revisions))
+        return self._store(Snapshot(document, setup, self._revisions, after_valid=after_valid))
 
     def open(self, uri: str, path: Path, version: int, text: str) -> Snapshot:
         setup = oracle_setup(path, self.settings, self.folders)
@@ -275,7 +280,8 @@ class Session:
         if current is None:
             return None
         document = Version(uri, current.document.path, version, text, index)
-        return self._fresh(document, current.setup)
+        accepted = current.fast is not None and current.fast.valid
+        return self._fresh(document, current.setup, after_valid=accepted)
 
     def reconfigure(self, uri: str) -> Snapshot | None:
         """The document's oracle decided again (settings or configuration
