@@ -47,3 +47,24 @@ def test_bytes_that_never_end_a_header_block_are_not_all_kept() -> None:
         assert framer.feed(b"x" * MAX_HEADERS) == []
     assert len(framer._buffer) <= MAX_HEADERS * 2
     assert framer.feed(frame({"b": 2})) == [Frame(b'{"b": 2}')]
+
+
+def test_line_breaks_and_header_words_inside_a_body_do_not_cut_it() -> None:
+    """Blanks between tokens may be CR LF, and a string may say
+    ``Content-Length: 5``: neither is a header, in whatever pieces the
+    bytes arrive."""
+    body = b'{"headers": "Content-Length: 5",\r\n "b":\r\n\r\n 2}'
+    stream = b"Content-Length: %d\r\n\r\n" % len(body) + body + frame({"c": 3})
+    for size in (1, 7, len(stream)):
+        framer = Framer()
+        frames = [f for i in range(0, len(stream), size) for f in framer.feed(stream[i : i + size])]
+        assert frames == [Frame(body), Frame(b'{"c": 3}')]
+
+
+def test_a_header_after_line_breaks_in_a_short_body_is_found() -> None:
+    """A declared length past the next header: the header is found after a
+    body with line breaks of its own."""
+    body = b'{"a":\r\n 1}'
+    stream = b"Content-Length: 500\r\n\r\n" + body + frame({"b": 2})
+    frames = Framer().feed(stream)
+    assert frames[0].body is None and frames[1:] == [Frame(b'{"b": 2}')]
