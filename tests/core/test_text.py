@@ -230,6 +230,22 @@ def test_every_lsp_line_break_counts_once(text: str) -> None:
     assert index.human(len(text) - 1) == "2:1"
 
 
+@pytest.mark.parametrize(
+    "text", ["", "\n", "a", "a\n\nb\n", "\n\na", "a\u2028b\nc", "x\r\n\ny\r", "\r\r\n\n"]
+)
+def test_line_starts_are_after_each_line_break_with_or_without_carriage_returns(
+    text: str,
+) -> None:
+    """Texts without ``\r`` are indexed by substring searches, the others by
+    the regex: both give a line after each break, and no other."""
+    expected = [0] + [
+        i + 1
+        for i, c in enumerate(text)
+        if c == "\n" or (c == "\r" and text[i + 1 : i + 2] != "\n")
+    ]
+    assert LineIndex(text).starts == expected
+
+
 def test_positions_and_offsets_are_inverse_within_the_text() -> None:
     text = "first\r\nsecond\n\nlast"
     index = LineIndex(text)

@@ -365,6 +365,21 @@ def looks_binary(text: str, sample: int = 65536) -> bool:
     return "\x00" in head and junk > 0.3 * len(head)
 
 
+def _line_starts(text: str) -> list[int]:
+    """The offsets where ``text``'s lines start.  Without ``\r`` (most
+    texts) the ``\n`` are found by substring searches, which read a 50 MB
+    document in less than half the time of a regex's matches."""
+    if "\r" in text:
+        return [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
+    starts = [0]
+    find, append = text.find, starts.append
+    position = find("\n")
+    while position >= 0:
+        append(position + 1)
+        position = find("\n", position + 1)
+    return starts
+
+
 class LineIndex:
     """Maps character offsets to 0-based (line, column) and back, columns
     also in the code units of a position encoding.
@@ -374,11 +389,7 @@ class LineIndex:
 
     def __init__(self, text: str, *, starts: list[int] | None = None) -> None:
         self.text = text
-        self.starts = (
-            [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
-            if starts is None
-            else starts
-        )
+        self.starts = _line_starts(text) if starts is None else starts
         self._columns: dict[tuple[int, str], LineColumns] = {}
 
     def position(self, offset: int) -> tuple[int, int]:
