@@ -195,6 +195,14 @@ class Analyser:
         fast = self._fast_feedback(snapshot)
         return {"fast": fast, "semantic": self._semantic_feedback(snapshot, fast)}
 
+    def _huge_results(self, snapshot: Snapshot) -> dict[str, Feedback | None]:
+        """The fast path's results of a huge document, and its line index,
+        which the diagnostics need next: found here in the thread, the index
+        does not hold up the requests the loop answers meanwhile."""
+        results = self._fast_results(snapshot)
+        _ = snapshot.index
+        return results
+
     def fast_check_now(self, snapshot: Snapshot) -> None:
         self._apply(snapshot, **self._fast_results(snapshot))
 
@@ -211,7 +219,7 @@ class Analyser:
             if len(snapshot.text) <= FAST_IN_LOOP_CHARS or guarded:
                 results = self._fast_results(snapshot)
             else:
-                results = await self.scheduler.in_thread(lambda: self._fast_results(snapshot))
+                results = await self.scheduler.in_thread(lambda: self._huge_results(snapshot))
         self._apply(snapshot, **results)
 
     def start(self, snapshot: Snapshot, *, delay: float | None = None) -> None:
