@@ -6,6 +6,7 @@ was the command line's own and ran to its end."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,14 @@ import pytest
 from inputmend import jobs, services
 from inputmend.core.budget import RunStats
 from inputmend.core.model import Edit, Repair, RepairResult, apply_edits
-from inputmend.lsp.analysis import QUICK_REPAIR_ALGORITHM, Analyser, final_ranking, quick_is_final
+from inputmend.core.oracle import Oracle
+from inputmend.lsp.analysis import (
+    NO_QUICK,
+    QUICK_REPAIR_ALGORITHM,
+    Analyser,
+    final_ranking,
+    quick_is_final,
+)
 from inputmend.lsp.scheduler import Scheduler
 from inputmend.lsp.session import Session, Snapshot
 from inputmend.lsp.settings import ServerSettings
@@ -208,3 +216,48 @@ async def test_the_first_error_after_valid_text_is_repaired_before_the_debounce(
         assert not [s for s in published if s.revision == still.revision and s.repairs]
     finally:
         scheduler.shutdown()
+
+
+async def test_the_next_edit_is_checked_while_a_stale_quick_search_still_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quick repairs search on an oracle of their own: the next
+    version's fast check does not wait for a search of the last one."""
+    published: list[Snapshot] = []
+    session = Session(root=tmp_path, settings=ServerSettings(debounce_ms=3_600_000))
+    scheduler = Scheduler()
+    analyser = Analyser(session, scheduler, published.append, _Progress())
+    path = tmp_path / "held.json"
+    uri = path.as_uri()
+    analyser.opened(uri, path, 1, COMMA.text)
+    analyser.fast_check_now(session.snapshots[uri])
+    searching, may_end = threading.Event(), threading.Event()
+    searched_with: list[Oracle] = []
+    repair = services.repair
+
+    def held(text: str, oracle: Oracle, **options: Any) -> RepairResult:
+        searched_with.append(oracle)
+        searching.set()
+        may_end.wait(60)  # a hang guard: the test releases it
+        return repair(text, oracle, **options)
+
+    monkeypatch.setattr(services, "repair", held)
+    try:
+        broken = analyser.changed(uri, 2, TEXT)
+        assert broken is not None
+        analyser.start(broken)
+        await _started(analyser)
+        _, quick = analyser._quick[uri]
+        assert await asyncio.get_running_loop().run_in_executor(None, searching.wait, 60)
+        mended = analyser.changed(uri, 3, COMMA.text)
+        assert mended is not None
+        analyser.start(mended)
+        await _started(analyser)
+        checked = [s for s in published if s.revision == mended.revision and s.fast]
+        assert checked and checked[-1].fast is not None and checked[-1].fast.valid
+        assert not quick.done()  # the stale search still ran meanwhile
+        assert searched_with[0] is not session.snapshots[uri].setup.fast_oracle
+    finally:
+        may_end.set()
+        scheduler.shutdown()
+    assert (await quick) == NO_QUICK or not quick.result().final

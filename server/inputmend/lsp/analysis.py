@@ -144,6 +144,28 @@ NO_QUICK = Quick((), (), final=False)
 """No quick repairs (none wanted, or their search failed)."""
 
 
+class RepairOracle:
+    """The quick repairs' own grammar oracle for one document, built from
+    the fast oracle's spec on first use (in the repairs' thread).
+
+    A grammar oracle serves one caller at a time: sharing the fast check's,
+    the next edit's check waited until a stale search noticed it was stale
+    (its ranking is not interruptible), which added up to 200 ms to a
+    keystroke's diagnostic on a busy machine.  With an oracle of their own,
+    the repairs wait only for each other."""
+
+    def __init__(self, spec: OracleSpec, fast: Oracle) -> None:
+        self.spec = spec
+        self.fast = fast
+        self.lock = asyncio.Lock()
+        self._oracle: Oracle | None = None
+
+    def oracle(self) -> Oracle:
+        if self._oracle is None:
+            self._oracle = services.build_oracle(self.spec.grammar_only(), loader=False)
+        return self._oracle
+
+
 class Analyser:
     """Runs the fast check and the background analysis of the session's documents."""
 
@@ -160,6 +182,7 @@ class Analyser:
         self.progress = progress
         self._checking: dict[str, asyncio.Lock] = {}
         self._starting: set[asyncio.Task[None]] = set()
+        self._repairing: dict[str, RepairOracle] = {}
         self._quick: dict[str, tuple[int, asyncio.Future[Quick]]] = {}
         """Quick repairs started before the debounce, by document and revision."""
 
@@ -289,6 +312,7 @@ class Analyser:
     def closed(self, uri: str) -> None:
         self.scheduler.cancel(uri)
         self._checking.pop(uri, None)
+        self._repairing.pop(uri, None)
         self._quick.pop(uri, None)
         self.session.close(uri)
 
@@ -419,9 +443,9 @@ class Analyser:
         """Repairs with the grammar alone and a short budget, in a thread; they
         are offered at once, not preferred until the final list replaces
         them, or as the final list when they are (:func:`quick_is_final`)."""
-        oracle, fast = snapshot.setup.fast_oracle, snapshot.fast
+        oracle, fast, spec = snapshot.setup.fast_oracle, snapshot.fast, snapshot.spec
         settings = self.session.settings
-        if oracle is None or fast is None or fast.valid or not settings.repairs:
+        if oracle is None or spec is None or fast is None or fast.valid or not settings.repairs:
             return NO_QUICK
         if services.runs_user_grammar(oracle):
             # a user grammar: a thread stuck in one of its regexes could not be
@@ -433,9 +457,13 @@ class Analyser:
             max_tests=tests if settings.max_tests is None else min(tests, settings.max_tests),
             cancelled=lambda: not self.session.is_current(snapshot),
         )
-        grammar = services.grammar_check(oracle)
+        own = self._repairing.get(snapshot.uri)
+        if own is None or own.fast is not oracle:
+            own = self._repairing[snapshot.uri] = RepairOracle(spec, oracle)
 
         def repair() -> RepairResult:
+            repairing = own.oracle()
+            grammar = services.grammar_check(repairing)
             if grammar is not None:
                 # built once per grammar on first use (about half a second),
                 # which the short budget is not for: a truncated document's
@@ -443,15 +471,14 @@ class Analyser:
                 _ = grammar.grammar.completer
             return services.repair(
                 snapshot.text,
-                oracle,
+                repairing,
                 algorithm=QUICK_REPAIR_ALGORITHM,
                 budget=budget,
                 top=defaults.CANDIDATES_PER_REPAIR * settings.top,
                 max_loss=settings.max_loss,
             )
 
-        lock = self._checking.setdefault(snapshot.uri, asyncio.Lock())
-        async with lock:  # the document's grammar oracle serves one caller at a time
+        async with own.lock:  # one search at a time on the repairs' oracle
             if not self.session.is_current(snapshot):
                 return NO_QUICK
             try:
