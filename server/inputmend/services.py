@@ -22,6 +22,7 @@ from inputmend.algorithms.ddmax import ddmax_text
 from inputmend.algorithms.ddmin import ddmin_text
 from inputmend.algorithms.segmentation import Unit
 from inputmend.config import defaults
+from inputmend.core import levenshtein
 from inputmend.core.budget import UNLIMITED, Budget, RunStats
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.model import Abstraction, Diagnosis, Repair, RepairResult
@@ -127,6 +128,20 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
         RepairAlgorithm("ddmax-lines", "ddmax over whole lines", (DDMAX_LINES,)),
     )
 }
+
+
+def prepare_repairs(text: str, oracle: Oracle) -> None:
+    """Do now, for a text about to be edited, what the first repair with
+    ``oracle`` would otherwise do inside its budget: build the grammar's
+    completion tables, import the compiled edit distance and check the
+    text (an incremental oracle then checks the next versions as edits of
+    it).  A short budget, such as the editor's quick repairs', then goes to
+    the search itself."""
+    grammar = grammar_check(oracle)
+    if grammar is not None:
+        _ = grammar.grammar.completer
+    levenshtein.compiled()
+    oracle.check(text)
 
 
 def repair(

@@ -261,3 +261,35 @@ async def test_the_next_edit_is_checked_while_a_stale_quick_search_still_runs(
         may_end.set()
         scheduler.shutdown()
     assert (await quick) == NO_QUICK or not quick.result().final
+
+
+async def test_an_opened_document_has_its_repairs_oracle_prepared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first check of a document prepares the quick repairs' own oracle
+    with its text (off the event loop), once per oracle setup."""
+    prepared: list[tuple[str, Oracle]] = []
+    prepare = services.prepare_repairs
+
+    def recording(text: str, oracle: Oracle) -> None:
+        prepared.append((text, oracle))
+        prepare(text, oracle)
+
+    monkeypatch.setattr(services, "prepare_repairs", recording)
+    session = Session(root=tmp_path, settings=ServerSettings(debounce_ms=3_600_000))
+    scheduler = Scheduler()
+    analyser = Analyser(session, scheduler, lambda _: None, _Progress())
+    path = tmp_path / "prepared.json"
+    uri = path.as_uri()
+    try:
+        analyser.start(analyser.opened(uri, path, 1, COMMA.text))
+        await _started(analyser)
+        changed = analyser.changed(uri, 2, COMMA.text + "\n")
+        assert changed is not None
+        analyser.start(changed)
+        await _started(analyser)
+    finally:
+        scheduler.shutdown()
+    fast = session.snapshots[uri].setup.fast_oracle
+    assert [text for text, _ in prepared] == [COMMA.text]
+    assert prepared[0][1] is analyser._repairing[uri].oracle() and prepared[0][1] is not fast

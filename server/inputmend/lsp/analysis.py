@@ -8,7 +8,9 @@ For every change:
 2. *background*, debounced per document:
 
    * *quick repairs*, in a thread of this process with the document's
-     grammar (:data:`QUICK_REPAIR_ALGORITHM`, at most
+     grammar, on an oracle of their own (:class:`RepairOracle`, prepared
+     with the text when the document is first checked), so the fast path
+     never waits for them (:data:`QUICK_REPAIR_ALGORITHM`, at most
      :data:`~inputmend.config.defaults.SERVER_QUICK_REPAIR_TESTS` oracle
      runs, capped at :data:`~inputmend.config.defaults.SERVER_QUICK_REPAIR_S`,
      which is logged when reached): offered as quick fixes at once, none of
@@ -158,6 +160,7 @@ class RepairOracle:
         self.spec = spec
         self.fast = fast
         self.lock = asyncio.Lock()
+        self.prepared = False
         self._oracle: Oracle | None = None
 
     def oracle(self) -> Oracle:
@@ -254,6 +257,7 @@ class Analyser:
 
         async def check_then_schedule() -> None:
             await self.fast_check(snapshot)
+            self._prepare(snapshot)
             self._quick_at_once(snapshot)
             self.schedule(snapshot, delay=delay)
 
@@ -282,6 +286,51 @@ class Analyser:
             return
         quick = asyncio.ensure_future(self._quick_repairs(current))
         self._quick[current.uri] = (current.revision, quick)
+
+    def _prepare(self, snapshot: Snapshot) -> None:
+        """When a document is first checked, prepare its repairs' oracle in
+        a thread (:func:`services.prepare_repairs`): the document's first
+        quick repairs, which have a short budget, then spend it on the
+        search, not on building tables and scanning the text afresh."""
+        current = self.session.get(snapshot.uri)
+        if current is None or current.revision != snapshot.revision:
+            return
+        if len(current.text) > self.session.settings.max_background_chars:
+            return
+        own = self._repair_oracle(current)
+        if own is None or own.prepared:
+            return
+        own.prepared = True
+
+        async def prepare() -> None:
+            async with own.lock:
+                if not self.session.is_current(current):
+                    return  # the repairs of a newer version will scan it
+                try:
+                    await self.scheduler.in_thread(
+                        lambda: services.prepare_repairs(current.text, own.oracle())
+                    )
+                except Exception:
+                    log.exception("preparing the repairs failed")
+
+        task = asyncio.ensure_future(prepare())
+        self._starting.add(task)
+        task.add_done_callback(self._started)
+
+    def _repair_oracle(self, snapshot: Snapshot) -> RepairOracle | None:
+        """The quick repairs' oracle of ``snapshot``'s document; None when
+        they have none (no grammar, repairs off, or a user grammar: a thread
+        stuck in one of its regexes could not be stopped, and would hold the
+        GIL; the pool's repairs come soon after)."""
+        oracle, spec = snapshot.setup.fast_oracle, snapshot.spec
+        if oracle is None or spec is None or not self.session.settings.repairs:
+            return None
+        if services.runs_user_grammar(oracle):
+            return None
+        own = self._repairing.get(snapshot.uri)
+        if own is None or own.fast is not oracle:
+            own = self._repairing[snapshot.uri] = RepairOracle(spec, oracle)
+        return own
 
     def _quick_for(self, snapshot: Snapshot) -> asyncio.Future[Quick]:
         """The quick repairs of ``snapshot``: those started at once for it,
@@ -375,9 +424,9 @@ class Analyser:
         if not (snapshot.invalid or snapshot.has_validator):
             self._apply(snapshot, analysed=True)
             return
-        # At once (before the progress round trip), and not cancelled with this
-        # task: it stops by its budget once the snapshot is stale, and holds
-        # the document's oracle until then.
+        # At once (before the progress round trip) unless started already, and
+        # not cancelled with this task: it stops by its budget once the
+        # snapshot is stale, and holds the repairs' oracle until then.
         quick = self._quick_for(snapshot)
         begun, key = False, f"{uri}#{runner.slot}"
         try:
@@ -443,13 +492,9 @@ class Analyser:
         """Repairs with the grammar alone and a short budget, in a thread; they
         are offered at once, not preferred until the final list replaces
         them, or as the final list when they are (:func:`quick_is_final`)."""
-        oracle, fast, spec = snapshot.setup.fast_oracle, snapshot.fast, snapshot.spec
-        settings = self.session.settings
-        if oracle is None or spec is None or fast is None or fast.valid or not settings.repairs:
-            return NO_QUICK
-        if services.runs_user_grammar(oracle):
-            # a user grammar: a thread stuck in one of its regexes could not be
-            # stopped (and would hold the GIL); the pool's repairs come soon after
+        fast, settings = snapshot.fast, self.session.settings
+        own = self._repair_oracle(snapshot)
+        if own is None or fast is None or fast.valid:
             return NO_QUICK
         tests = defaults.SERVER_QUICK_REPAIR_TESTS
         budget = Budget(
@@ -457,9 +502,6 @@ class Analyser:
             max_tests=tests if settings.max_tests is None else min(tests, settings.max_tests),
             cancelled=lambda: not self.session.is_current(snapshot),
         )
-        own = self._repairing.get(snapshot.uri)
-        if own is None or own.fast is not oracle:
-            own = self._repairing[snapshot.uri] = RepairOracle(spec, oracle)
 
         def repair() -> RepairResult:
             repairing = own.oracle()
