@@ -51,8 +51,9 @@ def test_a_side_of_the_conflict_is_the_top_repair_and_not_lossy() -> None:
 
 def test_every_format_gets_its_conflicts_resolved() -> None:
     yaml = "deps:\n<<<<<<< HEAD\n  - a\n=======\n  - b\n>>>>>>> topic\n  - c\n"
-    best = services.repair(yaml, IncrementalGrammarOracle("yaml")).repairs[0]
-    assert best.text == "deps:\n  - a\n  - b\n  - c\n"
+    found = [r.text for r in services.repair(yaml, IncrementalGrammarOracle("yaml")).repairs]
+    assert found[0] == "deps:\n  - a\n  - c\n"
+    assert "deps:\n  - a\n  - b\n  - c\n" in found[1:]
     toml = "[a]\n<<<<<<< ours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n"
     assert services.repair(toml, IncrementalGrammarOracle("toml")).repairs[0].text == "[a]\nx = 1\n"
 
@@ -62,6 +63,21 @@ def test_both_sides_added_at_the_end_of_a_list_are_joined_by_its_separator() -> 
         '{\n  "deps": {\n    "a": "1",\n<<<<<<< HEAD\n    "b": "2"\n=======\n'
         '    "c": "3"\n>>>>>>> feature\n  }\n}\n'
     )
-    best = services.repair(text, IncrementalGrammarOracle("json")).repairs[0]
-    assert best.text == '{\n  "deps": {\n    "a": "1",\n    "b": "2",\n    "c": "3"\n  }\n}\n'
-    assert best.algorithm == "conflict" and not best.lossy
+    found = services.repair(text, IncrementalGrammarOracle("json")).repairs
+    both = '{\n  "deps": {\n    "a": "1",\n    "b": "2",\n    "c": "3"\n  }\n}\n'
+    [joined] = [r for r in found if r.text == both]
+    assert joined.algorithm == "conflict" and not joined.lossy
+    # the separator is inserted after ours' last word, nothing else is rewritten
+    assert [e.insert for e in joined.edits if e.insert] == [","]
+
+
+def test_a_resolution_deletes_the_markers_and_the_side_left_out_in_place() -> None:
+    text = "[\n<<<<<<< HEAD\n  1,\n||||||| base\n  0,\n=======\n  2,\n>>>>>>> x\n  3\n]\n"
+    found = {r.text: r for r in conflict_repairs(text, IncrementalGrammarOracle("json")).repairs}
+    theirs = found["[\n  2,\n  3\n]\n"]
+    # the kept side is not rewritten: its tokens stand where they stood
+    assert all(not edit.insert for edit in theirs.edits)
+    assert [text[e.offset : e.end] for e in theirs.edits] == [
+        "<<<<<<< HEAD\n  1,\n||||||| base\n  0,\n=======\n",
+        ">>>>>>> x\n",
+    ]

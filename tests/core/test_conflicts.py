@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inputmend.core.conflicts import conflict_message, find_conflicts, resolution_of, resolved
-from inputmend.core.model import apply_edits
+from inputmend.core.model import Edit, apply_edits
 
 MERGED = '{\n<<<<<<< HEAD\n  "v": 1\n=======\n  "v": 2\n>>>>>>> feature\n}\n'
 
@@ -19,7 +19,23 @@ def test_a_conflict_has_two_sides_and_their_labels() -> None:
 def test_the_base_of_diff3_style_is_neither_side() -> None:
     text = "a\n<<<<<<< ours\nx\n||||||| base\nw\n=======\ny\n>>>>>>> theirs\nb"
     (conflict,) = find_conflicts(text)
-    assert (conflict.ours, conflict.theirs) == ("x\n", "y\n")
+    assert (conflict.ours, conflict.theirs, conflict.base) == ("x\n", "y\n", "w\n")
+    assert (text[conflict.ours_at], text[conflict.theirs_at]) == ("x", "y")
+    assert [conflict.left_out(side) for side in ("ours", "theirs", "both")] == [4, 4, 2]
+    assert find_conflicts(MERGED)[0].base == ""
+
+
+def test_a_resolution_leaves_out_versions_not_data() -> None:
+    items = "[\n<<<<<<< a\n  10\n=======\n  2\n>>>>>>> b\n]\n"
+    conflicts = find_conflicts(items)
+    for side, kept, left_out in (("ours", "  10\n", 4), ("theirs", "  2\n", 5)):
+        repaired = apply_edits(items, resolved(items, conflicts, side))
+        assert repaired == f"[\n{kept}]\n"
+        found = resolution_of(items, repaired)
+        assert found is not None and found.left_out == left_out
+    # an empty side kept: the whole conflict goes, in one edit
+    emptied = "a\n<<<<<<< a\n=======\nb\n>>>>>>> b\n"
+    assert resolved(emptied, find_conflicts(emptied), "ours") == (Edit(2, len(emptied) - 2),)
 
 
 def test_markers_out_of_order_are_text() -> None:

@@ -110,6 +110,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     Characters deleted with foreign syntax the hints remove (a comment, a
     wrapper), blanks around it included: the ranking does not count them as
     edits, so that removing a comment with its line is as good as without.
+    The ranking adds the versions a merge conflict's resolution leaves out
+    (:attr:`~inputmend.core.conflicts.Resolution.left_out`): a choice
+    between alternatives, not an edit; only the marker lines are.
 ``tokens_kept``
     Input tokens near the edits (see :data:`LOOKAROUND`) that the repair keeps
     with their kind and canonical value.

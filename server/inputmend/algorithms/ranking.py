@@ -207,8 +207,11 @@ def scored(
         # the loss limit counts it, so that much is never hidden unasked
         lost += judgement.junk_lost + judgement.commented
         chosen = repair.algorithm == RESOLVED and resolution_of(original, repair.text)
-        if chosen:  # every character it removes is a marker or the side left out
-            judgement = replace(judgement, data_lost=0, structure_lost=0)
+        if chosen:  # every character it removes is a marker or a version left out:
+            # the versions are alternatives, and leaving one out is the choice the
+            # title names, neither data lost nor an edit (only the markers are)
+            removed = judgement.removed + chosen.left_out
+            judgement = replace(judgement, data_lost=0, structure_lost=0, removed=removed)
         lossy = not chosen and not limit.allows(lost, available)
         marked = replace(repair, data_lost=lost, tokens_kept=judgement.tokens_kept, lossy=lossy)
         features = features_of(

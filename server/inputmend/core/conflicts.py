@@ -40,7 +40,9 @@ _KEY = re.compile(r"""^[ \t]*("[^"\r\n]*"|'[^'\r\n]*'|[\w.-]+)[ \t]*[:=]""", re.
 @dataclass(frozen=True)
 class Conflict:
     """One conflict: the stretch from its first marker line to the end of its
-    last, each side's text between the markers, and their labels."""
+    last, each side's text between the markers, and their labels; where each
+    side begins, and the base between ``|||||||`` and ``=======`` (diff3
+    style; empty without one)."""
 
     start: int
     end: int
@@ -48,19 +50,35 @@ class Conflict:
     theirs: str
     ours_label: str
     theirs_label: str
+    ours_at: int
+    theirs_at: int
+    base: str = ""
 
-    def kept(self, side: Side, separator: str = "") -> str:
-        """The text that replaces the conflict when ``side`` is kept; for
-        both, ``separator`` goes after ours' last word (two items each side
-        added at the end of a list: `"b": 2` and `"c": 3` need a comma)."""
+    def edits(self, side: Side, separator: str = "") -> tuple[Edit, ...]:
+        """The edits that keep ``side`` in place of the conflict: ours,
+        theirs, or both in a row, with ``separator`` after ours' last word
+        (two items each side added at the end of a list: `"b": 2` and
+        `"c": 3` need a comma).  They delete the marker lines, the base and
+        the side left out and insert the separator; the text kept is not
+        rewritten, so that its tokens read as the input's own where they
+        stand."""
+        ours_end = self.ours_at + len(self.ours)
+        theirs_end = self.theirs_at + len(self.theirs)
         if side == "ours":
-            return self.ours
+            return _deletions((self.start, self.ours_at), (ours_end, self.end))
         if side == "theirs":
-            return self.theirs
-        if not separator:
-            return self.ours + self.theirs
-        content = len(self.ours.rstrip())
-        return self.ours[:content] + separator + self.ours[content:] + self.theirs
+            return _deletions((self.start, self.theirs_at), (theirs_end, self.end))
+        edits = list(_deletions((self.start, self.ours_at), (ours_end, self.theirs_at)))
+        if separator:
+            edits.append(Edit(self.ours_at + len(self.ours.rstrip()), 0, separator))
+        edits += _deletions((theirs_end, self.end))
+        return tuple(sorted(edits, key=lambda e: (e.offset, e.delete)))
+
+    def left_out(self, side: Side) -> int:
+        """Characters of the versions that keeping ``side`` leaves out: the
+        other side, and the base (for both, the base alone)."""
+        dropped = {"ours": len(self.theirs), "theirs": len(self.ours), "both": 0}[side]
+        return dropped + len(self.base)
 
     @property
     def alternatives(self) -> bool:
@@ -79,22 +97,38 @@ def find_conflicts(text: str) -> tuple[Conflict, ...]:
     conflicts: list[Conflict] = []
     opened: re.Match[str] | None = None
     ours_end = separator = -1
+    base = (0, 0)  # where the base begins and ends (diff3 style)
     position = 0
     while (found := _next_marker(text, position)) is not None:
         kind = found.group(1)[0]
         if kind == "<":  # (a conflict left unfinished before it is no conflict)
-            opened, ours_end, separator = found, -1, -1
+            opened, ours_end, separator, base = found, -1, -1, (0, 0)
         elif opened is None:
             pass  # a line of seven `=` is also a heading's underline
         elif kind == "|" and separator < 0:
-            ours_end = found.start() if ours_end < 0 else ours_end
+            if ours_end < 0:
+                ours_end, base = found.start(), (found.end(), found.end())
         elif kind == "=" and separator < 0:
-            ours_end = found.start() if ours_end < 0 else ours_end
+            if ours_end < 0:
+                ours_end = found.start()
+            else:
+                base = (base[0], found.start())
             separator = found.end()
         elif kind == ">" and separator >= 0:
             ours, theirs = text[opened.end() : ours_end], text[separator : found.start()]
             labels = opened.group(2) or "", found.group(2) or ""
-            conflicts.append(Conflict(opened.start(), found.end(), ours, theirs, *labels))
+            conflicts.append(
+                Conflict(
+                    opened.start(),
+                    found.end(),
+                    ours,
+                    theirs,
+                    *labels,
+                    opened.end(),
+                    separator,
+                    text[base[0] : base[1]],
+                )
+            )
             opened = None
         position = found.end()
     return tuple(conflicts)
@@ -114,11 +148,20 @@ def _next_marker(text: str, position: int) -> re.Match[str] | None:
 def resolved(
     text: str, conflicts: tuple[Conflict, ...], side: Side, separator: str = ""
 ) -> tuple[Edit, ...]:
-    """The edits that keep ``side`` of every conflict (see :meth:`Conflict.kept`)."""
-    return tuple(
-        Edit(conflict.start, conflict.end - conflict.start, conflict.kept(side, separator))
-        for conflict in conflicts
-    )
+    """The edits that keep ``side`` of every conflict (see :meth:`Conflict.edits`)."""
+    return tuple(edit for conflict in conflicts for edit in conflict.edits(side, separator))
+
+
+def _deletions(*spans: tuple[int, int]) -> tuple[Edit, ...]:
+    """Edits that delete the ``(start, end)`` spans, given in order: one
+    for spans that meet (a side left empty), none for an empty one."""
+    edits: list[Edit] = []
+    for start, end in spans:
+        if edits and edits[-1].end == start:
+            edits[-1] = Edit(edits[-1].offset, end - edits[-1].offset)
+        elif end > start:
+            edits.append(Edit(start, end - start))
+    return tuple(edits)
 
 
 def resolutions(conflicts: tuple[Conflict, ...]) -> list[tuple[Side, str]]:
@@ -139,6 +182,13 @@ class Resolution:
 
     side: Side
     conflicts: tuple[Conflict, ...]
+
+    @property
+    def left_out(self) -> int:
+        """Characters of the versions the resolution leaves out (the side
+        not taken and the base): a choice between alternatives, not data
+        lost, nor an edit the ranking weighs (:meth:`Conflict.left_out`)."""
+        return sum(conflict.left_out(self.side) for conflict in self.conflicts)
 
     @property
     def title(self) -> str:
