@@ -82,7 +82,8 @@ as lost data before they had features of their own); text it turns into a
 comment comes just before the edit distance (hidden, not lost: the loss
 limit counts it); punctuation quoted into a value follows tokens changed.
 ``lines`` and ``resolved`` were no criteria (weight 0): a merge
-conflict's resolution already loses no data by the judgement."""
+conflict's resolution already loses no data by the judgement; the side
+it takes (``conflict_choice``) is :data:`ARGUED`."""
 
 STEPS = (*(4.0**k for k in range(-8, 9) if k), 0.0)
 """Factors coordinate ascent tries on a weight: powers of 4 from 4⁻⁸ to 4⁸
@@ -97,6 +98,21 @@ rejects, or one over the loss limit the user set (``--max-loss``), is never
 first while another is not; the corpus has few cases where they matter
 and many where they tie, so a fit would trade them for a few cases' gain."""
 
+ARGUED = {"conflict_choice": "distance"}
+"""Features whose weights follow from an argument, not from the corpus,
+each with the criterion of :data:`HAND_ORDER` it goes before: coordinate
+ascent leaves them, and they are set after it to outweigh that criterion
+and every later one within their ranges at the weights found
+(:func:`argued`).  The side a merge conflict's resolution takes: ours (the
+current side, which git and editors offer first), theirs, then both in a
+row, right only when each side added something of its own, which the text
+cannot tell.  Resolutions lose no data and edit only their marker lines
+(:mod:`inputmend.core.conflicts`), so the edit distance and the criteria
+after it are where they differ: the layout and style of the version kept
+are the writer's, no reason to prefer it.  The merge-conflict family is
+held out of fitting (the corpus's other side is made up: a word reversed,
+a number changed), so no weight may be learnt from it."""
+
 MIN_GAIN = 2
 """More FIT cases a change of weight must get right: one case is noise (the
 corpus holds a few hundred), and a weight moved for it changes the order of
@@ -109,13 +125,31 @@ def hand_weights() -> dict[str, float]:
     sum the later ones reach (by a relative margin too: past 2**53 a float
     cannot hold one more)."""
     weights = dict.fromkeys(NAMES, 0.0)
+    for position in reversed(range(len(HAND_ORDER))):
+        name, _, sign = HAND_ORDER[position]
+        weights[name] = sign * _outweighing(weights, HAND_ORDER[position + 1 :])
+    return argued({**weights, **dict.fromkeys(ARGUED, 1.0)})
+
+
+def _outweighing(weights: dict[str, float], criteria: Sequence[tuple[str, int, int]]) -> float:
+    """A weight more than the largest sum ``criteria`` reach within their
+    ranges at ``weights`` (by a relative margin too)."""
     reach = 0.0
-    for name, span, sign in reversed(HAND_ORDER):
-        weight = reach * (1 + 2**-30) + 1
-        weights[name] = sign * weight
+    for name, span, _ in reversed(criteria):  # (the least important first, as ever)
         # a two-sided feature (style) spans its range on both sides of 0
-        reach += weight * span * (2 if name == "style" else 1)
-    return weights
+        reach += abs(weights[name]) * span * (2 if name == "style" else 1)
+    return reach * (1 + 2**-30) + 1
+
+
+def argued(weights: dict[str, float]) -> dict[str, float]:
+    """``weights`` with each of :data:`ARGUED` set to outweigh the criterion
+    it goes before and every later one (one held at 0, to ablate it, stays 0)."""
+    result = dict(weights)
+    criteria = [name for name, _, _ in HAND_ORDER]
+    for name, before in ARGUED.items():
+        if result[name]:
+            result[name] = _outweighing(result, HAND_ORDER[criteria.index(before) :])
+    return result
 
 
 @dataclass(frozen=True)
@@ -191,7 +225,8 @@ def fit(
     per feature, the best of its weight scaled by each of :data:`STEPS` or
     set to 0 (of equal ones, the smallest change), kept when it ranks a
     carrying candidate first in at least ``min_gain`` more cases; the
-    weights of :data:`FIXED` stay, and no other weight reaches theirs."""
+    weights of :data:`FIXED` stay, and no other weight reaches theirs; those
+    of :data:`ARGUED` are not fitted but follow the others (:func:`argued`)."""
     weights = [start[name] for name in NAMES]
     # the rules stay first: no other weight reaches theirs
     ceiling = min((abs(start[name]) for name in FIXED if start[name]), default=math.inf)
@@ -201,7 +236,7 @@ def fit(
         improved = False
         for index in range(len(NAMES)):
             current = weights[index]
-            if current == 0.0 or NAMES[index] in FIXED:
+            if current == 0.0 or NAMES[index] in FIXED or NAMES[index] in ARGUED:
                 continue
             trials = []
             for factor in STEPS:
@@ -215,7 +250,7 @@ def fit(
                 best, weights, improved = found, trial, True
         if not improved:
             break
-    return dict(zip(NAMES, weights, strict=True))
+    return argued(dict(zip(NAMES, weights, strict=True)))
 
 
 def top1(cases: Sequence[Case], weights: dict[str, float]) -> tuple[int, int]:

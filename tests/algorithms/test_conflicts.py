@@ -81,3 +81,21 @@ def test_a_resolution_deletes_the_markers_and_the_side_left_out_in_place() -> No
         "<<<<<<< HEAD\n  1,\n||||||| base\n  0,\n=======\n",
         ">>>>>>> x\n",
     ]
+
+
+def test_ours_comes_first_then_theirs_then_both() -> None:
+    text = "[\n<<<<<<< HEAD\n  1,\n=======\n  22,\n>>>>>>> feature\n  3\n]\n"
+    found = services.repair(text, IncrementalGrammarOracle("json")).repairs
+    assert [r.text for r in found[:3]] == [
+        "[\n  1,\n  3\n]\n",
+        "[\n  22,\n  3\n]\n",
+        "[\n  1,\n  22,\n  3\n]\n",
+    ]
+    assert not any(r.lossy for r in found[:3])
+
+
+def test_a_side_the_loader_rejects_falls_behind_the_other() -> None:
+    # the grammar accepts ours, but TOML's loader forbids giving `x` twice
+    text = "[a]\nx = 1\n<<<<<<< HEAD\nx = 2\n=======\ny = 2\n>>>>>>> feature\n"
+    best = services.repair(text, IncrementalGrammarOracle("toml")).repairs[0]
+    assert best.text == "[a]\nx = 1\ny = 2\n"

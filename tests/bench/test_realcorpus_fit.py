@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bench.realcorpus.fit import HAND_ORDER, fit, hand_weights, main, read_dump, top1
+from bench.realcorpus.fit import (
+    ARGUED,
+    HAND_ORDER,
+    fit,
+    hand_weights,
+    main,
+    read_dump,
+    top1,
+)
 
 from inputmend.algorithms.features import NAMES, Features, load_weights
 
@@ -46,6 +54,19 @@ def test_each_hand_criterion_outweighs_all_later_ones_within_their_ranges() -> N
         # the most the later criteria reach (style both ways around 0)
         reach = sum(abs(hand[n]) * span * (2 if n == "style" else 1) for n, span, _ in later)
         assert abs(hand[name]) > reach and (hand[name] > 0) == (sign > 0)
+
+
+def test_an_argued_weight_is_not_fitted_and_outweighs_its_criteria(tmp_path: Path) -> None:
+    cases = read_dump([_dump(tmp_path / "dump.jsonl", 12)])
+    hand = hand_weights()
+    criteria = [name for name, _, _ in HAND_ORDER]
+    for weights in (hand, fit(cases, {**hand, "distance": hand["distance"] * 4}, rounds=4)):
+        for name, before in ARGUED.items():
+            later = HAND_ORDER[criteria.index(before) :]
+            reach = sum(abs(weights[n]) * span * (2 if n == "style" else 1) for n, span, _ in later)
+            assert weights[name] > reach
+    # held at 0 (an ablation), it stays 0
+    assert fit(cases, {**hand, **dict.fromkeys(ARGUED, 0.0)}, rounds=1)["conflict_choice"] == 0
 
 
 def test_fitting_ranks_the_carrying_candidate_first(tmp_path: Path) -> None:

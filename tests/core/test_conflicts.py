@@ -33,6 +33,15 @@ def test_a_resolution_leaves_out_versions_not_data() -> None:
         assert repaired == f"[\n{kept}]\n"
         found = resolution_of(items, repaired)
         assert found is not None and found.left_out == left_out
+    # how far each departs from the current side, per conflict
+    twice = items + items
+    conflicts = find_conflicts(twice)
+    choices = []
+    for side in ("ours", "theirs", "both"):
+        found = resolution_of(twice, apply_edits(twice, resolved(twice, conflicts, side)))
+        assert found is not None
+        choices.append(found.choice)
+    assert choices == [0, 2, 4]
     # an empty side kept: the whole conflict goes, in one edit
     emptied = "a\n<<<<<<< a\n=======\nb\n>>>>>>> b\n"
     assert resolved(emptied, find_conflicts(emptied), "ours") == (Edit(2, len(emptied) - 2),)

@@ -110,6 +110,11 @@ class Features:
     """A grammar's hint proposed the repair."""
     resolved: int = 0
     """The repair resolves a merge conflict (takes one side)."""
+    conflict_choice: int = 0
+    """How far a merge conflict's resolution departs from keeping the
+    current side (:attr:`~inputmend.core.conflicts.Resolution.choice`: per
+    conflict, ours 0, theirs 1, both 2); 0 for other repairs.  Its weight
+    is argued, not fitted (``bench/realcorpus/fit.py``)."""
     style: int = 0
     """How much less natural the repaired text reads in the input's own style,
     in whole nats (:class:`~inputmend.algorithms.ranking.StyleModel`)."""
@@ -133,6 +138,7 @@ def features_of(
     lossy: bool,
     resolved: bool,
     hinted: bool,
+    conflict_choice: int = 0,
     layout: int = 0,
     style: float = 0.0,
     loader_rejects: bool = False,
@@ -141,7 +147,8 @@ def features_of(
     (``data_lost`` already less what is re-read, see
     :func:`~inputmend.algorithms.ranking.scored`), from what the ranking
     found out about it: over the loss limit (``lossy``), a merge conflict's
-    resolution, proposed by a hint, its layout agreement, its style cost and
+    resolution and how far its choice departs from the current side,
+    proposed by a hint, its layout agreement, its style cost and
     the loader's verdict."""
     return Features(
         loader_rejects=int(loader_rejects),
@@ -167,6 +174,7 @@ def features_of(
         break_lost=int(original.endswith(_LINE_BREAKS) and not repair.text.endswith(_LINE_BREAKS)),
         hinted=int(hinted),
         resolved=int(resolved),
+        conflict_choice=conflict_choice,
         style=math.floor(style),
         inserted=repair.inserted,
     )

@@ -220,6 +220,7 @@ def scored(
             judgement,
             lossy=lossy,
             resolved=bool(chosen),
+            conflict_choice=chosen.choice if chosen else 0,
             hinted=repair.algorithm == HINTED,
             layout=layout(repair.text) if layout is not None and model is not None else 0,
             style=model.cost(original, repair.text, repair.edits) if model is not None else 0.0,

@@ -191,6 +191,17 @@ class Resolution:
         return sum(conflict.left_out(self.side) for conflict in self.conflicts)
 
     @property
+    def choice(self) -> int:
+        """How far the resolution departs from keeping the current side, per
+        conflict, in the order git's and editors' resolutions are offered
+        (VS Code's "Accept Current Change", "Incoming", "Both"): ours 0,
+        theirs 1, both 2.  Either side alone is a version someone wrote;
+        both in a row is right only when the two sides added separate
+        things, which the text cannot tell (they changed the same lines),
+        so it follows either side."""
+        return SIDES.index(self.side) * len(self.conflicts)
+
+    @property
     def title(self) -> str:
         """How a person says it: ``Keep ours (`HEAD`), drop theirs
         (`feature`) in the merge conflict``."""
