@@ -4,8 +4,10 @@ part before an error."""
 from __future__ import annotations
 
 from inputmend.algorithms.completion import CompletionOptions, complete_text
+from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, apply_edits
+from inputmend.oracles.factory import build_oracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.wrappers import AllOf
 from tests.conftest import CountingOracle
@@ -76,3 +78,37 @@ def test_a_text_that_breaks_at_its_final_newline_keeps_it() -> None:
     text = 'deps = { python = "^3.11"\n'  # an inline table may not span lines
     (first, *_) = complete_text(text, oracle, options=_options(oracle)).repairs
     assert first.text == 'deps = { python = "^3.11"}\n'
+
+
+def test_a_record_cut_short_gets_the_empty_fields_it_lacks() -> None:
+    # the grammar completes the quoted field; the loader counts the fields
+    oracle = build_oracle(OracleSpec(grammar="csv"))
+    grammar = IncrementalGrammarOracle("csv")
+    header = ",".join(f"c{i}" for i in range(40))
+    text = header + '\n1,"tw'
+    try:
+        plain = complete_text(text, oracle, options=_options(grammar))
+        options = CompletionOptions(grammar.completion, grammar.last_token_start, fields=",")
+        result = complete_text(text, oracle, options=options)
+        (whole,) = complete_text(header + "\n1", oracle, options=options).repairs
+    finally:
+        oracle.close()
+    assert plain.repairs == ()  # `1,"tw"` is a record of 2 fields, not 40
+    (repair,) = result.repairs
+    assert repair.text == text + '"' + "," * 38
+    assert repair.edits == (Edit(len(text), 0, '"' + "," * 38),)
+    # doubling to 64, then halving: not one oracle run per field
+    assert result.stats.tests <= 16
+    assert whole.text == header + "\n1" + "," * 39
+
+
+def test_a_field_cut_off_with_a_separator_inside_gets_no_empty_fields() -> None:
+    # `"Dee,x` may have lost its closing quote after `Dee`: the hints' reading
+    oracle = build_oracle(OracleSpec(grammar="csv"))
+    grammar = IncrementalGrammarOracle("csv")
+    options = CompletionOptions(grammar.completion, grammar.last_token_start, fields=",")
+    try:
+        found = complete_text('id,name,note\n4,"Dee,x', oracle, options=options).repairs
+    finally:
+        oracle.close()
+    assert found == ()

@@ -20,6 +20,15 @@ ended the text (its last line break) is kept where the grammar allows it:
 dropping the garbled tail is no reason to drop the file's final newline.
 A text that ends in a line comment gets a line break before its completion
 when the completion alone would be read as part of the comment.
+
+The grammar completes what it can count; a format whose records all have as
+many fields as the first (CSV, the hints' ``fields``) also needs the fields
+a last record cut off lacks, which the format's loader counts: a completion
+the oracle still calls incomplete at its end gets empty fields (the field
+separator) appended until it is whole, the number found by doubling, then
+halving (a few oracle runs, not one per field).  Not where the token cut
+off holds a separator (``4,"Dee,x``): its string may have lost its closing
+quote before the separator instead, which the hints put back.
 """
 
 from __future__ import annotations
@@ -37,6 +46,10 @@ ALGORITHM = "completion"
 LINE_BREAK = "\n"
 """Put before a completion that the text's last token would take in."""
 
+MAX_FIELDS = 4096
+"""The most empty fields appended to a record cut off (a bound on the search
+for their number: 13 oracle runs at most for the doubling)."""
+
 Complete = Callable[[str], str | None]
 """A valid prefix -> the text to append so that it is complete (None: none)."""
 TokenStart = Callable[[str], int | None]
@@ -48,11 +61,14 @@ class CompletionOptions:
     """The grammar's side of completion: ``complete`` a valid prefix, find
     the start of a prefix's last token (to also try it without), and
     ``locate`` where a text stops parsing (the grammar's verdict, when the
-    oracle is a program that cannot say; default: the oracle's)."""
+    oracle is a program that cannot say; default: the oracle's), and the
+    separator of ``fields`` when every record has as many as the first
+    (a record cut off gets the empty fields it lacks)."""
 
     complete: Complete
     token_start: TokenStart | None = None
     locate: Callable[[str], Feedback] | None = None
+    fields: str | None = None
 
 
 @dataclass(frozen=True)
@@ -100,10 +116,19 @@ def complete_text(
             tries = [suffix + end for end in endings] + [LINE_BREAK + suffix]
             for appended in tries:
                 candidate = prefix + appended
-                if candidate != text and checked.check(candidate).valid:
+                verdict: Verdict
+                if candidate == text and options.locate is None:
+                    verdict = feedback.verdict  # (the oracle's, already asked)
+                else:
+                    verdict = checked.check(candidate).verdict
+                if verdict is Verdict.INCOMPLETE and _fillable(prefix, options):
+                    # complete by the grammar, cut short by the loader's count of fields
+                    filled = _filled(candidate, options.fields or "", checked)
+                    candidate, verdict = (filled, Verdict.COMPLETE) if filled else (text, verdict)
+                if candidate != text and verdict is Verdict.COMPLETE:
                     edits = tuple(
                         Edit(cut + edit.offset, edit.delete, edit.insert)
-                        for edit in edits_between(text[cut:], appended)
+                        for edit in edits_between(text[cut:], candidate[cut:])
                     )
                     repairs.append(
                         Repair(candidate, edits, ALGORITHM, True, distance(text, candidate))
@@ -112,6 +137,44 @@ def complete_text(
     except BudgetExhausted:
         pass
     return CompletionResult(tuple(repairs), RunStats.of(meter))
+
+
+def _fillable(prefix: str, options: CompletionOptions) -> bool:
+    """May the last record of ``prefix`` get empty fields after its
+    completion?  Where the format has ``fields`` and the token cut off at
+    its end holds no field separator: where it does (``4,"Dee,x``), the
+    string may have lost its closing quote before it rather than been cut
+    off, and the hints put that quote back."""
+    if not options.fields or options.token_start is None:
+        return False
+    start = options.token_start(prefix)
+    # (past its first character: a field cut off as it opens, `,"tw`, may be
+    # read from the separator before it)
+    return start is not None and options.fields not in prefix[start + 1 :]
+
+
+def _filled(text: str, separator: str, oracle: Oracle) -> str | None:
+    """``text`` with the fewest separators appended that the oracle accepts,
+    when it calls ``text`` with fewer incomplete (a last record short of
+    fields); None when no number up to :data:`MAX_FIELDS` makes it valid.
+    The number is found by doubling until the oracle no longer calls the
+    text incomplete, then halving between the last two."""
+    low, high = 0, 1  # low: still incomplete; high: to try
+    while True:
+        verdict = oracle.check(text + separator * high).verdict
+        if verdict is not Verdict.INCOMPLETE:
+            break
+        if high >= MAX_FIELDS:
+            return None
+        low, high = high, min(2 * high, MAX_FIELDS)
+    while high - low > 1:
+        middle = (low + high) // 2
+        verdict_middle = oracle.check(text + separator * middle).verdict
+        if verdict_middle is Verdict.INCOMPLETE:
+            low = middle
+        else:
+            high, verdict = middle, verdict_middle
+    return text + separator * high if verdict is Verdict.COMPLETE else None
 
 
 def _punctuation(token: str) -> bool:

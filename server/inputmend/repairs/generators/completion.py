@@ -23,6 +23,7 @@ def complete(context: RepairContext, budget: Budget) -> Candidates:
         incremental.completion,
         incremental.last_token_start,
         locate=None if own else incremental.check,
+        fields=context.guidance.hints.fields,
     )
     result = complete_text(context.text, context.oracle, options=options, budget=budget)
     return Candidates(tuple(result.repairs), None, result.stats)
