@@ -203,6 +203,18 @@ def test_records_with_another_number_of_fields_are_misshapen() -> None:
     assert (right.misshapen, wrong.misshapen) == (0, 1)
 
 
+def test_records_are_measured_against_the_fields_most_of_them_have() -> None:
+    csv = _lexer("csv")
+    rows = "".join(f"{n},{2 * n}\n" for n in range(8))
+    damaged = '"times,"accel"\n' + rows  # the header lost a quote: it is the odd one
+    assert Judge(damaged, csv).header_fields() == 1
+    # the quote put back: no record read as misshapen against the damaged header
+    assert judge(csv, damaged, '"times","accel"\n' + rows).misshapen == 0
+    # quoted fields that hold line breaks: the records as the format reads them
+    lines = 'id,note\n1,"a\nb\nc"\n2,"d\ne\nf"\n3,"g\nh\ni"\n'
+    assert Judge(lines, csv).header_fields() == 1
+
+
 def test_without_a_grammar_the_generic_lexer_judges() -> None:
     lexer = GenericLexer()
     assert judge(lexer, "key = 'a b' c", "key = 'a b c'").changed == 2  # both merged

@@ -88,9 +88,11 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``misshapen``
     For formats whose records all have the same number of fields (a hints
     file's ``fields``, CSV's ``,``): records near the edits with another
-    number of fields than the first record (not the first record in view,
-    which may have begun earlier, nor a last record cut off by the end of
-    the input); and records the repair adds (a line break put between two
+    number of fields than the table's records share (the number most of
+    its first records have, :meth:`Judge.header_fields`: not the header's
+    alone, which may be the damaged record), not counting the first record
+    in view, which may have begun earlier, nor a last record cut off by the
+    end of the input; and records the repair adds (a line break put between two
     fields of one record).  Data in the wrong column or row is the worst
     damage to a table, so the ranking looks at this first.
 ``joined``
@@ -153,6 +155,13 @@ most (on long lines; otherwise the window is the edit's lines)."""
 OPEN_TOKEN_REACH = 16 * LOOKAROUND
 """Characters before an edit's lines that its window reaches back to the
 start of a token still open there (a comment or string run on over lines)."""
+TABLE_LINES = 64
+"""Lines at the start of a table whose records say how many fields they all
+have (``fields`` hints): a few dozen outvote a damaged header, and reading
+them costs the same on a table of any length."""
+
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+"""A line with its line break (the last one may have none)."""
 
 _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
@@ -634,15 +643,38 @@ class Judge:
         return self.token_start(offset) in (offset - 1, offset)
 
     def header_fields(self) -> int | None:
-        """The number of fields of the input's first record (``fields`` hints)."""
+        """The number of field separators the input's records share
+        (``fields`` hints): the count most of the records on its first
+        :data:`TABLE_LINES` lines have, of equal counts the one seen first.
+        Not the first record's alone: the damage may be in the header, and
+        then every record would read as misshapen.  The records are read as
+        the format reads them (a quoted field may hold line breaks), unless
+        a quoted field is still open at the end of those lines: a quote the
+        damage left unpaired ran the records after it together, so each
+        line is read alone."""
         separator = self.lexer.hints.fields
         if separator is None:
             return None
         if self._header is None:
-            end = self.original.find("\n")
-            lexemes = self.lexer.lex(self.original, 0, len(self.original) if end < 0 else end)
-            records = _records(self.original, lexemes)
-            self._header = sum(1 for t in records[0] if t.value == separator) if records else 0
+            ends = [
+                match.end()
+                for match in itertools.islice(_LINE.finditer(self.original), TABLE_LINES)
+            ]
+            end = ends[-1] if ends else 0
+            lexemes = self.lexer.lex(self.original, 0, end)
+            if lexemes and lexemes[-1].partial:
+                starts = [0, *ends[:-1]]
+                lines = [
+                    self.lexer.lex(self.original, low, high)
+                    for low, high in zip(starts, ends, strict=True)
+                ]
+                records = [line for line in lines if line]
+            else:
+                records = _records(self.original, lexemes)
+                if end < len(self.original) and len(records) > 1:
+                    records.pop()  # may go on past the lines read
+            counts = [sum(1 for t in record if t.value == separator) for record in records]
+            self._header = max(counts, key=counts.count) if counts else 0
         return self._header
 
 
