@@ -507,3 +507,32 @@ def test_a_stopped_budget_ends_a_growing_window() -> None:
     unstopped = _Counting()
     _json_judge(original, unstopped)(repair)
     assert _read(unstopped) > 10 * _read(stopped)  # without the hook it reads on
+
+
+class _InputLexes:
+    """A lexer that counts the stretches of the input it lexes."""
+
+    def __init__(self, inner: TolerantLexer, original: str) -> None:
+        self.inner, self.original = inner, original
+        self.hints = inner.hints
+        self.input_lexed = 0
+
+    def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
+        self.input_lexed += text == self.original and foreign
+        return self.inner.lex(text, start, end, foreign=foreign)
+
+
+def test_the_input_is_lexed_once_for_repairs_that_share_a_window(json: TolerantLexer) -> None:
+    original = '{"a": 1 "b": 2, "c": [1, 2}'
+    counting = _InputLexes(json, original)
+    judged = Judge(original, counting)
+    first, second = (
+        '{"a": 1, "b": 2, "c": [1, 2]}',
+        '{"a": 1, "b": 2, "c": [1, 2]}'.replace('"b"', '"bb"'),
+    )
+    for repaired in (first, second, first):
+        repair = Repair(
+            repaired, edits_between(original, repaired), "t", True, distance(original, repaired)
+        )
+        assert judged(repair) == Judge(original, json)(repair)
+    assert counting.input_lexed == 1

@@ -371,6 +371,7 @@ class Judge:
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
         self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
+        self._lexed: dict[tuple[int, int], tuple[Lexeme, ...]] = {}  # see :meth:`_lex_input`
 
     # -- windows ------------------------------------------------------------
 
@@ -436,8 +437,13 @@ class Judge:
     def _lex_input(self, start: int, end: int, window: int) -> list[Lexeme]:
         """The input's lexemes in ``[start, end)`` of a window that starts at
         ``window``; each wrapper there is one foreign layout lexeme, to be
-        removed (in the piece of the window it begins in)."""
-        lexemes = self.lexer.lex(self.original, start, end)
+        removed (in the piece of the window it begins in).  Each stretch of the
+        input is lexed once: the repairs of one input mostly share their
+        windows (on a record of one line, every window is the line)."""
+        lexed = self._lexed.get((start, end))
+        if lexed is None:
+            lexed = self._lexed[start, end] = tuple(self.lexer.lex(self.original, start, end))
+        lexemes = list(lexed)
         inside = [(s, e) for s, e in self.wrappers if s < end and e > start]
         if not inside:
             return lexemes
