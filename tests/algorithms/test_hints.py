@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json as jsonlib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -270,7 +271,7 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         # a tab among lines indented by four: as deep as its siblings
         ("yaml", "db:\n\timage: x\n    env: 1\n", "db:\n    image: x\n    env: 1\n"),
         ("json", '{"a":\u00a01,\u00a0"b": 2}', '{"a": 1, "b": 2}'),
-        ("json", '[1,\u200b 2]', "[1, 2]"),
+        ("json", "[1,\u200b 2]", "[1, 2]"),
         ("json", '{1: "a", -2: "b"}', '{"1": "a", "-2": "b"}'),
         ("dot", "digraph { a --> b; c => d; }", "digraph { a -> b; c -> d; }"),
         ("dot", "digraph { my-service -> db-1; }", 'digraph { "my-service" -> db-1; }'),
@@ -432,3 +433,20 @@ def test_a_jsonc_string_that_lost_its_closing_quote_is_closed_before_the_line_s_
 def test_a_shell_comment_line_in_jsonc_is_removed() -> None:
     text = '{\n\t"body": [\n\t\t"a",\n\t\t# FIXME\n\t\t"b"\n\t]\n}\n'
     assert '{\n\t"body": [\n\t\t"a",\n\t\t"b"\n\t]\n}\n' in _texts("jsonc", text)
+
+
+def test_a_grammar_s_guidance_is_made_once_and_again_when_its_hints_change(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "mine.lark"
+    path.write_text('start: "a"\n')
+    grammar = CompiledGrammar.load(str(path))
+    beside = tmp_path / "mine.hints.toml"
+    beside.write_text('filler = "a"\n')
+    first = guidance(grammar)
+    assert first.hints.filler == "a"
+    assert guidance(grammar) is first  # the same lexer, with what it has learnt
+    beside.write_text('filler = "aa"\n')
+    again = guidance(grammar)
+    assert again is not first and again.hints.filler == "aa"
+    assert again.lexer is not first.lexer and again.lexer.hints is again.hints

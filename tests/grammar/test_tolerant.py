@@ -241,3 +241,12 @@ def test_a_foreign_token_is_not_looked_for_where_its_last_character_never_comes(
             assert (got and (got[0], got[1].span())) == (
                 expected and (expected[0], expected[1].span())
             ), (text, position)
+
+
+def test_the_readings_of_canonical_texts_kept_are_bounded(json: GrammarLexer) -> None:
+    from inputmend.grammar.tolerant import CLASSIFIED
+
+    for number in range(CLASSIFIED + 10):
+        assert json.classify(f'"{number}"')[1] is Role.DATA
+        assert len(json._canonical) <= CLASSIFIED
+    assert json.classify("null") == json.classify("null")

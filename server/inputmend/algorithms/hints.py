@@ -22,6 +22,7 @@ hints, and still decides itself.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -81,14 +82,33 @@ NO_GUIDANCE = Guidance(NO_HINTS, GenericLexer())
 """Without a grammar: no hints, the generic lexer."""
 
 
+_GUIDED: weakref.WeakKeyDictionary[CompiledGrammar, tuple[Hints, Guidance]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each grammar's guidance, with the hints it was made of: made once while
+the hints stay the same (a record of a few hundred bytes costs less to
+repair than a tolerant lexer with its tables costs to set up)."""
+
+
 def guidance(grammar: CompiledGrammar | None) -> Guidance:
-    """The guidance of a grammar (``None``: no grammar)."""
+    """The guidance of a grammar (``None``: no grammar), made again only when
+    its hints were read again (their file changed)."""
     if grammar is None:
         return NO_GUIDANCE
     try:
         hints = grammar.hints()
     except HintsError as error:
         return Guidance(NO_HINTS, GrammarLexer(grammar), f"{error}; repaired without hints")
+    known = _GUIDED.get(grammar)
+    if known is not None and known[0] is hints:
+        return known[1]
+    guided = _guidance(grammar, hints)
+    _GUIDED[grammar] = (hints, guided)
+    return guided
+
+
+def _guidance(grammar: CompiledGrammar, hints: Hints) -> Guidance:
+    """The guidance of ``grammar`` by ``hints`` (which it has read)."""
     note = None
     if hints.skipped:
         name = hints.source.name if hints.source is not None else "the hints"

@@ -85,6 +85,12 @@ FOREIGN_REACH = 1 << 12
 with the line breaks typed into it)."""
 
 
+CLASSIFIED = 1 << 12
+"""Canonical texts whose reading :meth:`GrammarLexer.classify` keeps: one
+lexer serves every request of a process (a server, millions of records), and
+the canonical forms of their foreign tokens are as many as their texts."""
+
+
 class _ForeignTokens:
     """The lexing side of a grammar's hints: foreign tokens by first character."""
 
@@ -258,6 +264,8 @@ class GrammarLexer:
                     known = (lexemes[0].kind, lexemes[0].role)
                 else:
                     known = (None, Role.DATA)
+            if len(self._canonical) >= CLASSIFIED:
+                self._canonical.clear()
             self._canonical[canonical] = known
         return known
 
