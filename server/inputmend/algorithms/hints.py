@@ -142,14 +142,41 @@ def _part(piece: Piece, start: int, end: int) -> Piece:
 
 class _Draft:
     """A text being rewritten, as pieces of the original and inserted text,
-    so that edits of the current text compose into edits of the original."""
+    so that edits of the current text compose into edits of the original.
 
-    def __init__(self, original: str, pieces: list[Piece] | None = None) -> None:
+    The text of a draft is made from its parent's by the edits alone; its
+    pieces only when asked for (its edits of the original, or a draft made
+    from it): most drafts are tried once by the oracle and dropped."""
+
+    def __init__(
+        self, original: str, *, parent: _Draft | None = None, edits: Sequence[Edit] = ()
+    ) -> None:
         self.original = original
-        self.pieces: list[Piece] = [(0, len(original))] if pieces is None else pieces
-        self.text = "".join(
-            original[p[0] : p[1]] if isinstance(p, tuple) else p for p in self.pieces
-        )
+        self._parent = parent
+        self._edits = sorted(edits, key=lambda e: (e.offset, e.delete))
+        self._pieces: list[Piece] | None = None
+        if parent is None:
+            self._pieces = [(0, len(original))]
+            self.text = original
+            return
+        parts: list[str] = []
+        position = 0
+        for edit in self._edits:  # as :meth:`_applied_pieces` composes them
+            if edit.offset > position:
+                parts.append(parent.text[position : edit.offset])
+            parts.append(edit.insert)
+            position = edit.end
+        parts.append(parent.text[position:])
+        self.text = "".join(parts)
+
+    @property
+    def pieces(self) -> list[Piece]:
+        """The stretches of the original and the inserted text, in order."""
+        if self._pieces is None:
+            assert self._parent is not None
+            self._pieces = self._parent._applied_pieces(self._edits)
+            self._parent = None
+        return self._pieces
 
     def _copy(self, start: int, end: int) -> list[Piece]:
         copied: list[Piece] = []
@@ -166,15 +193,19 @@ class _Draft:
 
     def applied(self, edits: Sequence[Edit]) -> _Draft:
         """A new draft: ``edits`` (offsets of the current text) applied."""
+        return _Draft(self.original, parent=self, edits=edits)
+
+    def _applied_pieces(self, edits: Sequence[Edit]) -> list[Piece]:
+        """The pieces of this draft with ``edits`` (sorted) applied."""
         pieces: list[Piece] = []
         position = 0
-        for edit in sorted(edits, key=lambda e: (e.offset, e.delete)):
+        for edit in edits:
             pieces += self._copy(position, edit.offset)
             if edit.insert:
                 pieces.append(edit.insert)
             position = edit.end
         pieces += self._copy(position, len(self.text))
-        return _Draft(self.original, pieces)
+        return pieces
 
     def edits(self) -> tuple[Edit, ...]:
         """Minimal edits of the original that give the current text."""
