@@ -15,7 +15,16 @@ from pathlib import Path
 import pytest
 
 import inputmend
-from inputmend.grammar import cache, lark_internals, lexer, native, regex, registry, syntax
+from inputmend.grammar import (
+    cache,
+    compiled,
+    lark_internals,
+    lexer,
+    native,
+    regex,
+    registry,
+    syntax,
+)
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lark_internals import Analysis
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -30,6 +39,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.delenv(cache.DISABLE, raising=False)
     monkeypatch.setattr(cache, "_TRUSTED", set())
     monkeypatch.setattr(cache, "_NOTED", set())
+    monkeypatch.setattr(compiled, "_LOADED", {})  # as a new process loads grammars
     yield tmp_path / "xdg" / "inputmend" / "grammars"
 
 

@@ -69,3 +69,15 @@ def test_a_grammar_file_that_does_not_exist(tmp_path: Path) -> None:
 
     with pytest.raises(OracleConfigError, match="grammar file not found"):
         CompiledGrammar.load(str(tmp_path / "missing.lark"))
+
+
+def test_a_grammar_is_loaded_once_and_again_when_its_file_changes(tmp_path: Path) -> None:
+    path = tmp_path / "mine.lark"
+    path.write_text('start: "a"\n')
+    first = CompiledGrammar.load(str(path))
+    assert CompiledGrammar.load(str(path)) is first
+    assert CompiledGrammar.load("mine.lark", base_dir=tmp_path) is first
+    path.write_text('start: "a" "b"\n')  # another size: a change even within the clock's tick
+    again = CompiledGrammar.load(str(path))
+    assert again is not first and set(again.literals.values()) == {"a", "b"}
+    assert CompiledGrammar.load("json") is CompiledGrammar.load("json")

@@ -60,6 +60,11 @@ class Terminal:
         return None if self.flags else self.literal
 
 
+LOADED = 16
+"""Grammars kept by :meth:`CompiledGrammar.load` for the next load of the same file."""
+_LOADED: dict[tuple[registry.GrammarInfo, tuple[int, int] | None], CompiledGrammar] = {}
+
+
 class CompiledGrammar:
     """What inputmend reads from a grammar's lark parser, plus the analysis
     of its terminals and rules."""
@@ -98,8 +103,23 @@ class CompiledGrammar:
     @classmethod
     def load(cls, name_or_path: str, *, base_dir: Path | None = None) -> CompiledGrammar:
         """A bundled grammar by name, or a ``.lark`` file (raises
-        ``OracleConfigError`` with a one-line reason when it cannot be built)."""
+        ``OracleConfigError`` with a one-line reason when it cannot be built).
+
+        A grammar loaded before is given again while its file stays the same
+        (its size and modification time): what is derived from a grammar
+        alone (its tables, its hints' lexer, its syntax roles) is then made
+        once per process, not once per call of the library's ``repair``."""
         info = registry.resolve(name_or_path, base_dir=base_dir)
+        try:
+            status = info.path.stat()
+        except OSError:
+            version = None
+        else:
+            version = (status.st_mtime_ns, status.st_size)
+        key = (info, version)
+        known = _LOADED.get(key) if version is not None else None
+        if known is not None:
+            return known
 
         def build() -> Analysis:
             lark_internals.require_tested_lark()
@@ -107,6 +127,10 @@ class CompiledGrammar:
 
         grammar = cls(info, cache.load_analysis(info, build))
         _ = grammar.checks, grammar.layout  # a header that asks for what cannot be is an error now
+        if version is not None:
+            if len(_LOADED) >= LOADED:
+                del _LOADED[next(iter(_LOADED))]  # the one loaded first
+            _LOADED[key] = grammar
         return grammar
 
     @functools.cached_property
