@@ -300,11 +300,23 @@ def _rewrites_at(
         edit = _removal(text, start, end) if not canonical else Edit(start, end - start, canonical)
         matches.setdefault((start, end, canonical), (rewrite.name, (edit,)))
 
+    # a rewrite is tried only where a match of it can begin: at an anchor
+    # whose character starts one, in a region that holds such a character
     for anchor in sorted(anchors):
         if 0 <= anchor < len(text):
-            for rewrite, found in hints.matches_at(text, anchor):
-                offer(rewrite, found)
+            char = text[anchor]
+            for rewrite in hints.rewrites:
+                starts = rewrite.first_chars
+                if starts is not None and char not in starts:
+                    continue
+                found = rewrite.pattern.match(text, anchor)
+                if found is not None and found.end() > anchor:
+                    offer(rewrite, found)
+    present = set(text[early : error + 1])  # where the matches kept begin
     for rewrite in hints.rewrites:
+        starts = rewrite.first_chars
+        if starts is not None and starts.isdisjoint(present):
+            continue
         overlapped = rewrite.kind == "fix"  # a fix may start anywhere: at each field, say
         region = (text, early, min(len(text), error + REACH))
         for count, found in enumerate(rewrite.pattern.finditer(*region, overlapped=overlapped)):
