@@ -311,3 +311,14 @@ def test_the_pre_check_is_used_only_for_a_bundled_grammar_alone() -> None:
     assert isinstance(oracle, CsvRowOracle) and oracle.extra is not None and fast is None
     assert is_bundled(IncrementalGrammarOracle("csv"), "csv")
     assert not is_bundled(IncrementalGrammarOracle("csv"), "json")
+
+
+def test_a_row_the_csv_pre_check_accepts_is_one_the_csv_grammar_accepts() -> None:
+    grammar = IncrementalGrammarOracle("csv")
+    fast = CsvFastCheck(None)
+    accepted = 0
+    for row in _csv_rows(3000):
+        if fast(row):
+            assert grammar.check(row).valid, repr(row)
+            accepted += 1
+    assert accepted > 100
