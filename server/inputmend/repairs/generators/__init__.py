@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from inputmend.repairs.generators.base import Candidates, Generator
 from inputmend.repairs.generators.calls import UNWRAP_CALLS
+from inputmend.repairs.generators.closers import CLOSERS
 from inputmend.repairs.generators.comments import COMMENTS
 from inputmend.repairs.generators.completion import COMPLETION
 from inputmend.repairs.generators.conflicts import CONFLICTS
@@ -26,6 +27,7 @@ GENERATORS: tuple[Generator, ...] = (
     REDECODE,
     SWEEP,
     COMPLETION,
+    CLOSERS,
     HINTS,
     LAYOUT,
     UNESCAPE,
@@ -37,6 +39,7 @@ GENERATORS: tuple[Generator, ...] = (
 )
 """Every generator ``auto`` runs, in the order it runs them: the cheap and
 sure first (a side of each conflict, re-reading bytes, the sweep of a
-large text, completion, the hints, layout), then the searches (FSynth, hybrid ddmax)."""
+large text, completion and the line of its closer, the hints, layout), then
+the searches (FSynth, hybrid ddmax)."""
 
 __all__ = ["GENERATORS", "Candidates", "Generator"]

@@ -1,0 +1,68 @@
+"""A closer completion wrote in front of a refused token, put back on its own line."""
+
+from __future__ import annotations
+
+from inputmend import services
+from inputmend.algorithms.completion import ALGORITHM as COMPLETION
+from inputmend.core.budget import Budget
+from inputmend.core.model import Edit, Repair, apply_edits
+from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.repairs.generators.closers import CLOSERS, line_leading, proposals
+from tests.repairs.generators.run import context, texts
+
+RSS = "<rss>\n  <channel>\n    <item>a</item>\n  \n</rss>\n"
+"""``</channel>`` lost from its line, which is left with its blanks."""
+
+
+def _completed(text: str, edit: Edit) -> Repair:
+    return Repair(apply_edits(text, (edit,)), (edit,), COMPLETION, True, len(edit.insert))
+
+
+def test_an_insertion_ending_with_the_text_before_it_is_read_further_left() -> None:
+    text = "a\n  </rss>"
+    assert line_leading(text, Edit(text.index("rss"), 0, "channel></")) == "</channel>"
+    assert line_leading(text, Edit(text.index("</"), 0, "</channel>")) == "</channel>"
+    assert line_leading(text, Edit(text.index(">"), 0, "x")) is None  # not at the line's start
+    assert line_leading(text, Edit(text.index("rss"), 1, "x")) is None  # not an insertion
+
+
+def test_the_closer_goes_on_the_blank_line_then_on_a_line_of_its_own() -> None:
+    at = RSS.index("</rss>")
+    placed = [apply_edits(RSS, edits) for edits in proposals(RSS, at, "</channel>", own_line=True)]
+    assert placed[0] == "<rss>\n  <channel>\n    <item>a</item>\n  </channel>\n</rss>\n"
+    # halfway between the lines around it first, then as either of them
+    assert placed[1].endswith("  \n  </channel>\n</rss>\n")
+    assert placed[2].endswith("  \n</channel>\n</rss>\n")
+    assert placed[3].endswith("  \n    </channel>\n</rss>\n")
+    assert len(placed) == 4
+
+
+def test_it_moves_the_closer_completion_put_in_front_of_the_refused_end_tag() -> None:
+    request = context(RSS, "xml")
+    at = RSS.index("</rss>") + 2
+    completed = _completed(RSS, Edit(at, 0, "channel></"))
+    found = texts(CLOSERS.run(request, (completed,), Budget(max_tests=50)))
+    assert found[0] == RSS.replace("  \n", "  </channel>\n")
+
+
+def test_a_text_cut_off_after_a_blank_line_is_closed_on_it() -> None:
+    text = "<a>\n  <b/>\n\n"
+    completed = _completed(text, Edit(len(text), 0, "</a>"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert found[0] == "<a>\n  <b/>\n</a>\n"
+
+
+def test_nothing_without_a_completion_at_the_start_of_the_line() -> None:
+    request = context(RSS, "xml")
+    assert not CLOSERS.wanted(request, ())
+    assert texts(CLOSERS.run(request, (), Budget(max_tests=50))) == []
+    # a text cut off without a blank line at its end: completion's closer stays
+    text = "<a>\n  <b/>\n"
+    completed = _completed(text, Edit(len(text), 0, "</a>"))
+    assert not CLOSERS.wanted(context(text, "xml"), (completed,))
+
+
+def test_the_ranking_puts_the_lost_end_tag_back_on_its_line() -> None:
+    oracle = IncrementalGrammarOracle("xml")
+    result = services.repair(RSS, oracle, budget=Budget(max_tests=2000))
+    assert result.repairs[0].text == RSS.replace("  \n", "  </channel>\n")
