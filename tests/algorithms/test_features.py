@@ -224,3 +224,31 @@ def test_adjacent_fields_quoted_as_one_count_joined_once_not_quoted() -> None:
     merged = _features("5,Eve,6,7\n", "5,Eve,67\n", csv)
     weights = bundled_weights().of("csv")
     assert weights.score(joined) < weights.score(merged)
+
+
+CARS = "make,mpg,cyl\nMazda RX4,21.0,6\nDatsun 710,22.8,4\nValiant,18.1,6\n"
+
+
+def test_values_back_under_their_columns_count_below_zero_misplaced() -> None:
+    csv = _lexer("csv")
+    damaged = CARS + "Honda, Civic,30.4,4\n"
+    quoted = _features(damaged, CARS + '"Honda, Civic",30.4,4\n', csv)
+    assert quoted.misplaced < 0  # ` Civic` was text in the number column
+    elsewhere = _features(damaged, CARS + 'Honda, Civic,"30.4,4"\n', csv)
+    assert elsewhere.misplaced >= 0
+    weights = bundled_weights().of("csv")
+    assert weights.score(quoted) < weights.score(elsewhere)
+
+
+def test_an_empty_field_put_where_the_value_was_lost_keeps_the_columns() -> None:
+    csv = _lexer("csv")
+    damaged = CARS + "Honda Civic,4\n"
+    right = _features(damaged, CARS + "Honda Civic,,4\n", csv).misplaced
+    assert right == -1  # 4 was read as mpg, a decimal; now it is cyl, an integer
+    assert _features(damaged, CARS + "Honda Civic,4,\n", csv).misplaced == 0  # 4 as mpg still
+    assert _features(damaged, CARS + ",Honda Civic,4\n", csv).misplaced == 0  # a name as mpg
+
+
+def test_without_fields_hints_nothing_is_misplaced() -> None:
+    yaml = _lexer("yaml")
+    assert _features("a: 1\nb: x\n", "a: 1\nb: 'x'\n", yaml).misplaced == 0

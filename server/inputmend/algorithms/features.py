@@ -79,6 +79,10 @@ class Features:
     """Punctuation tokens deleted or overwritten (``Judgement.structure_lost``)."""
     joined: int = 0
     """Adjacent fields quoted as one (``Judgement.joined``)."""
+    misplaced: int = 0
+    """Values not of their column's shape, less those of the input
+    (``Judgement.misplaced``; below zero when the repair puts values back
+    under their columns)."""
     invented: int = 0
     """Values made up (``Judgement.invented``)."""
     unfilled: int = 0
@@ -158,6 +162,7 @@ def features_of(
         data_lost=judgement.data_lost,
         structure_lost=judgement.structure_lost,
         joined=judgement.joined,
+        misplaced=judgement.misplaced,
         invented=judgement.invented,
         unfilled=judgement.unfilled,
         absorbed=judgement.absorbed,

@@ -95,6 +95,15 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     end of the input; and records the repair adds (a line break put between two
     fields of one record).  Data in the wrong column or row is the worst
     damage to a table, so the ranking looks at this first.
+``misplaced``
+    For formats with ``fields``: values in the records near the edits whose
+    shape (an integer, a decimal, text with letters, other characters) is not their
+    column's, where the column's records (in the text's first 16 KB) nearly
+    all share one shape; less those of the input there (so a repair that
+    puts a record's values back under their columns counts below zero).  A
+    field lost or added shifts every value after it into the wrong column:
+    of the places for an empty field, or of the pairs of fields to quote as
+    one, the one that puts the values back under their columns is meant.
 ``joined``
     For formats with ``fields``: quoted fields made by putting quotes around
     adjacent fields and the separators between them, every character kept
@@ -200,6 +209,7 @@ class Judgement:
     escapes_removed: int = 0
     divided: int = 0
     quoted: int = 0
+    misplaced: int = 0
     wrapper_removed: int = 0
 
     @property
@@ -368,6 +378,7 @@ class Judge:
         self.token_start = token_start
         self.stop = stop
         self._header: int | None = None
+        self._columns: tuple[str | None, ...] | None = None
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
         self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
@@ -683,6 +694,85 @@ class Judge:
             self._header = max(counts, key=counts.count) if counts else 0
         return self._header
 
+    def column_shapes(self) -> tuple[str | None, ...]:
+        """The shape (:func:`_shape`) nearly every value of each column has,
+        read in the records of the input's first :data:`COLUMN_SAMPLE`
+        characters that have the header's number of fields (None for a
+        column without one; empty without ``fields`` hints)."""
+        separator = self.lexer.hints.fields
+        header = self.header_fields()
+        if separator is None or header is None:
+            return ()
+        if self._columns is None:
+            end = self.original.rfind("\n", 0, COLUMN_SAMPLE) + 1 or len(self.original)
+            lexemes = self.lexer.lex(self.original, 0, end)
+            seen: list[dict[str | None, int]] = [{} for _ in range(header + 1)]
+            for record in _records(self.original, lexemes)[1:]:
+                values = _field_values(record, separator)
+                if len(values) == header + 1:
+                    for column, value in zip(seen, values, strict=True):
+                        shape = _shape(value)
+                        column[shape] = column.get(shape, 0) + 1
+            self._columns = tuple(_dominant(column) for column in seen)
+        return self._columns
+
+
+COLUMN_SAMPLE = 16384
+"""Characters at the start of the input whose records say each column's shape."""
+
+_INTEGER = re.compile(r"[-+]?\d+")
+_DECIMAL = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _shape(value: str) -> str | None:
+    """What kind of value a field holds: ``integer``, ``decimal``, ``text``
+    (a letter in it), ``other`` (digits and punctuation: a date, a range),
+    None when empty."""
+    value = value.strip().strip('"').strip()
+    if not value:
+        return None
+    if _INTEGER.fullmatch(value):
+        return "integer"
+    if _DECIMAL.fullmatch(value):
+        return "decimal"
+    return "text" if any(c.isalpha() for c in value) else "other"
+
+
+_NUMBERS = ("integer", "decimal")
+
+
+def _dominant(column: dict[str | None, int]) -> str | None:
+    """The shape of at least 9 in 10 of a column's (at least 2) non-empty
+    values; ``number`` where integers and decimals together are."""
+    shapes = {shape: n for shape, n in column.items() if shape is not None}
+    total = sum(shapes.values())
+    if total < 2:
+        return None
+    shape, count = max(shapes.items(), key=lambda item: item[1])
+    if 10 * count >= 9 * total:
+        return shape
+    numbers = sum(shapes.get(kind, 0) for kind in _NUMBERS)
+    return "number" if 10 * numbers >= 9 * total else None
+
+
+def _fits(shape: str | None, wanted: str | None) -> bool:
+    """Does a value of ``shape`` fit a column of shape ``wanted``?"""
+    if shape is None or wanted is None or shape == wanted:
+        return True
+    return wanted == "number" and shape in _NUMBERS
+
+
+def _field_values(record: list[Lexeme], separator: str) -> list[str]:
+    """The values of a record's fields (blank lexemes, such as its line
+    break, left out)."""
+    values = [""]
+    for lexeme in record:
+        if lexeme.value == separator:
+            values.append("")
+        elif lexeme.value.strip():
+            values[-1] += lexeme.value
+    return values
+
 
 class _Assessment:
     """The judgement of one repair in one window."""
@@ -787,6 +877,7 @@ class _Assessment:
             escapes,
             self.divided,
             quoted,
+            self._misplaced(),
             0,  # wrappers: counted once per repair (:func:`_unwrapped`)
         )
 
@@ -1333,6 +1424,26 @@ class _Assessment:
             records.pop()
         wrong = sum(1 for record in records if sum(t.value == separator for t in record) != fields)
         return wrong + added
+
+    def _misplaced(self) -> int:
+        """Values not of their column's shape in the window's records, less
+        those of the input there (see the module documentation)."""
+        columns = self.judge.column_shapes()
+        separator = self.judge.lexer.hints.fields
+        if not any(columns) or separator is None:
+            return 0
+        whole = self.judge.starts_record(self.window.start)
+
+        def count(text: str, lexemes: list[Lexeme]) -> int:
+            records = _records(text, lexemes)
+            found = 0
+            for record in records if whole else records[1:]:
+                values = _field_values(record, separator)
+                for wanted, value in zip(columns, values, strict=False):
+                    found += not _fits(_shape(value), wanted)
+            return found
+
+        return count(self.repaired, self.after) - count(self.original, self.before)
 
 
 _WRAPPERS = len(fields(Judgement)) - 1
