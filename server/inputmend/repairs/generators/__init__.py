@@ -10,6 +10,7 @@ from __future__ import annotations
 from inputmend.repairs.generators.base import Candidates, Generator
 from inputmend.repairs.generators.calls import UNWRAP_CALLS
 from inputmend.repairs.generators.closers import CLOSERS
+from inputmend.repairs.generators.columns import COLUMNS
 from inputmend.repairs.generators.comments import COMMENTS
 from inputmend.repairs.generators.completion import COMPLETION
 from inputmend.repairs.generators.conflicts import CONFLICTS
@@ -33,6 +34,7 @@ GENERATORS: tuple[Generator, ...] = (
     UNESCAPE,
     UNWRAP_CALLS,
     QUOTING,
+    COLUMNS,
     COMMENTS,
     FSYNTH,
     HYBRID,

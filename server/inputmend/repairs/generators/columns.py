@@ -1,0 +1,79 @@
+"""A record with one field too few or one too many, given the header's number.
+
+For a format whose records all have as many fields as the first (a hints
+file's ``fields``, CSV's ``,``), the loader refuses a record with another
+number.  One field too few: a value was lost, and a repair cannot know it,
+but it can keep the values after it in their columns: an empty field is
+proposed at each place in the record (its start, each separator, its end).
+One field too many with an empty one among them (a separator written
+twice): each empty field is proposed deleted with a separator beside it,
+which loses no value.  (A value that holds the separator and lost its
+quotes is the hints' to quote.)  The ranking chooses by what it reads in
+the columns (``misplaced``); the oracle checks every proposal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inputmend.core.budget import Budget
+from inputmend.core.model import Edit, Repair
+from inputmend.core.oracle import Verdict
+from inputmend.repairs.context import RepairContext
+from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
+
+ALGORITHM = "columns"
+
+
+def proposals(
+    text: str, start: int, end: int, separators: list[int], separator: str, fields: int
+) -> Iterator[tuple[Edit, ...]]:
+    """Edits that give the record ``text[start:end]`` (its separators at
+    ``separators``) ``fields`` fields: an empty field put in where it has one
+    too few, an empty field deleted where it has one too many."""
+    found = len(separators) + 1
+    width = len(separator)
+    if found == fields - 1:
+        for place in (start, *separators, end):
+            yield (Edit(place, 0, separator),)
+    elif found == fields + 1:
+        for index, place in enumerate(separators):
+            before = separators[index - 1] + width if index else start
+            after = separators[index + 1] if index + 1 < len(separators) else end
+            empty_before = place == before
+            empty_last = index + 1 == len(separators) and place + width == after
+            if empty_before or empty_last:
+                yield (Edit(place, width, ""),)
+
+
+def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+    del found
+    text = context.text
+    separator = context.guidance.hints.fields
+    header = context.judge.header_fields()
+    error = context.feedback.error_offset
+    if (
+        separator is None
+        or header is None
+        or error is None
+        or context.feedback.verdict is not Verdict.INCORRECT
+    ):
+        return NOTHING
+    start = text.rfind("\n", 0, error) + 1
+    end = text.find("\n", error)
+    end = len(text) if end < 0 else end
+    if text[start:end].endswith("\r"):
+        end -= 1
+    lexemes = context.guidance.lexer.lex(text, start, end)
+    separators = [t.start for t in lexemes if t.value == separator and t.start < end]
+    places = proposals(text, start, end, separators, separator, header + 1)
+    return verified(text, context.oracle, places, algorithm=ALGORITHM, budget=budget)
+
+
+def has_fields(context: RepairContext, found: tuple[Repair, ...]) -> bool:
+    """Worth running for a format whose records have the header's number of fields."""
+    del found
+    return context.guidance.hints.fields is not None
+
+
+COLUMNS = Generator(ALGORITHM, 1, _run, has_fields)

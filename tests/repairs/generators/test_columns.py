@@ -1,0 +1,52 @@
+"""A record with one field too few or too many, by the header's number of fields."""
+
+from __future__ import annotations
+
+from inputmend import services
+from inputmend.config.schema import OracleSpec
+from inputmend.core.budget import Budget
+from inputmend.core.model import apply_edits
+from inputmend.oracles.factory import build_oracle
+from inputmend.repairs.generators.columns import COLUMNS, proposals
+from tests.repairs.generators.run import context, proposed, texts
+
+CARS = "make,mpg,cyl,disp\nMazda RX4,21.0,6,160.0\nDatsun 710,22.8,4,108.0\nValiant,18.1,6,225.0\n"
+
+
+def _placed(record: str, fields: int) -> list[str]:
+    separators = [i for i, c in enumerate(record) if c == ","]
+    return [
+        apply_edits(record, edits)
+        for edits in proposals(record, 0, len(record), separators, ",", fields)
+    ]
+
+
+def test_one_field_too_few_gets_an_empty_field_at_each_place() -> None:
+    assert _placed("a,b", 3) == [",a,b", "a,,b", "a,b,"]
+
+
+def test_one_field_too_many_loses_an_empty_one_only() -> None:
+    assert _placed("a,,b", 2) == ["a,b"]
+    assert _placed(",a,b", 2) == ["a,b"]
+    assert _placed("a,b,", 2) == ["a,b"]
+    assert _placed("a,x,b", 2) == []  # a value is the hints' to quote, not to drop
+    assert _placed("a,b", 2) == []  # the right number: nothing to do
+
+
+def test_the_loader_verifies_each_place() -> None:
+    text = CARS + "Honda Civic,30.4,75.7\n"
+    found = texts(proposed(COLUMNS, text, "csv"))
+    assert CARS + "Honda Civic,30.4,,75.7\n" in found
+    assert len(found) == 4
+    assert texts(proposed(COLUMNS, CARS, "csv")) == []  # valid: nothing
+
+
+def test_the_ranking_keeps_the_values_under_their_columns() -> None:
+    text = CARS + "Honda Civic,30.4,75.7\n"
+    oracle = build_oracle(OracleSpec(grammar="csv"))
+    result = services.repair(text, oracle, budget=Budget(max_tests=2000))
+    assert result.repairs[0].text == CARS + "Honda Civic,30.4,,75.7\n"
+
+
+def test_only_for_a_format_with_fields() -> None:
+    assert not COLUMNS.wanted(context("a: 1\nb\n", "yaml"), ())
