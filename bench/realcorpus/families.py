@@ -302,7 +302,13 @@ def lost_end_tag(text: str, rng: random.Random) -> Damage | None:
 
 
 def csv_columns(text: str, rng: random.Random) -> Damage | None:
-    """One record with a field too many, one too few, or a comma inside an unquoted field."""
+    """One record with a field too many, one too few, or a comma inside an unquoted field.
+
+    A field too many intends the original record.  A field too few intends
+    it too, or, since no repair can know the lost value, the record with
+    that field empty in its place (every other value in its column).  A
+    comma inside a field intends the original (the comma was a slip) or the
+    field with its comma, quoted (the value holds one and lost its quotes)."""
     lines = text.splitlines(keepends=True)
     rows = [i for i, line in enumerate(lines) if i and line.strip() and '"' not in line]
     if not rows:
@@ -312,18 +318,26 @@ def csv_columns(text: str, rng: random.Random) -> Damage | None:
     body, ending = line.rstrip("\r\n"), line[len(line.rstrip("\r\n")) :]
     kind = rng.choice(("more", "fewer", "comma"))
     fields = body.split(",")
+    also: list[str] = []  # another record the damage may intend
+
+    def with_record(record: list[str]) -> str:
+        return "".join([*lines[:index], ",".join(record) + ending, *lines[index + 1 :]])
+
     if kind == "more":
         fields.insert(rng.randrange(len(fields) + 1), rng.choice(("x", "", "N/A")))
     elif kind == "fewer" and len(fields) > 1:
-        del fields[rng.randrange(len(fields))]
+        at = rng.randrange(len(fields))
+        also.append(with_record([*fields[:at], "", *fields[at + 1 :]]))
+        del fields[at]
     else:
         spaced = [i for i, field in enumerate(fields) if " " in field.strip()]
         if not spaced:
             return None
         at = rng.choice(spaced)
-        fields[at] = fields[at].replace(" ", ", ", 1)
-    lines[index] = ",".join(fields) + ending
-    return Damage("".join(lines), (text,))
+        written = fields[at].replace(" ", ", ", 1)
+        also.append(with_record([*fields[:at], f'"{written}"', *fields[at + 1 :]]))
+        fields[at] = written
+    return Damage(with_record(fields), (text, *also))
 
 
 def ini_unindented_continuation(text: str, rng: random.Random) -> Damage | None:
