@@ -450,3 +450,11 @@ def test_a_grammar_s_guidance_is_made_once_and_again_when_its_hints_change(
     again = guidance(grammar)
     assert again is not first and again.hints.filler == "aa"
     assert again.lexer is not first.lexer and again.lexer.hints is again.hints
+
+
+def test_an_ini_line_without_a_name_after_a_value_is_offered_as_its_continuation() -> None:
+    text = "[s]\nName=Foo\nand more words\nIcon=foo\n"
+    oracle = IncrementalGrammarOracle("ini")
+    result = services.repair(text, oracle, budget=Budget(max_tests=500))
+    continued = text.replace("\nand", "\n and")
+    assert continued in [repair.text for repair in result.repairs]
