@@ -119,6 +119,30 @@ def test_csv_column_damage_changes_one_record_only() -> None:
         assert sum(changed) == 1 and not changed[0]
 
 
+def test_csv_fewer_fields_or_a_comma_also_intend_what_a_repair_can_give() -> None:
+    text = "name,size,kind\nsmall box,1,a\nbig box,2,b\n"
+    kinds = set()
+    for seed in range(30):
+        damage = fam.csv_columns(text, random.Random(seed))
+        assert damage is not None and damage.intended[0] == text
+        lines = zip(damage.text.splitlines(), text.splitlines(), strict=True)
+        record = next(damaged for damaged, original in lines if damaged != original)
+        also = damage.intended[1:]
+        if record.count(",") == 1:  # a field lost: also intended empty in its place
+            (emptied,) = also
+            assert is_valid("csv", emptied) and emptied.count(",") == text.count(",")
+            kinds.add("fewer")
+        elif ", " in record:  # a comma put in a field: also intended quoted with it
+            (quoted,) = also
+            assert quoted.replace('"', "") == damage.text and quoted.count('"') == 2
+            assert is_valid("csv", quoted)
+            kinds.add("comma")
+        else:  # a field too many: the original alone
+            assert also == ()
+            kinds.add("more")
+    assert kinds == {"fewer", "comma", "more"}
+
+
 def test_ini_continuation_intends_an_indented_continuation() -> None:
     damage = fam.ini_unindented_continuation("[s]\nkey = value\n", random.Random(0))
     assert damage is not None
