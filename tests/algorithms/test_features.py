@@ -249,6 +249,15 @@ def test_an_empty_field_put_where_the_value_was_lost_keeps_the_columns() -> None
     assert _features(damaged, CARS + ",Honda Civic,4\n", csv).misplaced == 0  # a name as mpg
 
 
+def test_words_after_a_blank_are_another_shape_than_a_columns_words() -> None:
+    csv = _lexer("csv")
+    rows = "code,name,slug\nao,Angola,angola\nar,Argentina,argentina\nat,Austria,austria\n"
+    damaged = rows + "ag,Antigua, and Barbuda,antigua-and-barbuda\n"
+    meant = _features(damaged, rows + 'ag,"Antigua, and Barbuda",antigua-and-barbuda\n', csv)
+    other = _features(damaged, rows + '"ag,Antigua", and Barbuda,antigua-and-barbuda\n', csv)
+    assert meant.misplaced < other.misplaced  # ` and Barbuda` is no slug
+
+
 def test_without_fields_hints_nothing_is_misplaced() -> None:
     yaml = _lexer("yaml")
     assert _features("a: 1\nb: x\n", "a: 1\nb: 'x'\n", yaml).misplaced == 0

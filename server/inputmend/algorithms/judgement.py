@@ -97,7 +97,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     damage to a table, so the ranking looks at this first.
 ``misplaced``
     For formats with ``fields``: values in the records near the edits whose
-    shape (an integer, a decimal, text with letters, other characters) is not their
+    shape (an integer, a decimal, text with letters, other characters; after
+    a blank or not) is not their
     column's, where the column's records (in the text's first 16 KB) nearly
     all share one shape; less those of the input there (so a repair that
     puts a record's values back under their columns counts below zero).  A
@@ -727,15 +728,17 @@ _DECIMAL = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 def _shape(value: str) -> str | None:
     """What kind of value a field holds: ``integer``, ``decimal``, ``text``
     (a letter in it), ``other`` (digits and punctuation: a date, a range),
-    None when empty."""
+    None when empty; written after a blank, it is another shape (``blank
+    text``: the words after a comma in prose, `` and Barbuda``)."""
+    blank = "blank " if value[:1].isspace() else ""
     value = value.strip().strip('"').strip()
     if not value:
         return None
     if _INTEGER.fullmatch(value):
-        return "integer"
+        return blank + "integer"
     if _DECIMAL.fullmatch(value):
-        return "decimal"
-    return "text" if any(c.isalpha() for c in value) else "other"
+        return blank + "decimal"
+    return blank + ("text" if any(c.isalpha() for c in value) else "other")
 
 
 _NUMBERS = ("integer", "decimal")
