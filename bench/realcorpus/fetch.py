@@ -102,9 +102,19 @@ def write_manifest(packages: Sequence[Package], path: Path = MANIFEST) -> None:
 
 # ------------------------------------------------------------------ classify
 
+# Files that their tools read as JSON with comments (and trailing commas):
+# TypeScript's and the linters' configurations, Babel's (JSON5, of which the
+# grammar keeps what is JSONC), VS Code's and Sublime Text's settings, snippets
+# and workspaces, dev containers, and the tools of the JavaScript ecosystem
+# that document comments in their JSON configuration.
 _JSONC_NAME = re.compile(
-    r"(^|/)(tsconfig[^/]*\.json|jsconfig[^/]*\.json|\.eslintrc(\.json)?|tslint\.json|"
-    r"[^/]*\.jsonc|\.vscode/[^/]*\.json|devcontainer\.json)$"
+    r"(^|/)("
+    r"tsconfig[^/]*\.json|jsconfig[^/]*\.json|\.eslintrc(\.json)?|tslint\.json|\.jshintrc|"
+    r"\.babelrc(\.json)?|babel\.config\.json|\.?cspell(-ext)?\.json|\.markdownlint(\.json|rc)|"
+    r"turbo\.json|api-extractor[^/]*\.json|tsdoc\.json|typedoc\.json|deno\.json|"
+    r"[^/]*\.jsonc|[^/]*\.code-(workspace|snippets)|\.vscode/[^/]*\.json|"
+    r"language-configuration\.json|\.?devcontainer\.json|[^/]*\.sublime-[a-z]+"
+    r")$"
 )
 _INI_NAME = re.compile(
     r"(^|/)([^/]*\.(ini|cfg|desktop)|\.flake8|\.coveragerc|\.pylintrc|pylintrc)$"
@@ -112,13 +122,26 @@ _INI_NAME = re.compile(
 _XML_SUFFIXES = (".xml", ".svg", ".xsd", ".xsl", ".xslt", ".ui", ".policy", ".glade", ".plist")
 
 
+def _json_loads(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 def classify(path: str, text: str) -> str | None:
-    """The format a file is meant to be in, by its name (``.conf`` files by their start)."""
+    """The format a file is meant to be in, by its name (``.conf`` files by their start).
+
+    A ``.json`` file that ``json.loads`` rejects is a JSONC candidate: files
+    named ``.json`` that keep comments or trailing commas are read by tools
+    that accept them (:func:`accepts` then keeps it only when the JSONC
+    grammar and reading do)."""
     lower = path.lower()
     if _JSONC_NAME.search(lower):
         return "jsonc"
     if lower.endswith(".json"):
-        return "json"
+        return "json" if _json_loads(text) else "jsonc"
     if lower.endswith((".yml", ".yaml")):
         return "yaml"
     if lower.endswith(".toml"):

@@ -1,4 +1,5 @@
-"""The fetch script's Debian batches and its atomic corpus file (no network: apt-get is faked)."""
+"""The fetch script: which files it reads as which format, its Debian batches (apt-get is
+faked: no network) and its atomic corpus file."""
 
 from __future__ import annotations
 
@@ -6,7 +7,15 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from bench.realcorpus.fetch import Document, Package, load_documents, prefetch_debs, write_documents
+from bench.realcorpus.fetch import (
+    Document,
+    Package,
+    accepts,
+    classify,
+    load_documents,
+    prefetch_debs,
+    write_documents,
+)
 
 
 class FakeApt:
@@ -61,3 +70,30 @@ def test_the_corpus_file_is_replaced_whole(tmp_path: Path) -> None:
     write_documents(documents, path)
     assert load_documents(tmp_path) == documents
     assert [p.name for p in tmp_path.iterdir()] == ["documents.jsonl"]
+
+
+def test_json_with_comments_is_found_by_its_tools_file_names() -> None:
+    for path in (
+        "tsconfig.base.json",
+        "pkg/.eslintrc",
+        "pkg/.jshintrc",
+        "dict/cspell-ext.json",
+        "app/.vscode/launch.json",
+        "project.code-workspace",
+        "snippets/go.code-snippets",
+        "syntaxes/language-configuration.json",
+        "Default.sublime-keymap",
+        "settings.jsonc",
+    ):
+        assert classify(path, "{}") == "jsonc", path
+    assert classify("pkg/package.json", '{"name": "x"}') == "json"
+    assert classify("pkg/vscode.json.txt", "{}") is None
+
+
+def test_a_json_file_that_json_rejects_is_a_jsonc_candidate_kept_only_if_jsonc_reads_it() -> None:
+    commented = '{\n  // the port\n  "port": 8080,\n}\n'
+    assert classify("conf/server.json", commented) == "jsonc"
+    assert accepts("jsonc", commented)
+    templated = '{"name": {{ name }}}\n'
+    assert classify("template/package.json", templated) == "jsonc"
+    assert not accepts("jsonc", templated)
