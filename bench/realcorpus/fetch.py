@@ -34,7 +34,7 @@ import tarfile
 import tempfile
 import tomllib
 import zipfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -46,7 +46,7 @@ MANIFEST = Path(__file__).with_name("manifest.toml")
 MIN_BYTES, MAX_BYTES = 200, 64 * 1024
 PER_PACKAGE = 150  # documents of one format from one package at most (no source dominates)
 DOWNLOAD_TIMEOUT_S = 180
-DEB_BATCH = 100  # Debian packages fetched by one apt-get call
+BATCH = {"deb": 100, "npm": 50}  # packages fetched by one apt-get or npm call
 FORMATS = ("json", "jsonc", "yaml", "toml", "xml", "ini", "csv")
 
 
@@ -235,50 +235,68 @@ def download(package: Package, cache: Path) -> Path:
     return found[0]
 
 
-def prefetch_debs(
+def _batch_command(source: str, packages: Sequence[Package]) -> list[str]:
+    if source == "deb":
+        return ["apt-get", "download", "-q", *map(_deb_spec, packages)]
+    return ["npm", "pack", "--silent", *(f"{p.name}@{p.version}" for p in packages)]
+
+
+def _batch_archive(package: Package, staging: Path) -> Path | None:
+    """The archive that a batch call left for ``package`` in ``staging``, if any.
+
+    apt-get names it ``NAME_VERSION_ARCH.deb``; npm ``NAME-VERSION.tgz``, a
+    scoped ``@scope/name`` becoming ``scope-name``."""
+    if package.source == "deb":
+        return next(iter(sorted(staging.glob(f"{package.name}_*.deb"))), None)
+    tarball = staging / f"{package.name.lstrip('@').replace('/', '-')}-{package.version}.tgz"
+    return tarball if tarball.is_file() else None
+
+
+def prefetch(
     packages: Sequence[Package],
     cache: Path,
     *,
-    batch: int = DEB_BATCH,
+    batch: Mapping[str, int] = BATCH,
     run: Callable[..., object] = subprocess.run,
 ) -> int:
-    """Download the Debian archives missing from the cache, ``batch`` per apt-get call.
+    """Download the Debian and npm archives missing from the cache, many per client call.
 
     One apt-get call costs seconds whatever it fetches (it reads its package
-    lists first), so a thousand Debian packages one by one take most of an
-    hour, and in batches a few minutes.  Each archive lands in its package's
-    folder, where :func:`download` finds it.  A batch that fails (one name
-    apt cannot find fails the whole call) is left to the one-by-one download,
-    which then names the package at fault.  Returns the archives placed."""
-    missing = [
-        package
-        for package in packages
-        if package.source == "deb" and not (cache / "archives" / "deb" / package.key).exists()
-    ]
+    lists first), and one ``npm pack`` a second or more of Node's start, so a
+    thousand packages one by one take most of an hour, and in batches
+    (``batch[source]`` per call) a few minutes.  Each archive lands in its
+    package's folder, where :func:`download` finds it.  A batch that fails
+    (one name the client cannot find fails the whole call) is left to the
+    one-by-one download, which then names the package at fault.  Returns the
+    archives placed."""
     placed = 0
     (cache / "archives").mkdir(parents=True, exist_ok=True)
-    for start in range(0, len(missing), batch):
-        chunk = missing[start : start + batch]
-        with tempfile.TemporaryDirectory(prefix="apt-", dir=cache / "archives") as staging:
-            try:
-                run(
-                    ["apt-get", "download", "-q", *map(_deb_spec, chunk)],
-                    cwd=staging,
-                    check=True,
-                    capture_output=True,
-                    timeout=DOWNLOAD_TIMEOUT_S,
-                )
-            except (subprocess.SubprocessError, OSError):
-                continue
-            # NAME_VERSION_ARCH.deb
-            archives = {path.name.split("_")[0]: path for path in Path(staging).glob("*.deb")}
-            for package in chunk:
-                archive = archives.get(package.name)
-                if archive is not None:
-                    folder = cache / "archives" / "deb" / package.key
-                    folder.mkdir(parents=True)
-                    archive.rename(folder / archive.name)
-                    placed += 1
+    for source, size in sorted(batch.items()):
+        missing = [
+            package
+            for package in packages
+            if package.source == source and not (cache / "archives" / source / package.key).exists()
+        ]
+        for start in range(0, len(missing), size):
+            chunk = missing[start : start + size]
+            with tempfile.TemporaryDirectory(prefix="batch-", dir=cache / "archives") as staging:
+                try:
+                    run(
+                        _batch_command(source, chunk),
+                        cwd=staging,
+                        check=True,
+                        capture_output=True,
+                        timeout=DOWNLOAD_TIMEOUT_S,
+                    )
+                except (subprocess.SubprocessError, OSError):
+                    continue
+                for package in chunk:
+                    archive = _batch_archive(package, Path(staging))
+                    if archive is not None:
+                        folder = cache / "archives" / source / package.key
+                        folder.mkdir(parents=True)
+                        archive.rename(folder / archive.name)
+                        placed += 1
     return placed
 
 
@@ -427,7 +445,7 @@ def pin(packages: Sequence[Package], cache: Path, jobs: int) -> list[Package]:
             return replace(renamed, sha256=sha256_of(target / archive.name))
         return replace(package, sha256=package.sha256 or sha256_of(archive))
 
-    prefetch_debs(packages, cache)
+    prefetch(packages, cache)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return [p for p in pool.map(one, packages) if p is not None]
 
@@ -450,7 +468,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.pin:
         write_manifest(pin(packages, cache, options.jobs))
         packages = load_manifest()
-    prefetch_debs(packages, cache)
+    prefetch(packages, cache)
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         outcomes = list(pool.map(_extracted_or_error, packages, [cache] * len(packages)))
     results = [documents for documents in outcomes if isinstance(documents, list)]

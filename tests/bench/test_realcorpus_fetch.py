@@ -13,7 +13,7 @@ from bench.realcorpus.fetch import (
     accepts,
     classify,
     load_documents,
-    prefetch_debs,
+    prefetch,
     write_documents,
 )
 
@@ -37,11 +37,37 @@ class FakeApt:
 def test_debian_archives_come_in_batches_into_their_packages_folders(tmp_path: Path) -> None:
     packages = [Package("deb", f"pkg{n}", "") for n in range(5)] + [Package("pypi", "six", "1.0")]
     apt = FakeApt({f"pkg{n}" for n in range(5)})
-    assert prefetch_debs(packages, tmp_path, batch=2, run=apt) == 5
+    assert prefetch(packages, tmp_path, batch={"deb": 2}, run=apt) == 5
     assert len(apt.calls) == 3  # 2 + 2 + 1 names; the PyPI package is not apt's
     archive = tmp_path / "archives" / "deb" / "pkg3-" / "pkg3_1.0-1_amd64.deb"
     assert archive.read_bytes() == b"pkg3"
     assert sorted(p.name for p in (tmp_path / "archives").iterdir()) == ["deb"]  # no staging left
+
+
+class FakeNpm:
+    """Records each npm call and packs each NAME@VERSION as npm names it: scope-name-VER.tgz."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def __call__(self, command: list[str], *, cwd: str, **_: Any) -> None:
+        self.calls.append(command)
+        for spec in command[3:]:
+            name, version = spec.rsplit("@", 1)
+            tarball = f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+            (Path(cwd) / tarball).write_bytes(spec.encode())
+
+
+def test_npm_tarballs_come_in_batches_and_scoped_names_find_their_folders(tmp_path: Path) -> None:
+    packages = [Package("npm", "@tsconfig/node20", "20.1.4"), Package("npm", "tslib", "2.8.1")]
+    packages += [Package("npm", f"create-app{n}", "1.0.0") for n in range(3)]
+    npm = FakeNpm()
+    assert prefetch(packages, tmp_path, batch={"npm": 2}, run=npm) == 5
+    assert [call[:3] for call in npm.calls] == [["npm", "pack", "--silent"]] * 3
+    assert npm.calls[0][3:] == ["@tsconfig/node20@20.1.4", "tslib@2.8.1"]
+    folder = tmp_path / "archives" / "npm" / "@tsconfig+node20-20.1.4"
+    archive = folder / "tsconfig-node20-20.1.4.tgz"
+    assert archive.read_bytes() == b"@tsconfig/node20@20.1.4"
 
 
 def test_a_failed_batch_is_left_to_the_one_by_one_download(tmp_path: Path) -> None:
@@ -50,7 +76,7 @@ def test_a_failed_batch_is_left_to_the_one_by_one_download(tmp_path: Path) -> No
         for name, version in (("good", "2.0"), ("missing", ""), ("ok", ""))
     ]
     apt = FakeApt({"good", "ok"})
-    assert prefetch_debs(packages, tmp_path, batch=2, run=apt) == 1
+    assert prefetch(packages, tmp_path, batch={"deb": 2}, run=apt) == 1
     assert apt.calls[0][3:] == ["good=2.0", "missing"]
     assert not (tmp_path / "archives" / "deb" / "good-2.0").exists()
     assert (tmp_path / "archives" / "deb" / "ok-").is_dir()
@@ -59,7 +85,7 @@ def test_a_failed_batch_is_left_to_the_one_by_one_download(tmp_path: Path) -> No
 def test_archives_in_the_cache_are_not_downloaded_again(tmp_path: Path) -> None:
     (tmp_path / "archives" / "deb" / "pkg-1.0").mkdir(parents=True)
     apt = FakeApt({"pkg"})
-    assert prefetch_debs([Package("deb", "pkg", "1.0")], tmp_path, run=apt) == 0
+    assert prefetch([Package("deb", "pkg", "1.0")], tmp_path, run=apt) == 0
     assert apt.calls == []
 
 
