@@ -147,6 +147,23 @@ def test_a_line_break_typed_in_a_string_becomes_an_escape(grammar: str) -> None:
     assert {"msg": "Dear Ann,\r\nthanks!\n\tBob", "n": 1} in _data(texts)
 
 
+@pytest.mark.parametrize("grammar", ["json", "jsonc"])
+def test_strings_joined_with_plus_become_one_string_first(grammar: str) -> None:
+    text = '{"url": "http://www.ex" + "ample.org", "n": 1}'
+    assert {"url": "http://www.example.org", "n": 1} in _data(_texts(grammar, text))
+    # ranked first: every character is kept, no quote escaped into the string
+    first = services.repair(text, _oracle(grammar), budget=BUDGET).repairs[0]
+    assert jsonlib.loads(first.text) == {"url": "http://www.example.org", "n": 1}
+
+
+@pytest.mark.parametrize("grammar", ["json", "jsonc"])
+def test_a_regular_expression_literal_becomes_its_pattern_s_string(grammar: str) -> None:
+    texts = _texts(grammar, '{"v": /^2\\.4\\.0$/, "ids": [/a"b/, "c"]}')
+    assert {"v": "^2\\.4\\.0$", "ids": ['a"b', "c"]} in _data(texts)
+    # flags have no place in a string: such a literal is not the hint's
+    assert _texts(grammar, '{"v": /^a$/i, "n": 1}') == []
+
+
 def test_concatenated_documents_become_one_array() -> None:
     texts = _texts("json", '{"a": 1}\n{"b": 2}\n{"c": 3}\n')
     assert [{"a": 1}, {"b": 2}, {"c": 3}] in _data(texts)
