@@ -44,8 +44,12 @@ def settled(context: RepairContext, repair: Repair) -> bool:
     It is when it does the data no harm (its judgement is
     :attr:`~inputmend.algorithms.judgement.Judgement.harmless`: no token
     changed, nothing lost, joined, invented or moved into a value, every
-    record its shape), deletes no junk (so it is not lossy under any loss
-    limit), and makes one edit of one character.  Every field the ranking
+    record its shape), divides no value (``key: value`` from ``key value``
+    is a lost delimiter put back, ``TODO: check`` from ``TODO check`` a
+    line of prose that lost its comment marker read as a key: a later
+    generator may find the repair that divides nothing), deletes no junk
+    (so it is not lossy under any loss limit), and makes one edit of one
+    character.  Every field the ranking
     orders before the size is then at its least, zero, and no repair is
     smaller: the input is invalid, so every repair edits at least one
     character.  A later candidate can at best equal it, and among equals the
@@ -62,7 +66,7 @@ def settled(context: RepairContext, repair: Repair) -> bool:
     if len(repair.edits) != 1 or repair.distance != 1:
         return False
     judgement = context.judge(repair)
-    return judgement.harmless and not judgement.junk_lost
+    return judgement.harmless and not judgement.divided and not judgement.junk_lost
 
 
 def run(
