@@ -68,6 +68,7 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("reread", 4, -1),
     ("commented", 32, 1),
     ("divided", 4, 1),
+    ("phrase", 8, 1),
     ("distance", 32, 1),
     ("edits", 4, 1),
     ("layout", 4, -1),

@@ -217,6 +217,23 @@ def test_punctuation_put_between_a_values_words_counts_divided() -> None:
     assert _features(prose, prose.replace("prose", "pro:se"), yaml).divided == 0
 
 
+def test_the_words_after_a_divided_value_s_punctuation_count_phrase() -> None:
+    yaml = _lexer("yaml")
+    prose = "a: 1\nTODO check this value\nb: 2\n"
+    keyed = _features(prose, prose.replace("TODO", "TODO:"), yaml)
+    assert (keyed.divided, keyed.phrase) == (1, 2)
+    lost = "a: 1\nruns-on ubuntu-latest\nb: 2\n"
+    restored = _features(lost, lost.replace("runs-on", "runs-on:"), yaml)
+    assert (restored.divided, restored.phrase) == (1, 0)
+    # INI reads a line's first word as a name in context: the same holds
+    ini = _lexer("ini")
+    prose = "[s]\na = 1\nkeep in sync with production\nb = 2\n"
+    keyed = _features(prose, prose.replace("keep", "keep ="), ini)
+    assert (keyed.divided, keyed.phrase) == (1, 3)
+    lost = "[s]\na = 1\nport 8080\nb = 2\n"
+    assert _features(lost, lost.replace("port", "port ="), ini).phrase == 0
+
+
 def test_adjacent_fields_quoted_as_one_count_joined_once_not_quoted() -> None:
     csv = _lexer("csv")
     joined = _features("5,Eve,6,7\n", '5,Eve,"6,7"\n', csv)

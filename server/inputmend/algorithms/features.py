@@ -98,6 +98,10 @@ class Features:
     putting a delimiter between their words (``Judgement.divided``:
     ``This is prose`` as ``This: is prose``, a key made of a phrase's first
     word; also ``key value`` as ``key: value``, a lost delimiter put back)."""
+    phrase: int = 0
+    """Words a divided value holds after the inserted punctuation beyond the
+    first (``Judgement.phrase``: ``TODO: check this value`` has 2): a line
+    of prose read as a key and a value."""
     distance: int = 0
     """Edit distance, less what is deleted with foreign syntax
     (``Judgement.removed``)."""
@@ -169,6 +173,7 @@ def features_of(
         commented=judgement.commented,
         escapes_removed=judgement.escapes_removed,
         divided=judgement.divided,
+        phrase=judgement.phrase,
         quoted=judgement.quoted,
         wrapper_removed=judgement.wrapper_removed,
         reread=judgement.reread,

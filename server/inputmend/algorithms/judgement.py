@@ -70,6 +70,14 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     between their words (``This is prose`` as ``This: is prose``; also ``key
     value`` as ``key: value``, a lost delimiter put back): one value becomes
     two, which is the repair or a misreading, as the data decides.
+``phrase``
+    Of the values ``divided``, the words after the inserted punctuation on
+    its line beyond the first: ``TODO: check this value`` has 2, ``key:
+    value`` none (a string that ran on over lines, closed by a quote put
+    back, has none either).
+    A name followed by a phrase is how a line of prose that lost its
+    comment marker reads as a key and its value; a value a lost delimiter
+    left after its key is most often one word.
 ``structure_lost``
     Punctuation tokens deleted, overwritten or turned into a comment, except a duplicate (the stray
     comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``), punctuation
@@ -211,6 +219,7 @@ class Judgement:
     divided: int = 0
     quoted: int = 0
     misplaced: int = 0
+    phrase: int = 0
     wrapper_removed: int = 0
 
     @property
@@ -822,6 +831,8 @@ class _Assessment:
         # values the repair divides into several tokens by putting a
         # delimiter between their words (`This is prose` as `This: is prose`)
         self.divided = 0
+        # of those, the words after the delimiter beyond the first
+        self.phrase = 0
         # input offsets overwritten one for one by punctuation: junk re-read
         # as a delimiter (Python's `(` of a tuple as `[`), not deleted
         self.unescaped = unescaped
@@ -881,6 +892,7 @@ class _Assessment:
             self.divided,
             quoted,
             self._misplaced(),
+            self.phrase,
             0,  # wrappers: counted once per repair (:func:`_unwrapped`)
         )
 
@@ -966,7 +978,15 @@ class _Assessment:
                 runs = _runs(_within(self.inserted, low + 1, high))
                 words = sum(self._splits_word(start, end) for start, end in runs)
                 self.split += words
-                self.divided += not words and any(self._between_words(run) for run in runs)
+                dividing = [run for run in runs if self._between_words(run)]
+                if not words and dividing:
+                    self.divided += 1
+                    # on the punctuation's line: a value read over lines is a
+                    # string that ran on, which an inserted quote closes
+                    cut = dividing[0][1]
+                    line_end = self.repaired.find("\n", cut, high)
+                    after = _WORD.findall(self.repaired, cut, high if line_end < 0 else line_end)
+                    self.phrase += max(0, len(after) - 1)
             return False
         if cover.role is Role.LAYOUT and token.role is not Role.LAYOUT and self._hidden(token):
             return False  # turned into a comment: counted as ``commented``
