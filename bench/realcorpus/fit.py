@@ -67,6 +67,7 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("absorbed", 4, 1),
     ("reread", 4, -1),
     ("commented", 32, 1),
+    ("tail_commented", 32, 1),
     ("divided", 4, 1),
     ("phrase", 8, 1),
     ("distance", 32, 1),

@@ -234,6 +234,16 @@ def test_the_words_after_a_divided_value_s_punctuation_count_phrase() -> None:
     assert _features(lost, lost.replace("port", "port ="), ini).phrase == 0
 
 
+def test_a_comment_after_text_on_its_line_counts_tail_commented() -> None:
+    yaml = _lexer("yaml")
+    damaged = "a:\n  version: *0.1\n  b: 2\n"
+    cut = _features(damaged, damaged.replace("*0.1", "#*0.1"), yaml)
+    assert cut.commented > 0 and cut.tail_commented == cut.commented
+    prose = "a: 1\nThis is prose\nb: 2\n"
+    whole = _features(prose, prose.replace("This", "# This"), yaml)
+    assert whole.commented == len("Thisisprose") and whole.tail_commented == 0
+
+
 def test_adjacent_fields_quoted_as_one_count_joined_once_not_quoted() -> None:
     csv = _lexer("csv")
     joined = _features("5,Eve,6,7\n", '5,Eve,"6,7"\n', csv)

@@ -67,6 +67,10 @@ class Features:
     """Characters of the input the repair turns into a comment
     (``Judgement.commented``): hidden from the data, still in the file; not
     counted in ``data_lost`` or ``changed``."""
+    tail_commented: int = 0
+    """Of ``commented``, the characters in a comment that begins after other
+    text on its line (``Judgement.tail_commented``: ``version: #*0.1``, a
+    value hidden and its key kept), not a whole line commented out."""
     escapes_removed: int = 0
     """Backslashes deleted whose escaped character the repair keeps
     (``Judgement.escapes_removed``: ``\\"`` unescaped as ``"``); not counted
@@ -171,6 +175,7 @@ def features_of(
         unfilled=judgement.unfilled,
         absorbed=judgement.absorbed,
         commented=judgement.commented,
+        tail_commented=judgement.tail_commented,
         escapes_removed=judgement.escapes_removed,
         divided=judgement.divided,
         phrase=judgement.phrase,

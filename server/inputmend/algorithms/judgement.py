@@ -50,6 +50,11 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     text leaves the data but stays in the file.  A person restores a lost
     comment marker so; cutting a value with one hides its tail.  (The loss
     limit counts them, so that much text is never hidden unasked.)
+``tail_commented``
+    Of ``commented``, the characters in a comment that begins after other
+    text on its line: the line's head stays data, its tail is hidden
+    (``version: #*0.1`` for a value that needed quotes, ``a = 1 # b`` for
+    two values).  A line of prose that lost its marker is commented whole.
 ``escapes_removed``
     Backslashes deleted whose escaped character the repair keeps: ``\\"``
     unescaped as ``"`` (a document pasted as a string literal).  The
@@ -220,6 +225,7 @@ class Judgement:
     quoted: int = 0
     misplaced: int = 0
     phrase: int = 0
+    tail_commented: int = 0
     wrapper_removed: int = 0
 
     @property
@@ -823,8 +829,9 @@ class _Assessment:
         # ids of repaired strings whose lost quote the repair puts back -> the
         # input's stretch of their text and its words
         self.restored: dict[int, tuple[int, int, list[str]]] = {}
-        self.commented = self._commented_out()
+        self.commented, trailing = self._commented_out()
         self.commented_set = set(self.commented)
+        self.trailing = set(trailing)  # of those, in a comment after text on its line
         # words split in two by a delimiter put inside them (`World` read
         # as `Worl=d`): values made up (:meth:`_splits_word`)
         self.split = 0
@@ -871,7 +878,7 @@ class _Assessment:
                 quoted += self._quoted(position, cover)
                 if self.survivors[position] and not (misread[position] or token.guessed):
                     changed += self._changed(position, cover)
-        data_lost, structure_lost, junk_lost, commented, escapes = self._lost()
+        data_lost, structure_lost, junk_lost, commented, escapes, tail = self._lost()
         invented, unfilled = self._invented()
         invented += self.split
         return (
@@ -893,6 +900,7 @@ class _Assessment:
             quoted,
             self._misplaced(),
             self.phrase,
+            tail,
             0,  # wrappers: counted once per repair (:func:`_unwrapped`)
         )
 
@@ -1287,14 +1295,17 @@ class _Assessment:
 
     # -- characters ---------------------------------------------------------
 
-    def _commented_out(self) -> list[int]:
+    def _commented_out(self) -> tuple[list[int], list[int]]:
         """Input offsets of text that the repair turns into a comment: in a
         comment of the repaired text that the repair starts or lengthens, not
         in one of the input (``'it'#s'`` from ``'it's'``).  Text in a comment
         is no longer data.  A comment whose start is the input's, inside a
         token the input misread (a string a lost quote ran on over it), is
-        read the other way round: its text was a comment all along."""
+        read the other way round: its text was a comment all along.  Second,
+        those of them in a comment that begins after other text on its line
+        (the tail of a line hidden)."""
         offsets: list[int] = []
+        trailing: list[int] = []
         original, mapping = self.original, self.mapping
         comments = [t for t in self.before if t.role is Role.LAYOUT]
         starts = {t.start for t in comments}
@@ -1310,22 +1321,32 @@ class _Assessment:
                 first = next(
                     (p for p in sorted(added) if not self.repaired[p].isspace()), lexeme.end
                 )
+            line = self.repaired.rfind("\n", 0, first) + 1
+            tail = bool(self.repaired[line:first].strip())
             for position in range(first, lexeme.end):
                 offset = mapping.behind(position)
                 if position not in added and offset not in inside:
                     offsets.append(offset)
-        return [offset for offset in offsets if not original[offset].isspace()]
+                    if tail:
+                        trailing.append(offset)
+        return (
+            [offset for offset in offsets if not original[offset].isspace()],
+            [offset for offset in trailing if not original[offset].isspace()],
+        )
 
-    def _lost(self) -> tuple[int, int, int, int, int]:
+    def _lost(self) -> tuple[int, int, int, int, int, int]:
         """Data characters deleted or overwritten; punctuation tokens so lost
         (or commented out) that were not duplicates or a hint's fix;
         characters no terminal reads, other than letters and digits, so
         lost; characters turned into a comment that would otherwise count as
         data or junk lost (the text stays in the file: hidden, not lost);
-        and escapes deleted (:func:`_escape_removed`).  The characters of a
-        wrapper the repair removes (:func:`_unwrapped`) count in none."""
+        and escapes deleted (:func:`_escape_removed`); last, how many of the
+        characters turned into a comment are in one that begins after text on
+        its line.  The characters of a wrapper the repair removes
+        (:func:`_unwrapped`) count in none."""
         original, tokens, starts = self.original, self.before, self.before_starts
         lost = junk = commented = escapes = 0
+        tail = 0
         punctuation: set[int] = set()
         for offset in sorted(self.deleted_set.union(self.commented)):
             char = original[offset]
@@ -1342,7 +1363,9 @@ class _Assessment:
             token = tokens[index] if index >= 0 and offset < tokens[index].end else None
             if token is None or token.role is Role.JUNK:
                 if hidden:
-                    commented += char.isalnum() or offset not in self.repunctuated
+                    counted = char.isalnum() or offset not in self.repunctuated
+                    commented += counted
+                    tail += counted and offset in self.trailing
                     continue
                 lost += char.isalnum()
                 junk += not char.isalnum() and offset not in self.repunctuated
@@ -1356,12 +1379,13 @@ class _Assessment:
                 continue
             elif hidden:
                 commented += 1
+                tail += offset in self.trailing
             elif self._unquoted(token, offset):
                 escapes += 1
             elif char.isalnum() or not self._punctuation_fix(offset):
                 lost += 1
         structure = sum(1 for index in punctuation if not self._stray(index))
-        return lost, structure, junk, commented, escapes
+        return lost, structure, junk, commented, escapes, tail
 
     def _punctuation_fix(self, offset: int) -> bool:
         """Does a hint's fix remove punctuation starting at ``offset`` (a
