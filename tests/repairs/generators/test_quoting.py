@@ -105,3 +105,11 @@ def test_plain_words_need_no_quotes() -> None:
 
 def test_a_value_in_brackets_ends_at_the_first_separator_or_closer() -> None:
     assert texts(proposed(QUOTING, "[1, 2, **3, 4]\n", "json")) == []
+
+
+def test_a_value_ends_at_the_first_punctuation_that_stands_apart() -> None:
+    # the `.` inside `triagebot.toml` is the value's, the `,` before the line
+    # break ends it
+    damaged = 'paths = [\n    */triagebot.toml,\n    "x",\n]\n'
+    found = texts(proposed(QUOTING, damaged, "toml"))
+    assert damaged.replace("*/triagebot.toml", '"*/triagebot.toml"') in found

@@ -8,7 +8,9 @@ there), each line at most :data:`LINE` characters long: each span from the
 start of the line's content, of a word, or after a structure token (``:``,
 ``=``, ``-``, ``,``, ``[``) to the end of the line's content or the start
 of a comment (holding any structure: ``a: b``), or to the next structure
-token or closer; the blanks around are left outside the quotes.  A span is
+token or closer, or to the first of them not glued to text on both sides
+(``*/triagebot.toml,`` ends before its ``,``, not at the ``.`` inside);
+the blanks around are left outside the quotes.  A span is
 not a value that needs quotes when it is plain words (letters, digits,
 blanks, ``_``, ``-``: an unquoted word is the hints' to quote, and ``tru``
 may be ``true`` cut short), starts or ends with a quote (a string that lost
@@ -112,9 +114,16 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             # one that ends at a structure token or a closer holds none
             candidates = {(first, last) for last in ends}
             stops = [*(start for start, _ in structure), *separators]
-            following = [stop for stop in stops if stop > first]
+            following = sorted(stop for stop in stops if stop > first)
             if following:
-                candidates.add((first, _trim_blanks(text, first, min(following))))
+                candidates.add((first, _trim_blanks(text, first, following[0])))
+                # and at the first that stands apart: punctuation glued to
+                # text on both sides (the `.` of `triagebot.toml`) may be
+                # inside the value, one before a blank or the line's end
+                # (the `,` of `*/triagebot.toml,`) ends it
+                apart = next((stop for stop in following if not _inside(text, stop)), None)
+                if apart is not None:
+                    candidates.add((first, _trim_blanks(text, first, apart)))
             spans.update(
                 (first, last)
                 for first, last in candidates
@@ -139,6 +148,14 @@ def _structure_word(context: RepairContext, start: int, end: int) -> bool:
         and lexemes[0].role is Role.STRUCTURE
         and (lexemes[0].start, lexemes[0].end) == (0, len(word))
     )
+
+
+def _inside(text: str, position: int) -> bool:
+    """Is the character at ``position`` glued to text on both sides (no
+    blank, line break or end of the text next to it)?"""
+    before = text[position - 1 : position]
+    after = text[position + 1 : position + 2]
+    return bool(before.strip()) and bool(after.strip())
 
 
 def _separators(context: RepairContext) -> str:
