@@ -234,6 +234,15 @@ def test_the_words_after_a_divided_value_s_punctuation_count_phrase() -> None:
     assert _features(lost, lost.replace("port", "port ="), ini).phrase == 0
 
 
+def test_a_comment_whose_text_a_repair_makes_data_counts_changed() -> None:
+    ini = _lexer("ini")
+    damaged = "[s]\na = 1\n/* keep in sync */\nb = 2\n"
+    keyed = _features(damaged, damaged.replace("/* ", "/* = "), ini)
+    assert keyed.changed == 1
+    restored = _features(damaged, damaged.replace("/*", "; /*"), ini)
+    assert (restored.changed, restored.data_lost) == (0, 0)
+
+
 def test_a_comment_after_text_on_its_line_counts_tail_commented() -> None:
     yaml = _lexer("yaml")
     damaged = "a:\n  version: *0.1\n  b: 2\n"

@@ -9,7 +9,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     Input tokens whose text survives but now reads as something else:
     swallowed into a string (``"{'a': 2}"``; into a comment the repair
     starts or lengthens: ``commented``), turned into another
-    kind of token (``1`` quoted as ``"1"``; not punctuation re-read as other
+    kind of token (``1`` quoted as ``"1"``; a comment's text made data, as
+    ``/* = note */`` reads ``/*`` as a key; not punctuation re-read as other
     punctuation, XML's ``>`` as ``/>``, unless doubled into a bracket that
     nests, TOML's ``]]``), merged with a neighbour (``[12]``
     from ``[1 2]``), or foreign syntax left in a non-canonical form
@@ -972,6 +973,8 @@ class _Assessment:
     def _changed(self, position: int, cover: Lexeme | None) -> bool:
         """Does a token that was not kept survive as part of something else?"""
         token = self.before[position]
+        if cover is None and token.role is Role.LAYOUT and self._uncommented(position):
+            return True  # a comment's text now reads as data: `/* = note */`
         if token.foreign is not None:
             # foreign syntax left as it is; a reading the repair splits (an edit
             # inside, no one token there now) is judged by its pieces
@@ -1225,6 +1228,21 @@ class _Assessment:
                 return False
         start, end = words[0] if opened else words[-1]
         return len(words) == 1 or not self.judge.used_elsewhere(text[start:end], quote, low, high)
+
+    def _uncommented(self, position: int) -> bool:
+        """Does the repaired text read a token that is not layout where the
+        input's comment at ``position`` was (its text made data)?  Not for a
+        comment the input never closed (it ran on over the data: closing it
+        is the repair)."""
+        if self.before[position].partial:
+            return False
+        low, high = self.lows[position], self.highs[position]
+        index = bisect.bisect_left(self.after_starts, low)
+        while index < len(self.after) and self.after[index].start < high:
+            if self.after[index].role is not Role.LAYOUT:
+                return True
+            index += 1
+        return False
 
     def _edited_inside(self, position: int) -> bool:
         """Does an edit delete some of the token's characters or insert between them?"""
