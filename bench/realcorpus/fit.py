@@ -1,6 +1,7 @@
 """Fit the ranking's weights to damaged documents whose intended repair is known.
 
-``python -m bench.realcorpus.fit DUMP [DUMP ...] [--out FILE] [--rounds N] [--each-family]``
+``python -m bench.realcorpus.fit DUMP [DUMP ...] [--out FILE] [--rounds N] [--each-family]
+[--start FILE] [--only FEATURE,...]``
 
 A dump (``python -m bench.realcorpus.evaluate --dump FILE --top 10``) holds,
 per damaged document, the engine's candidates with the ranking's features
@@ -31,6 +32,13 @@ included) and reports the left-out family's top-1: how the fit carries over
 to damage it never saw.  ``--ablate`` refits with each feature's weight held at 0 and
 reports top-1 on the fit families: which features the corpus needs.
 ``--out`` writes the weights file (``grammars/ranking.toml``).
+
+``--start FILE`` starts from the weights in a weights file (the committed
+``grammars/ranking.toml``) instead of the hand order, and ``--only`` lets
+the ascent move only the features named: a new feature's weight is fitted
+on dumps of the damage it was made for while every other weight stays as
+the full fit set it (the cases held out and the other families are
+reported as always, so that what the new weight costs elsewhere shows).
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from inputmend.algorithms.features import NAMES, Weights, order_key
+from inputmend.algorithms.features import NAMES, Weights, WeightsError, load_weights, order_key
 
 from .splits import Splits, load_splits
 
@@ -222,14 +230,20 @@ def _objective(cases: Sequence[Case], weights: Sequence[float]) -> tuple[int, in
 
 
 def fit(
-    cases: Sequence[Case], start: dict[str, float], *, rounds: int, min_gain: int = MIN_GAIN
+    cases: Sequence[Case],
+    start: dict[str, float],
+    *,
+    rounds: int,
+    min_gain: int = MIN_GAIN,
+    only: frozenset[str] | None = None,
 ) -> dict[str, float]:
     """Coordinate ascent from ``start`` on the top-1 (then pairs) of ``cases``:
-    per feature, the best of its weight scaled by each of :data:`STEPS` or
-    set to 0 (of equal ones, the smallest change), kept when it ranks a
-    carrying candidate first in at least ``min_gain`` more cases; the
-    weights of :data:`FIXED` stay, and no other weight reaches theirs; those
-    of :data:`ARGUED` are not fitted but follow the others (:func:`argued`)."""
+    per feature (of ``only``, when given), the best of its weight scaled by
+    each of :data:`STEPS` or set to 0 (of equal ones, the smallest change),
+    kept when it ranks a carrying candidate first in at least ``min_gain``
+    more cases; the weights of :data:`FIXED` stay, and no other weight
+    reaches theirs; those of :data:`ARGUED` are not fitted but follow the
+    others (:func:`argued`)."""
     weights = [start[name] for name in NAMES]
     # the rules stay first: no other weight reaches theirs
     ceiling = min((abs(start[name]) for name in FIXED if start[name]), default=math.inf)
@@ -240,6 +254,8 @@ def fit(
         for index in range(len(NAMES)):
             current = weights[index]
             if current == 0.0 or NAMES[index] in FIXED or NAMES[index] in ARGUED:
+                continue
+            if only is not None and NAMES[index] not in only:
                 continue
             trials = []
             for factor in STEPS:
@@ -321,18 +337,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--min-gain", type=int, default=MIN_GAIN, help="cases a change must win (at least 1)"
     )
+    parser.add_argument(
+        "--start", type=Path, default=None, help="start from this weights file, not the hand order"
+    )
+    parser.add_argument(
+        "--only", default=None, help="fit only these features (comma-separated names)"
+    )
     options = parser.parse_args(argv)
+    only: frozenset[str] | None = None
+    if options.only is not None:
+        only = frozenset(name.strip() for name in options.only.split(",") if name.strip())
+        unknown = sorted(only - set(NAMES))
+        if unknown:
+            parser.error(f"--only: unknown feature(s) {', '.join(unknown)}")
     splits = load_splits()
     cases = read_dump(options.dumps)
     training = [c for c in cases if c.side == "fit" and splits.is_fit_family(c.family)]
     hand = hand_weights()
-    fitted = fit(training, hand, rounds=options.rounds, min_gain=options.min_gain)
+    if options.start is not None:
+        try:
+            hand = load_weights(options.start).default.as_dict()
+        except WeightsError as error:
+            parser.error(str(error))
+    fitted = fit(training, hand, rounds=options.rounds, min_gain=options.min_gain, only=only)
     print(
         f"{len(cases)} cases, {len(training)} for fitting, "
         f"{sum(c.useful for c in training)} of them with a right and a wrong candidate"
     )
     print()
-    print("\n".join(report(cases, splits, {"hand": hand, "fitted": fitted})))
+    start = "start" if options.start is not None else "hand"
+    print("\n".join(report(cases, splits, {start: hand, "fitted": fitted})))
     if options.each_family:
         print()
         print("| left-out family | fitted without it: fit sources | held-out sources |")
@@ -344,6 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 hand,
                 rounds=options.rounds,
                 min_gain=options.min_gain,
+                only=only,
             )
             left = [c for c in cases if c.family == family]
             sides = [
@@ -357,7 +392,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         chosen = [c for c in cases if splits.is_fit_family(c.family)]
         for name in NAMES:
             without = fit(
-                training, {**hand, name: 0.0}, rounds=options.rounds, min_gain=options.min_gain
+                training,
+                {**hand, name: 0.0},
+                rounds=options.rounds,
+                min_gain=options.min_gain,
+                only=only,
             )
             sides = [
                 _rate(top1([c for c in chosen if c.side == s], without))
@@ -366,7 +405,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"| {name} | {sides[0]} | {sides[1]} |")
     print()
     changed = [f"{n}: {hand[n]:g} -> {fitted[n]:g}" for n in NAMES if hand[n] != fitted[n]]
-    print("weights changed from the hand order: " + ("; ".join(changed) or "none"))
+    origin = "the hand order" if options.start is None else str(options.start)
+    print(f"weights changed from {origin}: " + ("; ".join(changed) or "none"))
     if options.out is not None:
         comment = [
             "The ranking's weights: a repair's score is the sum of each feature",
@@ -380,6 +420,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else "; unfitted: the hand order."
             ),
         ]
+        if options.start is not None:
+            # what the start file says of its own fit, then what was fitted here
+            comment[4:] = [
+                line[1:].strip()
+                for line in options.start.read_text(encoding="utf-8").splitlines()
+                if line.startswith("# Fitted on") or line.startswith("# Then")
+            ]
+            comment.append(
+                f"Then {', '.join(sorted(only)) if only is not None else 'all'} fitted on "
+                f"{len(training)} cases of FIT sources and families from those weights "
+                f"({options.rounds} rounds)."
+            )
         write_weights(options.out, fitted, comment)
         print(f"wrote {options.out}")
     return 0

@@ -86,3 +86,18 @@ def test_the_command_writes_a_weights_file_the_ranking_loads(tmp_path: Path) -> 
     wrong = Features(invented=1, distance=1)
     right = Features(data_lost=1, distance=2)
     assert loaded.score(right) < loaded.score(wrong)
+
+
+def test_only_the_features_named_move_from_the_start_file(tmp_path: Path) -> None:
+    dump = _dump(tmp_path / "dump.jsonl", 6)
+    start = tmp_path / "start.toml"
+    assert main([str(dump), "--out", str(start), "--rounds", "0"]) == 0  # the hand order
+    out = tmp_path / "ranking.toml"
+    assert main([str(dump), "--start", str(start), "--only", "invented", "--out", str(out)]) == 0
+    before, after = load_weights(start).default.as_dict(), load_weights(out).default.as_dict()
+    assert [n for n in NAMES if before[n] != after[n]] == ["invented"]
+    loaded = load_weights(out).default
+    assert loaded.score(Features(data_lost=1, distance=2)) < loaded.score(
+        Features(invented=1, distance=1)
+    )
+    assert "Then invented fitted on 6 cases" in out.read_text(encoding="utf-8")
