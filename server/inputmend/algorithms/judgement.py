@@ -8,32 +8,25 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``changed``
     Input tokens whose text survives but now reads as something else:
     swallowed into a string (``"{'a': 2}"``; into a comment the repair
-    starts or lengthens: ``commented``), turned into another
-    kind of token (``1`` quoted as ``"1"``; a comment's text made data, as
-    ``/* = note */`` reads ``/*`` as a key; not punctuation re-read as other
-    punctuation, XML's ``>`` as ``/>``, unless doubled into a bracket that
-    nests, TOML's ``]]``), merged with a neighbour (``[12]``
-    from ``[1 2]``), or foreign syntax left in a non-canonical form
-    (``{"'a'": 2}`` keeps the quotes of ``'a'``), or a token on the last line
-    cut off by the end of the input that is not completed (``"Mensah",`` for
-    the cut-off CSV field ``"Mensah,``: the input ended inside it), or one
-    completed after the punctuation it ends in, which the repair then writes
-    again (``[ " ] }`` as ``[ " ] }"]}``: a quote lost before the closing
-    brackets, not a cut).  Near damage the input is
-    often read wrongly: after a lost quote, string and non-string trade places
-    up to the next quote.  Four kinds of token are therefore not counted: a
-    token the repair splits (its pieces are judged by the next criteria), a
-    token glued to junk (no blank between them: misread text), a token whose
-    kind a contextual lexer could only guess (none it expected matched), and
-    a token swallowed by a value whose delimiters (a comment: whose start)
-    were already in the input as pieces of tokens the repair splits (the
-    repair reads the text the other way round, it does not wrap it).  Foreign
-    syntax too counts only when the repair leaves it in one token: a reading
-    the repair splits with an edit inside (``"JD Ballard" ~ "email"`` read as
-    a string with unescaped quotes, repaired to two strings and a comma) is
-    judged by its pieces.  Nor are words that a quote the repair puts back
-    makes the text of a string, closed or opened by the input's own quote
-    on that line that lost its partner (see ``reread``).
+    starts or lengthens: ``commented``), turned into another kind of token
+    (``1`` quoted as ``"1"``; a comment's text made data, as
+    ``/* = note */`` reads ``/*`` as a key; not punctuation re-read as other punctuation,
+    XML's ``>`` as ``/>``), merged with a neighbour (``[12]`` from ``[1 2]``),
+    or foreign syntax not written as its hint writes it (``{"'a'": 2}``
+    keeps the quotes of ``'a'``), or a token on the last line cut off by
+    the end of the input that is not completed as a token of its kind
+    (``"Mensah",`` for the cut-off CSV field ``"Mensah,``), or is completed
+    after the punctuation it ends in, which the repair then writes again
+    (``[ " ] }`` as ``[ " ] }"]}``: a quote lost before the closing
+    brackets, not a cut).  Near damage the input is often read
+    wrongly: after a lost quote, string and non-string trade places up to
+    the next quote.  So a token the repair splits is not counted (its
+    pieces are judged by the next criteria), nor one glued to junk (no
+    blank between them: misread text), nor one swallowed by a value
+    whose delimiters were already in the input as pieces of tokens the
+    repair splits (the repair reads the text the other way round, it does
+    not wrap it), nor words that a quote the repair puts back makes the
+    text of a string (see ``reread``).
 ``data_lost``
     Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
@@ -106,8 +99,7 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     its first records have, :meth:`Judge.header_fields`: not the header's
     alone, which may be the damaged record), not counting the first record
     in view, which may have begun earlier, nor a last record cut off by the
-    end of the input; and records the repair adds (a line break put between two
-    fields of one record).  Data in the wrong column or row is the worst
+    end of the input.  Data in the wrong column or row is the worst
     damage to a table, so the ranking looks at this first.
 ``misplaced``
     For formats with ``fields``: values in the records near the edits whose
@@ -189,11 +181,6 @@ _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 
 _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
-
-_WORD_BEFORE = re.compile(r"\w+\Z")
-_WORD_AFTER = re.compile(r"\w+")
-_WORD_REACH = 256
-"""Characters before an insertion inside a word read for the word's start."""
 
 _BRACKETS = frozenset("([{}])")
 """Brackets: the punctuation that marks code among words a string ran on over."""
@@ -833,17 +820,14 @@ class _Assessment:
         self.commented, trailing = self._commented_out()
         self.commented_set = set(self.commented)
         self.trailing = set(trailing)  # of those, in a comment after text on its line
-        # words split in two by a delimiter put inside them (`World` read
-        # as `Worl=d`): values made up (:meth:`_splits_word`)
-        self.split = 0
         # values the repair divides into several tokens by putting a
         # delimiter between their words (`This is prose` as `This: is prose`)
         self.divided = 0
         # of those, the words after the delimiter beyond the first
         self.phrase = 0
+        self.unescaped = unescaped
         # input offsets overwritten one for one by punctuation: junk re-read
         # as a delimiter (Python's `(` of a tuple as `[`), not deleted
-        self.unescaped = unescaped
         self.repunctuated = {
             edit.offset
             for edit in mapping.edits
@@ -863,7 +847,9 @@ class _Assessment:
 
     def judgement(self) -> tuple[int, ...]:
         removed = quoted = 0
-        changed = sum(self._restore(lexeme) for lexeme in self.after)
+        for lexeme in self.after:
+            self._restore(lexeme)
+        changed = 0
         misread = _glued_to_junk(self.before)
         for position, token in enumerate(self.before):
             if token.role is Role.JUNK:
@@ -877,11 +863,10 @@ class _Assessment:
                     removed += self._removed(token)
             else:
                 quoted += self._quoted(position, cover)
-                if self.survivors[position] and not (misread[position] or token.guessed):
+                if self.survivors[position] and not misread[position]:
                     changed += self._changed(position, cover)
         data_lost, structure_lost, junk_lost, commented, escapes, tail = self._lost()
         invented, unfilled = self._invented()
-        invented += self.split
         return (
             changed,
             data_lost,
@@ -976,10 +961,9 @@ class _Assessment:
         if cover is None and token.role is Role.LAYOUT and self._uncommented(position):
             return True  # a comment's text now reads as data: `/* = note */`
         if token.foreign is not None:
-            # foreign syntax left as it is; a reading the repair splits (an edit
-            # inside, no one token there now) is judged by its pieces
+            # foreign syntax left as it is, or not read as one token now
             if cover is None:
-                return not self._edited_inside(position)
+                return True
             return not (self._reread(position, cover) or self._read_inside_out(position, cover))
         if token.partial and "\n" not in token.value:
             return True  # the input ended inside it: completing it is the repair
@@ -987,10 +971,8 @@ class _Assessment:
             if token.role is Role.DATA:
                 low, high = self.lows[position], self.highs[position]
                 runs = _runs(_within(self.inserted, low + 1, high))
-                words = sum(self._splits_word(start, end) for start, end in runs)
-                self.split += words
                 dividing = [run for run in runs if self._between_words(run)]
-                if not words and dividing:
+                if dividing:
                     self.divided += 1
                     # on the punctuation's line: a value read over lines is a
                     # string that ran on, which an inserted quote closes
@@ -1001,7 +983,7 @@ class _Assessment:
             return False
         if cover.role is Role.LAYOUT and token.role is not Role.LAYOUT and self._hidden(token):
             return False  # turned into a comment: counted as ``commented``
-        if token.role is cover.role is Role.STRUCTURE and not _doubled_bracket(cover):
+        if token.role is cover.role is Role.STRUCTURE:
             self.retyped.add(position)  # punctuation re-read as other punctuation
             return False
         if (
@@ -1034,29 +1016,6 @@ class _Assessment:
             and not self._quotes_fields(position, cover)  # counted once, as ``joined``
         )
 
-    def _unquoted(self, token: Lexeme, offset: int) -> bool:
-        """Is ``offset`` a quote that delimits the data token ``token`` (its
-        first or last character, the same quote at both ends), deleted
-        while the text between is kept but for its escapes and now reads as
-        several tokens (a document pasted as a string literal, unquoted; not
-        a string swallowed into another)?  The quote was quoting, not data."""
-        first, last = token.start, token.end - 1
-        quote = self.original[first]
-        return (
-            token.role is Role.DATA
-            and offset in (first, last)
-            and last - first >= 2
-            and quote in _QUOTES
-            and self.original[last] == quote
-            and first in self.deleted_set
-            and last in self.deleted_set
-            and all(
-                inner in self.unescaped or self.original[inner] == "\\"
-                for inner in _within(self.deleted, first + 1, last)
-            )
-            and self._cover(self.mapping.start(first + 1), self.mapping.end(last)) is None
-        )
-
     def _between_words(self, run: tuple[int, int]) -> bool:
         """Is the text inserted at ``run`` punctuation next to a blank of
         the repaired text (put between two words, not inside one)?"""
@@ -1070,24 +1029,6 @@ class _Assessment:
         """Does the repair turn some of ``token`` into a comment it starts or
         lengthens (:meth:`_commented_out`)?"""
         return any(offset in self.commented_set for offset in range(token.start, token.end))
-
-    def _splits_word(self, start: int, end: int) -> bool:
-        """Does the text the repair inserted at ``[start, end)`` split a word
-        in two between two letters or two digits, neither piece a word the
-        input has elsewhere?  ``World`` read as ``Worl=d`` changes a value;
-        ``<titleDune`` read as ``<title>Dune`` (``</title>`` follows) puts
-        back a lost delimiter."""
-        repaired = self.repaired
-        before, after = repaired[start - 1 : start], repaired[end : end + 1]
-        if not ((before.isalpha() and after.isalpha()) or (before.isdigit() and after.isdigit())):
-            return False  # (`penwidth1.5` is `penwidth` and `1.5`)
-        left = _WORD_BEFORE.search(repaired, max(0, start - _WORD_REACH), start)
-        right = _WORD_AFTER.match(repaired, end)
-        pieces = [piece.group() for piece in (left, right) if piece is not None]
-        return not any(
-            len(piece) > 1 and re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", self.original)
-            for piece in pieces
-        )
 
     def _quotes_fields(self, position: int, cover: Lexeme) -> bool:
         """Is ``cover`` a quoted field the repair made by putting quotes around
@@ -1114,7 +1055,7 @@ class _Assessment:
         token = self.before[position]
         return found is not None and found[0] - 1 <= token.start and token.end <= found[1] + 1
 
-    def _restore(self, value: Lexeme) -> int:
+    def _restore(self, value: Lexeme) -> None:
         """Is ``value`` a string that the repair makes by putting back a quote
         lost on the line of an unpaired one of the input, only words between
         them?  Then the words were meant to be its text
@@ -1127,10 +1068,7 @@ class _Assessment:
         opening one after a blank or at the start of the text (not glued to
         an opening bracket: the first word of a list is a name more often
         than text), a closing one before a blank, punctuation or the end of
-        the text.  Returns the names swallowed: 1 when a closing quote is put
-        back after several words the last of which is code (``"Not found: ~S
-        x)`` closed as ``"Not found: ~S x")`` in a function with a parameter
-        ``x``): the text ended before it."""
+        the text."""
         original, repaired, mapping = self.original, self.repaired, self.mapping
         quote = repaired[value.start]
         if (
@@ -1141,10 +1079,10 @@ class _Assessment:
             or repaired[value.end - 1] != quote
             or _within(self.inserted, value.start + 1, value.end - 1)
         ):
-            return 0
+            return
         opened = bool(_within(self.inserted, value.start, value.start + 1))
         if opened == bool(_within(self.inserted, value.end - 1, value.end)):
-            return 0
+            return
         if opened:
             low, high = mapping.behind(value.start + 1), mapping.behind(value.end - 1)
             unpaired = high
@@ -1153,8 +1091,6 @@ class _Assessment:
         else:
             low, high = mapping.behind(value.start) + 1, mapping.behind(value.end - 1)
             unpaired = low - 1
-            if high == len(original) and self._cut_off_at(unpaired):
-                return 0  # a string the end of the input cut off: completed, not re-read
             at_edge = value.end >= len(repaired) or not repaired[value.end].isalnum()
             glued = _word_start(original, unpaired)
         words = original[low:high].split()
@@ -1168,25 +1104,9 @@ class _Assessment:
             and not _within(self.deleted, low - 1, high + 1)
             and _unpaired_on_line(original, unpaired)
         ):
-            return 0
+            return
         if self._only_words(low, high, quote, opened=opened):
             self.restored[id(value)] = (low, high, words)
-            return 0
-        if opened or len(words) == 1:
-            return 0  # the words read as code are judged one by one
-        names = self.judge.lexer.hints.names
-        last = words[-1]
-        code = names is not None and names.fullmatch(last)
-        return int(bool(code) or self.judge.used_elsewhere(last, quote, low, high))
-
-    def _cut_off_at(self, offset: int) -> bool:
-        """Is the input's token at ``offset`` one the end of the input cuts off?"""
-        index = bisect.bisect_left(self.before_starts, offset)
-        return (
-            index < len(self.before)
-            and self.before[index].start == offset
-            and bool(self.before[index].partial)
-        )
 
     def _only_words(self, low: int, high: int, quote: str, *, opened: bool) -> bool:
         """Does the input's ``[low, high)`` hold only words on one line: no
@@ -1243,14 +1163,6 @@ class _Assessment:
                 return True
             index += 1
         return False
-
-    def _edited_inside(self, position: int) -> bool:
-        """Does an edit delete some of the token's characters or insert between them?"""
-        token = self.before[position]
-        low, high = self.lows[position], self.highs[position]
-        return bool(
-            _within(self.deleted, token.start, token.end) or _within(self.inserted, low + 1, high)
-        )
 
     def _neighbours(self, position: int) -> tuple[int | None, int | None]:
         """The nearest surviving tokens before and after ``position`` (not junk)."""
@@ -1398,8 +1310,6 @@ class _Assessment:
             elif hidden:
                 commented += 1
                 tail += offset in self.trailing
-            elif self._unquoted(token, offset):
-                escapes += 1
             elif char.isalnum() or not self._punctuation_fix(offset):
                 lost += 1
         structure = sum(1 for index in punctuation if not self._stray(index))
@@ -1467,28 +1377,21 @@ class _Assessment:
         return count
 
     def _misshapen(self) -> int:
-        """Records with another number of fields than the first (a record cut
-        off by the end of the input does not count), and records the repair
-        adds (a line break put between two fields of one record: its fields
-        are no longer one row's)."""
+        """Records in view with another number of fields than the first: a
+        record only partly in view (begun before the window, or cut off by
+        the end of the input) does not count."""
         fields = self.judge.header_fields()
         separator = self.judge.lexer.hints.fields
         if fields is None:
             return 0
         records = _records(self.repaired, self.after)
-        added = 0
-        for previous, lexeme in itertools.pairwise(self.after):
-            gap = self.repaired[previous.end : lexeme.start]
-            put = _within(self.inserted, previous.end, lexeme.start)
-            breaks = sum(self.repaired[i] == "\n" for i in put)
-            added += bool(breaks) and gap.count("\n") == breaks  # a new record break
         if not self.judge.starts_record(self.window.start):
             records = records[1:]  # may be the end of a record that began before
         cut = self.original[-1:] not in ("\n", "")
         if records and cut and records[-1][-1].end >= self.mapping.end(len(self.original)):
             records.pop()
         wrong = sum(1 for record in records if sum(t.value == separator for t in record) != fields)
-        return wrong + added
+        return wrong
 
     def _misplaced(self) -> int:
         """Values not of their column's shape in the window's records, less
@@ -1607,20 +1510,6 @@ def _escape_removed(original: str, offset: int, deleted: set[int]) -> bool:
         and after not in deleted
         and not original[after].isalnum()
         and not original[after].isspace()
-    )
-
-
-def _doubled_bracket(token: Lexeme) -> bool:
-    """Is ``token`` punctuation that is one bracket twice (``[[``, ``]]``)?  The
-    lexer reads TOML's array-table brackets so wherever they stand, also where
-    a bracket was doubled by mistake (``x = [[1, 2]``)."""
-    value = token.value
-    return (
-        token.role is Role.STRUCTURE
-        and token.foreign is None
-        and len(value) == 2
-        and value[0] == value[1]
-        and value[0] in "([{}])"
     )
 
 
