@@ -267,15 +267,6 @@ def test_punctuation_a_hint_fix_removes_from_a_value_is_not_lost() -> None:
     assert judge(yaml, text, "tags: [alpha, bet]]\nsize: 2\n").data_lost == 1
 
 
-def test_a_quote_glued_to_a_token_can_close_a_value_read_inside_out() -> None:
-    yaml = _lexer("yaml")
-    # the runaway string ends at the quote before `%{n}`, whose closing quote
-    # the input reads as part of the plain scalar `%{n} pages"`
-    text = 'title: "Sum\npages: 3\nunit: "%{n} pages"\n'
-    closed = judge(yaml, text, 'title: "Sum"\npages: 3\nunit: "%{n} pages"\n')
-    assert (closed.changed, closed.data_lost) == (0, 0)
-
-
 def test_words_before_an_unpaired_quote_are_reread_as_its_text() -> None:
     """Putting back the opening quote of `Good morning all"` makes the words
     the string's text: they are re-read, not swallowed, when the evidence is
@@ -307,16 +298,6 @@ def test_a_name_is_not_reread_as_text() -> None:
     # a call written in another language's syntax is text: `avg(3)`
     call = '(print avg(3) =" (avg 3))\n'
     assert judge(sexp, call, '(print "avg(3) =" (avg 3))\n').changed == 0
-
-
-def test_a_string_read_inside_out_may_end_in_a_later_words_quote() -> None:
-    """The lost closing quote of a docstring makes the string run on to the
-    next one's opening quote; the next docstring's closing quote, glued to
-    its last word, is read as a string that lost its opening quote."""
-    sexp = _lexer("sexp")
-    text = '(doc "Adds two numbers.)\n\n(defun add (a b)\n  "Sum of a and b."\n  (+ a b))\n'
-    closed = judge(sexp, text, text.replace("numbers.)", 'numbers.")'))
-    assert (closed.changed, closed.data_lost) == (0, 0)
 
 
 def test_a_closing_quote_put_back_re_reads_the_words_but_not_a_name_after_them() -> None:

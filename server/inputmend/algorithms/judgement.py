@@ -121,9 +121,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``reread``
     Input tokens re-read as the text of a string whose lost quote the repair
     puts back (``(write-line Hello World")`` as ``"Hello World"``): words
-    only between the inserted quote and an unpaired one of the input, on one
-    line (see :meth:`_Assessment._restore`).  The more, the closer the
-    repair comes to the phrase a person meant.
+    only between the inserted quote and one of the input, on one line (see
+    :meth:`_Assessment._restore`).  The more, the closer the repair comes
+    to the phrase a person meant.
 ``removed``
     Characters deleted with foreign syntax the hints remove (a comment, a
     wrapper), blanks around it included: the ranking does not count them as
@@ -1057,13 +1057,12 @@ class _Assessment:
 
     def _restore(self, value: Lexeme) -> None:
         """Is ``value`` a string that the repair makes by putting back a quote
-        lost on the line of an unpaired one of the input, only words between
-        them?  Then the words were meant to be its text
-        (``(write-line Hello World")`` repaired as ``"Hello World"``):
-        re-read, not swallowed (recorded in :attr:`restored`).  The
-        evidence: the other quote is the input's, on a line with an odd
-        number of them, at a word's edge; the repair edits nothing between;
-        the stretch holds only words (:meth:`_only_words`); and the inserted
+        lost on the line of one of the input, only words between them?  Then
+        the words were meant to be its text (``(write-line Hello World")``
+        repaired as ``"Hello World"``): re-read, not swallowed (recorded in
+        :attr:`restored`).  The evidence: the other quote is the input's, at
+        a word's edge; the repair edits nothing between; the stretch holds
+        only words (:meth:`_only_words`); and the inserted
         quote stands at a word's edge, where a person would have typed it: an
         opening one after a blank or at the start of the text (not glued to
         an opening bracket: the first word of a list is a name more often
@@ -1102,7 +1101,6 @@ class _Assessment:
             and quote not in original[low:high]
             and "\n" not in original[low:high]
             and not _within(self.deleted, low - 1, high + 1)
-            and _unpaired_on_line(original, unpaired)
         ):
             return
         if self._only_words(low, high, quote, opened=opened):
@@ -1187,26 +1185,13 @@ class _Assessment:
     def _read_inside_out(self, position: int, cover: Lexeme) -> bool:
         """Are both delimiters of ``cover`` pieces of input tokens that the
         repair splits (not inserted, not whole tokens of their own)?  A
-        comment has one: where it starts (it ends with its line).  The closing
-        delimiter may be a copy of the opening one glued to the end of a
-        word, the judged token or one after it (YAML's ``%{total}"``, a plain
-        scalar that holds a quote; Lisp's ``Eratosthenes."``, read as a string
-        without its opening quote), after a string a lost quote ran on."""
+        comment has one: where it starts (it ends with its line)."""
         edges = (cover.start,) if cover.role is Role.LAYOUT else (cover.start, cover.end - 1)
-        quote = self.repaired[cover.start]
         for edge in edges:
             if _within(self.inserted, edge, edge + 1):
                 return False
             origin = self.mapping.behind(edge)
             index = bisect.bisect_right(self.before_starts, origin) - 1
-            if (
-                index >= position
-                and edge > cover.start
-                and origin == self.before[index].end - 1
-                and self.original[origin] == quote
-                and self.original[self.before[index].start] != quote
-            ):
-                continue
             if index < 0 or index == position or origin >= self.before[index].end:
                 return False
             if self.lows[index] >= cover.start and self.highs[index] <= cover.end:
@@ -1511,18 +1496,6 @@ def _escape_removed(original: str, offset: int, deleted: set[int]) -> bool:
         and not original[after].isalnum()
         and not original[after].isspace()
     )
-
-
-def _unpaired_on_line(text: str, offset: int) -> bool:
-    """Does the line of ``text[offset]`` hold an odd number of that quote
-    character (not escaped by a backslash)?"""
-    quote = text[offset]
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    end = len(text) if end < 0 else end
-    # (a backslash and a quote cannot overlap: each escaped quote is one pair)
-    count = text.count(quote, start, end) - text.count("\\" + quote, start, end)
-    return count % 2 == 1
 
 
 def _word_end(text: str, offset: int) -> bool:
