@@ -173,6 +173,18 @@ def test_records_with_another_number_of_fields_are_misshapen() -> None:
     assert (right.misshapen, wrong.misshapen) == (0, 1)
 
 
+def test_a_line_break_put_between_tokens_of_one_record_makes_it_misshapen() -> None:
+    csv = _lexer("csv")
+    text = "name,note\nAnn,likes tea, coffee\nBo,none\n"
+    # two records of two fields each, as the header has: but one was one row
+    split = judge(csv, text, "name,note\nAnn,likes te\na, coffee\nBo,none\n")
+    assert split.misshapen == 1
+    quoted = judge(csv, text, 'name,note\nAnn,"likes tea, coffee"\nBo,none\n')
+    assert quoted.misshapen == 0
+    blank = judge(csv, "a,b\n1,2\n3,4\n", "a,b\n1,2\n\n3,4\n")  # a blank line: no record
+    assert blank.misshapen == 0
+
+
 def test_records_are_measured_against_the_fields_most_of_them_have() -> None:
     csv = _lexer("csv")
     rows = "".join(f"{n},{2 * n}\n" for n in range(8))

@@ -99,7 +99,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     its first records have, :meth:`Judge.header_fields`: not the header's
     alone, which may be the damaged record), not counting the first record
     in view, which may have begun earlier, nor a last record cut off by the
-    end of the input.  Data in the wrong column or row is the worst
+    end of the input; and records the repair adds (a line break put between
+    two tokens of one record).  Data in the wrong column or row is the worst
     damage to a table, so the ranking looks at this first.
 ``misplaced``
     For formats with ``fields``: values in the records near the edits whose
@@ -1362,21 +1363,30 @@ class _Assessment:
         return count
 
     def _misshapen(self) -> int:
-        """Records in view with another number of fields than the first: a
-        record only partly in view (begun before the window, or cut off by
-        the end of the input) does not count."""
+        """Records in view with another number of fields than the table's (a
+        record only partly in view, begun before the window or cut off by the
+        end of the input, does not count), and records the repair adds: a
+        line break put between two tokens of one record moves data into
+        another row, even where each row then has the right number of
+        fields (``Ann,likes te\na, coffee``)."""
         fields = self.judge.header_fields()
         separator = self.judge.lexer.hints.fields
         if fields is None:
             return 0
         records = _records(self.repaired, self.after)
+        added = 0
+        for previous, lexeme in itertools.pairwise(self.after):
+            gap = self.repaired[previous.end : lexeme.start]
+            put = _within(self.inserted, previous.end, lexeme.start)
+            breaks = sum(self.repaired[i] == "\n" for i in put)
+            added += bool(breaks) and gap.count("\n") == breaks  # a new record break
         if not self.judge.starts_record(self.window.start):
             records = records[1:]  # may be the end of a record that began before
         cut = self.original[-1:] not in ("\n", "")
         if records and cut and records[-1][-1].end >= self.mapping.end(len(self.original)):
             records.pop()
         wrong = sum(1 for record in records if sum(t.value == separator for t in record) != fields)
-        return wrong
+        return wrong + added
 
     def _misplaced(self) -> int:
         """Values not of their column's shape in the window's records, less
