@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import json
 import os
 import random
@@ -226,6 +227,16 @@ def _canonical_distance(case: Case, repaired: str | None) -> int | None:
     if ours is None or theirs is None:
         return None
     return int(Levenshtein.distance(ours, theirs))
+
+
+BASELINES = {"json-repair": "json_repair", "book-ddmax": "debuggingbook"}
+"""The JSON peers and the module each needs."""
+
+
+def installed_baselines() -> list[str]:
+    """The peers whose module is installed: a missing one is left out and
+    said so, not counted as repairing nothing."""
+    return [tool for tool, module in BASELINES.items() if importlib.util.find_spec(module)]
 
 
 def run_baseline(case: Case, tool: str, timeout: float) -> dict[str, Any]:
@@ -449,7 +460,7 @@ def main() -> None:
                         )
                     )
                 if fmt == "json" and not options.no_baselines:
-                    for tool in ("json-repair", "book-ddmax"):
+                    for tool in installed_baselines():
                         jobs.append(("baseline", case, tool, options.timeout, None, None))
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
@@ -460,6 +471,9 @@ def main() -> None:
         f"per file, seed {options.seed}, {time.perf_counter() - started:.0f} s wall time"
     )
     report(results)
+    for tool, module in BASELINES.items():
+        if not options.no_baselines and tool not in installed_baselines():
+            print(f"\nnote: {tool} is not installed (module `{module}`): its rows are left out")
     if options.save:
         options.save.write_text(json.dumps(results, indent=1))
 
