@@ -429,6 +429,7 @@ def main() -> None:
     if not CORPUS.is_dir():
         sys.exit(f"corpus not found at {CORPUS}")
     algorithms = options.algorithms.split(",")
+    peers = [] if options.no_baselines else installed_baselines()
     jobs: list[Job] = []
     for fmt in options.formats.split(","):
         for kind in options.corpora.split(","):
@@ -459,8 +460,8 @@ def main() -> None:
                             options.incomplete_pattern,
                         )
                     )
-                if fmt == "json" and not options.no_baselines:
-                    for tool in installed_baselines():
+                if fmt == "json":
+                    for tool in peers:
                         jobs.append(("baseline", case, tool, options.timeout, None, None))
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
@@ -472,7 +473,7 @@ def main() -> None:
     )
     report(results)
     for tool, module in BASELINES.items():
-        if not options.no_baselines and tool not in installed_baselines():
+        if not options.no_baselines and tool not in peers:
             print(f"\nnote: {tool} is not installed (module `{module}`): its rows are left out")
     if options.save:
         options.save.write_text(json.dumps(results, indent=1))
