@@ -8,7 +8,6 @@ timed: the verdict is the bytes of the output."""
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import time
@@ -17,9 +16,9 @@ from typing import Any
 
 from inputmend.core.oracle import Feedback, Oracle
 from inputmend.records import engines
-from inputmend.records.model import Counts, PartitionResult, RecordResult
+from inputmend.records.model import Counts, RecordResult
 from inputmend.records.process import RecordProcessor, RecordSettings
-from inputmend.records.split import Partitioner
+from tests.records.driving import partitions
 
 DEFAULTS = RecordSettings()  # the default work bound and time cap
 SLEEP_S = 0.002  # per check: a loaded machine, or a slow validator
@@ -74,19 +73,11 @@ def _damaged_jsonl(count: int, seed: int = 11) -> bytes:
 
 
 def _run(engine: engines.Engine, data: bytes) -> tuple[bytes, list[RecordResult], Counts]:
-    partitioner = Partitioner(
-        io.BytesIO(data), "lines", partition_bytes=2048, max_record_bytes=1 << 20
-    )
-    output, results, counts = [], [], Counts()
-    try:
-        for item in engines.run(partitioner, engine):
-            assert isinstance(item, PartitionResult)
-            output.append(item.output)
-            results.extend(item.results)
-            counts += item.counts
-    finally:
-        engine.close()
-    return b"".join(output), results, counts
+    found = partitions(engine, data, 2048)
+    counts = Counts()
+    for item in found:
+        counts += item.counts
+    return b"".join(i.output for i in found), [r for i in found for r in i.results], counts
 
 
 def _view(results: list[RecordResult]) -> list[tuple[Any, ...]]:

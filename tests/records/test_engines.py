@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import random
@@ -17,10 +16,10 @@ import pytest
 
 from inputmend.config.schema import OracleSpec
 from inputmend.records import engines
-from inputmend.records.model import PartitionResult, RecordResult
+from inputmend.records.model import RecordResult
 from inputmend.records.process import RecordSettings
-from inputmend.records.split import Partitioner
 from tests.processes import new_mark, running, survivors
+from tests.records.driving import partitions
 
 SETTINGS = RecordSettings(timeout_s=None, max_tests=2000)  # deterministic budgets
 
@@ -42,19 +41,9 @@ def _jsonl(count: int, seed: int = 3) -> bytes:
 
 
 def _run(engine: engines.Engine, data: bytes) -> tuple[bytes, list[RecordResult], int]:
-    partitioner = Partitioner(
-        io.BytesIO(data), "lines", partition_bytes=4096, max_record_bytes=1 << 20
-    )
-    output, results, builds = [], [], 0
-    try:
-        for item in engines.run(partitioner, engine):
-            assert isinstance(item, PartitionResult)
-            output.append(item.output)
-            results.extend(item.results)
-            builds += item.oracle_builds
-    finally:
-        engine.close()
-    return b"".join(output), results, builds
+    found = partitions(engine, data, 4096)
+    output = b"".join(item.output for item in found)
+    return output, [r for item in found for r in item.results], sum(i.oracle_builds for i in found)
 
 
 def _view(results: list[RecordResult]) -> list[tuple[Any, ...]]:
