@@ -175,6 +175,16 @@ async def test_final_quick_repairs_spare_the_pool_the_same_search(
     assert final[-1].repairs[0].text == expected
 
 
+def _debounced_forever(
+    tmp_path: Path, publish: Callable[[Snapshot], None]
+) -> tuple[Session, Scheduler, Analyser]:
+    """A session, scheduler and analyser whose debounce never fires in a
+    test: only what skips it runs."""
+    session = Session(root=tmp_path, settings=ServerSettings(debounce_ms=3_600_000))
+    scheduler = Scheduler()
+    return session, scheduler, Analyser(session, scheduler, publish, _Progress())
+
+
 async def _started(analyser: Analyser) -> None:
     """Wait for the fast checks the analyser started (and what they start)."""
     while analyser._starting:
@@ -188,9 +198,7 @@ async def test_the_first_error_after_valid_text_is_repaired_before_the_debounce(
     preferred fix when they are final); an edit of a text that was broken
     already waits for the debounce, as the pool's work does."""
     published: list[Snapshot] = []
-    session = Session(root=tmp_path, settings=ServerSettings(debounce_ms=3_600_000))
-    scheduler = Scheduler()
-    analyser = Analyser(session, scheduler, published.append, _Progress())
+    session, scheduler, analyser = _debounced_forever(tmp_path, published.append)
     path = tmp_path / "typed.json"
     uri = path.as_uri()
     analyser.opened(uri, path, 1, COMMA.text)
@@ -224,9 +232,7 @@ async def test_the_next_edit_is_checked_while_a_stale_quick_search_still_runs(
     """The quick repairs search on an oracle of their own: the next
     version's fast check does not wait for a search of the last one."""
     published: list[Snapshot] = []
-    session = Session(root=tmp_path, settings=ServerSettings(debounce_ms=3_600_000))
-    scheduler = Scheduler()
-    analyser = Analyser(session, scheduler, published.append, _Progress())
+    session, scheduler, analyser = _debounced_forever(tmp_path, published.append)
     path = tmp_path / "held.json"
     uri = path.as_uri()
     analyser.opened(uri, path, 1, COMMA.text)
@@ -276,9 +282,7 @@ async def test_an_opened_document_has_its_repairs_oracle_prepared(
         prepare(text, oracle)
 
     monkeypatch.setattr(services, "prepare_repairs", recording)
-    session = Session(root=tmp_path, settings=ServerSettings(debounce_ms=3_600_000))
-    scheduler = Scheduler()
-    analyser = Analyser(session, scheduler, lambda _: None, _Progress())
+    session, scheduler, analyser = _debounced_forever(tmp_path, lambda _: None)
     path = tmp_path / "prepared.json"
     uri = path.as_uri()
     try:
