@@ -65,6 +65,16 @@ LOADED = 16
 _LOADED: dict[tuple[registry.GrammarInfo, tuple[int, int] | None], CompiledGrammar] = {}
 
 
+def _version(path: Path) -> tuple[int, int] | None:
+    """Which version of the regular file at ``path`` is there (its change
+    time and size), or None when there is none to remember."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return (status.st_mtime_ns, status.st_size) if stat.S_ISREG(status.st_mode) else None
+
+
 class CompiledGrammar:
     """What inputmend reads from a grammar's lark parser, plus the analysis
     of its terminals and rules."""
@@ -110,12 +120,7 @@ class CompiledGrammar:
         alone (its tables, its hints' lexer, its syntax roles) is then made
         once per process, not once per call of the library's ``repair``."""
         info = registry.resolve(name_or_path, base_dir=base_dir)
-        try:
-            status = info.path.stat()
-        except OSError:
-            version = None
-        else:
-            version = (status.st_mtime_ns, status.st_size)
+        version = _version(info.path)
         key = (info, version)
         known = _LOADED.get(key) if version is not None else None
         if known is not None:
@@ -150,13 +155,7 @@ class CompiledGrammar:
         read again only when the file changed: every repair reads them, and
         a user may be editing them (raises ``HintsError`` with a one-line
         reason when they cannot be read)."""
-        try:
-            status = hints_path(self.info.path).stat()
-        except OSError:
-            version = None
-        else:
-            regular = stat.S_ISREG(status.st_mode)
-            version = (status.st_mtime_ns, status.st_size) if regular else None
+        version = _version(hints_path(self.info.path))
         if self._hints is None or self._hints[0] != version:
             self._hints = (version, hints_beside(self.info.path))
         return self._hints[1]
