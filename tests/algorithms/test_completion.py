@@ -34,6 +34,14 @@ def test_a_text_cut_off_in_a_line_comment_is_completed_on_the_next_line() -> Non
     assert repair.text == text + "\n}"  # not `Wi}`, inside the comment
 
 
+def test_a_construct_is_closed_in_front_of_the_refused_token_and_the_rest_kept() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    text = '{"a": {"b": [1, 2}, "c": 3}'
+    repairs = complete_text(text, oracle, options=_options(oracle)).repairs
+    closed = [r for r in repairs if r.text == '{"a": {"b": [1, 2]}, "c": 3}']
+    assert [r.edits for r in closed] == [(Edit(text.index("}"), 0, "]"),)]  # the rest kept
+
+
 def test_an_incorrect_text_keeps_the_part_before_the_error() -> None:
     oracle = IncrementalGrammarOracle("json")
     text = '[{"a": 1}, {"b": 2 @@#garbage'

@@ -15,7 +15,11 @@ For an *incorrect* text the same applies to the part before the error: the
 prefix up to the parse boundary, and the prefix before the last token before
 it (a fault inside a token often shows only after it), each completed, with
 the rest dropped (a truncated text with a garbled tail).  Dropping a large
-tail loses data; the ranking and the loss rule judge that.  The layout that
+tail loses data; the ranking and the loss rule judge that.  The rest is
+also kept, after the shortest head of the completion (up to a punctuation
+character, short of the whole) that lets it parse: an inner construct
+closed where the refused token needs it closed (``</dependency>`` lost before ``</dependencies>``,
+``]`` before ``}``), so that nothing after it changes.  The layout that
 ended the text (its last line break) is kept where the grammar allows it:
 dropping the garbled tail is no reason to drop the file's final newline.
 A text that ends in a line comment gets a line break before its completion
@@ -45,6 +49,10 @@ ALGORITHM = "completion"
 
 LINE_BREAK = "\n"
 """Put before a completion that the text's last token would take in."""
+
+MAX_CLOSING_HEADS = 8
+"""The most heads of a completion tried in front of the rest of the text, per
+cut (each an oracle run or two): enough for a few closers of a few tokens each."""
 
 MAX_FIELDS = 4096
 """The most empty fields appended to a record cut off (a bound on the search
@@ -126,17 +134,50 @@ def complete_text(
                     filled = _filled(candidate, options.fields or "", checked)
                     candidate, verdict = (filled, Verdict.COMPLETE) if filled else (text, verdict)
                 if candidate != text and verdict is Verdict.COMPLETE:
-                    edits = tuple(
-                        Edit(cut + edit.offset, edit.delete, edit.insert)
-                        for edit in edits_between(text[cut:], candidate[cut:])
-                    )
-                    repairs.append(
-                        Repair(candidate, edits, ALGORITHM, True, distance(text, candidate))
-                    )
+                    repairs.append(_repair(text, cut, candidate))
                     break
+            if feedback.verdict is Verdict.INCORRECT and text[cut:].strip():
+                closed = _closed_in_place(text, cut, suffix, checked)
+                if closed is not None:
+                    repairs.append(_repair(text, cut, closed))
     except BudgetExhausted:
         pass
     return CompletionResult(tuple(repairs), RunStats.of(meter))
+
+
+def _repair(text: str, cut: int, candidate: str) -> Repair:
+    """``candidate``, which keeps ``text`` up to ``cut``, as a completion."""
+    edits = tuple(
+        Edit(cut + edit.offset, edit.delete, edit.insert)
+        for edit in edits_between(text[cut:], candidate[cut:])
+    )
+    return Repair(candidate, edits, ALGORITHM, True, distance(text, candidate))
+
+
+def _closed_in_place(text: str, cut: int, suffix: str, oracle: Oracle) -> str | None:
+    """``text`` with the shortest head of ``suffix`` (the completion of the
+    text up to ``cut``) inserted at ``cut`` that the oracle accepts, the rest
+    kept; None when none of the first :data:`MAX_CLOSING_HEADS` heads is
+    accepted.  A head ends after a punctuation character: where a closer (a
+    bracket, an end tag's ``>``) ends.  It is shorter than the completion:
+    it closes inner constructs, and the rest goes on in the outer ones (the
+    whole completion in front of the rest would end the text there: a
+    delimiter after a line of prose, ``keep in sync:``, which the hints and
+    searches weigh against the others)."""
+    closing = suffix.rstrip()
+    ends = [end + 1 for end, char in enumerate(closing[:-1]) if _punctuation(char)]
+    # a head is first tried on the rest of its line and the next (a wrong
+    # one fails there), so that a long rest is read once, for the head kept
+    line_end = text.find("\n", text.find("\n", cut) + 1)
+    near = text[cut:] if line_end < 0 else text[cut:line_end]
+    for end in ends[:MAX_CLOSING_HEADS]:
+        head = text[:cut] + suffix[:end]
+        if len(near) < len(text) - cut and oracle.check(head + near).verdict is Verdict.INCORRECT:
+            continue
+        candidate = head + text[cut:]
+        if oracle.check(candidate).verdict is Verdict.COMPLETE:
+            return candidate
+    return None
 
 
 def _fillable(prefix: str, options: CompletionOptions) -> bool:
