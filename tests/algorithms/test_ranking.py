@@ -8,7 +8,7 @@ from itertools import pairwise
 
 import pytest
 
-from inputmend.algorithms.ranking import StyleModel, rank
+from inputmend.algorithms.ranking import StyleModel, rank, scored
 from inputmend.core.loss import LossLimit
 from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
 from inputmend.grammar import registry
@@ -170,6 +170,16 @@ def test_a_long_line_is_read_from_a_token_start(json: TolerantLexer) -> None:
         text, [_to(text, quoted), _to(text, null)], 2, lexer=json, token_start=token_start
     )
     assert ranked[0].text == null and ranked[0].data_lost == 0
+
+
+def test_a_text_the_hints_proposed_counts_as_hinted_whoever_found_it_first(
+    json: TolerantLexer,
+) -> None:
+    text = '{"a": 1 "b": 2}'
+    fixed = '{"a": 1, "b": 2}'
+    found = [_to(text, fixed, "fsynth"), _to(text, fixed, "hints")]
+    (only,) = scored(text, found, 5, lexer=json)
+    assert only.repair.algorithm == "fsynth" and only.features.hinted == 1
 
 
 def test_style_breaks_a_tie_in_favour_of_the_files_own_habits() -> None:

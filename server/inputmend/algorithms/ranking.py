@@ -176,8 +176,11 @@ def scored(
     (the others count as accepted: its verdict is a feature of the top only).
     See :func:`rank` for the other arguments."""
     unique: dict[str, Repair] = {}
+    hinted_texts: set[str] = set()  # a text the hints proposed, whoever found it first
     for repair in repairs:
         unique.setdefault(repair.text, repair)
+        if repair.algorithm == HINTED:
+            hinted_texts.add(repair.text)
     if not unique:
         return ()
     if judge is None:
@@ -221,7 +224,7 @@ def scored(
             lossy=lossy,
             resolved=bool(chosen),
             conflict_choice=chosen.choice if chosen else 0,
-            hinted=repair.algorithm == HINTED,
+            hinted=repair.text in hinted_texts,
             layout=layout(repair.text) if layout is not None and model is not None else 0,
             style=model.cost(original, repair.text, repair.edits) if model is not None else 0.0,
         )
