@@ -109,7 +109,7 @@ rejects, or one over the loss limit the user set (``--max-loss``), is never
 first while another is not; the corpus has few cases where they matter
 and many where they tie, so a fit would trade them for a few cases' gain."""
 
-ARGUED = {"conflict_choice": "distance"}
+ARGUED = {"conflict_choice": "distance", "rewritten": "style"}
 """Features whose weights follow from an argument, not from the corpus,
 each with the criterion of :data:`HAND_ORDER` it goes before: coordinate
 ascent leaves them, and they are set after it to outweigh that criterion
@@ -122,7 +122,15 @@ cannot tell.  Resolutions lose no data and edit only their marker lines
 after it are where they differ: the layout and style of the version kept
 are the writer's, no reason to prefer it.  The merge-conflict family is
 held out of fitting (the corpus's other side is made up: a word reversed,
-a number changed), so no weight may be learnt from it."""
+a number changed), so no weight may be learnt from it.  The lines a repair
+rewrites: a person mends the line the damage is on and leaves the others
+as they were, a lost line's closer on a line of its own; the corpus judges
+the data a repair carries, which is the same wherever the closer goes, so
+it cannot tell the two apart.  It decides only among repairs equal in
+everything else the ranking reads but style (the edit distance leaves out
+the layout of inserted lines, so the two are equally far): a shorter
+repair, or the hints' own, still comes first (``<img>`` self-closed, not
+given ``</img>`` below)."""
 
 MIN_GAIN = 2
 """More FIT cases a change of weight must get right: one case is noise (the

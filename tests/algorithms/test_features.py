@@ -14,12 +14,14 @@ from inputmend.algorithms.features import (
     Weights,
     WeightsError,
     bundled_weights,
+    features_of,
     lines_touched,
     load_weights,
     parse_weights,
 )
+from inputmend.algorithms.judgement import Judgement
 from inputmend.algorithms.ranking import rank, scored
-from inputmend.core.model import Edit, Repair, distance, edits_between
+from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import hints_beside
@@ -297,3 +299,27 @@ def test_words_after_a_blank_are_another_shape_than_a_columns_words() -> None:
 def test_without_fields_hints_nothing_is_misplaced() -> None:
     yaml = _lexer("yaml")
     assert _features("a: 1\nb: x\n", "a: 1\nb: 'x'\n", yaml).misplaced == 0
+
+
+def test_lines_inserted_on_their_own_rewrite_no_line_and_their_layout_is_no_distance() -> None:
+    text = "<a>\n  <b>\n    <c/>\n</a>\n"
+    own = apply_edits(text, (Edit(text.index("</a>"), 0, "  </b>\n"),))
+    end_of_line = apply_edits(text, (Edit(text.index("\n</a>"), 0, "</b>"),))
+    features = [
+        features_of(
+            text, _to(text, repaired), Judgement(), lossy=False, resolved=False, hinted=False
+        )
+        for repaired in (own, end_of_line)
+    ]
+    assert [f.rewritten for f in features] == [0, 1]
+    assert [f.lines for f in features] == [1, 1]
+    assert features[0].distance == features[1].distance == len("</b>")
+
+
+def test_whole_lines_deleted_and_blank_lines_filled_rewrite_only_lines_with_text() -> None:
+    text = "prose\n{}\n  \n"
+    deleted = _to(text, text.removeprefix("prose\n"))
+    filled = _to(text, text.replace("  \n", "  x\n"))
+    assert lines_touched(text, deleted, whole_lines=False) == 1
+    assert lines_touched(text, filled, whole_lines=False) == 0
+    assert lines_touched(text, deleted) == 2

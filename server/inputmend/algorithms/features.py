@@ -25,7 +25,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from inputmend.algorithms.judgement import Judgement
-from inputmend.core.model import Repair
+from inputmend.core.model import Repair, inserts_lines
 from inputmend.grammar.registry import grammar_dirs
 
 WEIGHTS_FILE = "ranking.toml"
@@ -108,11 +108,17 @@ class Features:
     of prose read as a key and a value."""
     distance: int = 0
     """Edit distance, less what is deleted with foreign syntax
-    (``Judgement.removed``)."""
+    (``Judgement.removed``) and the line breaks and indentation of lines
+    the repair inserts on their own (layout it chooses, not a change)."""
     edits: int = 0
     """Separate edits."""
     lines: int = 0
     """Lines of the input the edits touch (their spread)."""
+    rewritten: int = 0
+    """Lines of the input whose text the repair changes: those the edits
+    touch, less where an edit only inserts lines of their own (a closer put
+    on its own line changes no line; at the end of the line above, one).
+    Its weight is argued, not fitted (``bench/realcorpus/fit.py``)."""
     layout: int = 0
     """How well the brackets agree with the indentation
     (:func:`~inputmend.algorithms.layout.layout_agreement`; more is better)."""
@@ -182,9 +188,10 @@ def features_of(
         quoted=judgement.quoted,
         wrapper_removed=judgement.wrapper_removed,
         reread=judgement.reread,
-        distance=max(0, repair.distance - judgement.removed),
+        distance=max(0, repair.distance - judgement.removed - _new_layout(original, repair)),
         edits=len(repair.edits),
         lines=lines_touched(original, repair),
+        rewritten=lines_touched(original, repair, whole_lines=False),
         layout=layout,
         break_lost=int(original.endswith(_LINE_BREAKS) and not repair.text.endswith(_LINE_BREAKS)),
         hinted=int(hinted),
@@ -195,9 +202,12 @@ def features_of(
     )
 
 
-def lines_touched(original: str, repair: Repair) -> int:
+def lines_touched(original: str, repair: Repair, *, whole_lines: bool = True) -> int:
     """The number of distinct lines of ``original`` that the edits of
-    ``repair`` touch (an edit counts the lines it deletes, at least its own)."""
+    ``repair`` touch (an edit counts the lines it deletes, at least its own);
+    without ``whole_lines``, an edit that only inserts lines of their own
+    touches none, one that deletes up to a line break not the next line, and
+    a blank line (no text to change) is not counted."""
     touched: set[int] = set()
     line = position = 0  # the line of ``position``, the offset of the last edit so far
     # in offset order, each count starts where the last stopped: one pass over
@@ -205,9 +215,34 @@ def lines_touched(original: str, repair: Repair) -> int:
     for edit in sorted(repair.edits, key=lambda e: (e.offset, e.delete)):
         line += original.count("\n", position, edit.offset)
         position = edit.offset
+        if not whole_lines and inserts_lines(original, edit):
+            continue
         last = line + original.count("\n", edit.offset, edit.end)
+        if not whole_lines and edit.delete and original[edit.end - 1] == "\n":
+            last -= 1  # whole lines deleted leave the next one as it was
+        if not whole_lines and line == last and _blank_line(original, edit.offset):
+            continue  # a blank line has no text to change
         touched.update(range(line, last + 1))
     return len(touched)
+
+
+def _blank_line(text: str, offset: int) -> bool:
+    """Is the line of ``offset`` a line of blanks only (not the end of a text
+    after its last line break)?"""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    return start < len(text) and not text[start : len(text) if end < 0 else end].strip()
+
+
+def _new_layout(original: str, repair: Repair) -> int:
+    """The line breaks and indentation of the lines of their own that the
+    edits insert: layout the repair chooses for a line the input lost."""
+    return sum(
+        (len(line) - len(line.lstrip(" \t"))) + (len(line) - len(line.rstrip("\r\n")))
+        for edit in repair.edits
+        if inserts_lines(original, edit)
+        for line in edit.insert.splitlines(keepends=True)
+    )
 
 
 class WeightsError(ValueError):

@@ -131,6 +131,19 @@ def edits_between(source: str, target: str) -> tuple[Edit, ...]:
     return tuple(edits)
 
 
+def inserts_lines(text: str, edit: Edit) -> bool:
+    """Does ``edit`` of ``text`` only insert lines of their own: at a line's
+    start, ending with a line break, or at a line's end, starting with one?
+    (The lines around it keep their text.)"""
+    if edit.delete or not edit.insert:
+        return False
+    at_start = edit.offset == 0 or text[edit.offset - 1] == "\n"
+    at_end = text.startswith(("\n", "\r\n"), edit.offset) or edit.offset == len(text)
+    return (at_start and edit.insert.endswith("\n")) or (
+        at_end and edit.insert.startswith(("\n", "\r\n"))
+    )
+
+
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     """Apply non-overlapping edits given in input offsets."""
     pieces: list[str] = []
