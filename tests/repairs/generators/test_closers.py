@@ -66,3 +66,33 @@ def test_the_ranking_puts_the_lost_end_tag_back_on_its_line() -> None:
     oracle = IncrementalGrammarOracle("xml")
     result = services.repair(RSS, oracle, budget=Budget(max_tests=2000))
     assert result.repairs[0].text == RSS.replace("  \n", "  </channel>\n")
+
+
+POM = (
+    "<project>\n  <dependencies>\n    <dependency>\n      <id>x</id>\n"
+    "  </dependencies>\n</project>\n"
+)
+"""``</dependency>`` lost with its line, before the parent's end tag."""
+
+
+def test_a_closer_completion_put_at_the_end_of_the_line_above_gets_a_line_of_its_own() -> None:
+    request = context(POM, "xml")
+    at = POM.index("\n  </dependencies>")
+    completed = _completed(POM, Edit(at, 0, "</dependency>"))
+    found = texts(CLOSERS.run(request, (completed,), Budget(max_tests=50)))
+    # one indentation: halfway between the lines around it, the first accepted
+    assert found == [POM.replace("  </dependencies>", "    </dependency>\n  </dependencies>")]
+
+
+def test_a_closer_of_a_construct_the_line_above_opened_stays_on_that_line() -> None:
+    text = '<shelf>\n  <book lang="fr"\n</shelf>\n'
+    at = text.index("\n</shelf>")
+    completed = _completed(text, Edit(at, 0, "/>"))
+    assert not CLOSERS.wanted(context(text, "xml"), (completed,))
+
+
+def test_the_ranking_closes_a_lost_element_on_its_own_line_and_touches_nothing_else() -> None:
+    result = services.repair(POM, IncrementalGrammarOracle("xml"), budget=Budget(max_tests=2000))
+    best = result.repairs[0]
+    assert best.text == POM.replace("  </dependencies>", "    </dependency>\n  </dependencies>")
+    assert best.edits == (Edit(POM.index("  </dependencies>"), 0, "    </dependency>\n"),)

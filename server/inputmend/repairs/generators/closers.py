@@ -12,7 +12,9 @@ its blanks are still there, on the line above.  So a completion's closer
 inserted at the start of the refused token's line (after its blanks; an
 insertion that ends with the characters before it is read as the same
 insertion further left, ``channel></`` after ``</`` as ``</channel>``
-before it) is proposed
+before it), or at the end of the line above it (a completion that kept the
+rest of the text), is proposed when the line above leaves open nothing it
+opened (else the closer ends that line's own construct)
 
 * at the end of the line above, when that line holds only blanks (the lost
   closer's own line, emptied);
@@ -20,12 +22,16 @@ before it) is proposed
   that line and the last line above with text (one level in from the one,
   one out from the other), then as either of them.
 
-The oracle checks every proposal; only blanks and the closer change.
+The oracle checks every proposal; only blanks and the closer change.  Of
+the indentations of one line of its own, the first the oracle accepts is
+proposed: its layout is this generator's choice, which the ranking has no
+ground to make.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
 from inputmend.core.budget import Budget
@@ -57,6 +63,11 @@ def line_leading(text: str, edit: Edit) -> str | None:
     while at > content and text[at - 1] == inserted[-1]:
         inserted, at = inserted[-1] + inserted[:-1], at - 1
     return inserted if at == content else None
+
+
+def _in_front(text: str, edit: Edit, content: int) -> bool:
+    """Is ``edit`` an insertion with only blanks between it and ``content``?"""
+    return not edit.delete and bool(edit.insert) and not text[edit.offset : content].strip()
 
 
 def proposals(text: str, at: int, closer: str, *, own_line: bool) -> Iterator[tuple[Edit, ...]]:
@@ -103,12 +114,43 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
         edit = repair.edits[0]
         closer = line_leading(text, edit)
         if closer is not None and _line_start(text, edit.offset) == error_line:
-            yield from proposals(text, content, closer, own_line=content < len(text))
+            own_line = content < len(text)
+        elif _in_front(text, edit, content) and edit.offset < error_line:
+            closer, own_line = edit.insert, True  # closed at the end of the line above
+        else:
+            continue
+        if error_line and _closes_earlier(context, error_line - 1):
+            yield from proposals(text, content, closer, own_line=own_line)
+
+
+def _closes_earlier(context: RepairContext, offset: int) -> bool:
+    """Does the line that ends at ``offset`` (the one above the error's)
+    leave open nothing it opened: the grammar completes the text up to its
+    end as up to its start?  Then a closer lost before the error's line
+    closes a construct of an earlier line, and may have a line of its own;
+    else it ends that line's own (``<b lang="fr"`` lacks ``/>`` at its
+    end)."""
+    locator = context.locator
+    if locator is None:
+        return False
+    start = _line_start(context.text, offset)
+    before, after = (
+        locator.completion(context.text[:start]),
+        locator.completion(context.text[:offset]),
+    )
+    return before is not None and before == after
 
 
 def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
     places = _placed(context, found)
-    return verified(context.text, context.oracle, places, algorithm=ALGORITHM, budget=budget)
+    checked = verified(context.text, context.oracle, places, algorithm=ALGORITHM, budget=budget)
+    # of the indentations of one closer's line, the first the oracle accepts:
+    # layout this generator chooses, which the ranking cannot tell apart
+    first: dict[tuple[int, str], Repair] = {}
+    for repair in checked.repairs:
+        (edit,) = repair.edits
+        first.setdefault((edit.offset, edit.insert.strip()), repair)
+    return replace(checked, repairs=tuple(first.values()))
 
 
 def has_places(context: RepairContext, found: tuple[Repair, ...]) -> bool:
