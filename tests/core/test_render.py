@@ -107,6 +107,13 @@ def test_an_ending_laid_out_on_lines_is_named_on_one() -> None:
     )
 
 
+def test_a_line_inserted_on_its_own_is_named_by_the_line_after_it() -> None:
+    text = "<a>\n  <b>\n    <c/>\n</a>\n"
+    assert describe_repair(text, [Edit(text.index("</a>"), 0, "  </b>\n")]) == (
+        "Insert `</b>` on a line of its own before `</a>`"
+    )
+
+
 def test_positions_only_where_no_token_helps() -> None:
     assert describe_repair("", [Edit(0, 0, "{}")]) == "Append `{}`"
     # a lexer that sees only layout (comments, say) leaves the position

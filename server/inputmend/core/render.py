@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from inputmend.core.conflicts import resolution_of
-from inputmend.core.model import Edit, Repair, apply_edits
+from inputmend.core.model import Edit, Repair, apply_edits, inserts_lines
 from inputmend.core.text import LineIndex, common_prefix, common_suffix, snippet
 
 Lexeme = tuple[str | None, int, int]
@@ -214,6 +214,20 @@ class _Describer:
             parts.append(_open_brackets(len(closers)))
         return "close " + " and ".join(parts) if parts else None
 
+    def own_lines(self, edit: Edit) -> str | None:
+        """``insert `</b>` on a line of its own before `</a>` ``: an edit that
+        only inserts lines, named by the line after them."""
+        if not inserts_lines(self.original, edit):
+            return None
+        inserted = " ".join(edit.insert.split())
+        plural = (
+            "lines of their own"
+            if len(edit.insert.strip().splitlines()) > 1
+            else "a line of its own"
+        )
+        following = self.original[edit.offset :].lstrip().split("\n", 1)[0].strip()
+        return f"insert {_quoted(inserted)} on {plural} before {_quoted(following)}"
+
     def insertion(self, placed: _Edit) -> str:
         edit = placed.edit
         inserted = edit.insert.strip()
@@ -224,6 +238,9 @@ class _Describer:
         if at_end:
             # closers laid out on lines of their own read as one line: `</a> </b>`
             return self.closing(placed) or f"append {_quoted(' '.join(inserted.split()))}"
+        own = self.own_lines(edit)
+        if own is not None:
+            return own
         end = placed.at + len(edit.insert)
         tokens = _Tokens.at_edges(self.repaired, placed.at, end, self.lexer)
         missing = "missing " if len(inserted) <= 2 and not inserted.isalnum() else ""
