@@ -5,9 +5,10 @@ the CLI's oracle for a bundled format (``build_oracle(OracleSpec(grammar=FMT))``
 grammar plus the format's loader) and ``services.repair`` with a budget in
 oracle runs.  A candidate is read into a plain :class:`Candidate` with the
 ranking's judgement fields that the engine's ``Repair`` has (those it lacks
-are left out) and the ranking's features of it (``Features``, computed again
+are left out), the ranking's features of it (``Features``, computed again
 for the candidates returned, as the request ranked them; the loader asked
-about each), so a change of the engine's types is adapted here alone.
+about each) and its title as the command line writes it, so a change of the
+engine's types is adapted here alone.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from inputmend import services
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
 from inputmend.core.loss import DEFAULT_LIMIT
+from inputmend.core.render import describe_repair
 from inputmend.oracles.factory import build_oracle
 from inputmend.repairs.rank import scored_for_oracle
 
@@ -37,6 +39,7 @@ class Candidate:
     edits: tuple[tuple[int, int, str], ...]
     judgement: tuple[tuple[str, Any], ...]
     features: tuple[tuple[str, int], ...] = ()
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,11 @@ def repair(text: str, fmt: str, *, max_tests: int, timeout_s: float, top: int) -
             text, oracle, budget=Budget(timeout_s=timeout_s, max_tests=max_tests), top=top
         )
         found = scored_for_oracle(text, result.repairs, len(result.repairs), oracle, DEFAULT_LIMIT)
+        lexer = services.lexer_of(oracle)
+        titles = [
+            describe_repair(text, ranked.edits, lexer=lexer, repaired=ranked.text)
+            for ranked in result.repairs
+        ]
     finally:
         oracle.close()
     features = {s.repair.text: tuple(asdict(s.features).items()) for s in found}
@@ -70,8 +78,9 @@ def repair(text: str, fmt: str, *, max_tests: int, timeout_s: float, top: int) -
             edits=tuple((edit.offset, edit.delete, edit.insert) for edit in found.edits),
             judgement=_judgement(found),
             features=features.get(found.text, ()),
+            title=title,
         )
-        for found in result.repairs
+        for found, title in zip(result.repairs, titles, strict=True)
     )
     capped = result.stats.time_capped
     return Answer(candidates, result.input_valid, capped)

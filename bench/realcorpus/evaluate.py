@@ -12,7 +12,8 @@ the engine repair them in worker processes with a budget in oracle runs (and
 a wall-time safety cap, reported when hit).  It prints, per cell and side,
 how often the top repair (and one of the top five) carries the intended data
 (``families.Damage``), json-repair's rate on the JSON cases of the same run,
-how often the top repair changes a line that the damage did not touch, and
+how often the top repair changes a line that the damage did not touch, how
+often its title quotes whole words (:func:`title_in_whole_words`), and
 whether a second run of a sample gives byte-identical candidates.
 ``--dump FILE`` writes one JSON line per case with every candidate (its
 judgement, the ranking's features, whether it carries the intended data):
@@ -26,6 +27,7 @@ import argparse
 import difflib
 import json
 import random
+import re
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -143,6 +145,47 @@ def touches_untouched_line(case: Case, repaired: str) -> bool:
     return bool(_changed_lines(damaged, repaired) - touched)
 
 
+_QUOTED = re.compile(r"`([^`]+)`")
+
+
+def _whole(fragment: str, text: str) -> bool:
+    """Does ``fragment`` occur in ``text`` with no word character glued to a
+    word character at either of its ends?"""
+    start = text.find(fragment)
+    while start >= 0:
+        end = start + len(fragment)
+        glued_before = start > 0 and text[start - 1].isalnum() and fragment[0].isalnum()
+        glued_after = end < len(text) and text[end].isalnum() and fragment[-1].isalnum()
+        if not (glued_before or glued_after):
+            return True
+        start = text.find(fragment, start + 1)
+    return False
+
+
+def title_in_whole_words(title: str, damaged: str, repaired: str) -> bool:
+    """Does ``title`` quote whole words of the damaged or the repaired text
+    (``Insert `</dependency>` ...``, not ``Insert `y></dependenc` after
+    `</dependenc` ``), and no line break?  A mechanical stand-in for "names
+    what a person would say": a title quoting pieces of words, or an escaped
+    line break, names characters rather than the change.  A fragment cut
+    short (``…``) or written with escapes is read up to where it was cut."""
+    for fragment in _QUOTED.findall(title):
+        if "\\n" in fragment:
+            return False
+        shown = fragment.removesuffix("…")
+        if "\\" in shown or not shown.strip():
+            continue
+        if fragment.endswith("…"):
+            if shown not in damaged and shown not in repaired:
+                return False
+            continue
+        words = " ".join(shown.split())
+        candidates = (damaged, repaired, " ".join(damaged.split()), " ".join(repaired.split()))
+        if not any(_whole(words, text) for text in candidates):
+            return False
+    return True
+
+
 def _run(arguments: tuple[str, str, int, float, int]) -> dict[str, Any]:
     text, fmt, max_tests, timeout_s, top = arguments
     try:
@@ -189,6 +232,8 @@ class Tally:
     peer: int = 0
     peer_cases: int = 0
     untouched: int = 0
+    titled: int = 0
+    repaired: int = 0
     capped: int = 0
 
 
@@ -211,6 +256,10 @@ def table(
         tally.top1 += bool(texts) and carries(case, texts[0])
         tally.top5 += any(carries(case, text) for text in texts[:5])
         tally.untouched += bool(texts) and touches_untouched_line(case, texts[0])
+        if texts:
+            tally.repaired += 1
+            title = result["candidates"][0].get("title", "")
+            tally.titled += title_in_whole_words(title, case.damage.text, texts[0])
         tally.capped += result["capped"]
         if peer is not None and case.id in peer:
             tally.peer_cases += 1
@@ -218,8 +267,9 @@ def table(
             tally.peer += output is not None and carries(case, output)
     lines = [
         "| format | family | fit: cases | top-1 | top-5 | json-repair "
-        "| held-out: cases | top-1 | top-5 | json-repair | changes an untouched line |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| held-out: cases | top-1 | top-5 | json-repair | changes an untouched line "
+        "| title in whole words |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for fmt in FAMILY_FORMATS:
         for family in FAMILIES:
@@ -232,7 +282,10 @@ def table(
                 peer_cell = _rate(t.peer, t.peer_cases) if fmt == "json" and peer else ""
                 cells += [str(t.cases), _rate(t.top1, t.cases), _rate(t.top5, t.cases), peer_cell]
             untouched = sum(t.untouched for t in pair)
-            lines.append(f"| {fmt} | {name} | " + " | ".join(cells) + f" | {untouched} |")
+            titled = f"{sum(t.titled for t in pair)}/{sum(t.repaired for t in pair)}"
+            lines.append(
+                f"| {fmt} | {name} | " + " | ".join(cells) + f" | {untouched} | {titled} |"
+            )
     return lines, tallies
 
 
@@ -317,7 +370,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\n".join(lines))
     print()
     print("\n".join(_totals(tallies, splits)))
-    capped = sum(t.capped for t in tallies.values())
+    every = tallies.values()
+    repaired = sum(t.repaired for t in every)
+    print(
+        f"- top repairs that change a line the damage left as it was: "
+        f"{sum(t.untouched for t in every)} of {repaired}; "
+        f"titles in whole words: {sum(t.titled for t in every)} of {repaired}"
+    )
+    capped = sum(t.capped for t in every)
     print(f"- wall-time cap ({options.timeout:g} s) hit: {capped} of {len(cases)} cases")
     if peer is None:
         print("- json-repair is not installed (pip install -e '.[bench]'): its column is empty")

@@ -6,7 +6,7 @@ import io
 import tarfile
 from pathlib import Path
 
-from bench.realcorpus.evaluate import Case, carries, touches_untouched_line
+from bench.realcorpus.evaluate import Case, carries, title_in_whole_words, touches_untouched_line
 from bench.realcorpus.families import Damage
 from bench.realcorpus.fetch import Document, Package, accepts, classify, extract, merge
 
@@ -81,3 +81,13 @@ def test_extract_keeps_accepted_documents_of_an_sdist(tmp_path: Path) -> None:
         ("csv", "data/table.csv"),
         ("toml", "pyproject.toml"),
     ]
+
+
+def test_a_title_quoting_pieces_of_words_or_line_breaks_is_not_in_whole_words() -> None:
+    damaged = "<list>\n  <item>\n    <id/>\n</list>\n"
+    own_line = damaged.replace("</list>", "  </item>\n</list>")
+    title = "Insert `</item>` on a line of its own before `</list>`"
+    assert title_in_whole_words(title, damaged, own_line)
+    glued = damaged.replace("\n</list>", "</item></list>")
+    assert not title_in_whole_words("Insert `m></ite` after `</ite`", damaged, glued)
+    assert not title_in_whole_words("Remove `\\n` before `</list>`", damaged, glued)
