@@ -7,7 +7,8 @@ hint that matches there (a foreign token starting at the error, a fix such as
 a trailing comma just before it, a comment line ending at it, the wrappers
 around the text, documents written one after another), keeps the one that
 takes the parse furthest, and goes on to the next error; where no hint helps,
-one plain step (deleting the character at the error, or inserting a
+the words at the error written as a string of the grammar (a value that
+lost its quotes), else one plain step (deleting the character at the error, or inserting a
 separator or closer there) takes the parse past it, so that a foreign string
 after a stray comma is still rewritten.  Nothing is rewritten
 where the text parses, so a ``//`` inside a valid string stays.  What the
@@ -22,6 +23,7 @@ hints, and still decides itself.
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -497,6 +499,29 @@ def _plain_steps(text: str, error: int) -> list[tuple[str, tuple[Edit, ...]]]:
     return steps
 
 
+_WORDS = re.compile(
+    r"""(?=[^\W\d_])(?:[^\s,:;=\[\]{}()"'`#\\]|:(?=\S))+"""
+    r"""(?:[ \t]+(?:[^\s,:;=\[\]{}()"'`#\\]|:(?=\S))+)*"""
+)
+"""Words at an error that a string may hold, from a letter (not markup
+before a number, ``**3.45``) up to a blank before punctuation or the end of
+the line (a ``:`` glued to text, as in a URL, is part of them; a backslash
+is not, it escapes what follows)."""
+
+Quote = Callable[[str], str | None]
+"""A text as a string of the grammar (None: no string holds it)."""
+
+
+def _words_quoted(text: str, error: int, quote: Quote | None) -> list[tuple[str, tuple[Edit, ...]]]:
+    """The words at an error written as a string: a value that lost its
+    quotes, or never had them (``{"name": demo}``, ``[red, green]``)."""
+    match = _WORDS.match(text, error) if quote is not None else None
+    written = None if match is None or quote is None else quote(match.group())
+    if match is None or written is None:
+        return []
+    return [(f"quote `{match.group()}`", (Edit(error, match.end() - error, written),))]
+
+
 def hint_repairs(
     text: str,
     oracle: Oracle,
@@ -506,11 +531,14 @@ def hint_repairs(
     budget: Budget,
     finish: Finisher | None = None,
     anywhere: bool = True,
+    quote: Quote | None = None,
 ) -> HintRepairs:
     """Rewrite ``text`` by its grammar's hints where ``locator`` (the grammar;
     ``None``: the oracle itself) reports errors, finish with ``finish``, and
     keep what the oracle accepts.  Without ``anywhere``, only near the errors
     (not the fixes anywhere before an error that nothing near it helps).
+    ``quote`` writes words as a string of the grammar: where no hint helps,
+    the words at the error are tried as one before a plain step.
     Where the grammar accepts a text the oracle rejects (a condition beside
     the grammar, such as a CSV row's number of fields), the oracle's report
     is the error."""
@@ -593,6 +621,9 @@ def hint_repairs(
                 )
                 solved, best = attempt(anywhere_before)
                 searched = max(searched, min(early, _line_start(current, error)))
+            if not solved and _stuck(best, remaining):
+                # words where a value stands, without quotes: a string
+                solved, best = attempt(_words_quoted(current, error, quote))
             # a plain step at the end of a valid prefix can only complete it,
             # which counts after a hint's step alone (completion does better)
             plain = not solved and _stuck(best, remaining) and (remaining > 0 or hinted > 0)

@@ -35,6 +35,7 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     # end: what went wrong is there (a word read as another), or where the
     # string or comment it ends in, run on over lines, began (a lost quote)
     anywhere = not_completed(context, found) or runs_on(context.text, locator)
+    strings = context.syntax.strings
     result = hint_repairs(
         context.text,
         context.oracle,
@@ -43,6 +44,7 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
         budget=budget,
         finish=finish,
         anywhere=anywhere,
+        quote=strings[0].quoted if strings else None,
     )
     return Candidates(tuple(result.repairs), None, result.stats)
 
