@@ -16,6 +16,7 @@ from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.oracle import Feedback, Verdict
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS, parse_hints
+from inputmend.grammar.syntax import syntax_of
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.python import CallableOracle
 
@@ -475,3 +476,36 @@ def test_an_ini_line_without_a_name_after_a_value_is_offered_as_its_continuation
     result = services.repair(text, oracle, budget=Budget(max_tests=500))
     continued = text.replace("\nand", "\n and")
     assert continued in [repair.text for repair in result.repairs]
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("{name: demo}", {"name": "demo"}),  # the key by its hint, the value as words
+        ("[red, green]", ["red", "green"]),
+        ('{"site": http://example.org/a b}', {"site": "http://example.org/a b"}),
+    ],
+)
+def test_words_where_a_value_stands_are_written_as_a_string(text: str, wanted: object) -> None:
+    oracle = _oracle("json")
+    hints = guidance(oracle.grammar).hints
+    quote = syntax_of(oracle.grammar).strings[0].quoted
+    found = hint_repairs(text, oracle, hints=hints, locator=oracle, budget=BUDGET, quote=quote)
+    assert wanted in _data([repair.text for repair in found.repairs])
+    # markup before a number is no word: deleting it is the finish's to find
+    markup = '{"price": **3.45}'
+    found = hint_repairs(markup, oracle, hints=hints, locator=oracle, budget=BUDGET, quote=quote)
+    assert {"price": "**3.45"} not in _data([repair.text for repair in found.repairs])
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ('{"d": "a 15" laptop"}', {"d": 'a 15" laptop'}),  # an inch mark
+        ('{"d": "27" monitor, 4K"}', {"d": '27" monitor, 4K'}),
+        ("{`a`: `it's`}", {"a": "it's"}),  # template literals
+    ],
+)
+def test_a_lone_quote_and_backquotes_are_read_as_strings(text: str, wanted: object) -> None:
+    for name in ("json", "jsonc"):
+        assert wanted in _data(_texts(name, text))
