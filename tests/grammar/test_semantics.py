@@ -10,6 +10,7 @@ from inputmend.core.oracle import OracleConfigError, Verdict
 from inputmend.grammar import registry, semantics
 from inputmend.grammar.semantics import (
     LOADERS,
+    check_configparser,
     check_csv_columns,
     check_expat,
     check_tomllib,
@@ -68,6 +69,39 @@ def test_yaml_safe_loader_refuses_what_it_cannot_construct() -> None:
     assert "unhashable key" in found.message
 
 
+def test_configparser_reads_ini_as_the_grammar_does() -> None:
+    text = (
+        "; comment\n[s]\n# comment\na = 1 ; inline\nb: x;y\nc =\n  more\n\n  and more\n"
+        "d = a#b\n[t]\na = 2\n"
+    )
+    assert check_configparser(text).valid
+    assert check_configparser("").valid
+    assert check_configparser("[s]\r\na = 1\r\n").valid
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("[s]\na = 1\nA: 2\n", "A: 2", "name 'a' defined twice in section 's'"),
+        ("[s]\n[t]\nx = 1\n  [s]\n", None, None),  # an indented line continues x
+        ("[s]\n[t]\n[s]\n", "[s]\n", "section 's' defined twice"),
+        ("[s]\n=x\n", "=x", "not a section header, a comment, nor a name with a value"),
+        ("[s]\n  a = 1\n  b\n", "b\n", "not a section header, a comment, nor a name with a value"),
+        ("Here is the file:\n\n[s]\na = 1\n", "Here", "a name before the first [section] header"),
+    ],
+)
+def test_configparser_objections_are_placed_at_their_line(
+    text: str, line: str | None, message: str | None
+) -> None:
+    found = check_configparser(text)
+    if line is None:
+        assert found.valid
+        return
+    assert found.verdict is Verdict.INCORRECT
+    assert found.error_offset == text.rindex(line)
+    assert found.message == message
+
+
 @pytest.mark.parametrize(
     ("grammar", "loader"),
     [("toml", "tomllib"), ("csv", "csv"), ("xml", "expat"), ("yaml", "yaml")],
@@ -99,10 +133,13 @@ def test_a_loader_not_installed_is_skipped(monkeypatch: pytest.MonkeyPatch) -> N
 def test_only_known_loaders_can_be_named(tmp_path: Path) -> None:
     path = tmp_path / "g.lark"
     path.write_text('// semantics: os.system\nstart: "x"\n')
-    with pytest.raises(OracleConfigError, match=r"unknown semantics 'os.system' \(known: csv"):
+    with pytest.raises(
+        OracleConfigError, match=r"unknown semantics 'os.system' \(known: configparser, csv"
+    ):
         registry.read_info(path)
-    assert set(LOADERS) == {"tomllib", "csv", "expat", "yaml"}
+    assert set(LOADERS) == {"tomllib", "csv", "expat", "yaml", "configparser"}
     assert {loader.module for loader in LOADERS.values()} == {
+        "configparser",
         "tomllib",
         "csv",
         "xml.parsers.expat",

@@ -3,11 +3,12 @@
 A grammar says which texts are well formed, but most formats have rules a
 context-free grammar cannot state (TOML forbids defining a key or table
 twice, a CSV table has as many fields in every record as in its header, XML
-entities must be declared) or the format's reference loader reads a little
-differently.  A grammar header names the loader of its format
-(``// semantics: tomllib``): every oracle built for that grammar asks the
-loader once the grammar accepts a text, and a text the loader refuses is
-incorrect at the place the loader names (see
+entities must be declared, an INI name is defined once in its section) or
+the format's reference loader reads a little differently (Python reads no
+INI name before the first section header).  A grammar header
+names the loader of its format (``// semantics: tomllib``): every oracle
+built for that grammar asks the loader once the grammar accepts a text, and
+a text the loader refuses is incorrect at the place the loader names (see
 :class:`~inputmend.oracles.loader.LoaderOracle`).  The grammar proposes and
 locates; the loader confirms.
 
@@ -27,10 +28,14 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from xml.parsers import expat
 
 from inputmend.core.oracle import COMPLETE, Feedback, Verdict
 from inputmend.core.text import LineIndex
+
+if TYPE_CHECKING:
+    import configparser
 
 _TOMLLIB_PLACE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
 
@@ -138,6 +143,68 @@ def check_yaml(text: str) -> Feedback:
     return COMPLETE
 
 
+def check_configparser(text: str) -> Feedback:
+    """Python's ``configparser`` set up as the bundled INI grammar reads INI
+    (``=`` and ``:`` as delimiters, ``#`` and ``;`` starting a comment line,
+    ``;`` after a blank starting an inline comment, indented lines continuing
+    a value, no name without a value) and strict: it refuses a section, or a
+    name in a section, defined twice (names compare as configparser compares
+    them, case-insensitively), an empty name (``=x``), and a name before the
+    first section header, which inih reads and Python does not (a line of
+    prose before the data, ``Here is the file:``, reads as such a name).
+    Incorrect at the first character of the line it names."""
+    import configparser  # only where INI is checked: a check of JSON never loads it
+
+    parser = configparser.RawConfigParser(
+        delimiters=("=", ":"),
+        comment_prefixes=("#", ";"),
+        inline_comment_prefixes=(";",),
+        strict=True,
+        empty_lines_in_values=True,
+        allow_no_value=False,
+    )
+    try:
+        parser.read_file(io.StringIO(text), "<text>")
+    except configparser.Error as error:
+        # a duplicate or a name before any section stops it at its line; a
+        # line it cannot read does not, and it lists them all at the end
+        line = getattr(error, "lineno", None)
+        if line is None:
+            errors = getattr(error, "errors", None) or [(1, "")]
+            line = errors[0][0]
+        return Feedback(Verdict.INCORRECT, _line_start(text, line), _ini_message(error))
+    return COMPLETE
+
+
+def _ini_message(error: configparser.Error) -> str:
+    """What ``error`` says, in one line without the file's name."""
+    import configparser
+
+    if isinstance(error, configparser.MissingSectionHeaderError):
+        return "a name before the first [section] header"
+    if isinstance(error, configparser.DuplicateSectionError):
+        return f"section {error.section!r} defined twice"
+    if isinstance(error, configparser.DuplicateOptionError):
+        return f"name {error.option!r} defined twice in section {error.section!r}"
+    if isinstance(error, configparser.ParsingError):
+        return "not a section header, a comment, nor a name with a value"
+    return str(error).splitlines()[0]
+
+
+def _line_start(text: str, line: int) -> int:
+    """The offset of the first non-blank character of the 1-based ``line``
+    of ``text`` (lines end at ``\\n``, as configparser counts them)."""
+    start = 0
+    for _ in range(line - 1):
+        found = text.find("\n", start)
+        if found < 0:
+            return len(text)
+        start = found + 1
+    while start < len(text) and text[start] in " \t\f\v":
+        start += 1
+    return start
+
+
 @dataclass(frozen=True)
 class Loader:
     """A format's reference loader: its check, and the module it needs."""
@@ -166,6 +233,7 @@ LOADERS: dict[str, Loader] = {
         Loader("csv", check_csv_columns, "csv"),
         Loader("expat", check_expat, "xml.parsers.expat"),
         Loader("yaml", check_yaml, "yaml", extra="yaml"),
+        Loader("configparser", check_configparser, "configparser"),
     )
 }
 """The loaders a grammar header can name, by name."""
