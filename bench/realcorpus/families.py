@@ -341,18 +341,23 @@ def csv_columns(text: str, rng: random.Random) -> Damage | None:
 
 
 def ini_unindented_continuation(text: str, rng: random.Random) -> Damage | None:
-    """A value continued on the next line, that line not indented."""
+    """A continuation line of a value written on several lines, its
+    indentation lost.  Only in a document that continues values so (a
+    ``setup.cfg``'s ``install_requires =`` and its indented lines): an
+    unindented line of words under a ``key = value`` in a document that
+    does not reads as prose that lost its comment marker, the
+    lost-comment-marker family's damage with the other intent, and no
+    repair could tell the two apart."""
     tokens = lex("ini", text).tokens
-    values = [t for t in tokens if t.kind == "VALUE"]
-    if not values:
+    lines = [t for t in tokens if t.kind == "CONT"]
+    if not lines:
         return None
-    token = rng.choice(values)
-    words = rng.choice(("and more words", "second-value", "https://example.org/more"))
-    intended = text[: token.end] + f"\n    {words}" + text[token.end :]
-    damaged = text[: token.end] + f"\n{words}" + text[token.end :]
-    if not is_valid("ini", intended):
-        return None
-    return Damage(damaged, (intended,))
+    token = rng.choice(lines)
+    start = text.rfind("\n", 0, token.start) + 1
+    if text[start : token.start].strip(" \t"):
+        return None  # not the first token on its line
+    damaged = text[:start] + text[token.start :]
+    return Damage(damaged, (text,))
 
 
 # --------------------------------------------------------------- the table

@@ -143,11 +143,14 @@ def test_csv_fewer_fields_or_a_comma_also_intend_what_a_repair_can_give() -> Non
     assert kinds == {"fewer", "comma", "more"}
 
 
-def test_ini_continuation_intends_an_indented_continuation() -> None:
-    damage = fam.ini_unindented_continuation("[s]\nkey = value\n", random.Random(0))
-    assert damage is not None
-    (intended,) = damage.intended
-    assert "\n    " in intended and "\n    " not in damage.text
+def test_ini_continuation_unindents_a_continuation_line_the_document_has() -> None:
+    text = "[options]\ninstall_requires =\n    foo\n    bar>=1\nzip_safe = False\n"
+    damage = fam.ini_unindented_continuation(text, random.Random(0))
+    assert damage is not None and damage.intended == (text,)
+    assert damage.text in (text.replace("    foo", "foo"), text.replace("    bar", "bar"))
+    # a document that continues no value: a line of words under it would be
+    # prose that lost its comment marker as much as a continuation
+    assert fam.ini_unindented_continuation("[s]\nkey = value\n", random.Random(0)) is None
 
 
 def test_lost_end_tag_intends_the_original() -> None:
