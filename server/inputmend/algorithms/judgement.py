@@ -245,6 +245,15 @@ class _EditMap:
         for edit in edits:
             self.shift.append(self.shift[-1] + len(edit.insert) - edit.delete)
         self.out = [edit.offset + self.shift[index] for index, edit in enumerate(edits)]
+        # input offsets overwritten one for one by punctuation: junk re-read
+        # as a delimiter (Python's `(` of a tuple as `[`), not deleted; one
+        # set for all the windows of a repair, not one per window
+        self.repunctuated = {
+            edit.offset
+            for edit in edits
+            if edit.delete == len(edit.insert) == 1
+            and not (edit.insert.isalnum() or edit.insert.isspace())
+        }
 
     def _before(self, position: int, with_insertions: bool) -> int:
         """How many edits lie wholly before ``position`` (an insertion at
@@ -827,14 +836,7 @@ class _Assessment:
         # of those, the words after the delimiter beyond the first
         self.phrase = 0
         self.unescaped = unescaped
-        # input offsets overwritten one for one by punctuation: junk re-read
-        # as a delimiter (Python's `(` of a tuple as `[`), not deleted
-        self.repunctuated = {
-            edit.offset
-            for edit in mapping.edits
-            if edit.delete == len(edit.insert) == 1
-            and not (edit.insert.isalnum() or edit.insert.isspace())
-        }
+        self.repunctuated = mapping.repunctuated
 
     def _survivors(self, start: int, end: int) -> int:
         """The input's non-blank characters in ``[start, end)`` the repair keeps."""
