@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json as json_module
 
 import pytest
@@ -470,6 +471,85 @@ def test_a_stopped_budget_ends_a_growing_window() -> None:
     unstopped = _Counting()
     _json_judge(original, unstopped)(repair)
     assert _read(unstopped) > 10 * _read(stopped)  # without the hook it reads on
+
+
+class _OnePass(_Counting):
+    """JSON's lexer, saying it reads by context: a judge lexes each stretch of
+    the input with it in one pass, never in pieces."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hints = dataclasses.replace(self.hints, contextual=True)
+
+
+def _documents_on_lines(count: int) -> str:
+    """JSON Lines: records with data worth judging (a Python ``True``, a
+    number, indentation), one document on each line."""
+    lines = [
+        json_module.dumps({"id": i, "name": f"user {i}", "tags": ["a", "b"], "on": True})
+        for i in range(count)
+    ]
+    return "\n  ".join(line.replace("true", "True") for line in lines) + "\n"
+
+
+def _joined(original: str) -> Repair:
+    """``original``'s documents joined into one array, each ``True`` written
+    ``true`` and each record's ``id`` dropped: an edit on every line."""
+    edits = [Edit(0, 0, "[")]
+    for at in range(len(original)):
+        if original.startswith("}\n", at) and at + 2 < len(original) - 1:
+            edits.append(Edit(at + 1, 0, ","))
+        elif original.startswith("True", at):
+            edits.append(Edit(at, 4, "true"))
+        elif original.startswith('"id": ', at):
+            edits.append(Edit(at, original.index(",", at) + 2 - at, ""))
+    edits.append(Edit(len(original), 0, "]"))
+    text = original
+    for edit in reversed(edits):
+        text = text[: edit.offset] + edit.insert + text[edit.end :]
+    return Repair(text, tuple(edits), "t", True, distance(original, text))
+
+
+def test_a_long_window_is_lexed_in_pieces_that_read_what_one_pass_reads() -> None:
+    """A window that spans the document (an edit on every line) is lexed a
+    piece at a time, the stop hook asked between pieces; the pieces read the
+    same lexemes as one pass, so the judgement is the same."""
+    original = _documents_on_lines(600)
+    repair = _joined(original)
+    pieces = _Counting()
+    polls = 0
+
+    def stop() -> None:
+        nonlocal polls
+        polls += 1
+
+    judged = _json_judge(original, pieces)
+    judged.stop = stop
+    found = judged(repair)
+    whole = _json_judge(original, _OnePass())(repair)
+    assert found == whole
+    assert (found.data_lost, found.tokens_kept) == (whole.data_lost, whole.tokens_kept)
+    assert found.data_lost > 0 and found.tokens_kept > 10 * 600
+    assert polls >= len(original) // (16 * 512) - 1  # asked between the pieces
+
+
+def test_a_stopped_budget_ends_the_lexing_of_a_long_window() -> None:
+    """Once the stop hook says the budget is used up, a window that spans
+    the document is read no further than the piece it is in."""
+    original = _documents_on_lines(600)
+    repair = _joined(original)
+
+    def stop() -> None:
+        raise BudgetExhausted("time cap reached")
+
+    stopped = _Counting()
+    judge = _json_judge(original, stopped)
+    judge.stop = stop
+    judge(repair)
+    unstopped = _Counting()
+    _json_judge(original, unstopped)(repair)
+    assert _read(stopped) <= 3 * 16 * 512  # a piece of the input and its repaired text
+    assert _read(unstopped) > len(original) > 4 * 16 * 512
 
 
 class _InputLexes:

@@ -172,6 +172,10 @@ most (on long lines; otherwise the window is the edit's lines)."""
 OPEN_TOKEN_REACH = 16 * LOOKAROUND
 """Characters before an edit's lines that its window reaches back to the
 start of a token still open there (a comment or string run on over lines)."""
+LEX_STEP = 16 * LOOKAROUND
+"""Characters of the input lexed between two asks of the stop hook: a
+window that spans a document (an edit on every line) is lexed piece by
+piece, so a request whose budget is used up stops reading it."""
 TABLE_LINES = 64
 """Lines at the start of a table whose records say how many fields they all
 have (``fields`` hints): a few dozen outvote a damaged header, and reading
@@ -459,16 +463,50 @@ class Judge:
             blank += 1
         return blank
 
-    def _lex_input(self, start: int, end: int, window: int) -> list[Lexeme]:
+    def _lex_input(self, start: int, end: int, window: int) -> tuple[list[Lexeme], int]:
         """The input's lexemes in ``[start, end)`` of a window that starts at
-        ``window``; each wrapper there is one foreign layout lexeme, to be
-        removed (in the piece of the window it begins in).  Each stretch of the
-        input is lexed once: the repairs of one input mostly share their
-        windows (on a record of one line, every window is the line)."""
+        ``window``, and how far they were read: ``end``, or less when the stop
+        hook said that the budget is used up (see :meth:`_lex_stretch`).
+        Each wrapper there is one foreign layout lexeme, to be removed (in the
+        piece of the window it begins in).  Each stretch of the input is lexed
+        once: the repairs of one input mostly share their windows (on a record
+        of one line, every window is the line)."""
         lexed = self._lexed.get((start, end))
         if lexed is None:
-            lexed = self._lexed[start, end] = tuple(self.lexer.lex(self.original, start, end))
-        lexemes = list(lexed)
+            found, read = self._lex_stretch(start, end)
+            lexed = tuple(found)
+            if read < end:
+                return self._with_wrappers(list(lexed), start, read, window), read
+            self._lexed[start, end] = lexed
+        return self._with_wrappers(list(lexed), start, end, window), end
+
+    def _lex_stretch(self, start: int, end: int) -> tuple[list[Lexeme], int]:
+        """The input's lexemes in ``[start, end)``, read :data:`LEX_STEP`
+        characters at a time, the stop hook asked before each piece after the
+        first; and how far they were read.  Each piece is lexed from the end of
+        the last lexeme read, where the lexer of a format without context
+        (every lexer but a ``contextual`` one's) stands as it would in one
+        pass, so the pieces read what one pass reads; a contextual lexer's
+        context is the tokens before, so its stretch is lexed in one piece."""
+        if self.lexer.hints.contextual or end - start <= LEX_STEP:
+            return self.lexer.lex(self.original, start, end), end
+        lexemes: list[Lexeme] = []
+        resume = cut = start  # where the next piece is lexed from, and up to
+        while cut < end:
+            if cut > start and self._stopped():
+                return lexemes, cut
+            cut = min(end, max(cut, resume) + LEX_STEP)
+            found = self.lexer.lex(self.original, resume, cut)
+            lexemes += found
+            if found:
+                resume = found[-1].end
+        return lexemes, end
+
+    def _with_wrappers(
+        self, lexemes: list[Lexeme], start: int, end: int, window: int
+    ) -> list[Lexeme]:
+        """``lexemes`` of ``[start, end)`` with each wrapper there as one
+        foreign layout lexeme (see :meth:`_lex_input`)."""
         inside = [(s, e) for s, e in self.wrappers if s < end and e > start]
         if not inside:
             return lexemes
@@ -514,15 +552,20 @@ class Judge:
             after: list[Lexeme] = []
             reached = start  # the input read so far, and the repaired text
             out_reached = mapping.start(start, inclusive=True)
+            cut = False  # the stop hook ended the lexing of the input
             while True:
                 while last + 1 < len(edits) and edits[last + 1].offset <= end:
                     last += 1
                     end = max(end, self._end_of(edits[last].end))
                 end = min(end, limit)
                 if reached < end:
-                    before += self._lex_input(reached, end, start)
+                    lexed, read = self._lex_input(reached, end, start)
+                    before += lexed
+                    if read < end:  # stopped: judged as far as it was read
+                        end = limit = read
+                        cut = True
                 reached = max(end, before[-1].end) if before else end
-                if last + 1 < len(edits) and edits[last + 1].offset < reached:
+                if not cut and last + 1 < len(edits) and edits[last + 1].offset < reached:
                     end = reached
                     continue
                 out_end = mapping.end(reached, inclusive=True)
