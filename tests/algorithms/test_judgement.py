@@ -552,6 +552,24 @@ def test_a_stopped_budget_ends_the_lexing_of_a_long_window() -> None:
     assert _read(unstopped) > len(original) > 4 * 16 * 512
 
 
+def test_windows_that_meet_are_merged_without_a_scan_for_each_edit() -> None:
+    """Merging the windows of an edit on every line asks the grammar's scan
+    where a token began only for the windows it cannot merge without."""
+    original = _documents_on_lines(600)
+    locator = IncrementalGrammarOracle("json")
+    asked = 0
+
+    def token_start(at: int) -> int | None:
+        nonlocal asked
+        asked += 1
+        return locator.last_token_start(original[:at])
+
+    repair = _joined(original)
+    found = Judge(original, _lexer("json"), token_start=token_start)(repair)
+    assert found == _json_judge(original, _Counting())(repair)
+    assert len(repair.edits) > 1000 and asked < 10
+
+
 class _InputLexes:
     """A lexer that counts the stretches of the input it lexes."""
 

@@ -404,7 +404,11 @@ class Judge:
 
     # -- windows ------------------------------------------------------------
 
-    def _start_of(self, offset: int) -> int:
+    def _start_of(self, offset: int, *, by: int | None = None) -> int:
+        """Where the window of an edit at ``offset`` starts; with ``by``, the
+        answer is exact only when it is after ``by`` (merging windows asks
+        only whether it is: a start on a line at or before ``by`` is not
+        looked further back from, which would scan the input again)."""
         text = self.original
         at_end = offset >= len(text)
         offset = max(0, min(offset, len(text)) - 1)
@@ -421,6 +425,8 @@ class Judge:
         if line:  # the line before too: a record or a string may begin there
             line = text.rfind("\n", 0, line - 1) + 1
         if offset - line <= LOOKAROUND:
+            if by is not None and line <= by:
+                return line  # a token still open there began earlier still
             return self._open_token_start(offset + 1, line)
         if self.token_start is not None and offset + 1 >= self._content_end:
             # on a long line, what is inserted before the blanks the text
@@ -545,7 +551,7 @@ class Judge:
             # the edits whose own stretches meet this one, before lexing it:
             # else each would re-lex the stretch grown so far (a comma put
             # between each two of 1,000 documents on lines of their own)
-            while last + 1 < len(edits) and self._start_of(edits[last + 1].offset) <= end:
+            while last + 1 < len(edits) and self._start_of(edits[last + 1].offset, by=end) <= end:
                 last += 1
                 end = max(end, self._end_of(edits[last].end))
             before: list[Lexeme] = []
