@@ -272,6 +272,35 @@ class _EditMap:
                 count -= 1
         return count
 
+    def starts(self, positions: Sequence[int]) -> list[int]:
+        """:meth:`start` of each of ``positions`` (the tokens of a window:
+        one loop, not a call for each)."""
+        edits, ends, shift, out = self.edits, self.ends, self.shift, self.out
+        size = len(edits)
+        found: list[int] = []
+        for position in positions:
+            count = bisect.bisect_right(ends, position)
+            if count < size and edits[count].offset < position:
+                found.append(out[count])
+            else:
+                found.append(position + shift[count])
+        return found
+
+    def ends_of(self, positions: Sequence[int]) -> list[int]:
+        """:meth:`end` of each of ``positions`` (as :meth:`starts`)."""
+        edits, ends, shift, out = self.edits, self.ends, self.shift, self.out
+        size = len(edits)
+        found: list[int] = []
+        for position in positions:
+            count = bisect.bisect_right(ends, position)
+            while count and edits[count - 1].delete == 0 and edits[count - 1].offset == position:
+                count -= 1
+            if count < size and edits[count].offset < position:
+                found.append(out[count] + len(edits[count].insert))
+            else:
+                found.append(position + shift[count])
+        return found
+
     def start(self, position: int, *, inclusive: bool = False) -> int:
         """Where a token starting at ``position`` starts in the repaired text:
         after what is inserted there, or before it when ``inclusive``."""
@@ -866,9 +895,9 @@ class _Assessment:
         self.before, self.after = before, after
         self.after_starts = [t.start for t in after]
         self.before_starts = [t.start for t in before]
-        self.lows = [mapping.start(t.start) for t in before]
-        self.highs = [mapping.end(t.end) for t in before]
-        self.survivors = [self._survivors(t.start, t.end) for t in before]
+        self.lows = mapping.starts([t.start for t in before])
+        self.highs = mapping.ends_of([t.end for t in before])
+        self._survived: dict[int, int] = {}  # see :meth:`survivors`
         self.kept: set[int] = set()  # positions (in ``before``) of kept tokens
         self.retyped: set[int] = set()  # ... of punctuation re-read as other punctuation
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
@@ -886,6 +915,16 @@ class _Assessment:
         self.phrase = 0
         self.unescaped = unescaped
         self.repunctuated = mapping.repunctuated
+
+    def survivors(self, position: int) -> int:
+        """The non-blank characters of the token at ``position`` (in
+        ``before``) that the repair keeps, counted when first asked: most
+        tokens are kept whole, and their count is never needed."""
+        found = self._survived.get(position)
+        if found is None:
+            token = self.before[position]
+            found = self._survived[position] = self._survivors(token.start, token.end)
+        return found
 
     def _survivors(self, start: int, end: int) -> int:
         """The input's non-blank characters in ``[start, end)`` the repair keeps."""
@@ -915,7 +954,7 @@ class _Assessment:
                     removed += self._removed(token)
             else:
                 quoted += self._quoted(position, cover)
-                if self.survivors[position] and not misread[position]:
+                if self.survivors(position) and not misread[position]:
                     changed += self._changed(position, cover)
         data_lost, structure_lost, junk_lost, commented, escapes, tail = self._lost()
         invented, unfilled = self._invented()
@@ -957,7 +996,7 @@ class _Assessment:
     def _kept(self, position: int, cover: Lexeme | None) -> bool:
         token = self.before[position]
         if token.foreign is not None and not token.value.strip():
-            return self.survivors[position] == 0  # removed, as its hint says
+            return self.survivors(position) == 0  # removed, as its hint says
         if token.role is Role.LAYOUT:
             return cover is not None and cover.role is Role.LAYOUT
         continued = (
@@ -1218,11 +1257,11 @@ class _Assessment:
         """The nearest surviving tokens before and after ``position`` (not junk)."""
         earlier = later = None
         for index in range(position - 1, -1, -1):
-            if self.before[index].role is not Role.JUNK and self.survivors[index]:
+            if self.before[index].role is not Role.JUNK and self.survivors(index):
                 earlier = index
                 break
         for index in range(position + 1, len(self.before)):
-            if self.before[index].role is not Role.JUNK and self.survivors[index]:
+            if self.before[index].role is not Role.JUNK and self.survivors(index):
                 later = index
                 break
         return earlier, later
