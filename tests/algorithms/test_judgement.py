@@ -570,6 +570,25 @@ def test_windows_that_meet_are_merged_without_a_scan_for_each_edit() -> None:
     assert len(repair.edits) > 1000 and asked < 10
 
 
+def test_the_scan_is_asked_once_for_the_start_of_each_window() -> None:
+    """Windows that do not meet (records a blank line apart): the start of
+    each is looked up once, not again when the window before asks whether
+    it meets it."""
+    original = _documents_on_lines(300).replace("\n  ", "\n\n  ")
+    locator = IncrementalGrammarOracle("json")
+    asked = 0
+
+    def token_start(at: int) -> int | None:
+        nonlocal asked
+        asked += 1
+        return locator.last_token_start(original[:at])
+
+    repair = _joined(original)
+    found = Judge(original, _lexer("json"), token_start=token_start)(repair)
+    assert found == _json_judge(original, _Counting())(repair)
+    assert 300 <= asked <= 310
+
+
 class _InputLexes:
     """A lexer that counts the stretches of the input it lexes."""
 

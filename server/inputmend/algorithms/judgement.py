@@ -430,6 +430,7 @@ class Judge:
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
         self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
         self._lexed: dict[tuple[int, int], tuple[Lexeme, ...]] = {}  # see :meth:`_lex_input`
+        self._opened: dict[int, int] = {}  # see :meth:`_start_of`
 
     # -- windows ------------------------------------------------------------
 
@@ -456,7 +457,10 @@ class Judge:
         if offset - line <= LOOKAROUND:
             if by is not None and line <= by:
                 return line  # a token still open there began earlier still
-            return self._open_token_start(offset + 1, line)
+            found = self._opened.get(offset)
+            if found is None:  # (asked again for the edit that starts the next window)
+                found = self._opened[offset] = self._open_token_start(offset + 1, line)
+            return found
         if self.token_start is not None and offset + 1 >= self._content_end:
             # on a long line, what is inserted before the blanks the text
             # ends in changes no token before its last one either
