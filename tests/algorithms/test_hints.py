@@ -509,3 +509,21 @@ def test_words_where_a_value_stands_are_written_as_a_string(text: str, wanted: o
 def test_a_lone_quote_and_backquotes_are_read_as_strings(text: str, wanted: object) -> None:
     for name in ("json", "jsonc"):
         assert wanted in _data(_texts(name, text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1, declaration": true}',  # a string that lost its opening quote
+        '["dist", ISODate("**jest**")]',  # a call
+        '{\\"a\\": \\"b\\"}',  # the letters of escapes, once a plain step deleted a backslash
+    ],
+)
+def test_words_followed_by_a_quote_or_a_call_or_after_a_plain_step_are_not_quoted(
+    text: str,
+) -> None:
+    oracle = _oracle("json")
+    hints = guidance(oracle.grammar).hints
+    quote = syntax_of(oracle.grammar).strings[0].quoted
+    found = hint_repairs(text, oracle, hints=hints, locator=oracle, budget=BUDGET, quote=quote)
+    assert not any("quote `" in repair.note for repair in found.repairs)

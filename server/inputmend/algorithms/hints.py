@@ -8,8 +8,9 @@ a trailing comma just before it, a comment line ending at it, the wrappers
 around the text, documents written one after another), keeps the one that
 takes the parse furthest, and goes on to the next error; where no hint helps,
 the words at the error written as a string of the grammar (a value that
-lost its quotes), else one plain step (deleting the character at the error, or inserting a
-separator or closer there) takes the parse past it, so that a foreign string
+lost its quotes; not once a plain step was taken), else one plain step
+(deleting the character at the error, or inserting a separator or closer
+there) takes the parse past it, so that a foreign string
 after a stray comma is still rewritten.  Nothing is rewritten
 where the text parses, so a ``//`` inside a valid string stays.  What the
 hints cannot fix (a truncated end, a lost bracket) is handed to ``finish``
@@ -500,13 +501,18 @@ def _plain_steps(text: str, error: int) -> list[tuple[str, tuple[Edit, ...]]]:
 
 
 _WORDS = re.compile(
-    r"""(?=[^\W\d_])(?:[^\s,:;=\[\]{}()"'`#\\]|:(?=\S))+"""
+    r"""(?<!\\)(?=[^\W\d_])(?:[^\s,:;=\[\]{}()"'`#\\]|:(?=\S))+"""
     r"""(?:[ \t]+(?:[^\s,:;=\[\]{}()"'`#\\]|:(?=\S))+)*"""
 )
 """Words at an error that a string may hold, from a letter (not markup
 before a number, ``**3.45``) up to a blank before punctuation or the end of
 the line (a ``:`` glued to text, as in a URL, is part of them; a backslash
 is not, it escapes what follows)."""
+
+_ENDS_VALUE = re.compile(r"[ \t]*(?:[,;:\]})]|\r?\n|\Z)")
+"""What may follow words that are a value: a delimiter, a closer or the
+line's end (not a quote, ``declaration": true``: a string that lost its
+opening quote; not ``(``, ``ISODate(...)``: a call)."""
 
 Quote = Callable[[str], str | None]
 """A text as a string of the grammar (None: no string holds it)."""
@@ -516,8 +522,10 @@ def _words_quoted(text: str, error: int, quote: Quote | None) -> list[tuple[str,
     """The words at an error written as a string: a value that lost its
     quotes, or never had them (``{"name": demo}``, ``[red, green]``)."""
     match = _WORDS.match(text, error) if quote is not None else None
-    written = None if match is None or quote is None else quote(match.group())
-    if match is None or written is None:
+    if match is None or quote is None or not _ENDS_VALUE.match(text, match.end()):
+        return []
+    written = quote(match.group())
+    if written is None:
         return []
     return [(f"quote `{match.group()}`", (Edit(error, match.end() - error, written),))]
 
@@ -621,8 +629,10 @@ def hint_repairs(
                 )
                 solved, best = attempt(anywhere_before)
                 searched = max(searched, min(early, _line_start(current, error)))
-            if not solved and _stuck(best, remaining):
-                # words where a value stands, without quotes: a string
+            if not solved and _stuck(best, remaining) and len(applied) == hinted:
+                # words where a value stands, without quotes: a string (not
+                # after a plain step, whose guess may have made the words:
+                # the `n` of `\n` once its backslash is deleted)
                 solved, best = attempt(_words_quoted(current, error, quote))
             # a plain step at the end of a valid prefix can only complete it,
             # which counts after a hint's step alone (completion does better)

@@ -96,3 +96,10 @@ def test_the_ranking_closes_a_lost_element_on_its_own_line_and_touches_nothing_e
     best = result.repairs[0]
     assert best.text == POM.replace("  </dependencies>", "    </dependency>\n  </dependencies>")
     assert best.edits == (Edit(POM.index("  </dependencies>"), 0, "    </dependency>\n"),)
+
+
+def test_the_line_that_opened_the_construct_is_read_past_blank_lines() -> None:
+    text = '<a>\n  <b name=""\n\n  <c/>\n</a>\n'
+    at = text.index("\n\n  <c/>")
+    completed = _completed(text, Edit(at, 0, "/>"))
+    assert not CLOSERS.wanted(context(text, "xml"), (completed,))

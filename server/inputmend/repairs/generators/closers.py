@@ -119,13 +119,25 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
             closer, own_line = edit.insert, True  # closed at the end of the line above
         else:
             continue
-        if error_line and _closes_earlier(context, error_line - 1):
+        if error_line and _closes_earlier(context, _content_end_above(text, error_line)):
             yield from proposals(text, content, closer, own_line=own_line)
 
 
+def _content_end_above(text: str, line_start: int) -> int:
+    """Where the last line with text above the line at ``line_start`` ends
+    (0 when there is none)."""
+    end = line_start - 1
+    while end > 0:
+        start = _line_start(text, end)
+        if text[start:end].strip():
+            return end
+        end = start - 1
+    return 0
+
+
 def _closes_earlier(context: RepairContext, offset: int) -> bool:
-    """Does the line that ends at ``offset`` (the one above the error's)
-    leave open nothing it opened: the grammar completes the text up to its
+    """Does the line that ends at ``offset`` (the last with text above the
+    error's) leave open nothing it opened: the grammar completes the text up to its
     end as up to its start?  Then a closer lost before the error's line
     closes a construct of an earlier line, and may have a line of its own;
     else it ends that line's own (``<b lang="fr"`` lacks ``/>`` at its
