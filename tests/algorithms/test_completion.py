@@ -120,3 +120,22 @@ def test_a_field_cut_off_with_a_separator_inside_gets_no_empty_fields() -> None:
     finally:
         oracle.close()
     assert found == ()
+
+
+def test_a_field_with_a_separator_cut_off_early_in_its_record_gets_empty_fields() -> None:
+    # the record lacks more fields than `"Dee, x` holds commas: no quote put
+    # back before its comma makes it whole, it was cut off; and a record
+    # whose string is closed (`"Dee, x"`) was cut off after it
+    oracle = build_oracle(OracleSpec(grammar="csv"))
+    grammar = IncrementalGrammarOracle("csv")
+    options = CompletionOptions(grammar.completion, grammar.last_token_start, fields=",")
+    header = "id,name,note,city,date\n"
+    try:
+        (open_field,) = complete_text(header + '4,"Dee, x', oracle, options=options).repairs
+        (closed,) = complete_text(header + '4,"Dee,x"', oracle, options=options).repairs
+        (one_short,) = complete_text(header + '4,2,3,"Dee,x"', oracle, options=options).repairs
+    finally:
+        oracle.close()
+    assert open_field.text == header + '4,"Dee, x",,,'
+    assert closed.text == header + '4,"Dee,x",,,'
+    assert one_short.text == header + '4,2,3,"Dee,x",'

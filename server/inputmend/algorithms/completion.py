@@ -32,7 +32,10 @@ the oracle still calls incomplete at its end gets empty fields (the field
 separator) appended until it is whole, the number found by doubling, then
 halving (a few oracle runs, not one per field).  Not where the token cut
 off holds a separator (``4,"Dee,x``): its string may have lost its closing
-quote before the separator instead, which the hints put back.
+quote before the separator instead, which the hints put back, unless the
+record would lack more fields than that token holds separators
+(``4,"Dee,x`` cut off in the second of nine fields); a record the grammar
+calls whole (``4,"Dee, x"``, a string closed before the cut) gets them.
 """
 
 from __future__ import annotations
@@ -129,9 +132,10 @@ def complete_text(
                     verdict = feedback.verdict  # (the oracle's, already asked)
                 else:
                     verdict = checked.check(candidate).verdict
-                if verdict is Verdict.INCOMPLETE and _fillable(prefix, options):
+                least = _least_fields(prefix, suffix, options)
+                if verdict is Verdict.INCOMPLETE and least is not None:
                     # complete by the grammar, cut short by the loader's count of fields
-                    filled = _filled(candidate, options.fields or "", checked)
+                    filled = _filled(candidate, options.fields or "", checked, least)
                     candidate, verdict = (filled, Verdict.COMPLETE) if filled else (text, verdict)
                 if candidate != text and verdict is Verdict.COMPLETE:
                     repairs.append(_repair(text, cut, candidate))
@@ -180,26 +184,35 @@ def _closed_in_place(text: str, cut: int, suffix: str, oracle: Oracle) -> str | 
     return None
 
 
-def _fillable(prefix: str, options: CompletionOptions) -> bool:
-    """May the last record of ``prefix`` get empty fields after its
-    completion?  Where the format has ``fields`` and the token cut off at
-    its end holds no field separator: where it does (``4,"Dee,x``), the
-    string may have lost its closing quote before it rather than been cut
-    off, and the hints put that quote back."""
+def _least_fields(prefix: str, suffix: str, options: CompletionOptions) -> int | None:
+    """How many empty fields the last record of ``prefix`` (completed by the
+    grammar with ``suffix``) must lack at least to get them after its
+    completion; None: none, the format has no ``fields``.  Any number where
+    the grammar appends nothing (the record is whole, only short of fields:
+    ``4,"Dee, x"``) or the token cut off at its end holds no field
+    separator.  Where it holds some (``4,"Dee,x``), its string may have lost
+    its closing quote before one of them rather than been cut off, which the
+    hints put back (``4,"Dee",x``): padding is for a record that would still
+    lack fields then, more than the separators in the token."""
     if not options.fields or options.token_start is None:
-        return False
+        return None
+    if not suffix.strip():
+        return 1
     start = options.token_start(prefix)
+    if start is None:
+        return None
     # (past its first character: a field cut off as it opens, `,"tw`, may be
     # read from the separator before it)
-    return start is not None and options.fields not in prefix[start + 1 :]
+    return prefix[start + 1 :].count(options.fields) + 1
 
 
-def _filled(text: str, separator: str, oracle: Oracle) -> str | None:
+def _filled(text: str, separator: str, oracle: Oracle, least: int = 1) -> str | None:
     """``text`` with the fewest separators appended that the oracle accepts,
     when it calls ``text`` with fewer incomplete (a last record short of
-    fields); None when no number up to :data:`MAX_FIELDS` makes it valid.
-    The number is found by doubling until the oracle no longer calls the
-    text incomplete, then halving between the last two."""
+    fields) and that fewest is ``least`` or more; None when no number up to
+    :data:`MAX_FIELDS` makes it valid.  The number is found by doubling
+    until the oracle no longer calls the text incomplete, then halving
+    between the last two."""
     low, high = 0, 1  # low: still incomplete; high: to try
     while True:
         verdict = oracle.check(text + separator * high).verdict
@@ -215,7 +228,9 @@ def _filled(text: str, separator: str, oracle: Oracle) -> str | None:
             low = middle
         else:
             high, verdict = middle, verdict_middle
-    return text + separator * high if verdict is Verdict.COMPLETE else None
+    if verdict is not Verdict.COMPLETE or high < least:
+        return None
+    return text + separator * high
 
 
 def _punctuation(token: str) -> bool:
