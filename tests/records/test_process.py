@@ -140,3 +140,20 @@ def test_a_partition_s_records_pre_checked_at_once_get_what_one_at_a_time_gets()
                     r for r in one_by_one.results if r.status not in (Status.VALID, Status.BLANK)
                 ]
                 assert list(at_once.results) == shown, (fmt, count, ending)
+
+
+def test_a_field_with_a_line_break_that_lost_its_closing_quote_is_repaired_whole() -> None:
+    data = b'1,Ann,3\n2,"Bob\nSmith,4\n3,Cy,5\n'
+    result = processor("csv", columns=3).partition(Partition(0, data, 2, True))
+    assert result.output == b'1,Ann,3\n2,"Bob\nSmith",4\n3,Cy,5\n'
+    assert result.counts == Counts(records=3, valid=2, repaired=1)
+    assert [r.line for r in result.results] == [3]
+
+
+def test_lines_read_as_one_broken_row_are_judged_alone_when_its_repair_fails() -> None:
+    data = b'1,Ann,3\n2,"Bob\nSmith,4\n3,Cy,5\n'
+    result = processor("csv", columns=3, max_tests=1).partition(Partition(0, data, 2, True))
+    assert result.output == data
+    assert result.counts == Counts(records=4, valid=2, rejected=2)
+    assert [r.line for r in result.results] == [3, 4]
+    assert all(r.rejection is Rejection.NO_REPAIR for r in result.results)

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from inputmend.records.model import Partition
+from inputmend.records.oracles import CsvFastCheck
 from inputmend.records.split import (
     Lines,
     Oversized,
@@ -180,3 +181,109 @@ def test_a_stream_without_header_has_none() -> None:
     partitioner = Partitioner(io.BytesIO(b"\n\n"), "csv", partition_bytes=64, max_record_bytes=64)
     assert partitioner.take_header(lambda record: True) == (b"\n\n", None, 3)
     assert list(partitioner) == []
+
+
+def _header_rows(text: bytes, *, final: bool = True) -> tuple[list[int], int]:
+    """Rows under a header of three fields, judged by the pre-check."""
+    row = CsvFastCheck(3)
+    lines = Lines.of(text)
+    return record_stops(
+        lines,
+        "csv",
+        final=final,
+        max_bytes=1 << 20,
+        joins=lambda data: row(data.decode()),
+        columns=3,
+    )
+
+
+def test_a_field_with_a_line_break_that_lost_a_quote_keeps_its_lines_together() -> None:
+    # the closing quote lost: `"x` then `y`, neither a row alone
+    assert _header_rows(b'1,a,"x\ny\n2,b,c\n') == ([2, 3], 3)
+    # the opening quote lost after a field that lost its closing one
+    assert _header_rows(b'1,"a,"x\ny"\n2,b,c\n') == ([2, 3], 3)
+    # a first line that is a row alone, then the end of a quoted field
+    # (its opening quote lost on the line before): one row too
+    assert _header_rows(b'1,a,x\ny"\n2,b,c\n') == ([2, 3], 3)
+    # but not a line that opens a quoted field after a row
+    assert _header_rows(b'1,a,x\n"y\n2,b,c\n') == ([1, 2, 3], 3)
+
+
+def test_two_damaged_rows_are_not_read_as_one() -> None:
+    # the second line has the commas of a row: a row of its own
+    assert _header_rows(b'1,a,"x\n2,3,4,5\n2,b,c\n') == ([1, 2, 3], 3)
+    # a row cut off before a valid row of two lines
+    assert _header_rows(b'1,a\n2,b,"x\ny"\n3,c,d\n') == ([1, 3, 4], 4)
+    # without a header (or for the header itself), lines are never paired
+    lines = Lines.of(b'1,a,"x\ny\n')
+    assert record_stops(lines, "csv", final=True, max_bytes=99, joins=lambda d: False) == (
+        [1, 2],
+        2,
+    )
+
+
+def test_a_row_s_last_line_waits_for_the_next_unless_final() -> None:
+    assert _header_rows(b"1,a,b\n2,a\n", final=False) == ([1], 1)
+    assert _header_rows(b"1,a,b\n2,a\n", final=True) == ([1, 2], 2)
+    assert _header_rows(b"1,a,b\n2,a,c\n", final=False) == ([1], 1)
+    # the next line starts a row of several lines that later lines may close
+    assert _header_rows(b'1,a\nb,"x\n', final=False) == ([], 0)
+    assert _header_rows(b'1,a\nb,"x\n', final=True) == ([2], 2)
+
+
+def _broken_csv(rng: random.Random) -> bytes:
+    """Rows of three fields, some with a field over two lines, some of
+    them damaged: a quote lost, a row cut short, a row with a field too many."""
+    rows = []
+    for number in range(rng.randint(0, 30)):
+        row = rng.choice([f"{number},a,b", f'{number},"x, y",b', f'{number},a,"one\ntwo"'])
+        damage = rng.random()
+        if damage < 0.15:
+            at = [i for i, c in enumerate(row) if c == '"']
+            if at:
+                cut = rng.choice(at)
+                row = row[:cut] + row[cut + 1 :]
+        elif damage < 0.25:
+            row = row[: rng.randrange(1, len(row))]
+        elif damage < 0.3:
+            row += ",z"
+        rows.append(row + rng.choice(["\n", "\r\n"]))
+    return "".join(rows).encode()
+
+
+def test_broken_rows_are_grouped_the_same_however_the_stream_is_cut() -> None:
+    row = CsvFastCheck(3)
+
+    def joins(data: bytes) -> bool:
+        return row(data.decode())
+
+    rng = random.Random(11)
+    for _ in range(80):
+        data = _broken_csv(rng)
+        whole, _ = record_stops(
+            Lines.of(data, "csv"), "csv", final=True, max_bytes=1 << 20, joins=joins, columns=3
+        )
+        for size in (1, 7, 23, 1 << 20):
+            partitioner = Partitioner(
+                io.BytesIO(data),
+                "csv",
+                partition_bytes=size,
+                max_record_bytes=1 << 20,
+                joins=joins,
+                columns=3,
+                read_bytes=5,
+            )
+            stops: list[int] = []
+            for part in partitioner:
+                assert isinstance(part, Partition)
+                found, _ = record_stops(
+                    Lines.of(part.data, "csv"),
+                    "csv",
+                    final=True,
+                    max_bytes=1 << 20,
+                    joins=joins,
+                    columns=3,
+                )
+                offset = part.first_line - 1
+                stops += [offset + stop for stop in found]
+            assert stops == whole, (data, size)

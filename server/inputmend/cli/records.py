@@ -201,7 +201,7 @@ def _run_file(name: str, run: RecordRun, warned: set[str]) -> int:
             raise InputError(f"{name}: {error}") from None
         processor = job.processor()
         if run.fmt == "csv":
-            partitioner.joins = processor.joins
+            partitioner.joins, partitioner.columns = processor.joins, processor.columns
         report = Report(name, run, started)
         suffix = path.suffix if path else (".csv" if run.fmt == "csv" else ".jsonl")
         try:

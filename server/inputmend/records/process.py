@@ -27,7 +27,7 @@ from inputmend.records.model import (
     Rejection,
     Status,
 )
-from inputmend.records.oracles import FastCheck, csv_fields, record_oracle
+from inputmend.records.oracles import CsvRowOracle, FastCheck, csv_fields, record_oracle
 from inputmend.records.split import Lines, Partitioner, record_stops
 
 SPLIT_ALGORITHM = "one value per line"
@@ -77,6 +77,8 @@ class RecordProcessor:
         self.fast = fast
         self.settings = settings
         self.budget = Budget(timeout_s=settings.timeout_s, max_tests=settings.max_tests)
+        self.columns = oracle.columns if isinstance(oracle, CsvRowOracle) else None
+        """The CSV header's number of fields (for the partitioner too)."""
 
     # ------------------------------------------------------------ one record
     def blank(self, content: bytes | str) -> bool:
@@ -236,11 +238,13 @@ class RecordProcessor:
             final=True,
             max_bytes=self.settings.max_record_bytes,
             joins=joins,
+            columns=self.columns,
         )
         contents, endings, fast = lines.contents, lines.endings, self.fast
         limit = self.settings.max_record_bytes
         replaced: dict[int, bytes | None] = {}
         results: list[RecordResult] = []
+        separate: set[int] = set()  # where a line of a broken pair starts a record of its own
         judged = range(len(stops)) if everything else self._unsure(lines, stops)
         valid, blank = len(stops) - len(judged), 0
         for record in judged:
@@ -260,17 +264,51 @@ class RecordProcessor:
                     results.append(RecordResult(line, Status.BLANK, text, ending, text))
                 continue
             result = self.judge(text, line=line, ending=ending, size=len(content))
-            if result.status is Status.VALID:
-                valid += 1
-            if result.output is None:
-                replaced[start] = None
-            elif result.output is not text:
-                replaced[start] = encode(result.output)
-            if everything or result.status is not Status.VALID:
-                results.append(result)
+            if result.status is Status.REJECTED and stop > start + 1:
+                # lines joined as one broken row (no valid row joins them, see
+                # split.group_rows) that are not one after all: each alone
+                separate.update(range(start + 1, stop))
+                for index in range(start, stop):
+                    alone = self._line(lines, index, partition.first_line, everything)
+                    valid += alone is not None and alone.status is Status.VALID
+                    if alone is not None:
+                        self._note(alone, index, replaced, results, everything)
+                continue
+            valid += result.status is Status.VALID
+            self._note(result, start, replaced, results, everything)
+        if separate:
+            stops = sorted({*stops, *separate})
         counts = _count(results, valid=valid, blank=blank)
         output = partition.data if not replaced else _rebuild(lines, stops, replaced)
         return PartitionResult(partition.index, output, counts, tuple(results))
+
+    def _line(
+        self, lines: Lines, index: int, first_line: int, everything: bool
+    ) -> RecordResult | None:
+        """The result for physical line ``index`` judged alone (None: blank)."""
+        content = lines.contents[index]
+        text, _ = decode(content)
+        if self.blank(content):
+            return None
+        ending = lines.endings[index].decode("ascii")
+        return self.judge(text, line=first_line + index, ending=ending, size=len(content))
+
+    @staticmethod
+    def _note(
+        result: RecordResult,
+        start: int,
+        replaced: dict[int, bytes | None],
+        results: list[RecordResult],
+        everything: bool,
+    ) -> None:
+        """Keep ``result`` (of the record starting at line ``start``): its
+        output replaces the record's bytes where it differs."""
+        if result.output is None:
+            replaced[start] = None
+        elif result.output is not result.text:
+            replaced[start] = encode(result.output)
+        if everything or result.status is not Status.VALID:
+            results.append(result)
 
     def _unsure(self, lines: Lines, stops: list[int]) -> Sequence[int]:
         """The records (by index) that the pre-check does not accept, all of

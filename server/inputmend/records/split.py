@@ -6,7 +6,12 @@ is a physical line unless its quotes do not balance; then it runs on to the
 line where they do, *if* the joined lines are a valid row.  When they are not
 (a lost quote flips the balance for the rest of the file), or the quotes do
 not balance within ``max_bytes``, the record is the one physical line: a lost
-quote damages one row, never the rows after it (:func:`group_rows`).
+quote damages one row, never the rows after it (:func:`group_rows`).  Nor
+the row before or after its own: a quoted field with a line break that
+lost a quote leaves two lines that are no row alone (or a row and a line that
+begins with the end of a quoted field), with an odd number of quotes
+between them; they are one damaged record, repaired as one (and line by
+line when that repair fails, :mod:`inputmend.records.process`).
 
 Every decision looks only at the lines from the record's start onwards, so
 a partition that starts at a record boundary is split exactly as the whole
@@ -58,14 +63,18 @@ def group_rows(
     final: bool,
     max_bytes: int,
     joins: Callable[[int, int], bool],
+    broken_pair: Callable[[int, bool], bool | None] | None = None,
 ) -> tuple[list[int], int]:
     """Group physical lines into CSV records.
 
     ``quotes[i]`` is the number of quote characters of line ``i`` and
     ``sizes[i]`` its size; ``joins(first, stop)`` says whether lines
-    ``first..stop-1`` together are a valid row.  Returns the index after each
-    record's last line, and how many lines were grouped: when not ``final``,
-    the grouping stops before a record that later lines might still close.
+    ``first..stop-1`` together are a valid row; ``broken_pair(i, final)``
+    (when given) whether lines ``i`` and ``i + 1``, no row alone, are one
+    damaged row (None: later lines will tell; see :func:`_broken_pair`).  Returns the index
+    after each record's last line, and how many lines were grouped: when not
+    ``final``, the grouping stops before a record that later lines might
+    still close or complete.
     """
     stops: list[int] = []
     first, count = 0, len(quotes)
@@ -77,9 +86,66 @@ def group_rows(
                 break  # later lines may close the quote
             if closed is not None and closed > 0 and joins(first, closed):
                 stop = closed
+        if stop == first + 1 and broken_pair is not None:
+            if first + 1 == count:
+                if not final:
+                    break  # the next line may be the rest of this row
+            else:
+                paired = broken_pair(first, final)
+                if paired is None:
+                    break  # the lines after may make the next line a row's start
+                if paired:
+                    stop = first + 2
         stops.append(stop)
         first = stop
     return stops, first
+
+
+_TAIL = re.compile(rb'[^",]*"(?:,|$)')
+"""A line that begins with the end of a quoted field: text, then the quote
+that ends the field."""
+
+
+def _broken_pair(
+    lines: Lines,
+    quotes: Sequence[int],
+    sizes: Sequence[int],
+    first: int,
+    max_bytes: int,
+    joins: Callable[[int, int], bool],
+    *,
+    columns: int,
+    final: bool,
+) -> bool | None:
+    """Are lines ``first`` and ``first + 1`` one row whose quoted field
+    with a line break lost a quote?  Neither is empty or a row alone (the
+    first may be one when the second begins with the end of a quoted
+    field, ``5,Ann,line one`` then ``line two"``: the field's opening quote
+    was lost), and together they hold an odd number of quotes: a quote
+    opens on one of them that nothing closes (``5,"line one`` then ``line
+    two``; ``"Lee, Ann,6,"line one`` then ``line two"``), and the second line has fewer
+    commas than a row of ``columns`` fields (the rest of a row, not two
+    damaged rows one after the other).  Not when the second line starts
+    a valid row of several lines (a row cut off before it); None when that
+    is for later lines to tell (not ``final``)."""
+    second = first + 1
+    if (quotes[first] + quotes[second]) % 2 == 0 or sizes[first] + sizes[second] > max_bytes:
+        return False
+    if not lines.contents[first] or not lines.contents[second]:
+        return False
+    if lines.contents[second].count(b",") >= columns - 1:
+        return False  # as many fields as a row: a row of its own
+    if joins(second, second + 1):
+        return False
+    if joins(first, second) and not (quotes[second] % 2 and _TAIL.match(lines.contents[second])):
+        return False
+    if quotes[second] % 2:
+        closed = _closing_line(quotes, sizes, second, max_bytes)
+        if closed is None and not final:
+            return None
+        if closed is not None and closed > 0 and joins(second, closed):
+            return False
+    return True
 
 
 def _closing_line(
@@ -190,21 +256,35 @@ def record_stops(
     final: bool,
     max_bytes: int,
     joins: Callable[[bytes], bool] | None,
+    columns: int | None = None,
 ) -> tuple[list[int], int]:
     """Records of ``lines`` as the index after each one's last line, and how
-    many lines they cover (see :func:`group_rows`)."""
+    many lines they cover (see :func:`group_rows`).  ``columns``: the
+    header's number of fields, for the rows after it (two lines may then be
+    one broken row, :func:`_broken_pair`)."""
     count = len(lines.contents)
     if fmt == "lines" or joins is None:
         return list(range(1, count + 1)), count
     contents, endings = lines.contents, lines.endings
     quotes = [content.count(b'"') for content in contents]
     sizes = [len(content) + len(ending) for content, ending in zip(contents, endings, strict=True)]
+
+    def joined(first: int, stop: int) -> bool:
+        return joins(lines.joined(first, stop))
+
+    def pair(first: int, final: bool) -> bool | None:
+        assert columns is not None
+        return _broken_pair(
+            lines, quotes, sizes, first, max_bytes, joined, columns=columns, final=final
+        )
+
     return group_rows(
         quotes,
         sizes,
         final=final,
         max_bytes=max_bytes,
-        joins=lambda first, stop: joins(lines.joined(first, stop)),
+        joins=joined,
+        broken_pair=pair if columns is not None else None,
     )
 
 
@@ -222,7 +302,8 @@ class Partitioner:
     """Cuts a binary stream into partitions that end at record boundaries.
 
     ``joins`` is the CSV row test of :func:`group_rows` (on a candidate
-    record's bytes); lines mode needs none.  ``bom`` tells whether the
+    record's bytes) and ``columns`` the header's number of fields (see
+    :func:`record_stops`); lines mode needs neither.  ``bom`` tells whether the
     stream started with a UTF-8 byte-order mark (set aside, not in any
     partition).  ``bytes_read`` counts what was read so far."""
 
@@ -234,6 +315,7 @@ class Partitioner:
         partition_bytes: int,
         max_record_bytes: int,
         joins: Callable[[bytes], bool] | None = None,
+        columns: int | None = None,
         read_bytes: int = 1 << 20,
     ) -> None:
         self.stream = stream
@@ -241,6 +323,7 @@ class Partitioner:
         self.partition_bytes = partition_bytes
         self.max_record_bytes = max_record_bytes
         self.joins = joins
+        self.columns = columns
         self.read_bytes = read_bytes
         self.bytes_read = 0
         self.line = 1
@@ -327,7 +410,12 @@ class Partitioner:
         lines = Lines.of(self._buffer[:end], self.fmt)
         final = self._eof and end == len(self._buffer)
         _, grouped = record_stops(
-            lines, self.fmt, final=final, max_bytes=self.max_record_bytes, joins=self.joins
+            lines,
+            self.fmt,
+            final=final,
+            max_bytes=self.max_record_bytes,
+            joins=self.joins,
+            columns=self.columns,
         )
         return end if grouped == len(lines.contents) else lines.size(grouped)
 

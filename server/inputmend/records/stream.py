@@ -147,7 +147,7 @@ def _csv(
     yield RecordResult(header.line, Status.HEADER, header.text, ending, header.text)
     record, fast = record_oracle("csv", oracle, columns=header.columns)
     processor = RecordProcessor("csv", record, fast, settings)
-    partitioner.joins = processor.joins
+    partitioner.joins, partitioner.columns = processor.joins, processor.columns
     try:
         for item in partitioner:
             if isinstance(item, Oversized):
