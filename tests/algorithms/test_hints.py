@@ -327,6 +327,10 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("json", '{"a": "x\ty"}', '{"a": "x\\ty"}'),
         ("jsonc", '{"a": "x\ty"}', '{"a": "x\\ty"}'),
         ("json", '{"a": "\\u12"}', '{"a": "\\\\u12"}'),
+        # a regular expression that lost one backslash of a pair: the pairs
+        # are escaped backslashes, kept; the lone one is doubled
+        ("json", '{"a": "^\\\\s*\\s"}', '{"a": "^\\\\s*\\\\s"}'),
+        ("jsonc", '{"a": "\\\\b\\d\\n"} // x', '{"a": "\\\\b\\\\d\\\\n"} // x'),
         # an end tag that lost its slash, before its parent's end tag
         ("xml", "<a><b>x<b></a>", "<a><b>x</b></a>"),
         # another language's comment after a value ends the value
