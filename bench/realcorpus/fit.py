@@ -72,6 +72,7 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("misplaced", 16, 1),
     ("invented", 4, 1),
     ("unfilled", 4, 1),
+    ("punctuated", 4, 1),
     ("absorbed", 4, 1),
     ("reread", 4, -1),
     ("commented", 32, 1),

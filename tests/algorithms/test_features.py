@@ -255,6 +255,33 @@ def test_a_comment_after_text_on_its_line_counts_tail_commented() -> None:
     assert whole.commented == len("Thisisprose") and whole.tail_commented == 0
 
 
+def test_punctuation_inserted_into_a_value_counts_punctuated_not_its_quotes() -> None:
+    yaml = _lexer("yaml")
+    damaged = "a:\n  python: *3.12\n  b: 2\n"
+    for prefix in ("-", "$", ":"):
+        spliced = _features(damaged, damaged.replace("*3.12", prefix + "*3.12"), yaml)
+        assert (spliced.punctuated, spliced.invented) == (1, 0)
+    for quote in "\"'":
+        quoted = _features(damaged, damaged.replace("*3.12", f"{quote}*3.12{quote}"), yaml)
+        assert quoted.punctuated == 0
+    listed = "a:\n  - *x/y\n  - 'v*\n  - '{{ c }}\n"  # read as plain scalars with `- `
+    assert _features(listed, listed.replace("*x/y", '"*x/y"'), yaml).punctuated == 0
+    assert _features(listed, listed.replace("'v*", "'v*'"), yaml).punctuated == 0
+    assert _features(listed, listed.replace("}}", "}}'"), yaml).punctuated == 0
+    assert _features(listed, listed.replace("x/y", "x'/y"), yaml).punctuated == 1
+    slashed = _features("d: &/\n", "d: /&/\n", yaml)  # a slash is no quote
+    assert slashed.punctuated == 1
+    json = _lexer("json")
+    escaped = _features('{"a": "say "hi""}', '{"a": "say \\"hi\\""}', json)
+    closed = _features('{"a": "abc}', '{"a": "abc"}', json)
+    assert escaped.punctuated == closed.punctuated == 0
+    assert _features("['it's']", "['it''s']", _lexer("yaml")).punctuated == 0
+    header = "section]\na = 1\n"  # read as one token, in its own brackets
+    assert _features(header, "[" + header, _lexer("ini")).punctuated == 0
+    flow = "a: 1\nb: [1, 2\n"  # `1, 2]` read as one plain scalar
+    assert _features(flow, "a: 1\nb: [1, 2]\n", yaml).punctuated == 0
+
+
 def test_adjacent_fields_quoted_as_one_count_joined_once_not_quoted() -> None:
     csv = _lexer("csv")
     joined = _features("5,Eve,6,7\n", '5,Eve,"6,7"\n', csv)

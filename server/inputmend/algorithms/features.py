@@ -91,6 +91,10 @@ class Features:
     """Values made up (``Judgement.invented``)."""
     unfilled: int = 0
     """Made-up values other than the grammar's filler (``Judgement.unfilled``)."""
+    punctuated: int = 0
+    """Punctuation inserted inside a value that keeps input text, other than
+    its quotes and escapes (``Judgement.punctuated``: ``-*3.12`` for a YAML
+    value ``*3.12`` that needed quotes, where ``"*3.12"`` invents nothing)."""
     absorbed: int = 0
     """Values an inserted delimiter makes begin or end with a blank
     (``Judgement.absorbed``)."""
@@ -179,6 +183,7 @@ def features_of(
         misplaced=judgement.misplaced,
         invented=judgement.invented,
         unfilled=judgement.unfilled,
+        punctuated=judgement.punctuated,
         absorbed=judgement.absorbed,
         commented=judgement.commented,
         tail_commented=judgement.tail_commented,

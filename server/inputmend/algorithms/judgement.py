@@ -88,6 +88,16 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     tokens; delimiters and closers are not invented data.
 ``unfilled``
     Made-up values other than the grammar's preferred filler (``null``).
+``punctuated``
+    Punctuation the repair inserts inside a value that keeps text of the
+    input: characters other than letters, digits and blanks (those count
+    in ``invented``) added into a data token that also holds input
+    characters, except the token's own delimiters (the quotes of
+    ``"*3.12"``, a value quoted whole), brackets at its ends (structure put
+    back: INI's ``[section]``) and, inside quotes, escapes (a backslash, a
+    doubled quote).
+    ``-*3.12`` for a YAML value ``*3.12`` that needed quotes makes up data
+    inside the value: no quoted string holds it.
 ``absorbed``
     Values that a delimiter the repair inserts at their edge makes begin or
     end with a blank: ``"yarn "}`` rather than ``"yarn" }`` when the closing
@@ -219,6 +229,7 @@ class Judgement:
     misplaced: int = 0
     phrase: int = 0
     tail_commented: int = 0
+    punctuated: int = 0
     wrapper_removed: int = 0
 
     @property
@@ -230,6 +241,7 @@ class Judgement:
             or self.data_lost
             or self.structure_lost
             or self.invented
+            or self.punctuated
             or self.absorbed
             or self.misshapen
             or self.joined
@@ -961,7 +973,7 @@ class _Assessment:
                 if self.survivors(position) and not misread[position]:
                     changed += self._changed(position, cover)
         data_lost, structure_lost, junk_lost, commented, escapes, tail = self._lost()
-        invented, unfilled = self._invented()
+        invented, unfilled, punctuated = self._invented()
         return (
             changed,
             data_lost,
@@ -982,6 +994,7 @@ class _Assessment:
             self._misplaced(),
             self.phrase,
             tail,
+            punctuated,
             0,  # wrappers: counted once per repair (:func:`_unwrapped`)
         )
 
@@ -1426,9 +1439,13 @@ class _Assessment:
                 return True
         return False
 
-    def _invented(self) -> tuple[int, int]:
-        invented = unfilled = 0
+    def _invented(self) -> tuple[int, int, int]:
+        """Values made up, those not the filler, and punctuation inserted
+        into values that keep input text (``invented``, ``unfilled``,
+        ``punctuated``)."""
+        invented = unfilled = punctuated = 0
         filler = self.judge.lexer.hints.filler
+        repaired = self.repaired
         for lexeme in self.after:
             if lexeme.role is not Role.DATA or id(lexeme) in self.covers:
                 continue
@@ -1436,9 +1453,10 @@ class _Assessment:
             if len(added) == lexeme.end - lexeme.start:
                 invented += 1
                 unfilled += filler is not None and lexeme.value != filler
-            else:
-                invented += sum(1 for i in added if self.repaired[i].isalnum())
-        return invented, unfilled
+            elif added:
+                invented += sum(1 for i in added if repaired[i].isalnum())
+                punctuated += _punctuation_added(repaired, lexeme, added)
+        return invented, unfilled, punctuated
 
     def _absorbed(self) -> int:
         """Values that a delimiter inserted at their edge makes begin or end
@@ -1511,6 +1529,56 @@ _WRAPPER_NAME = re.compile(r"[A-Za-z_$][\w.$]*[ \t]*\(\Z")
 that removes a wrapper (``ObjectId(``)."""
 
 _QUOTES = "\"'`"
+
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+"""Opening brackets and the closing bracket of each."""
+_CLOSERS = frozenset(_OPENERS.values())
+
+
+def _punctuation_added(text: str, lexeme: Lexeme, added: list[int]) -> int:
+    """Of the characters at ``added`` (offsets in ``text``, inserted into
+    ``lexeme``), those that are punctuation made part of the value: not
+    letters, digits or blanks; not a quote that pairs with the others of
+    its character on its line (an even number of them: the repair opens or
+    closes a quoted stretch, which an error-tolerant lexer may read as part
+    of a longer token or cut at a bracket inside, YAML's ``- '{{ a }}'``),
+    nor the quote that closes a quoted token (the same quote character first
+    and last), nor what escapes within it (a backslash, the quote doubled),
+    nor a closer at the token's end or an opener at its start that its line
+    closes: structure put back, which a lexer may read with the token (YAML's
+    ``1, 2]`` read as one plain scalar in a flow sequence, INI's
+    ``[section]``)."""
+    first, last = lexeme.start, lexeme.end - 1
+    quote = text[first]
+    delimited = last > first and text[last] == quote and quote in _QUOTES
+    count = 0
+    for offset in added:
+        char = text[offset]
+        if char.isalnum() or char.isspace():
+            continue
+        if delimited and (offset in (first, last) or char in ("\\", quote)):
+            continue
+        if offset == last and char in _CLOSERS:
+            continue  # a closer put back
+        if offset == first and char in _OPENERS and _balanced(text, offset, char):
+            continue  # an opener that its line closes
+        if char in _QUOTES:
+            start = text.rfind("\n", 0, offset) + 1
+            end = text.find("\n", offset)
+            if text.count(char, start, len(text) if end < 0 else end) % 2 == 0:
+                continue
+        count += 1
+    return count
+
+
+def _balanced(text: str, offset: int, opener: str) -> bool:
+    """Does the line of the opening bracket at ``offset`` hold as many of its
+    closing bracket as of it?"""
+    closer = _OPENERS[opener]
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    end = len(text) if end < 0 else end
+    return text.count(opener, start, end) == text.count(closer, start, end)
 
 
 def _unwrapped(original: str, deleted: list[int]) -> list[tuple[int, ...]]:
