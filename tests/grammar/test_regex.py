@@ -19,6 +19,7 @@ from inputmend.grammar.regex import (
     prefix_extent,
     ranges_class,
     ranges_overlap,
+    required_chars,
 )
 
 
@@ -56,6 +57,32 @@ def test_first_chars() -> None:
     assert first_chars(r"(?P<sign>-?)\.[0-9]") == frozenset("-.")  # an optional group
     assert first_chars(r"(a|)c") == frozenset("ac")
     assert first_chars(r"(?=a)") is None  # matches nothing
+
+
+def test_required_chars() -> None:
+    assert required_chars("ab") == (frozenset("a"), frozenset("b"))
+    assert required_chars("a+a") == (frozenset("a"),)  # each set once
+    assert required_chars("[0-9]+\\.x?") == (frozenset("0123456789"), frozenset("."))
+    assert required_chars("ab|c") == (frozenset("ac"),)  # one of each alternative's
+    assert required_chars("ab|c*") == ()  # an alternative that needs nothing
+    assert required_chars("(?:a\\n)*b") == (frozenset("b"),)  # a repeat that may be absent
+    # lookarounds read no character of the match; categories, negations and
+    # either case say nothing
+    assert required_chars(r"(?<=,)x(?=y)") == (frozenset("x"),)
+    assert required_chars(r"\w[^a]\s") == ()
+    assert required_chars("(?i:a)b") == (frozenset("b"),)
+    assert required_chars("(") == ()  # not a regex
+
+
+def test_a_text_without_a_required_char_holds_no_match() -> None:
+    rng = random.Random(7)
+    patterns = [r"[0-9]+\.(?![0-9])", r"'[^'\n]*'|\+[0-9]", r"x(?:yz)+|z{2}", r"(?<=a)b?c"]
+    for _ in range(2000):
+        text = "".join(rng.choice("0123456789.'+xyzabc \n") for _ in range(rng.randrange(12)))
+        held = set(text)
+        for pattern in patterns:
+            if any(needed.isdisjoint(held) for needed in required_chars(pattern)):
+                assert regex.search(pattern, text) is None, (pattern, text)
 
 
 def test_prefix_extent() -> None:

@@ -273,6 +273,7 @@ def _rewrites_at(
     last: int | None = None,
     *,
     poll: Callable[[], object] = lambda: None,
+    scans: Scans | None = None,
 ) -> list[tuple[str, tuple[Edit, ...]]]:
     """The hints' rewrites around an error: foreign tokens and fixes that
     start at an anchor or after ``early`` and reach the error (or end right
@@ -281,7 +282,10 @@ def _rewrites_at(
     partner opens a string that runs on for lines), and fixes after ``early``
     that end before it (a lost quote shows up late); nearest to the error
     first.  ``poll`` is called now and then (it raises when the budget is
-    spent: on a long text the patterns alone take a while)."""
+    spent: on a long text the patterns alone take a while).  ``scans`` keeps
+    the patterns' matches in a region of ``text`` for the next call on the
+    same region (near an error and anywhere before it are one region on a
+    short text)."""
     matches: dict[tuple[int, int, str], tuple[str, tuple[Edit, ...]]] = {}
     # where the blanks right before the error begin: a match that ends in
     # them ends right before the error (found once, not by slicing the text
@@ -315,22 +319,48 @@ def _rewrites_at(
                 found = rewrite.pattern.match(text, anchor)
                 if found is not None and found.end() > anchor:
                     offer(rewrite, found)
+    end = min(len(text), error + REACH)
+    key = (text, early, end, error)
+    scanned = None if scans is None else scans.get(key)
+    if scanned is None:
+        scanned = _scan(text, early, end, error, hints, poll)
+        if scans is not None:
+            scans[key] = scanned
+    for rewrite, found in scanned:
+        offer(rewrite, found)
+    nearest = sorted(matches, key=lambda key: (error - key[1] if key[1] <= error else 0, key))
+    return [matches[key] for key in nearest]
+
+
+Scans = dict[tuple[str, int, int, int], list[tuple[Rewrite, Any]]]
+"""The matches of the hints' patterns in a region of a text (the text, the
+region's start and end, the error after which no match begins)."""
+
+
+def _scan(
+    text: str, early: int, end: int, error: int, hints: Hints, poll: Callable[[], object]
+) -> list[tuple[Rewrite, Any]]:
+    """Each match (not empty) of each pattern of ``hints`` in
+    ``text[early:end]`` that begins at or before ``error``, pattern by pattern."""
     present = set(text[early : error + 1])  # where the matches kept begin
+    held = set(text[early:end])  # what the matches are made of
+    scanned: list[tuple[Rewrite, Any]] = []
     for rewrite in hints.rewrites:
         starts = rewrite.first_chars
         if starts is not None and starts.isdisjoint(present):
             continue
+        if any(needed.isdisjoint(held) for needed in rewrite.required_chars):
+            continue  # a character every match holds is not there
         overlapped = rewrite.kind == "fix"  # a fix may start anywhere: at each field, say
-        region = (text, early, min(len(text), error + REACH))
+        region = (text, early, end)
         for count, found in enumerate(rewrite.pattern.finditer(*region, overlapped=overlapped)):
             if found.start() > error:
                 break
             if count % POLL_EVERY == 0:
                 poll()
             if found.end() > found.start():
-                offer(rewrite, found)
-    nearest = sorted(matches, key=lambda key: (error - key[1] if key[1] <= error else 0, key))
-    return [matches[key] for key in nearest]
+                scanned.append((rewrite, found))
+    return scanned
 
 
 def _together(
@@ -600,6 +630,7 @@ def hint_repairs(
         feedback = locate(draft.text)
         while not feedback.valid and (hints.rewrites or hints.wrappers or hints.concatenated):
             current = draft.text
+            scans: Scans = {}  # this text's matches, near the error and before it
             error = len(current) if feedback.error_offset is None else feedback.error_offset
             if feedback.verdict is Verdict.INCORRECT and feedback.error_offset is None:
                 break  # no position to go by
@@ -612,7 +643,9 @@ def hint_repairs(
             early = _near(current, error, last)
             near = [
                 *_wrappers_at(current, error, hints),
-                *_rewrites_at(current, error, hints, anchors, early, last, poll=meter.poll),
+                *_rewrites_at(
+                    current, error, hints, anchors, early, last, poll=meter.poll, scans=scans
+                ),
                 *_concatenation_at(
                     current, error, hints, locate, None if locator is None else locator.completion
                 ),
@@ -625,7 +658,7 @@ def hint_repairs(
             if not solved and _stuck(best, remaining) and anywhere:
                 # nothing near the error helps: fixes anywhere before it
                 anywhere_before = _rewrites_at(
-                    current, error, hints, set(), searched, poll=meter.poll
+                    current, error, hints, set(), searched, poll=meter.poll, scans=scans
                 )
                 solved, best = attempt(anywhere_before)
                 searched = max(searched, min(early, _line_start(current, error)))

@@ -75,7 +75,7 @@ from typing import Any, Literal, TypeVar
 
 from inputmend.core.oracle import OracleConfigError
 from inputmend.grammar import patterns
-from inputmend.grammar.regex import first_chars, last_char
+from inputmend.grammar.regex import first_chars, last_char, required_chars
 from inputmend.grammar.small_files import read_small_text
 
 T = TypeVar("T")
@@ -112,6 +112,13 @@ class Rewrite:
     def first_chars(self) -> frozenset[str] | None:
         """The characters a match can start with (None: any, or not known)."""
         return first_chars(self.pattern.pattern)
+
+    @functools.cached_property
+    def required_chars(self) -> tuple[frozenset[str], ...]:
+        """Sets of characters every match holds one of each (empty: not known)."""
+        if self.pattern.flags & re.IGNORECASE:
+            return ()
+        return required_chars(self.pattern.pattern)
 
     @functools.cached_property
     def last_char(self) -> str | None:

@@ -4,6 +4,7 @@
   private module, read here and nowhere else), as plain data with opcode names;
 * :func:`first_chars`: the characters a match can start with;
 * :func:`last_char`: a character every match ends with;
+* :func:`required_chars`: sets of characters every match holds one of each;
 * :func:`prefix_extent`: how much of a text is, or can still grow into, a
   match (partial matching of the ``regex`` module);
 * :func:`prefix_source`: a pattern for ``re`` that matches the texts that can
@@ -171,6 +172,54 @@ def _first_of_item(item: RegexItem) -> tuple[frozenset[str] | None, bool]:
         first, nullable = _first_and_nullable(inner)
         return first, first is not None and (low == 0 or nullable)
     return None, False
+
+
+def required_chars(pattern: str) -> tuple[frozenset[str], ...]:
+    """Sets of characters of which every match of ``pattern`` holds at least
+    one each (empty: nothing known).  A text that lacks every character of
+    one of them holds no match, which a set of its characters tells before
+    the pattern runs over it.  Lookarounds and anchors read no character of
+    the match; a case-insensitive part, a category or a negated class says
+    nothing."""
+    try:
+        items = parse_regex(pattern)
+    except re.error:
+        return ()
+    return tuple(dict.fromkeys(_required_of_sequence(items)))
+
+
+def _required_of_sequence(items: list[RegexItem]) -> list[frozenset[str]]:
+    required: list[frozenset[str]] = []
+    for item in items:
+        required += _required_of_item(item)
+    return required
+
+
+def _required_of_item(item: RegexItem) -> list[frozenset[str]]:
+    op, arg = item
+    if op == "LITERAL":
+        return [frozenset(chr(arg))]
+    if op == "IN":
+        first, _ = _first_of_item(item)
+        return [] if first is None else [first]
+    if op == "SUBPATTERN":
+        _group, added, _removed, inner = arg
+        return [] if added & re.IGNORECASE else _required_of_sequence(inner)
+    if op == "ATOMIC_GROUP":
+        return _required_of_sequence(arg)
+    if op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        low, _high, inner = arg
+        return _required_of_sequence(inner) if low >= 1 else []
+    if op == "BRANCH":
+        # every alternative holds one of its own sets: the smallest of each, joined
+        union: set[str] = set()
+        for option in arg:
+            own = _required_of_sequence(option)
+            if not own:
+                return []
+            union |= min(own, key=len)
+        return [frozenset(union)]
+    return []
 
 
 Ranges = tuple[tuple[int, int], ...]  # code point ranges, inclusive
