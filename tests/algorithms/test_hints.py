@@ -136,6 +136,13 @@ def test_plain_steps_alone_make_no_hint_repair() -> None:
     assert _texts("json", '{"a": 1,, "b": 2}') == []
 
 
+def test_a_walk_of_hundreds_of_steps_keeps_its_edits() -> None:
+    # a foreign literal on each of 500 lines: a step each, a chain of 500 drafts
+    text = "{\n" + ",\n".join(f'  "k{i}": True' for i in range(500)) + "\n}"
+    (repaired,) = _texts("json", text)
+    assert jsonlib.loads(repaired) == {f"k{i}": True for i in range(500)}
+
+
 @pytest.mark.parametrize("grammar", ["json", "jsonc"])
 def test_a_windows_path_gets_its_backslashes_doubled(grammar: str) -> None:
     texts = _texts(grammar, '{"dir": "D:\\Temp\\new\\build", "n": 1}')

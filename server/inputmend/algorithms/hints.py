@@ -174,11 +174,23 @@ class _Draft:
 
     @property
     def pieces(self) -> list[Piece]:
-        """The stretches of the original and the inserted text, in order."""
-        if self._pieces is None:
-            assert self._parent is not None
-            self._pieces = self._parent._applied_pieces(self._edits)
-            self._parent = None
+        """The stretches of the original and the inserted text, in order.
+
+        The drafts up to the nearest one with its pieces are made from the
+        oldest on, in a loop: a walk of hundreds of steps (a long text with
+        an error on every line) is a chain of as many drafts, which asking
+        each parent in turn would follow past Python's recursion limit."""
+        chain: list[_Draft] = []
+        draft: _Draft = self
+        while draft._pieces is None:
+            chain.append(draft)
+            assert draft._parent is not None
+            draft = draft._parent
+        for later in reversed(chain):
+            assert later._parent is not None
+            later._pieces = later._parent._applied_pieces(later._edits)
+            later._parent = None
+        assert self._pieces is not None
         return self._pieces
 
     def _copy(self, start: int, end: int) -> list[Piece]:
