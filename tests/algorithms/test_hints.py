@@ -136,6 +136,19 @@ def test_plain_steps_alone_make_no_hint_repair() -> None:
     assert _texts("json", '{"a": 1,, "b": 2}') == []
 
 
+def test_plain_steps_that_delete_the_text_stop() -> None:
+    # an object that lost its opening brace: no hint explains what follows,
+    # and plain steps would delete it character by character to the end
+    oracle = _oracle("json")
+    text = '"id": 239, ' + ", ".join(f'"k{i}": {i}' for i in range(30)) + "}"
+    found = hint_repairs(
+        text, oracle, hints=guidance(oracle.grammar).hints, locator=oracle, budget=BUDGET
+    )
+    assert found.repairs == ()
+    assert len(found.rewrites) == hints_module.PLAIN_DELETIONS
+    assert all(name.startswith("delete") for name in found.rewrites)
+
+
 def test_a_walk_of_hundreds_of_steps_keeps_its_edits() -> None:
     # a foreign literal on each of 500 lines: a step each, a chain of 500 drafts
     text = "{\n" + ",\n".join(f'  "k{i}": True' for i in range(500)) + "\n}"

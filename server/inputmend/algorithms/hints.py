@@ -10,8 +10,9 @@ takes the parse furthest, and goes on to the next error; where no hint helps,
 the words at the error written as a string of the grammar (a value that
 lost its quotes; not once a plain step was taken), else one plain step
 (deleting the character at the error, or inserting a separator or closer
-there) takes the parse past it, so that a foreign string
-after a stray comma is still rewritten.  Nothing is rewritten
+there) takes the parse past it, so that a foreign string after a stray
+comma is still rewritten; the walk stops once plain steps have deleted
+:data:`PLAIN_DELETIONS` characters with no hint's step between.  Nothing is rewritten
 where the text parses, so a ``//`` inside a valid string stays.  What the
 hints cannot fix (a truncated end, a lost bracket) is handed to ``finish``
 (FSynth) and the edits are composed.  Every candidate is checked by the whole
@@ -52,6 +53,12 @@ RUN_ON_REACH = 8 * REACH
 
 POLL_EVERY = 256
 """Matches of a pattern between two looks at the budget."""
+PLAIN_DELETIONS = 16
+"""Characters plain steps may delete since the last hint's step: each is a
+character no hint explains, and a run of them deletes the text character
+by character, a step and a pass of every pattern each (on a small record
+most of its repair time, for nothing: a repair after such a run has lost
+what it deleted, and the searches delete on their own budget)."""
 PLAIN_INSERTS = ",:;)]}"
 """What a plain step may insert at an error: separators and closers (an
 opener or a quote would only postpone the error to the end of the text)."""
@@ -604,6 +611,7 @@ def hint_repairs(
     draft = _Draft(text)
     applied: list[str] = []
     hinted = 0  # steps in ``applied`` that a hint proposed (the rest are plain)
+    deleted = 0  # characters deleted by plain steps since the last hint's step
     found: dict[str, Repair] = {}
 
     def accept(candidate: _Draft, names: list[str]) -> None:
@@ -682,6 +690,8 @@ def hint_repairs(
             # a plain step at the end of a valid prefix can only complete it,
             # which counts after a hint's step alone (completion does better)
             plain = not solved and _stuck(best, remaining) and (remaining > 0 or hinted > 0)
+            if plain and deleted >= PLAIN_DELETIONS:
+                break  # the walk deletes the text: no hint has helped for a while
             if plain:
                 solved, best = attempt(_plain_steps(current, error), hint=False)
             if solved or best is None or _stuck(best, remaining):
@@ -690,6 +700,7 @@ def hint_repairs(
             searched = min(searched, common_prefix(current, draft.text))  # a step before it
             applied.append(name)
             hinted += not plain
+            deleted = deleted + max(0, len(current) - len(draft.text)) if plain else 0
         if hinted and not found and finish is not None:
             finished, spent = finish(draft.text, budget.after(RunStats.of(meter)))
             for repair in finished:
