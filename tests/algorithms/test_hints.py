@@ -551,3 +551,29 @@ def test_words_followed_by_a_quote_or_a_call_or_after_a_plain_step_are_not_quote
     quote = syntax_of(oracle.grammar).strings[0].quoted
     found = hint_repairs(text, oracle, hints=hints, locator=oracle, budget=BUDGET, quote=quote)
     assert not any("quote `" in repair.note for repair in found.repairs)
+
+
+def test_an_xml_element_left_open_is_ended_where_its_text_ends() -> None:
+    # at the end of its line, past a `>` in a quoted attribute value
+    text = '<r>\n  <t a="x>y">text\n</r>\n'
+    assert '<r>\n  <t a="x>y">text</t>\n</r>\n' in _texts("xml", text)
+    # before the blanks that lay out the next line, not after them
+    text = "<r>\n  <v>\n    <id>v-1\n  </v>\n</r>\n"
+    found = _texts("xml", text)
+    assert "<r>\n  <v>\n    <id>v-1</id>\n  </v>\n</r>\n" in found
+    assert not any("</id></v>" in repaired for repaired in found)
+    # blanks after a start tag are layout, not text to end
+    text = "<r>\n  <a>  \n    <b/>\n</r>\n"
+    assert not any("<a>  </a>" in repaired for repaired in _texts("xml", text))
+
+
+def test_an_xml_element_is_not_ended_before_a_sibling_without_content_under_it() -> None:
+    # an element its own line ends is not the one left open
+    text = "<d>\n  <k>A\n  <s>1</s>\n  <k>B</k>\n  <f/>\n</d>\n"
+    assert not any("</k></k>" in repaired for repaired in _texts("xml", text))
+    # without indentation, the next line says nothing of where the end tag was
+    text = "<t>\n<h>\n<r/>\n\n<b/>\n</t>\n"
+    assert not any("<h>\n</h>" in repaired for repaired in _texts("xml", text))
+    # with content indented under it, before the next line as little indented
+    text = "<l>\n  <i>\n    <n/>\n  <i>\n    <n/>\n  </i>\n</l>\n"
+    assert "<l>\n  <i>\n    <n/></i>\n  <i>\n    <n/>\n  </i>\n</l>\n" in _texts("xml", text)
