@@ -7,7 +7,13 @@ from inputmend.algorithms.completion import ALGORITHM as COMPLETION
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.repairs.generators.closers import CLOSERS, line_leading, proposals
+from inputmend.repairs.generators.closers import (
+    CLOSERS,
+    layout_kept,
+    line_leading,
+    one_insertion,
+    proposals,
+)
 from tests.repairs.generators.run import context, texts
 
 RSS = "<rss>\n  <channel>\n    <item>a</item>\n  \n</rss>\n"
@@ -102,4 +108,36 @@ def test_the_line_that_opened_the_construct_is_read_past_blank_lines() -> None:
     text = '<a>\n  <b name=""\n\n  <c/>\n</a>\n'
     at = text.index("\n\n  <c/>")
     completed = _completed(text, Edit(at, 0, "/>"))
-    assert not CLOSERS.wanted(context(text, "xml"), (completed,))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert not any("\n/>" in repaired or " />" in repaired for repaired in found)
+
+
+def test_a_completion_is_read_without_the_blanks_it_deletes() -> None:
+    text = "<r>\n  <t>x\n</r>\n"
+    joined = (Edit(text.index("\n</r>"), 1, "</t>"), Edit(len(text) - 1, 1, ""))
+    assert layout_kept(text, joined) == (Edit(text.index("\n</r>"), 0, "</t>"),)
+    assert layout_kept(text, (Edit(text.index("x"), 1, "</t>"),)) is None  # deletes data
+    completed = Repair(apply_edits(text, joined), joined, COMPLETION, True, 5)
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert "<r>\n  <t>x</t>\n</r>\n" in found
+
+
+def test_insertions_are_read_as_one_after_a_blank_where_they_can_be() -> None:
+    text = "a\n</It>\n"
+    inside = (Edit(text.index(">"), 0, "_x"), Edit(text.index(">") + 1, 0, "</It>"))
+    assert one_insertion(text, inside) == Edit(text.index("</"), 0, "</It_x>")
+    # no blank before any reading of it: as far right as it goes
+    assert one_insertion("<b/>", (Edit(4, 0, "</a>"),)) == Edit(4, 0, "</a>")
+    assert one_insertion(text, (Edit(0, 0, "x"), Edit(3, 0, "y"))) is None
+
+
+def test_the_closer_goes_on_an_emptied_line_above_the_error_first_of_its_run() -> None:
+    # `</a>` lost from its line, whose element went on to hold `<c/>` after
+    text = "<r>\n<a>\n<b/>\n\n\n<c/>\n</r>\n"
+    completed = _completed(text, Edit(text.index("</r>"), 0, "</a>"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert "<r>\n<a>\n<b/>\n</a>\n\n<c/>\n</r>\n" in found
+    assert "<r>\n<a>\n<b/>\n\n</a>\n<c/>\n</r>\n" not in found
+    # the ranking puts it there: it adds no line
+    result = services.repair(text, IncrementalGrammarOracle("xml"), budget=Budget(max_tests=2000))
+    assert result.repairs[0].text == "<r>\n<a>\n<b/>\n</a>\n\n<c/>\n</r>\n"

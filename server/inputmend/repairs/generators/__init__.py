@@ -28,8 +28,8 @@ GENERATORS: tuple[Generator, ...] = (
     REDECODE,
     SWEEP,
     COMPLETION,
-    CLOSERS,
     HINTS,
+    CLOSERS,
     LAYOUT,
     UNESCAPE,
     UNWRAP_CALLS,
@@ -41,7 +41,8 @@ GENERATORS: tuple[Generator, ...] = (
 )
 """Every generator ``auto`` runs, in the order it runs them: the cheap and
 sure first (a side of each conflict, re-reading bytes, the sweep of a
-large text, completion and the line of its closer, the hints, layout), then
+large text, completion, the hints, the line of completion's closer (after
+the hints: a text both propose is the hints', hinted), layout), then
 the searches (FSynth, hybrid ddmax)."""
 
 __all__ = ["GENERATORS", "Candidates", "Generator"]

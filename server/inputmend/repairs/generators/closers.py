@@ -22,6 +22,21 @@ opened (else the closer ends that line's own construct)
   that line and the last line above with text (one level in from the one,
   one out from the other), then as either of them.
 
+Completion also joins the lines it closes (``</a></b></c>`` in place of
+three lines): it deletes the blanks between them.  Read without those
+deletions, a completion is what it inserts: the completion with the
+blanks it deleted kept is proposed (the closer at the end of the line
+where the open construct's text ends: ``<title>text`` then ``</title>``
+there, not one line down), and when what it inserts is one closer, the
+closer goes to the places above.  And since a lost closer's line, emptied,
+stays where the closer was, which need not be right above the refused
+token (the construct went on to hold more after it, which its parent's
+closer refused), the closer is proposed too in each of the
+:data:`BLANK_LINES` nearest runs of lines above the error's that hold
+only blanks (not in a text cut off: its end is not laid out).  In a run
+of blank lines a closer goes on the first: it ends the content above it,
+and the blank lines after it part that from what follows.
+
 The oracle checks every proposal; only blanks and the closer change.  Of
 the indentations of one line of its own, the first the oracle accepts is
 proposed: its layout is this generator's choice, which the ranking has no
@@ -35,12 +50,17 @@ from dataclasses import replace
 
 from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
 from inputmend.core.budget import Budget
-from inputmend.core.model import Edit, Repair
+from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.oracle import Verdict
+from inputmend.core.text import common_prefix
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import Candidates, Generator, verified
 
 ALGORITHM = "closer-line"
+
+BLANK_LINES = 3
+"""How many runs of lines that hold only blanks above an error's line, the
+nearest first, a closer is proposed in (each one oracle run)."""
 
 
 def _line_start(text: str, offset: int) -> int:
@@ -84,7 +104,7 @@ def proposals(text: str, at: int, closer: str, *, own_line: bool) -> Iterator[tu
     ending = "\r\n" if above.endswith("\r") else "\n"
     above = above.removesuffix("\r")
     if not above.strip():
-        yield (Edit(above_start + len(above), 0, closer),)
+        yield (Edit(_run_top(text, above_start), 0, closer),)
     if not own_line:
         return
     while not above.strip() and above_start > 0:  # the last line above with text
@@ -99,6 +119,72 @@ def proposals(text: str, at: int, closer: str, *, own_line: bool) -> Iterator[tu
         yield (Edit(start, 0, indent + closer + ending),)
 
 
+def layout_kept(text: str, edits: tuple[Edit, ...]) -> tuple[Edit, ...] | None:
+    """``edits`` with the blanks they delete kept (what they insert, where
+    they insert it), when they delete nothing but blanks; else None."""
+    kept: list[Edit] = []
+    for edit in edits:
+        if edit.delete and not text[edit.offset : edit.end].isspace():
+            return None
+        if edit.insert:
+            kept.append(Edit(edit.offset, 0, edit.insert))
+    return tuple(kept)
+
+
+def one_insertion(text: str, edits: tuple[Edit, ...]) -> Edit | None:
+    """The one insertion that ``edits`` (insertions) amount to, if they do:
+    put after a blank or the start of the text where it can be read so
+    (``_hits></Iteration`` inserted into ``</Iteration>`` is
+    ``</Iteration_hits>`` before it), else as far right as it goes."""
+    if not edits:
+        return None
+    changed = apply_edits(text, edits)
+    grown = len(changed) - len(text)
+    at = common_prefix(text, changed)
+    if grown <= 0 or changed[at + grown :] != text[at:]:
+        return None
+    inserted = changed[at : at + grown]
+    rotated, where = inserted, at
+    while where > 0 and text[where - 1] == rotated[-1]:
+        rotated, where = rotated[-1] + rotated[:-1], where - 1
+        if where == 0 or text[where - 1].isspace():
+            return Edit(where, 0, rotated)
+    return Edit(at, 0, inserted)
+
+
+def _blank(text: str, start: int) -> str | None:
+    """The line at ``start`` (without its line break), if it holds only blanks."""
+    end = text.find("\n", start)
+    line = text[start : len(text) if end < 0 else end].removesuffix("\r")
+    return None if line.strip() else line
+
+
+def _run_top(text: str, start: int) -> int:
+    """Where a closer goes in the run of blank lines that holds the line at
+    ``start``: at the end of its first line, right after the content above
+    (a closer ends what it closes; the blank lines after it part that from
+    what follows)."""
+    while start > 0 and _blank(text, _line_start(text, start - 1)) is not None:
+        start = _line_start(text, start - 1)
+    line = _blank(text, start)
+    return start + (0 if line is None else len(line))
+
+
+def blank_lines(text: str, before: int) -> Iterator[int]:
+    """Where a closer goes in the runs of lines that hold only blanks above
+    the line at ``before`` (:func:`_run_top`), nearest first, at most
+    :data:`BLANK_LINES` runs."""
+    found = 0
+    start = _line_start(text, before)
+    while start > 0 and found < BLANK_LINES:
+        start = _line_start(text, start - 1)
+        if _blank(text, start) is not None:
+            found += 1
+            at = _run_top(text, start)
+            yield at
+            start = _line_start(text, at)
+
+
 def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple[Edit, ...]]:
     """The places for the closers of the completions ``found`` (none when the
     text is valid or its error is unknown)."""
@@ -108,19 +194,36 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
         return
     error_line = _line_start(text, error)
     content = error_line + len(_indent(text[error_line:]))
+    laid_out = content < len(text)  # not a text cut off
     for repair in found:
-        if repair.algorithm != COMPLETION_ALGORITHM or len(repair.edits) != 1:
+        if repair.algorithm != COMPLETION_ALGORITHM:
             continue
-        edit = repair.edits[0]
+        kept = layout_kept(text, repair.edits)
+        if kept is None:
+            continue
+        if kept != repair.edits:
+            yield kept
+        edit = one_insertion(text, kept)
+        if edit is None:
+            continue
         closer = line_leading(text, edit)
+        own_line: bool | None = None
         if closer is not None and _line_start(text, edit.offset) == error_line:
-            own_line = content < len(text)
+            own_line = laid_out
         elif _in_front(text, edit, content) and edit.offset < error_line:
             closer, own_line = edit.insert, True  # closed at the end of the line above
-        else:
-            continue
-        if error_line and _closes_earlier(context, _content_end_above(text, error_line)):
-            yield from proposals(text, content, closer, own_line=own_line)
+        content_end = _content_end_above(text, error_line)
+        if (
+            own_line is not None
+            and error_line
+            and _closes_earlier(context, content_end)
+            and not _opened_before_content(context, error_line)
+        ):
+            yield from proposals(text, content, closer or edit.insert, own_line=own_line)
+        if laid_out:
+            for end in blank_lines(text, error):
+                if _closes_earlier(context, _content_end_above(text, _line_start(text, end))):
+                    yield (Edit(end, 0, closer or edit.insert),)
 
 
 def _content_end_above(text: str, line_start: int) -> int:
@@ -133,6 +236,37 @@ def _content_end_above(text: str, line_start: int) -> int:
             return end
         end = start - 1
     return 0
+
+
+OPENER_LINES = 64
+"""Lines read upwards for the one that opened the construct a closer ends."""
+
+
+def _opened_before_content(context: RepairContext, error_line: int) -> bool:
+    """Was the construct open at the error's line (the innermost, which a
+    lost closer ends) opened on a line that goes on with its content
+    (``<plant>Columbine``: its end tag belongs after that content, not on a
+    line of its own below the elements that follow)?  The opening line is
+    the nearest above where the grammar completes the text with that
+    construct's closer less; its content goes on when the grammar completes
+    the text before the line's last token as after it."""
+    locator = context.locator
+    text = context.text
+    if locator is None:
+        return False
+    inside = locator.completion(text[:error_line])
+    start = error_line
+    for _ in range(OPENER_LINES):
+        if start == 0 or inside is None:
+            return False
+        start = _line_start(text, start - 1)
+        before = locator.completion(text[:start])
+        if before is None or len(before) >= len(inside) or not inside.endswith(before):
+            continue
+        end = start + len(text[start:].split("\n", 1)[0].rstrip())
+        last = locator.last_token_start(text[:end])
+        return last is not None and last > start and locator.completion(text[:last]) == inside
+    return False
 
 
 def _closes_earlier(context: RepairContext, offset: int) -> bool:
@@ -160,8 +294,11 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     # layout this generator chooses, which the ranking cannot tell apart
     first: dict[tuple[int, str], Repair] = {}
     for repair in checked.repairs:
-        (edit,) = repair.edits
-        first.setdefault((edit.offset, edit.insert.strip()), repair)
+        edit = repair.edits[0]
+        if len(repair.edits) == 1:
+            first.setdefault((edit.offset, edit.insert.strip()), repair)
+        else:  # a completion with its blanks kept: no line of its own
+            first.setdefault((-1, repair.text), repair)
     return replace(checked, repairs=tuple(first.values()))
 
 
