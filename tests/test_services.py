@@ -16,6 +16,7 @@ from inputmend.cli.main import build_parser
 from inputmend.core.budget import TIME_CAP_REACHED, Budget, RunStats
 from inputmend.core.model import Edit, Repair
 from inputmend.core.oracle import Feedback
+from inputmend.core.text import decode
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.syntax import brackets_of
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -238,6 +239,30 @@ def test_a_repair_the_whole_oracle_rejects_does_not_settle(
     assert ran == ["first", "second"]
     assert result.repairs == ()
     assert oracle.seen == [text, "[1; 2]"]
+
+
+def test_a_byte_with_no_reading_as_text_overwritten_by_its_character_settles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a quote flipped to a byte that no encoding reads as text here: every
+    # repair removes the byte, so FSynth's quote back in its place loses
+    # nothing another could keep, and the search after it does not run
+    ran: list[str] = []
+    auto = services.REPAIR_ALGORITHMS["auto"]
+
+    def counted(generator: Generator) -> Generator:
+        def run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+            ran.append(generator.name)
+            return generator.run(context, found, budget)
+
+        return replace(generator, run=run)
+
+    generators = tuple(counted(g) for g in auto.generators)
+    monkeypatch.setitem(services.REPAIR_ALGORITHMS, "auto", replace(auto, generators=generators))
+    text = decode(b'{"a": 1, "b\x81: 2, "c": 3}\n', encoding="utf-8").text
+    result = services.repair(text, IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == '{"a": 1, "b": 2, "c": 3}\n'
+    assert ran[-1] == "fsynth"
 
 
 def test_after_a_settled_repair_only_the_generators_that_break_ties_run(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inputmend import services
-from inputmend.algorithms.redecode import redecode, reread, reread_edits
+from inputmend.algorithms.redecode import redecode, reread, reread_edits, unreadable
 from inputmend.core.model import Edit
 from inputmend.core.text import decode
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -43,3 +43,11 @@ def test_a_lone_byte_that_would_start_a_word_is_deleted_first_and_reread_second(
     # beside other text beyond ASCII, a byte that starts a word is read as text too
     beside = decode(b'{"a": "\xe9cole", "b": "caf\xc3\xa9"}\n', encoding="utf-8").text
     assert services.repair(beside, oracle).repairs[0].text == '{"a": "école", "b": "café"}\n'
+
+
+def test_bytes_with_no_reading_as_text_are_what_every_repair_removes() -> None:
+    text = decode(b'{"a\x81\x8d: "Ren\xe9e"}', encoding="utf-8").text
+    assert unreadable(text, (Edit(3, 2, '"'),)) == 2  # undefined in cp1252
+    assert unreadable(text, (Edit(3, 1, '"'),)) == 0  # part of the run stays
+    assert unreadable(text, (Edit(2, 0, '"'),)) == 0  # nothing removed
+    assert unreadable(text, (Edit(12, 1, ""),)) == 0  # Ren\xe9e reads as Renée

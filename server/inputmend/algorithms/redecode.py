@@ -19,6 +19,7 @@ deleting it ranks first.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
@@ -62,6 +63,23 @@ def reread(original: str, edit: Edit) -> int:
         return edit.delete  # a run, or not the first letter of a word (Ren\xe9e, caf\xe9)
     beyond_ascii = _NON_ASCII.finditer(original)
     return edit.delete if any(found.start() != edit.offset for found in beyond_ascii) else 0
+
+
+def unreadable(original: str, edits: Iterable[Edit]) -> int:
+    """How many undecodable bytes ``edits`` remove whole runs of, where the
+    run has no reading as text (:func:`reread_edits` offers none): every
+    repair the oracle accepts removes them, so no repair avoids their loss."""
+    count = 0
+    for edit in edits:
+        for run in _RUNS.finditer(original, edit.offset, edit.end):
+            start, end = run.start(), run.end()
+            if UNDECODABLE.match(original[start - 1 : start] if start else "") or (
+                UNDECODABLE.match(original[end : end + 1])
+            ):
+                continue  # the run goes on beyond the edit: the edit keeps part of it
+            if reread_undecodable(original, start, end) is None:
+                count += end - start
+    return count
 
 
 def redecode(text: str, oracle: Oracle, *, budget: Budget = UNLIMITED) -> RedecodeResult:

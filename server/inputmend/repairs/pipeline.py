@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from inputmend.algorithms.conflicts import ALGORITHM as CONFLICT_ALGORITHM
+from inputmend.algorithms.redecode import unreadable
 from inputmend.core.budget import Budget, BudgetExhausted, Meter, RunStats
 from inputmend.core.loss import LossLimit
 from inputmend.core.model import Repair, RepairResult
@@ -49,7 +50,9 @@ def settled(context: RepairContext, repair: Repair) -> bool:
     line of prose that lost its comment marker read as a key: a later
     generator may find the repair that divides nothing), deletes no junk
     (so it is not lossy under any loss limit), and makes one edit of one
-    character.  Every field the ranking
+    character.  Undecodable bytes that have no reading as text are not
+    counted lost (:func:`~inputmend.algorithms.redecode.unreadable`): every
+    repair the oracle accepts removes them.  Every field the ranking
     orders before the size is then at its least, zero, and no repair is
     smaller: the input is invalid, so every repair edits at least one
     character.  A later candidate can at best equal it, and among equals the
@@ -66,6 +69,11 @@ def settled(context: RepairContext, repair: Repair) -> bool:
     if len(repair.edits) != 1 or repair.distance != 1:
         return False
     judgement = context.judge(repair)
+    # undecodable bytes with no reading as text: every repair loses them
+    shared = unreadable(context.text, repair.edits)
+    data_lost = max(0, judgement.data_lost - shared)
+    junk_lost = max(0, judgement.junk_lost - max(0, shared - judgement.data_lost))
+    judgement = replace(judgement, data_lost=data_lost, junk_lost=junk_lost)
     return judgement.harmless and not judgement.divided and not judgement.junk_lost
 
 
