@@ -24,6 +24,7 @@ from inputmend.repairs import context
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import Candidates, Generator, Run
 from inputmend.repairs.generators.layout import closes_two
+from tests.clock import work_clock
 from tests.conftest import CountingOracle
 from tests.documentation import page, section
 
@@ -263,6 +264,31 @@ def test_a_byte_with_no_reading_as_text_overwritten_by_its_character_settles(
     result = services.repair(text, IncrementalGrammarOracle("json"))
     assert result.repairs[0].text == '{"a": 1, "b": 2, "c": 3}\n'
     assert ran[-1] == "fsynth"
+
+
+def test_a_later_generator_that_reaches_the_time_cap_loses_no_repair_found_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = work_clock(monkeypatch)
+    text = "[1,]"
+    ran: list[str] = []
+
+    def long(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+        ran.append("long")
+        clock.advance(60.0)  # a search that runs out the whole time cap
+        return Candidates((), None, RunStats(1, 60.0, True, TIME_CAP_REACHED))
+
+    generators = (
+        Generator("first", 1, _proposing(_edited(text, Edit(3, 0, "0")), ran, "first")),
+        Generator("long", 1, long),
+    )
+    algorithm = services.RepairAlgorithm("test", "", generators)
+    monkeypatch.setitem(services.REPAIR_ALGORITHMS, "test", algorithm)
+    budget = Budget(timeout_s=10.0, max_tests=100)
+    result = services.repair(text, _json_oracle(), algorithm="test", budget=budget)
+    assert ran == ["first", "long"]  # the invented value settles nothing
+    assert [r.text for r in result.repairs] == ["[1,0]"]
+    assert result.stats.stop_reason == TIME_CAP_REACHED
 
 
 def test_after_a_settled_repair_only_the_generators_that_break_ties_run(

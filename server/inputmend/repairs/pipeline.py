@@ -13,7 +13,7 @@ ranking's tie-breakers favour among equals
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from inputmend.algorithms.conflicts import ALGORITHM as CONFLICT_ALGORITHM
@@ -136,13 +136,16 @@ def run(
         if candidates.cost.time_capped:
             capped = candidates.cost.stop_reason
         found = (*found, *candidates.repairs)
+        # verified now, so that a later generator that runs out the time cap
+        # cannot leave them unverified
+        _accepted(candidates.repairs, verified, verdicts, meter)
         partial = partial or candidates.partial
         best_known = best_known or any(
             r.valid and settled(context, r) and verified(r) for r in candidates.repairs
         )
         if candidates.settled:
             break  # the generator's repairs settle it: no generator after it runs
-    accepted = _accepted(found, verified, meter)
+    accepted = _accepted(found, verified, verdicts, meter)
     spent = RunStats(tests, time.monotonic() - started)
     if not text:
         notes.append("the input is empty")
@@ -164,17 +167,26 @@ def run(
 
 
 def _accepted(
-    found: Sequence[Repair], verified: Callable[[Repair], bool], meter: Meter
+    found: Sequence[Repair],
+    verified: Callable[[Repair], bool],
+    verdicts: Mapping[str, bool],
+    meter: Meter,
 ) -> list[Repair]:
-    """The repairs of ``found`` the whole oracle accepts (``verified``),
+    """The repairs of ``found`` the whole oracle accepts (``verified``):
+    those with a verdict already (``verdicts``, by text), and the others
     checked while the run's time cap lasts (each check is a whole-document
     scan)."""
-    accepted = []
-    for repair in found:
-        try:
-            meter.poll()
-        except BudgetExhausted:
-            break
-        if repair.valid and verified(repair):
-            accepted.append(repair)
-    return accepted
+    return [
+        repair
+        for repair in found
+        if repair.valid and (repair.text in verdicts or _lasts(meter)) and verified(repair)
+    ]
+
+
+def _lasts(meter: Meter) -> bool:
+    """Does the run's time cap (``meter``) leave time for one more check?"""
+    try:
+        meter.poll()
+    except BudgetExhausted:
+        return False
+    return True
