@@ -9,7 +9,7 @@ import pytest
 
 from inputmend.algorithms.configurations import difference
 from inputmend.algorithms.ddmax import ddmax_text
-from inputmend.algorithms.syntactic import hybrid_ddmax, syntactic_ddmax
+from inputmend.algorithms.syntactic import TokenMaximized, hybrid_ddmax, syntactic_ddmax
 from inputmend.core.budget import Budget
 from inputmend.core.model import apply_edits
 from inputmend.core.oracle import Oracle
@@ -100,6 +100,32 @@ def test_hybrid_recovers_faulty_token_characters(grammar: CompiledGrammar, oracl
     assert hybrid.stats.tests > syntactic.stats.tests  # includes the syntactic phase
     repair = hybrid.to_repair()
     assert apply_edits(text, repair.edits) == hybrid.text and repair.distance == 2
+
+
+def test_hybrid_asks_how_many_runs_its_lexical_phase_may_use(
+    grammar: CompiledGrammar, oracle: Oracle
+) -> None:
+    text = '{ "item": "Apple", "price": **3.45 }'
+    tokens = lex_tokens(grammar, text)
+    syntactic = syntactic_ddmax(text, oracle, tokens=tokens)
+    asked: list[str] = []
+
+    def none(first: TokenMaximized) -> int:
+        asked.append(first.text)
+        return 0
+
+    hybrid = hybrid_ddmax(text, oracle, tokens=tokens, lexical_runs=none)
+    assert asked == [syntactic.text]
+    assert hybrid.text == syntactic.text and hybrid.algorithm == "ddmax-hybrid"
+    assert hybrid.stats.tests == syntactic.stats.tests  # no lexical phase
+    unlimited = hybrid_ddmax(text, oracle, tokens=tokens)
+    enough = hybrid_ddmax(
+        text,
+        oracle,
+        tokens=tokens,
+        lexical_runs=lambda first: unlimited.stats.tests - syntactic.stats.tests,
+    )
+    assert enough.text == unlimited.text == '{ "item": "Apple", "price": 3.45 }'
 
 
 def test_layout_is_preserved(grammar: CompiledGrammar, oracle: Oracle) -> None:

@@ -38,7 +38,7 @@ from inputmend.algorithms.features import (
     order_key,
 )
 from inputmend.algorithms.hints import ALGORITHM as HINTED
-from inputmend.algorithms.judgement import Judge, TokenStart
+from inputmend.algorithms.judgement import Judge, Judgement, TokenStart
 from inputmend.algorithms.redecode import reread
 from inputmend.core.conflicts import resolution_of
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit, significant
@@ -154,6 +154,20 @@ class Scored:
     score: float
 
 
+def kept_rereads(original: str, repair: Repair, judgement: Judgement) -> Judgement:
+    """``judgement`` of ``repair`` with the undecodable bytes it re-reads as
+    text (:func:`~inputmend.algorithms.redecode.reread`) kept, not lost."""
+    lost = max(0, judgement.data_lost - sum(reread(original, e) for e in repair.edits))
+    return replace(judgement, data_lost=lost)
+
+
+def loss(judgement: Judgement) -> int:
+    """The characters a repair loses by the loss rule (:mod:`inputmend.core.loss`):
+    data lost, junk deleted, and text turned into a comment, which stays in
+    the file but leaves the data (so that much is never hidden unasked)."""
+    return judgement.data_lost + judgement.junk_lost + judgement.commented
+
+
 def scored(
     original: str,
     repairs: Iterable[Repair],
@@ -202,13 +216,8 @@ def scored(
     )
     found: list[Scored] = []
     for repair in candidates:
-        judgement = judge(repair)
-        # undecodable bytes re-read as text are kept, not lost
-        lost = max(0, judgement.data_lost - sum(reread(original, e) for e in repair.edits))
-        judgement = replace(judgement, data_lost=lost)
-        # text turned into a comment stays in the file but leaves the data:
-        # the loss limit counts it, so that much is never hidden unasked
-        lost += judgement.junk_lost + judgement.commented
+        judgement = kept_rereads(original, repair, judge(repair))
+        lost = loss(judgement)
         chosen = repair.algorithm == RESOLVED and resolution_of(original, repair.text)
         if chosen:  # every character it removes is a marker or a version left out:
             # the versions are alternatives, and leaving one out is the choice the

@@ -177,13 +177,21 @@ def hybrid_ddmax(
     *,
     tokens: Spans,
     budget: Budget = UNLIMITED,
+    lexical_runs: Callable[[TokenMaximized], int | None] = lambda first: None,
 ) -> TokenMaximized:
     """Syntactic ddmax, then lexical ddmax on the characters of the removed
-    units (everything syntactic ddmax kept stays), sharing one budget."""
+    units (everything syntactic ddmax kept stays), sharing one budget.
+    ``lexical_runs`` is asked with the syntactic result how many oracle runs
+    the lexical phase may use at most (None: what the budget leaves); the
+    lexical phase can be quadratic in the characters removed."""
     first = syntactic_ddmax(text, oracle, tokens=tokens, budget=budget)
     if first.input_valid or not first.removed or first.stats.budget_exhausted:
         return replace(first, algorithm="ddmax-hybrid")
-    checked, meter = metered(oracle, budget.after(first.stats))
+    rest = budget.after(first.stats)
+    most = lexical_runs(first)
+    if most is not None and (rest.max_tests is None or most < rest.max_tests):
+        rest = replace(rest, max_tests=most)
+    checked, meter = metered(oracle, rest)
     pieces = first.removed
     starts: list[int] = []
     size = 0

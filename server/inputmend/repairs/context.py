@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from inputmend.algorithms.hints import Guidance, guidance
 from inputmend.algorithms.judgement import Judge
+from inputmend.core.loss import DEFAULT_LIMIT, LossLimit
 from inputmend.core.oracle import Feedback, Oracle
 from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar.compiled import CompiledGrammar
@@ -108,6 +109,8 @@ class RepairContext:
     """The judge of repairs of ``text``."""
     encoding: Encoding = UTF8
     """How the input's bytes became ``text``."""
+    max_loss: LossLimit = DEFAULT_LIMIT
+    """The most a repair may lose before it is lossy (:mod:`inputmend.core.loss`)."""
 
 
 def context_of(
@@ -117,10 +120,12 @@ def context_of(
     *,
     encoding: Encoding = UTF8,
     stop: Callable[[], None] | None = None,
+    max_loss: LossLimit = DEFAULT_LIMIT,
 ) -> RepairContext:
     """The context of repairing ``text``, which ``oracle`` gave ``feedback``,
-    decoded from ``encoding``; the judge asks ``stop`` before it reads on
-    past a repair's window (the whole run's budget)."""
+    decoded from ``encoding``, under the loss limit ``max_loss``; the judge
+    asks ``stop`` before it reads on past a repair's window (the whole run's
+    budget)."""
     guide = guide_of(oracle)
     syntax = NO_SYNTAX if guide is None else syntax_of(guide)
     locator = None if guide is None else locator_of(oracle, guide)
@@ -138,6 +143,7 @@ def context_of(
         locator,
         judge,
         encoding,
+        max_loss,
     )
 
 

@@ -101,7 +101,9 @@ def run(
         return RepairResult(True, (), RunStats(1, time.monotonic() - started))
     # the judge reads on past a window only while the whole run's budget lasts
     meter = Meter(budget.after(RunStats(0, time.monotonic() - started)))
-    context = context_of(text, oracle, feedback, encoding=encoding, stop=meter.poll)
+    context = context_of(
+        text, oracle, feedback, encoding=encoding, stop=meter.poll, max_loss=max_loss
+    )
     found: tuple[Repair, ...] = ()
     partial: Repair | None = None
     tests = 1

@@ -3,11 +3,16 @@ characters, lines, the grammar's tokens, or tokens then characters (hybrid)."""
 
 from __future__ import annotations
 
-from inputmend.algorithms.configurations import Ranges
+import math
+from collections.abc import Callable
+
+from inputmend.algorithms.configurations import Ranges, count
 from inputmend.algorithms.ddmax import ddmax_text
+from inputmend.algorithms.ranking import kept_rereads, loss
 from inputmend.algorithms.segmentation import Unit
 from inputmend.algorithms.syntactic import TokenMaximized, hybrid_ddmax, syntactic_ddmax
 from inputmend.core.budget import Budget, BudgetExhausted, Meter, RunStats
+from inputmend.core.loss import significant
 from inputmend.core.model import Repair, Span, distance, spans_to_edits
 from inputmend.core.oracle import Oracle
 from inputmend.grammar.compiled import CompiledGrammar
@@ -23,17 +28,61 @@ def spans(ranges: Ranges) -> tuple[Span, ...]:
 
 
 def token_ddmax(
-    text: str, oracle: Oracle, grammar: CompiledGrammar, budget: Budget, *, hybrid: bool
+    text: str,
+    oracle: Oracle,
+    grammar: CompiledGrammar,
+    budget: Budget,
+    *,
+    hybrid: bool,
+    lexical_runs: Callable[[TokenMaximized], int | None] = lambda first: None,
 ) -> TokenMaximized | RunStats:
     """Syntactic (or hybrid) ddmax over the units error recovery sees; what
-    finding the units cost when the budget ran out first."""
+    finding the units cost when the budget ran out first.  ``lexical_runs``:
+    see :func:`~inputmend.algorithms.syntactic.hybrid_ddmax`."""
     meter = Meter(budget)
     try:
         units = recovery_units(grammar, text, stop=meter.poll)
     except BudgetExhausted:
         return RunStats.of(meter)
-    maximize = hybrid_ddmax if hybrid else syntactic_ddmax
-    return maximize(text, oracle, tokens=units, budget=budget)
+    if hybrid:
+        return hybrid_ddmax(text, oracle, tokens=units, budget=budget, lexical_runs=lexical_runs)
+    return syntactic_ddmax(text, oracle, tokens=units, budget=budget)
+
+
+def within_limit(context: RepairContext, repair: Repair) -> bool:
+    """Does ``repair`` lose no more than the loss limit allows (is it not lossy)?"""
+    judgement = kept_rereads(context.text, repair, context.judge(repair))
+    return context.max_loss.allows(loss(judgement), significant(context.text))
+
+
+def lexical_runs(
+    context: RepairContext, found: tuple[Repair, ...]
+) -> Callable[[TokenMaximized], int | None]:
+    """How many oracle runs hybrid ddmax's lexical phase may use after the
+    syntactic phase: no limit but the budget's, unless the syntactic repair
+    is lossy while a repair found before is not.  A lossy repair is never
+    preferred to one that is not (:mod:`inputmend.core.loss`), so the
+    lexical phase then matters only if it brings the removal within the
+    loss limit: at most ``L`` characters deleted, ``L`` the most the limit
+    allows.  ddmax finds each deleted character by halving the removal
+    (complements first) in about ``2 log2 n`` runs for ``n`` characters
+    removed, so ``2 L log2 n`` runs is what a repair within the limit
+    costs; one still beyond it after that has too many faults, or faults
+    spread too wide, to end within the limit.  (On the FSynth study's
+    multi-fault files the phase otherwise ran out the 50,000-run budget, to
+    a repair deleting over 1,000 characters; one character lost early in a
+    long document it finds in a few dozen runs.)"""
+
+    def runs(first: TokenMaximized) -> int | None:
+        if within_limit(context, first.to_repair()):
+            return None
+        if not any(repair.valid and within_limit(context, repair) for repair in found):
+            return None
+        limit = context.max_loss
+        most = min(limit.chars, int(limit.fraction * significant(context.text)))
+        return 2 * max(1, most) * max(1, math.ceil(math.log2(count(first.removed) + 1)))
+
+    return runs
 
 
 def _lexical(unit: Unit) -> Run:
@@ -58,7 +107,14 @@ def _tokens(*, hybrid: bool) -> Run:
         grammar = context.own_grammar
         if grammar is None:  # no grammar: fall back to characters
             return _lexical("char")(context, found, budget)
-        result = token_ddmax(context.text, context.oracle, grammar, budget, hybrid=hybrid)
+        result = token_ddmax(
+            context.text,
+            context.oracle,
+            grammar,
+            budget,
+            hybrid=hybrid,
+            lexical_runs=lexical_runs(context, found),
+        )
         if isinstance(result, RunStats):
             return Candidates((), None, result)
         return Candidates((result.to_repair(),), None, result.stats)
