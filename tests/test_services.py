@@ -612,16 +612,8 @@ def test_time_the_caller_spent_first_counts_against_the_budget() -> None:
             "steps:\n  - run: |\n    pip install x\n      pytest -q\n",
             "steps:\n  - run: |\n      pip install x\n      pytest -q\n",
         ),
-        # a file of records that lost its first bracket, alone on the first line
-        ("json", '\n  {"a": 1},\n  {"b": 2}\n]\n', '[\n  {"a": 1},\n  {"b": 2}\n]\n'),
         # a word after the data goes, the final line break stays
         ("json", '{"a": 1}\nundefined\n', '{"a": 1}\n'),
-        # an attribute list that lost its `]` before the statement's `;`
-        (
-            "dot",
-            'digraph g {\n  a [label="A";\n  a -> b;\n}\n',
-            'digraph g {\n  a [label="A"];\n  a -> b;\n}\n',
-        ),
     ],
 )
 def test_invented_damage_gets_the_repair_a_person_would_choose(

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from inputmend.algorithms.layout import indentation_width
@@ -48,9 +48,6 @@ _NEXT_LINE = re.compile(r"\n([ \t]*)\S")
 """The next line with content, its indentation grouped."""
 SEPARATORS = frozenset(",;")
 """What a closer goes before when its line kept it (``  },``)."""
-QUOTES = frozenset("\"'")
-"""Quotes: one that overwrote a blank goes beside it instead (``"*3.45" }``,
-not ``"*3.45"}``), on the side that keeps the string's text."""
 
 _BLANKS = " \t\r\n\f\v"
 
@@ -83,23 +80,18 @@ def polish_layout(
     uses: dict[str, int] = {}  # how often the input writes each inserted delimiter
     for index, current in enumerate(repair.edits):
         places = _placements(original, edits, index)
-        commented = _before_comment(original, edits, index, lexer)
-        if commented is not None:  # the line before ends in a comment: before it
-            places.append(commented)
         if not places:
             continue
         cost = dict.fromkeys((current, *places), 0)  # without evidence of style, no preference
         if current.insert not in uses:
             uses[current.insert] = original.count(current.insert)
-        # a quote that overwrote a blank keeps it whatever the style: the
-        # blank was the input's, and only one side keeps the string's text
-        if current.insert not in QUOTES and uses[current.insert] >= _EVIDENCE:
+        if uses[current.insert] >= _EVIDENCE:
             model = model or StyleModel.around(original, edits)
             cost = {
                 place: math.floor(_local_cost(model, original, edits, index, place))
                 for place in cost
             }
-        usual = [commented] if commented is not None else _usual(original, current, places)
+        usual = _usual(original, current)
         better = [
             place
             for place in sorted(places, key=cost.__getitem__)
@@ -145,49 +137,6 @@ def _local_cost(
     return model.cost(stretch, apply_edits(stretch, local), local)
 
 
-def without_emptied_lines(
-    original: str,
-    repair: Repair,
-    accepts: Callable[[str], bool],
-    *,
-    lexer: Lexer | None = None,
-) -> Repair:
-    """``repair`` with each line that one of its deletions of closers or
-    separators leaves blank removed whole, line break and all: a stray
-    ``}`` on a line of its own goes with its line, as a person deletes it,
-    rather than leaving an empty line.  (A stray byte or word may have
-    taken the place of a blank line: its line stays.)  Kept only when the
-    tokens are the same and ``accepts`` the text (a blank line may matter,
-    inside a string)."""
-    edits: list[Edit] = []
-    for edit in repair.edits:
-        deleted = original[edit.offset : edit.end].strip(_BLANKS)
-        if edit.delete and not edit.insert and deleted and set(deleted) <= CLOSERS | SEPARATORS:
-            start = original.rfind("\n", 0, edit.offset) + 1
-            end = original.find("\n", edit.end)
-            if end >= 0 and not (original[start : edit.offset] + original[edit.end : end]).strip():
-                edit = Edit(start, end + 1 - start, "")
-        edits.append(edit)
-    edits.sort(key=lambda e: e.offset)
-    if edits == sorted(repair.edits, key=lambda e: e.offset) or any(
-        first.end > second.offset for first, second in itertools.pairwise(edits)
-    ):
-        return repair
-    # both sets of edits lie on the lines from the first one's to the last's
-    start = original.rfind("\n", 0, edits[0].offset) + 1
-    end = original.find("\n", max(edit.end for edit in edits))
-    stretch = original[start : len(original) if end < 0 else end]
-
-    def seen(chosen: Sequence[Edit]) -> list[str]:
-        moved = [Edit(e.offset - start, e.delete, e.insert) for e in chosen]
-        return _visible(apply_edits(stretch, moved), lexer or plain_lexer)
-
-    text = apply_edits(original, edits)
-    if seen(repair.edits) != seen(edits) or not accepts(text):
-        return repair
-    return replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
-
-
 def without_doubled_blanks(
     original: str,
     repair: Repair,
@@ -231,23 +180,16 @@ def final_break_kept(
     """``repair`` ending with the input's final line break again, where what
     it appends comes after that break (a text cut off inside a token that
     ran over its last line break, TOML's ``doc = '''`` ... ``hello`` + line
-    break, is closed, and the file still ends with a line break), or where
-    it deletes the text after the data up to the end (``var x = {...};``
-    keeps the break after ``;``).  Kept when the tokens are the same and
-    ``accepts`` the text."""
+    break, is closed, and the file still ends with a line break).  Kept when
+    the tokens are the same and ``accepts`` the text."""
     final = next((b for b in ("\r\n", "\n", "\r") if original.endswith(b)), None)
     edits = list(repair.edits)
     if final is None or not edits or repair.text.endswith(("\n", "\r")):
         return repair
     last = edits[-1]
-    if last.end != len(original) or 0 < last.delete <= len(final):
+    if last.end != len(original) or last.delete or not last.insert.strip(_BLANKS):
         return repair
-    if last.delete and not last.insert.strip(_BLANKS):
-        edits[-1] = Edit(last.offset, last.delete - len(final), last.insert)
-    elif not last.delete and last.insert.strip(_BLANKS):
-        edits[-1] = Edit(last.offset, 0, last.insert + final)
-    else:
-        return repair
+    edits[-1] = Edit(last.offset, 0, last.insert + final)
     return _blanks_moved(original, repair, edits, accepts, lexer)
 
 
@@ -290,49 +232,24 @@ def _blanks_around(original: str, edit: Edit) -> tuple[int, int]:
 def _placements(original: str, edits: list[Edit], index: int) -> list[Edit]:
     """Other places for ``edits[index]``'s inserted delimiters at the edges of
     the blanks around it, keeping the blanks (none when it inserts anything
-    but delimiters or a quote that overwrote blanks, deletes more than blanks,
-    or a place would meet a neighbouring edit)."""
+    but delimiters, deletes more than blanks, or a place would meet a
+    neighbouring edit)."""
     edit = edits[index]
     inserted = edit.insert
     removed = original[edit.offset : edit.end]
-    quote = inserted in QUOTES and bool(removed)
-    delimiters = bool(inserted) and set(inserted) <= ATTACH_LEFT | ATTACH_RIGHT
-    if not (quote or delimiters) or removed.strip(_BLANKS):
+    if not inserted or not set(inserted) <= ATTACH_LEFT | ATTACH_RIGHT or removed.strip(_BLANKS):
         return []
     start, end = _blanks_around(original, edit)
     floor = edits[index - 1].end if index > 0 else -1
     ceiling = edits[index + 1].offset if index + 1 < len(edits) else len(original) + 1
     ats = [start, end]
-    if delimiters and set(inserted) <= CLOSERS:
+    if set(inserted) <= CLOSERS:
         ats += _left_open(original, start, end)
         padded = _padded(original, start, end, inserted)
         if padded is not None:
             ats.append(padded)
     places = [Edit(at, 0, inserted) for at in ats if floor < at < ceiling]
     return [place for place in places if place != edit] if start < end else []
-
-
-def _before_comment(
-    original: str, edits: list[Edit], index: int, lexer: Lexer | None
-) -> Edit | None:
-    """Where a separator ``edits[index]`` inserts on the line after one that
-    ends in a comment goes instead: after that line's last token, before its
-    comment (``1, // one``, not ``// one`` then ``,"b"``); None elsewhere, and
-    without a lexer (the comment is what it does not read)."""
-    edit = edits[index]
-    if lexer is None or edit.insert not in SEPARATORS or edit.delete:
-        return None
-    start, end = _blanks_around(original, edit)
-    if "\n" not in original[start:end]:
-        return None
-    line_start = original.rfind("\n", 0, start) + 1
-    line = original[line_start:start]
-    tokens = [last for _, first, last in lexer(line) if line[first:last].strip()]
-    if not tokens or not line[max(tokens) :].strip():
-        return None
-    at = line_start + len(line[: max(tokens)].rstrip(" \t"))
-    floor = edits[index - 1].end if index > 0 else -1
-    return Edit(at, 0, edit.insert) if at > floor else None
 
 
 def _left_open(original: str, start: int, end: int) -> list[int]:
@@ -406,20 +323,16 @@ def _open_before(brackets: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
     return None
 
 
-def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
+def _usual(original: str, edit: Edit) -> list[Edit]:
     """Where ``edit``'s delimiter usually goes among the blanks around it: right
     after what precedes them (closers, separators), right before what follows
     them (openers), a closer on an empty line left indented for it, after the
-    spaces when its opener is followed by one, or before
-    the separator that starts the line after the blanks, on a line of its
-    own after the text's last line break when its opener ends its line (the
-    block's last line was lost, not just its bracket); an opener at the
-    very start of the text, before a line break, where it is; a quote
-    that overwrote blanks beside them, on either side (the side that changes
-    the string's text is refused as other tokens); else where it is."""
+    spaces when its opener is followed by one, before the separator that
+    starts the line after the blanks (the line it was lost from kept it),
+    or on a line of its own after the text's last line break when its
+    opener ends its line (the block's last line was lost, not just its
+    bracket); else where it is."""
     start, end = _blanks_around(original, edit)
-    if edit.insert in QUOTES:
-        return places
     left_open = [Edit(at, 0, edit.insert) for at in _left_open(original, start, end)]
     if set(edit.insert) <= CLOSERS and left_open:
         return left_open[-1:]
@@ -442,8 +355,6 @@ def _usual(original: str, edit: Edit, places: list[Edit]) -> list[Edit]:
     if edit.insert[0] in ATTACH_LEFT:
         return [Edit(start, 0, edit.insert)]
     if edit.insert[-1] in ATTACH_RIGHT:
-        if edit.offset == 0 and "\n" in original[:end]:
-            return [edit]  # the text's first bracket, on a line of its own: `[` then records
         return [Edit(end, 0, edit.insert)]
     return [edit]
 
@@ -459,7 +370,9 @@ def closer_on_its_line(
     ``},``, the line ``  },`` lost whole) on a line of its own, at the
     indentation of the line that opened the bracket it closes, ending with
     it, where the next line is indented no deeper than that line and this
-    line deeper:
+    line deeper, and the next line does not start with a separator (the
+    closer's own line, which kept it: :func:`polish_layout` puts the closer
+    back before it, ``  },``):
 
     .. code-block:: text
 
@@ -491,6 +404,8 @@ def closer_on_its_line(
     depth = indentation_width(_indentation(line))
     if following is None or indentation_width(following.group(1)) >= depth:
         return repair
+    if original[following.end() - 1] in SEPARATORS:
+        return repair  # its line kept the separator after it: polish_layout puts it there
     opener = _block_opener(original, edit.offset, inserted[0])
     if opener is None:
         return repair
@@ -520,9 +435,8 @@ def spaced_as_the_input(
     space after it at least as often as without (a completion's
     ``"b": null`` rather than ``"b":null`` in a file written ``"a": 1``),
     and a space before an ``=`` it inserts after other text where the input
-    writes one there (``retr = 0``), or before a closer whose opener on the
-    same line a space follows (``{ a = 1 }``).  Kept when the tokens are the
-    same and ``accepts`` the text."""
+    writes one there (``retr = 0``).  Kept when the tokens are the same and
+    ``accepts`` the text."""
     styles: dict[tuple[str, bool], bool] = {}  # (each counts the whole input once)
 
     def writes_space(delimiter: str, after: bool = True) -> bool:
@@ -542,12 +456,6 @@ def spaced_as_the_input(
         before = original[edit.offset - 1 : edit.offset]  # (empty at offset 0)
         if before.strip() and inserted[:1] == "=" and writes_space("=", after=False):
             inserted = " " + inserted
-        elif (
-            before.strip()
-            and inserted[:1] in CLOSERS
-            and _opener_padded(original, edit.offset, inserted[0])
-        ):
-            inserted = " " + inserted  # as its opener: `{ a = 1 }`
         inserted = _SPACED_BEFORE.sub(
             lambda found: " =" if writes_space("=", after=False) else "=", inserted
         )
@@ -636,56 +544,6 @@ def _closer_of(original: str, position: int, opener: str) -> int | None:
                 return at
             depth -= 1
     return None
-
-
-def closer_before_separator(
-    original: str,
-    repair: Repair,
-    accepts: Callable[[str], bool],
-    *,
-    lexer: Lexer | None = None,
-) -> Repair:
-    """``repair`` with a closer it inserts after the separator that ends a line
-    moved before that separator, where the line opened the bracket it
-    closes: ``a [label="A";`` becomes ``a [label="A"];``, not
-    ``a [label="A";]``, and ``f(x,`` becomes ``f(x),``.  A list opened and
-    closed on one line seldom ends with a separator (a trailing comma is a
-    style of lists laid out on lines), but a statement ends with its ``;``
-    inside a block: ``{ a = 1; }`` keeps it.  Kept when the tokens are the
-    same but for the order of the two and ``accepts`` the text."""
-    if len(repair.edits) != 1:
-        return repair
-    edit = repair.edits[0]
-    closers = edit.insert.strip(_BLANKS)
-    if edit.delete or not closers or not set(closers) <= CLOSERS:
-        return repair
-    at = _after_content(original, edit.offset) - 1
-    separator = original[at : at + 1] if at >= 0 else ""
-    if separator not in SEPARATORS or (separator == ";" and closers[0] == "}"):
-        return repair
-    line_start = original.rfind("\n", 0, at) + 1
-    lex = lexer or plain_lexer
-    if not _opens(original[line_start:at], closers[0], lex):
-        return repair
-    moved = Edit(at, 0, closers)
-    text = apply_edits(original, [moved])
-    line_end = text.find("\n", at)
-    window_end = len(text) if line_end < 0 else line_end
-    shift = len(repair.text) - len(text)
-    repaired = _visible(repair.text[line_start : window_end + shift], lex)
-    if sorted(repaired) != sorted(_visible(text[line_start:window_end], lex)):
-        return repair
-    if not accepts(text):
-        return repair
-    return replace(repair, text=text, edits=(moved,), distance=distance(original, text))
-
-
-def _opens(line: str, closer: str, lex: Lexer) -> bool:
-    """Does ``line`` leave a bracket open that ``closer`` closes (its
-    tokens' brackets, so that one inside a string does not count)?"""
-    tokens = reversed(list(lex(line)))
-    found = _open_before((first, line[first:last].strip(_BLANKS)) for _, first, last in tokens)
-    return found is not None and found[1] == OPENER_OF[closer]
 
 
 def closers_on_lines(

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Protocol
 
 from inputmend.algorithms.polish import (
-    closer_before_separator,
     closer_on_its_line,
     closers_on_lines,
     final_break_kept,
@@ -22,7 +21,6 @@ from inputmend.algorithms.polish import (
     polish_layout,
     spaced_as_the_input,
     without_doubled_blanks,
-    without_emptied_lines,
 )
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
@@ -48,9 +46,7 @@ class Polisher(Protocol):
 POLISHERS: tuple[Polisher, ...] = (
     closer_on_its_line,
     polish_layout,
-    without_emptied_lines,
     without_doubled_blanks,
-    closer_before_separator,
     opener_at_line_end,
     spaced_as_the_input,
     closers_on_lines,
