@@ -242,13 +242,11 @@ def test_a_repair_the_whole_oracle_rejects_does_not_settle(
     assert oracle.seen == [text, "[1; 2]"]
 
 
-def test_a_byte_with_no_reading_as_text_overwritten_by_its_character_settles(
-    monkeypatch: pytest.MonkeyPatch,
+def _count_auto_generators(
+    monkeypatch: pytest.MonkeyPatch, ran: list[str], *later: Generator
 ) -> None:
-    # a quote flipped to a byte that no encoding reads as text here: every
-    # repair removes the byte, so FSynth's quote back in its place loses
-    # nothing another could keep, and the search after it does not run
-    ran: list[str] = []
+    """The auto strategy's generators, each noting its name in ``ran`` when it
+    runs, then ``later``."""
     auto = services.REPAIR_ALGORITHMS["auto"]
 
     def counted(generator: Generator) -> Generator:
@@ -258,8 +256,18 @@ def test_a_byte_with_no_reading_as_text_overwritten_by_its_character_settles(
 
         return replace(generator, run=run)
 
-    generators = tuple(counted(g) for g in auto.generators)
+    generators = (*(counted(g) for g in auto.generators), *later)
     monkeypatch.setitem(services.REPAIR_ALGORITHMS, "auto", replace(auto, generators=generators))
+
+
+def test_a_byte_with_no_reading_as_text_overwritten_by_its_character_settles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a quote flipped to a byte that no encoding reads as text here: every
+    # repair removes the byte, so FSynth's quote back in its place loses
+    # nothing another could keep, and the search after it does not run
+    ran: list[str] = []
+    _count_auto_generators(monkeypatch, ran)
     text = decode(b'{"a": 1, "b\x81: 2, "c": 3}\n', encoding="utf-8").text
     result = services.repair(text, IncrementalGrammarOracle("json"))
     assert result.repairs[0].text == '{"a": 1, "b": 2, "c": 3}\n'
@@ -295,18 +303,8 @@ def test_after_a_settled_repair_only_the_generators_that_break_ties_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     ran: list[str] = []
-    auto = services.REPAIR_ALGORITHMS["auto"]
-
-    def counted(generator: Generator) -> Generator:
-        def run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
-            ran.append(generator.name)
-            return generator.run(context, found, budget)
-
-        return replace(generator, run=run)
-
     later = Generator("later", 1, _proposing(None, ran, "later"))
-    generators = (*(counted(g) for g in auto.generators), later)
-    monkeypatch.setitem(services.REPAIR_ALGORITHMS, "auto", replace(auto, generators=generators))
+    _count_auto_generators(monkeypatch, ran, later)
     # completion closes the list with one character, every token kept: settled;
     # layout still runs, and its repair (the doubled opener removed, as the
     # indentation says) equals it by the key and wins the tie

@@ -552,10 +552,10 @@ def test_a_stopped_budget_ends_the_lexing_of_a_long_window() -> None:
     assert _read(unstopped) > len(original) > 4 * 16 * 512
 
 
-def test_windows_that_meet_are_merged_without_a_scan_for_each_edit() -> None:
-    """Merging the windows of an edit on every line asks the grammar's scan
-    where a token began only for the windows it cannot merge without."""
-    original = _documents_on_lines(600)
+def _judged_counting_token_starts(original: str) -> tuple[int, Repair]:
+    """How often the judge of the repair that joins ``original``'s records
+    asks where a token began (its judgement checked against the judge that
+    reads every window whole), and that repair."""
     locator = IncrementalGrammarOracle("json")
     asked = 0
 
@@ -567,6 +567,14 @@ def test_windows_that_meet_are_merged_without_a_scan_for_each_edit() -> None:
     repair = _joined(original)
     found = Judge(original, _lexer("json"), token_start=token_start)(repair)
     assert found == _json_judge(original, _Counting())(repair)
+    return asked, repair
+
+
+def test_windows_that_meet_are_merged_without_a_scan_for_each_edit() -> None:
+    """Merging the windows of an edit on every line asks the grammar's scan
+    where a token began only for the windows it cannot merge without."""
+    original = _documents_on_lines(600)
+    asked, repair = _judged_counting_token_starts(original)
     assert len(repair.edits) > 1000 and asked < 10
 
 
@@ -575,17 +583,7 @@ def test_the_scan_is_asked_once_for_the_start_of_each_window() -> None:
     each is looked up once, not again when the window before asks whether
     it meets it."""
     original = _documents_on_lines(300).replace("\n  ", "\n\n  ")
-    locator = IncrementalGrammarOracle("json")
-    asked = 0
-
-    def token_start(at: int) -> int | None:
-        nonlocal asked
-        asked += 1
-        return locator.last_token_start(original[:at])
-
-    repair = _joined(original)
-    found = Judge(original, _lexer("json"), token_start=token_start)(repair)
-    assert found == _json_judge(original, _Counting())(repair)
+    asked, _ = _judged_counting_token_starts(original)
     assert 300 <= asked <= 310
 
 
