@@ -16,7 +16,7 @@ how often the top repair changes a line that the damage did not touch, how
 often its title quotes whole words (:func:`title_in_whole_words`), and
 whether a second run of a sample gives byte-identical candidates.
 ``--dump FILE`` writes one JSON line per case with every candidate (its
-judgement, the ranking's features, whether it carries the intended data):
+judgement, the ranking's features, its title, whether it carries the intended data):
 what ``fit.py`` fits the ranking's weights to; ``--top N`` keeps more
 candidates per case than the five the table reads.
 """
@@ -330,6 +330,7 @@ def dump(path: Path, cases: Sequence[Case], results: Sequence[dict[str, Any]]) -
                         "edits": candidate["edits"],
                         "judgement": dict(candidate["judgement"]),
                         "features": dict(candidate["features"]),
+                        "title": candidate.get("title", ""),
                     }
                     for rank, candidate in enumerate(result["candidates"], 1)
                 ],
