@@ -47,7 +47,7 @@ def test_a_jsonl_file_is_repaired_record_by_record_and_left_alone(
     assert code == 1  # one record could not be repaired
     assert out.splitlines() == [
         f'{events}:2:24: repaired (fsynth): Insert missing `,` after `"a"`',
-        f"{events}:4:20: repaired (completion): Insert `e` after `tru`",
+        f"{events}:4:20: repaired (completion): Replace `tru` with `true`",
         f"{events}:5:10: not repaired: only lossy repairs: the best loses 12 of 20 characters "
         "(limit 10% or 64 characters)",
     ]

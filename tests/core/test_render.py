@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inputmend.core.model import Edit, Repair, apply_edits
+from inputmend.core.model import Edit, Repair, apply_edits, edits_between
 from inputmend.core.render import (
     describe_repair,
     distinct,
@@ -240,3 +240,21 @@ def test_a_long_stretch_is_the_same_for_a_reader_where_only_blanks_moved() -> No
     glued = Repair("[" * 3000 + "1 " + closers + "ab\n", (), "t", True, 3002)
     split = Repair("[" * 3000 + "1" + closers + "a b\n", (), "t", True, 3002)
     assert not same_for_reader(original, glued, split, None)
+
+
+def test_an_edit_inside_a_word_names_the_whole_word() -> None:
+    for before, after, title in [
+        ("x = yes\n", "x = true\n", "Replace `yes` with `true`"),  # two edits in one word
+        ('{"a": True}', '{"a": true}', "Replace `True` with `true`"),
+        ('{"a": tru, "b": 1}', '{"a": true, "b": 1}', "Replace `tru` with `true`"),
+    ]:
+        assert describe_repair(before, edits_between(before, after)) == title
+    # punctuation between words stays an insertion
+    assert describe_repair('{"a": 1 "b": 2}', [Edit(8, 0, ",")]) == "Insert missing `,` after `1`"
+
+
+def test_quotes_replaced_by_the_grammars_name_the_string() -> None:
+    before, after = "{'a': “b”}", '{"a": "b"}'
+    assert describe_repair(before, edits_between(before, after)) == (
+        "Replace `'a'` with `\"a\"` and replace `“b”` with `\"b\"`"
+    )

@@ -136,6 +136,10 @@ def _is_word(word: str) -> bool:
     return any(char.isalnum() or char in _QUOTES for char in word)
 
 
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def _is_string(word: str) -> bool:
     return len(word) >= 2 and word[0] in _QUOTES and word[-1] == word[0]
 
@@ -280,14 +284,18 @@ class _Describer:
         return f"replace {_quoted(removed)} with {_quoted(edit.insert)} {where}"
 
     def quoting(self, first: _Edit, second: _Edit) -> str | None:
-        """Two inserted quotes that make one string: ``put `a` in quotes``."""
+        """Two inserted quotes that make one string: ``put `a` in quotes``;
+        two quotes replaced by the grammar's: ``replace `'a'` with `"a"` ``."""
         a, b = first.edit, second.edit
-        if a.delete or b.delete or a.insert != b.insert or a.insert not in _QUOTES:
+        if a.delete != b.delete or a.delete > 1 or a.insert != b.insert or a.insert not in _QUOTES:
             return None
         tokens = _Tokens.around(self.repaired, first.at, second.at + 1, self.lexer)
         crossing = tokens.across(first.at + 1)
         if crossing is None or (crossing[1], crossing[2]) != (first.at, second.at + 1):
             return None
+        if a.delete:  # other quotes replaced: `'name'` or `“name”` with `"name"`
+            before, after = self.original[a.offset : b.end], self.repaired[first.at : second.at + 1]
+            return f"replace {_quoted(before)} with {_quoted(after)}"
         return f"put {_quoted(self.original[a.offset : b.offset])} in quotes"
 
     def indenting(self, placed: _Edit) -> str | None:
@@ -328,15 +336,50 @@ class _Describer:
             return self.deletion(placed)
         return self.insertion(placed)
 
+    def word_span(self, placed: _Edit) -> tuple[int, int] | None:
+        """The word of the original an edit changes letters or digits inside
+        (``T`` of ``True``, ``y`` of ``yes``), as its start and end; None for
+        an edit of punctuation or one between words."""
+        edit = placed.edit
+        changed = self.original[edit.offset : edit.end] + edit.insert
+        if not changed or not all(_is_word_char(char) for char in changed):
+            return None
+        start, end = edit.offset, edit.end
+        while start > 0 and _is_word_char(self.original[start - 1]):
+            start -= 1
+        while end < len(self.original) and _is_word_char(self.original[end]):
+            end += 1
+        return (start, end) if (start, end) != (edit.offset, edit.end) else None
+
+    def word_change(self, group: Sequence[_Edit], start: int, end: int) -> str:
+        """``replace `True` with `true` ``: edits inside one word, named by
+        the whole word before and after."""
+        first, last = group[0], group[-1]
+        shift_before = first.at - first.edit.offset
+        shift_after = last.at + len(last.edit.insert) - last.edit.end
+        before = self.original[start:end]
+        after = self.repaired[start + shift_before : end + shift_after]
+        return f"replace {_quoted(before)} with {_quoted(after)}"
+
     def phrases(self, edits: Sequence[Edit]) -> list[str]:
         placed = _placed(edits)
         phrases: list[str] = []
         index = 0
         while index < len(placed):
             pair = self.quoting(*placed[index : index + 2]) if index + 1 < len(placed) else None
+            word = self.word_span(placed[index])
             if pair is not None:
                 phrases.append(pair)
                 index += 2
+            elif word is not None:
+                group = [placed[index]]
+                while index + len(group) < len(placed):
+                    following = self.word_span(placed[index + len(group)])
+                    if following != word:
+                        break
+                    group.append(placed[index + len(group)])
+                phrases.append(self.word_change(group, *word))
+                index += len(group)
             else:
                 phrases.append(self.describe(placed[index]))
                 index += 1
