@@ -145,7 +145,9 @@ def touches_untouched_line(case: Case, repaired: str) -> bool:
     return bool(_changed_lines(damaged, repaired) - touched)
 
 
-_QUOTED = re.compile(r"`([^`]+)`")
+_QUOTED = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+"""A fragment a title quotes, in a run of backticks (a fragment that holds
+backticks is in a longer run, padded with a blank)."""
 
 
 def _whole(fragment: str, text: str) -> bool:
@@ -169,7 +171,8 @@ def title_in_whole_words(title: str, damaged: str, repaired: str) -> bool:
     what a person would say": a title quoting pieces of words, or an escaped
     line break, names characters rather than the change.  A fragment cut
     short (``…``) or written with escapes is read up to where it was cut."""
-    for fragment in _QUOTED.findall(title):
+    for fence, quoted in _QUOTED.findall(title):
+        fragment = quoted[1:-1] if len(fence) > 1 and quoted[:1] == quoted[-1:] == " " else quoted
         if "\\n" in fragment:
             return False
         shown = fragment.removesuffix("…")

@@ -91,3 +91,5 @@ def test_a_title_quoting_pieces_of_words_or_line_breaks_is_not_in_whole_words() 
     glued = damaged.replace("\n</list>", "</item></list>")
     assert not title_in_whole_words("Insert `m></ite` after `</ite`", damaged, glued)
     assert not title_in_whole_words("Remove `\\n` before `</list>`", damaged, glued)
+    # a fragment that holds backticks, in a longer run
+    assert title_in_whole_words("Remove ```` ```yaml ```` before `a`", "```yaml\na: 1", "a: 1")

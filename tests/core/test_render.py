@@ -258,3 +258,9 @@ def test_quotes_replaced_by_the_grammars_name_the_string() -> None:
     assert describe_repair(before, edits_between(before, after)) == (
         "Replace `'a'` with `\"a\"` and replace `“b”` with `\"b\"`"
     )
+
+
+def test_text_with_backticks_is_quoted_in_a_longer_run() -> None:
+    fenced = "```json\n[1]\n```\n"
+    title = describe_repair(fenced, edits_between(fenced, "[1]\n"))
+    assert title.startswith("Remove ```` ```json ```` before `[`")

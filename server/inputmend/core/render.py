@@ -128,7 +128,13 @@ class _Tokens:
 
 
 def _quoted(text: str) -> str:
-    return f"`{snippet(text, CONTEXT_SHOWN)}`"
+    """``text`` (shortened) in backticks; text that holds backticks in a run
+    of one more, padded with a blank, as Markdown reads it (``` `` ```json `` ```)."""
+    shown = snippet(text, CONTEXT_SHOWN)
+    if "`" not in shown:
+        return f"`{shown}`"
+    fence = "`" * (max(len(run) for run in re.findall("`+", shown)) + 1)
+    return f"{fence} {shown} {fence}"
 
 
 def _is_word(word: str) -> bool:
