@@ -192,7 +192,10 @@ def value_needs_quotes(grammar: str, kinds: Sequence[str]) -> Operator:
     """A quoted value given content that needs its quotes, and written without them.
 
     The intended text is the document with that new value, quoted; so the
-    data changes on purpose and the repair must quote it, not edit it."""
+    data changes on purpose and the repair must quote it, not edit it.  A
+    value that holds `` #`` also intends its part before it quoted and the
+    rest a comment, where that is valid: the same text once the quotes are
+    lost."""
 
     def operator(text: str, rng: random.Random) -> Damage | None:
         tokens = _tokens(grammar, text, kinds)
@@ -204,7 +207,12 @@ def value_needs_quotes(grammar: str, kinds: Sequence[str]) -> Operator:
         intended, damaged = _replace(text, token, json.dumps(body)), _replace(text, token, body)
         if not is_valid(grammar, intended) or is_valid(grammar, damaged):
             return None  # ``1 #1`` is a valid value and a comment: no damage to see
-        return Damage(damaged, (intended,))
+        # ``0.3.3 #1`` is also what a value quoted up to a comment writes
+        # once it loses its quotes: no repair can know which was meant
+        head, comment, tail = body.partition(" #")
+        commented = _replace(text, token, json.dumps(head) + comment + tail) if comment else ""
+        also = (commented,) if commented and is_valid(grammar, commented) else ()
+        return Damage(damaged, (intended, *also))
 
     return operator
 

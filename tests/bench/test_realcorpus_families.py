@@ -83,10 +83,17 @@ def test_needs_quoting_intends_the_new_value_quoted() -> None:
     operator = fam.value_needs_quotes("toml", ("BASIC_STRING",))
     damage = operator('name = "demo"\n', random.Random(0))
     assert damage is not None
-    (intended,) = damage.intended
+    intended = damage.intended[0]
     assert is_valid("toml", intended) and not is_valid("toml", damage.text)
     # the damaged text is the intended one without the quotes of the changed value
     assert damage.text.count('"') == intended.count('"') - 2
+
+
+def test_needs_quoting_with_a_comment_mark_also_intends_the_comment() -> None:
+    operator = fam.value_needs_quotes("toml", ("BASIC_STRING",))
+    damages = [operator('v = "0.3.3"\n', random.Random(seed)) for seed in range(40)]
+    commented = [d for d in damages if d is not None and d.text == "v = 0.3.3 #1\n"]
+    assert commented and commented[0].intended == ('v = "0.3.3 #1"\n', 'v = "0.3.3" #1\n')
 
 
 def test_merge_conflict_accepts_either_side() -> None:
