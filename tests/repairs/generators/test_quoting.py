@@ -113,3 +113,26 @@ def test_a_value_ends_at_the_first_punctuation_that_stands_apart() -> None:
     damaged = 'paths = [\n    */triagebot.toml,\n    "x",\n]\n'
     found = texts(proposed(QUOTING, damaged, "toml"))
     assert damaged.replace("*/triagebot.toml", '"*/triagebot.toml"') in found
+
+
+def test_an_indicator_of_the_grammar_is_not_junk_around_a_value() -> None:
+    # YAML's `*` and `&` begin aliases and anchors: a value that starts with
+    # one and is no alias or anchor needs quotes, though deleting it leaves
+    # a value
+    found = texts(proposed(QUOTING, "a: 1\nkey: *$CI_REF:$RUST\n", "yaml"))
+    assert 'a: 1\nkey: "*$CI_REF:$RUST"\n' in found
+    assert 'a: 1\ndirectory: "&/"\n' in texts(proposed(QUOTING, "a: 1\ndirectory: &/\n", "yaml"))
+    assert 'a: 1\nresource: "*"\n' in texts(proposed(QUOTING, "a: 1\nresource: *\n", "yaml"))
+    # TOML reads no `&`: before a number it is junk
+    assert texts(proposed(QUOTING, 'a = "b"\nversion = &0.1\n', "toml")) == []
+
+
+def test_a_value_in_a_flow_sequence_ends_at_a_comma_the_lexer_read_into_it() -> None:
+    text = "a: 1\nv: ['3.10', *3.11, '3.12']\n"
+    assert "a: 1\nv: ['3.10', \"*3.11\", '3.12']\n" in texts(proposed(QUOTING, text, "yaml"))
+
+
+def test_brackets_inside_a_longer_text_are_text() -> None:
+    text = "a: 1\nname: *{{ company }}.widget.{{ project }}\n"
+    found = texts(proposed(QUOTING, text, "yaml"))
+    assert 'a: 1\nname: "*{{ company }}.widget.{{ project }}"\n' in found

@@ -8,17 +8,22 @@ there), each line at most :data:`LINE` characters long: each span from the
 start of the line's content, of a word, or after a structure token (``:``,
 ``=``, ``-``, ``,``, ``[``) to the end of the line's content or the start
 of a comment (holding any structure: ``a: b``), or to the next structure
-token or closer, or to the first of them not glued to text on both sides
-(``*/triagebot.toml,`` ends before its ``,``, not at the ``.`` inside);
-the blanks around are left outside the quotes.  A span is
+token or closer, or to the first of them, or of the one-character
+structure tokens the lexer read inside a longer token (the ``,`` of YAML's
+``[a, *3.11, b]``, which it reads as one plain scalar), not glued to text
+on both sides (``*/triagebot.toml,`` ends before its ``,``, not at the
+``.`` inside); the blanks around are left outside the quotes.  A span is
 not a value that needs quotes when it is plain words (letters, digits,
 blanks, ``_``, ``-``: an unquoted word is the hints' to quote, and ``tru``
 may be ``true`` cut short), starts or ends with a quote (a string that lost
 one: ``demo"``), holds a string of the grammar (it has its quotes:
-``ISODate("2024")``) or one of its brackets (quoting it would turn
-structure into a string, ``{name: demo}`` into ``"{name: demo}"``), or is
-a value once the characters no terminal reads that it starts with are
-deleted (``**3.45``: markup before a number).  Each value is written in
+``ISODate("2024")``) or a bracket that is structure: one without its
+pair in the span, or a pair around all of it (quoting it would turn
+structure into a string, ``{name: demo}`` into ``"{name: demo}"``; a
+template's ``*{{ a }}.{{ b }}`` is text), or is a value once the
+characters no terminal reads that it starts with are deleted (``**3.45``:
+markup before a number; YAML's ``*`` of ``*$CI`` begins an alias: it is
+the grammar's, not junk).  Each value is written in
 each of the grammar's one-line string quotes with their escaping
 (:func:`~inputmend.grammar.syntax.string_quotes_of`); a grammar without
 string quotes gets nothing.  The oracle verifies every candidate.
@@ -32,6 +37,7 @@ from collections.abc import Iterator
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.oracle import Oracle
+from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.tolerant import Role
 from inputmend.oracles.wrappers import metered
 from inputmend.repairs.context import RepairContext
@@ -108,6 +114,15 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
         separators = [
             position for position in range(content, end) if text[position] in _separators(context)
         ]
+        # one-character structure the lexer read inside a longer token (the
+        # `,` of YAML's `[a, *3.11, b]`, read as part of one plain scalar by
+        # a lexer that cannot tell a flow collection from a block)
+        punctuation = _punctuation(context)
+        absorbed = [
+            position
+            for position in range(content, end)
+            if text[position] in punctuation and not _inside(text, position)
+        ]
         for first in starts:
             first = _skip_blanks(text, first, end)
             # a value up to the rest of the line may hold structure (``a: b``),
@@ -121,7 +136,14 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
                 # text on both sides (the `.` of `triagebot.toml`) may be
                 # inside the value, one before a blank or the line's end
                 # (the `,` of `*/triagebot.toml,`) ends it
-                apart = next((stop for stop in following if not _inside(text, stop)), None)
+                apart = next(
+                    (
+                        stop
+                        for stop in sorted({*following, *(at for at in absorbed if at > first)})
+                        if not _inside(text, stop)
+                    ),
+                    None,
+                )
                 if apart is not None:
                     candidates.add((first, _trim_blanks(text, first, apart)))
             spans.update(
@@ -166,6 +188,23 @@ def _separators(context: RepairContext) -> str:
     return "".join(sorted(closer for closer in brackets.closers if len(closer) == 1))
 
 
+def _punctuation(context: RepairContext) -> str:
+    """The characters that are a structure token of the grammar alone."""
+    grammar = context.grammar
+    if grammar is None:
+        return ""
+    lexer = context.guidance.lexer
+    return "".join(
+        sorted(
+            literal
+            for literal in grammar.literals.values()
+            if len(literal) == 1
+            and [lexeme.role for lexeme in lexer.lex(literal, 0, 1, foreign=False)]
+            == [Role.STRUCTURE]
+        )
+    )
+
+
 def _skip_blanks(text: str, position: int, end: int) -> int:
     while position < end and text[position] in " \t":
         position += 1
@@ -185,9 +224,9 @@ def _value_like(context: RepairContext, body: str) -> bool:
     to quote, and ``tru`` may be ``true`` cut short), neither starting nor
     ending with a quote (a string that lost one quote: ``demo"``), holding no
     string of the grammar (one that has its strings, ``ISODate("2024")`` or
-    ``"a" + "b"``, did not lose quotes), and none of the grammar's brackets
-    (a span that holds them holds structure: quoting it would make the
-    structure a string)."""
+    ``"a" + "b"``, did not lose quotes), and no structure in the grammar's
+    brackets (see :func:`_bracketed`: quoting it would make the structure a
+    string)."""
     if _WORDS.fullmatch(body):
         return False
     strings = context.syntax.strings
@@ -196,9 +235,27 @@ def _value_like(context: RepairContext, body: str) -> bool:
     if any(quote.pattern.search(body) for quote in strings):
         return False
     brackets = context.syntax.brackets
-    return brackets is None or not any(
-        bracket in body for bracket in (*brackets.openers, *brackets.closers)
-    )
+    return brackets is None or not _bracketed(brackets.openers, brackets.closers, body)
+
+
+def _bracketed(openers: tuple[str, ...], closers: tuple[str, ...], body: str) -> bool:
+    """Does ``body`` hold a bracket that is structure: one without its pair
+    in ``body`` (``a: b}`` lost the ``{`` of a flow mapping), or a pair
+    around all of it (``{name: demo}`` is one collection)?  Pairs that are
+    a piece of a longer text are text (a template's ``{{ name }}: draft``
+    or ``*{{ a }}.{{ b }}``).  ``openers[i]`` pairs with ``closers[i]``."""
+    pairs = dict(zip(closers, openers, strict=True))
+    stack: list[tuple[str, int]] = []
+    whole = False
+    for position, char in enumerate(body):
+        if char in openers:
+            stack.append((char, position))
+        elif char in pairs:
+            if not stack or stack[-1][0] != pairs[char]:
+                return True
+            _, opened = stack.pop()
+            whole = whole or (opened == 0 and position == len(body) - 1)
+    return bool(stack) or whole
 
 
 def junk_only(context: RepairContext, span: tuple[int, int], oracle: Oracle) -> bool:
@@ -206,15 +263,32 @@ def junk_only(context: RepairContext, span: tuple[int, int], oracle: Oracle) -> 
     reads, and is it a value once they are deleted (``**3.45``: markup
     before a number)?  Then they are junk, not content that needs quotes
     (``*draft`` deleted of its ``*`` is no value: it needs them; nor is a
-    character the grammar reads, as YAML's ``&v`` of ``&v*``, junk)."""
+    character the grammar reads, as YAML's ``&v`` of ``&v*``, junk).  A
+    character that a terminal of the grammar begins with is the grammar's
+    own indicator even where the lexer could read no token from it (YAML's
+    ``*`` of ``*$CI`` or ``&`` of ``&/``, an alias and an anchor cut short):
+    the value that starts with it needs quotes, it is not markup."""
     start, end = span
     text = context.text
+    grammar = context.grammar
     junk: list[Edit] = []
     for lexeme in context.guidance.lexer.lex(text, start, end, foreign=False):
         if lexeme.role is not Role.JUNK or lexeme.start != (junk[-1].end if junk else start):
             break
+        if grammar is not None and _indicator(grammar, text[lexeme.start : lexeme.end]):
+            return False
         junk.append(Edit(lexeme.start, lexeme.end - lexeme.start))
     return bool(junk) and oracle.check(apply_edits(text, junk)).valid
+
+
+def _indicator(grammar: CompiledGrammar, junk: str) -> bool:
+    """Does a token of the grammar begin with one of ``junk``'s characters
+    (by its pattern: one that looks behind its start may begin anywhere)?"""
+    return any(
+        grammar.patterns[name].fullmatch(char, partial=True) is not None
+        for char in junk
+        for name in grammar.starters(char)
+    )
 
 
 def proposals(context: RepairContext, error: int, oracle: Oracle) -> Iterator[tuple[Edit, ...]]:
