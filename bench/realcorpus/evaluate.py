@@ -175,10 +175,10 @@ def title_in_whole_words(title: str, damaged: str, repaired: str) -> bool:
         fragment = quoted[1:-1] if len(fence) > 1 and quoted[:1] == quoted[-1:] == " " else quoted
         if "\\n" in fragment:
             return False
-        shown = fragment.removesuffix("…")
+        shown = fragment.removesuffix("…").removesuffix(" ...")
         if "\\" in shown or not shown.strip():
             continue
-        if fragment.endswith("…"):
+        if shown != fragment:
             if shown not in damaged and shown not in repaired:
                 return False
             continue

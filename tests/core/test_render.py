@@ -185,7 +185,7 @@ def test_a_long_deletion_is_named_from_its_edges_without_reading_it_all() -> Non
     # a tail deleted, then the list closed
     edits = [Edit(cut - 1, len(text) - cut, "]\n")]
     title = describe_repair(text, edits, lexer=counting)
-    assert title.startswith("Replace ` {\"id\": 10},") and title.endswith("after `,`")
+    assert title.startswith("Replace `{\"id\": 10},") and title.endswith("after `,`")
     assert max(lexed) < 4000
     # a repair's tokens are still read whole where it matters: two repairs
     # that differ in the middle of a long stretch are not taken for one

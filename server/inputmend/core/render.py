@@ -128,9 +128,10 @@ class _Tokens:
 
 
 def _quoted(text: str) -> str:
-    """``text`` (shortened) in backticks; text that holds backticks in a run
+    """``text`` (shortened, the blanks around it left out) in backticks;
+    text that holds backticks in a run
     of one more, padded with a blank, as Markdown reads it (``` `` ```json `` ```)."""
-    shown = snippet(text, CONTEXT_SHOWN)
+    shown = snippet(text.strip() or text, CONTEXT_SHOWN)
     if "`" not in shown:
         return f"`{shown}`"
     fence = "`" * (max(len(run) for run in re.findall("`+", shown)) + 1)
