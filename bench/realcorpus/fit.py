@@ -69,6 +69,7 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("wrapper_removed", 2, 1),
     ("structure_lost", 16, 1),
     ("joined", 4, 1),
+    ("dropped", 2, 1),
     ("misplaced", 16, 1),
     ("invented", 4, 1),
     ("unfilled", 4, 1),

@@ -166,6 +166,23 @@ def test_quoting_adjacent_fields_into_one_joins_them_and_loses_nothing() -> None
     assert judge(_lexer("json"), "[1, 2]", '["1, 2"]').joined == 0  # records only
 
 
+def test_a_field_deleted_whole_with_its_separator_is_dropped() -> None:
+    csv = _lexer("csv")
+    text = "id,kind,size\n1,x,C,5\n"  # one field too many
+    dropped = judge(csv, text, "id,kind,size\n1,C,5\n")
+    assert (dropped.dropped, dropped.structure_lost, dropped.data_lost) == (1, 0, 1)
+    last = judge(csv, text, "id,kind,size\n1,x,C\n")  # the last field, its separator before
+    assert (last.dropped, last.structure_lost, last.data_lost) == (1, 0, 1)
+    cut = judge(csv, text, "id,kind,size\n1,xC,5\n")  # a separator alone: punctuation lost
+    assert (cut.dropped, cut.structure_lost) == (0, 1)
+    partly = judge(csv, text, "id,kind,size\n1,C5\n")  # and the separator after `C`
+    assert (partly.dropped, partly.structure_lost) == (1, 1)
+    gone = judge(csv, text + "2,D,6\n", text)  # a record deleted whole: its punctuation lost
+    assert (gone.dropped, gone.structure_lost) == (0, 2)
+    empty = judge(csv, "id,kind\n,1,C\n", "id,kind\n1,C\n")  # an empty field: a column
+    assert (empty.dropped, empty.structure_lost) == (0, 1)
+
+
 def test_records_with_another_number_of_fields_are_misshapen() -> None:
     csv = _lexer("csv")
     text = 'name,amount\n"Lee, Ann",1\nMüller, Zoë",2\n"Chen, Mei",3\n'

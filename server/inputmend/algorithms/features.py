@@ -83,6 +83,11 @@ class Features:
     """Punctuation tokens deleted or overwritten (``Judgement.structure_lost``)."""
     joined: int = 0
     """Adjacent fields quoted as one (``Judgement.joined``)."""
+    dropped: int = 0
+    """Fields holding a value deleted whole with a separator beside them
+    (``Judgement.dropped``: ``1,C,5`` from ``1,x,C,5``, a junk field put
+    into a record); their characters count in ``data_lost``, the separator
+    not in ``structure_lost``."""
     misplaced: int = 0
     """Values not of their column's shape, less those of the input
     (``Judgement.misplaced``; below zero when the repair puts values back
@@ -180,6 +185,7 @@ def features_of(
         data_lost=judgement.data_lost,
         structure_lost=judgement.structure_lost,
         joined=judgement.joined,
+        dropped=judgement.dropped,
         misplaced=judgement.misplaced,
         invented=judgement.invented,
         unfilled=judgement.unfilled,

@@ -129,6 +129,12 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     that held the separator and lost its quotes).  Two values become one, so
     the repair is not harmless, but nothing is lost, overwritten or merged
     out of sight (``4,56`` merges them and hides where they met).
+``dropped``
+    For formats with ``fields``: fields holding a value that the repair
+    deletes whole with a separator beside them (``1,C,5`` from ``1,x,C,5``,
+    a junk field put into a record): the record keeps its other values in
+    order.  The field's characters count in ``data_lost``; its separator is
+    not counted in ``structure_lost``.
 ``reread``
     Input tokens re-read as the text of a string whose lost quote the repair
     puts back (``(write-line Hello World")`` as ``"Hello World"``): words
@@ -230,6 +236,7 @@ class Judgement:
     phrase: int = 0
     tail_commented: int = 0
     punctuated: int = 0
+    dropped: int = 0
     wrapper_removed: int = 0
 
     @property
@@ -245,6 +252,7 @@ class Judgement:
             or self.absorbed
             or self.misshapen
             or self.joined
+            or self.dropped
             or self.commented
             or self.escapes_removed
             or self.wrapper_removed
@@ -824,6 +832,14 @@ class Judge:
             self._columns = tuple(_dominant(column) for column in seen)
         return self._columns
 
+    def misfits(self, values: Sequence[str]) -> int:
+        """How many of a record's ``values`` (its fields' text, in order) are
+        not of their column's shape (:meth:`column_shapes`)."""
+        columns = self.column_shapes()
+        return sum(
+            not _fits(_shape(value), wanted) for wanted, value in zip(columns, values, strict=False)
+        )
+
 
 COLUMN_SAMPLE = 16384
 """Characters at the start of the input whose records say each column's shape."""
@@ -972,7 +988,7 @@ class _Assessment:
                 quoted += self._quoted(position, cover)
                 if self.survivors(position) and not misread[position]:
                     changed += self._changed(position, cover)
-        data_lost, structure_lost, junk_lost, commented, escapes, tail = self._lost()
+        data_lost, structure_lost, junk_lost, commented, escapes, tail, dropped = self._lost()
         invented, unfilled, punctuated = self._invented()
         return (
             changed,
@@ -995,6 +1011,7 @@ class _Assessment:
             self.phrase,
             tail,
             punctuated,
+            dropped,
             0,  # wrappers: counted once per repair (:func:`_unwrapped`)
         )
 
@@ -1357,7 +1374,7 @@ class _Assessment:
             [offset for offset in trailing if not original[offset].isspace()],
         )
 
-    def _lost(self) -> tuple[int, int, int, int, int, int]:
+    def _lost(self) -> tuple[int, int, int, int, int, int, int]:
         """Data characters deleted or overwritten; punctuation tokens so lost
         (or commented out) that were not duplicates or a hint's fix;
         characters no terminal reads, other than letters and digits, so
@@ -1365,8 +1382,10 @@ class _Assessment:
         data or junk lost (the text stays in the file: hidden, not lost);
         and escapes deleted (:func:`_escape_removed`); last, how many of the
         characters turned into a comment are in one that begins after text on
-        its line.  The characters of a wrapper the repair removes
-        (:func:`_unwrapped`) count in none."""
+        its line; and separators deleted with a whole field beside them that
+        holds a value (``dropped``, not counted as punctuation lost).  The
+        characters of a wrapper the repair removes (:func:`_unwrapped`) count
+        in none."""
         original, tokens, starts = self.original, self.before, self.before_starts
         lost = junk = commented = escapes = 0
         tail = 0
@@ -1405,8 +1424,47 @@ class _Assessment:
                 tail += offset in self.trailing
             elif char.isalnum() or not self._punctuation_fix(offset):
                 lost += 1
-        structure = sum(1 for index in punctuation if not self._stray(index))
-        return lost, structure, junk, commented, escapes, tail
+        structure = dropped = 0
+        for index in punctuation:
+            if self._stray(index):
+                continue
+            field = self._dropped(index)
+            structure += not field
+            dropped += field
+        return lost, structure, junk, commented, escapes, tail, dropped
+
+    def _dropped(self, position: int) -> bool:
+        """Is the punctuation token at ``position`` a field separator
+        (``fields`` hints) deleted between a field that keeps something and
+        one holding a value that is deleted whole?  (A separator deleted with
+        an empty field is punctuation lost: the table may keep an empty
+        column there, ``a,b,`` on every row.)"""
+        tokens = self.before
+        if tokens[position].value != self.judge.lexer.hints.fields:
+            return False
+        sides = [self._field_side(position, step) for step in (-1, 1)]
+        wholes = [valued for whole, valued in sides if whole]
+        return wholes == [True]
+
+    def _field_side(self, position: int, step: int) -> tuple[bool, bool]:
+        """The field before (``step`` -1) or after (+1) the separator at
+        ``position``: is it deleted whole, and does it hold a value?  A field
+        that may go on outside the window counts as kept."""
+        tokens, text = self.before, self.original
+        index, valued, whole = position + step, False, True
+        while 0 <= index < len(tokens):
+            token, near = tokens[index], tokens[index - step]
+            between = text[min(token.end, near.end) : max(token.start, near.start)]
+            if "\n" in between or "\n" in token.value or token.value == tokens[position].value:
+                return whole, valued
+            valued = valued or bool(token.value.strip())
+            whole = whole and all(
+                text[o].isspace() or o in self.deleted_set for o in range(token.start, token.end)
+            )
+            index += step
+        if step < 0 and not self.judge.starts_record(self.window.start):
+            return False, valued  # the field may begin before the window
+        return whole, valued
 
     def _punctuation_fix(self, offset: int) -> bool:
         """Does a hint's fix remove punctuation starting at ``offset`` (a
