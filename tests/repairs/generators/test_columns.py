@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from inputmend import services
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
@@ -13,12 +15,24 @@ from tests.repairs.generators.run import context, proposed, texts
 CARS = "make,mpg,cyl,disp\nMazda RX4,21.0,6,160.0\nDatsun 710,22.8,4,108.0\nValiant,18.1,6,225.0\n"
 
 
-def _placed(record: str, fields: int) -> list[str]:
+def _placed(
+    record: str, fields: int, misfits: Callable[[Sequence[str]], int] | None = None
+) -> list[str]:
     separators = [i for i, c in enumerate(record) if c == ","]
     return [
         apply_edits(record, edits)
-        for edits in proposals(record, 0, len(record), separators, ",", fields)
+        for edits in proposals(record, 0, len(record), separators, ",", fields, misfits=misfits)
     ]
+
+
+def _not_numbers(wanted: tuple[bool, ...]) -> Callable[[Sequence[str]], int]:
+    """Misfits for columns that hold numbers where ``wanted`` is true."""
+
+    def misfits(values: Sequence[str]) -> int:
+        pairs = zip(wanted, values, strict=False)
+        return sum(number and not value.strip().isdigit() for number, value in pairs)
+
+    return misfits
 
 
 def test_one_field_too_few_gets_an_empty_field_at_each_place() -> None:
@@ -31,6 +45,20 @@ def test_one_field_too_many_loses_an_empty_one_only() -> None:
     assert _placed("a,b,", 2) == ["a,b"]
     assert _placed("a,x,b", 2) == []  # a value is the hints' to quote, not to drop
     assert _placed("a,b", 2) == []  # the right number: nothing to do
+
+
+def test_a_value_too_many_is_dropped_where_the_columns_say() -> None:
+    numbers = _not_numbers((True, False, True))
+    # `x` or `C` leave every value in its column; `1` leaves `x` under a number
+    assert _placed("1,x,C,5", 3, numbers) == ["1,C,5", "1,x,5"]
+    assert _placed("1,C,5,x", 3, numbers) == ["1,C,5"]  # the last, with the separator before
+    assert _placed("1,,C,5", 3, numbers) == ["1,C,5"]  # the empty one, no value
+    assert _placed("3,4,", 2, _not_numbers((True, True))) == ["3,4"]
+    assert _placed("1,x,C", 3, numbers) == []  # one too few: no value dropped
+    # ` John` is the rest of `Smith, John`, a value that lost its quotes
+    assert _placed("7,Smith, John", 2, _not_numbers((True, False))) == []
+    blanks = _placed("7, Smith, x, 5", 3, _not_numbers((True, False, True)))
+    assert blanks == ["7, x, 5", "7, Smith, 5"]  # a table written with a blank after each one
 
 
 def test_the_loader_verifies_each_place() -> None:

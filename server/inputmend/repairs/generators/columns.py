@@ -7,14 +7,21 @@ but it can keep the values after it in their columns: an empty field is
 proposed at each place in the record (its start, each separator, its end).
 One field too many with an empty one among them (a separator written
 twice): each empty field is proposed deleted with a separator beside it,
-which loses no value.  (A value that holds the separator and lost its
-quotes is the hints' to quote.)  The ranking chooses by what it reads in
-the columns (``misplaced``); the oracle checks every proposal.
+which loses no value.  One field too many holding values only (a junk
+value put into the record, ``1,x,C,5``): the fields whose deletion leaves
+the fewest values out of their columns' shapes (:meth:`Judge.misfits
+<inputmend.algorithms.judgement.Judge.misfits>`) are proposed deleted with
+a separator beside them (``dropped``), unless some separators of the
+record but not all are followed by a blank: then the field too many is
+the rest of a value that held the separator (``Smith, John``), which
+dropping would lose.  (A value that holds the separator
+and lost its quotes is the hints' to quote.)  The ranking chooses by what
+it reads in the columns (``misplaced``); the oracle checks every proposal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair
@@ -26,11 +33,22 @@ ALGORITHM = "columns"
 
 
 def proposals(
-    text: str, start: int, end: int, separators: list[int], separator: str, fields: int
+    text: str,
+    start: int,
+    end: int,
+    separators: list[int],
+    separator: str,
+    fields: int,
+    *,
+    misfits: Callable[[Sequence[str]], int] | None = None,
 ) -> Iterator[tuple[Edit, ...]]:
     """Edits that give the record ``text[start:end]`` (its separators at
     ``separators``) ``fields`` fields: an empty field put in where it has one
-    too few, an empty field deleted where it has one too many."""
+    too few, an empty field deleted where it has one too many; then, given
+    ``misfits`` (how many of a record's values are out of their columns'
+    shapes), the fields holding a value whose deletion leaves the fewest
+    misfits, each deleted with the separator after it (the last one with
+    the separator before it)."""
     found = len(separators) + 1
     width = len(separator)
     if found == fields - 1:
@@ -44,6 +62,43 @@ def proposals(
             empty_last = index + 1 == len(separators) and place + width == after
             if empty_before or empty_last:
                 yield (Edit(place, width, ""),)
+        if misfits is not None:
+            yield from _dropped(text, start, end, separators, width, misfits)
+
+
+def _dropped(
+    text: str,
+    start: int,
+    end: int,
+    separators: list[int],
+    width: int,
+    misfits: Callable[[Sequence[str]], int],
+) -> Iterator[tuple[Edit, ...]]:
+    """Deletions of one field holding a value (and a separator beside it)
+    that leave the fewest values of the record out of their columns' shapes,
+    in a record whose fields all hold values (an empty one is the one too
+    many, deleted at no loss).  None where some separators but not all are followed by a blank (the
+    record's own style has none): a field that begins with one is the rest
+    of a value that held the separator (``Smith, John``), the hints' to
+    quote, and dropping any field would lose a value."""
+    bounds = list(zip((start, *(s + width for s in separators)), (*separators, end), strict=True))
+    values = [text[low:high] for low, high in bounds]
+    if not all(value.strip() for value in values):
+        return  # an empty field is the one too many: dropping it loses no value
+    led = sum(1 for value in values[1:] if value[:1].isspace())
+    if 0 < led < len(separators):
+        return  # the field too many is the rest of a value that held the separator
+    scored = [
+        (misfits([*values[:index], *values[index + 1 :]]), index) for index in range(len(values))
+    ]
+    fewest = min(score for score, _ in scored)
+    for score, index in scored:
+        if score == fewest:
+            low, high = bounds[index]
+            if index + 1 < len(bounds):
+                yield (Edit(low, high + width - low, ""),)
+            else:
+                yield (Edit(low - width, high - low + width, ""),)
 
 
 def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
@@ -66,7 +121,9 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
         end -= 1
     lexemes = context.guidance.lexer.lex(text, start, end)
     separators = [t.start for t in lexemes if t.value == separator and t.start < end]
-    places = proposals(text, start, end, separators, separator, header + 1)
+    places = proposals(
+        text, start, end, separators, separator, header + 1, misfits=context.judge.misfits
+    )
     return verified(text, context.oracle, places, algorithm=ALGORITHM, budget=budget)
 
 
