@@ -314,9 +314,12 @@ def csv_columns(text: str, rng: random.Random) -> Damage | None:
 
     A field too many intends the original record.  A field too few intends
     it too, or, since no repair can know the lost value, the record with
-    that field empty in its place (every other value in its column).  A
-    comma inside a field intends the original (the comma was a slip) or the
-    field with its comma, quoted (the value holds one and lost its quotes)."""
+    that field empty in its place (every other value in its column); where
+    the lost value was one of a run of equal ones (``0,0,0``), the record
+    is the same whichever of them was lost, so an empty field in the place
+    of any of them is meant.  A comma inside a field intends the original
+    (the comma was a slip) or the field with its comma, quoted (the value
+    holds one and lost its quotes)."""
     lines = text.splitlines(keepends=True)
     rows = [i for i, line in enumerate(lines) if i and line.strip() and '"' not in line]
     if not rows:
@@ -335,8 +338,11 @@ def csv_columns(text: str, rng: random.Random) -> Damage | None:
         fields.insert(rng.randrange(len(fields) + 1), rng.choice(("x", "", "N/A")))
     elif kind == "fewer" and len(fields) > 1:
         at = rng.randrange(len(fields))
-        also.append(with_record([*fields[:at], "", *fields[at + 1 :]]))
-        del fields[at]
+        left = [*fields[:at], *fields[at + 1 :]]
+        for place in range(len(fields)):  # each value of a run of equal ones leaves that record
+            if [*fields[:place], *fields[place + 1 :]] == left:
+                also.append(with_record([*fields[:place], "", *fields[place + 1 :]]))
+        fields = left
     else:
         spaced = [i for i, field in enumerate(fields) if " " in field.strip()]
         if not spaced:

@@ -150,6 +150,16 @@ def test_csv_fewer_fields_or_a_comma_also_intend_what_a_repair_can_give() -> Non
     assert kinds == {"fewer", "comma", "more"}
 
 
+def test_csv_a_value_lost_from_a_run_of_equal_ones_intends_an_empty_field_at_each() -> None:
+    text = "a,b,c,d\n1,0,0,2\n3,0,0,4\n"
+    found = set()
+    for seed in range(60):
+        damage = fam.csv_columns(text, random.Random(seed))  # None: no blank for a comma
+        if damage is not None and damage.text == text.replace("1,0,0,2", "1,0,2"):
+            found.add(damage.intended)
+    assert found == {(text, text.replace("1,0,0,2", "1,,0,2"), text.replace("1,0,0,2", "1,0,,2"))}
+
+
 def test_ini_continuation_unindents_a_continuation_line_the_document_has() -> None:
     text = "[options]\ninstall_requires =\n    foo\n    bar>=1\nzip_safe = False\n"
     damage = fam.ini_unindented_continuation(text, random.Random(0))
