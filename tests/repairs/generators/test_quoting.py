@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from inputmend import services
+from inputmend.core.budget import Budget
+from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.repairs.generators.quoting import (
     LINE,
     QUOTING,
@@ -136,3 +139,10 @@ def test_brackets_inside_a_longer_text_are_text() -> None:
     text = "a: 1\nname: *{{ company }}.widget.{{ project }}\n"
     found = texts(proposed(QUOTING, text, "yaml"))
     assert 'a: 1\nname: "*{{ company }}.widget.{{ project }}"\n' in found
+
+
+def test_a_grammar_with_more_openers_than_closers_is_read_by_its_bracket_pattern() -> None:
+    # Lisp opens with `(` and `#(` and closes both with `)`
+    text = "Here is the fixed code\n\n```lisp\n(list #(1 2) 'a)\n```\n"
+    result = services.repair(text, IncrementalGrammarOracle("sexp"), budget=Budget(max_tests=500))
+    assert result.repairs[0].text == "(list #(1 2) 'a)\n"

@@ -38,6 +38,7 @@ from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.oracle import Oracle
 from inputmend.grammar.compiled import CompiledGrammar
+from inputmend.grammar.syntax import Brackets
 from inputmend.grammar.tolerant import Role
 from inputmend.oracles.wrappers import metered
 from inputmend.repairs.context import RepairContext
@@ -235,27 +236,28 @@ def _value_like(context: RepairContext, body: str) -> bool:
     if any(quote.pattern.search(body) for quote in strings):
         return False
     brackets = context.syntax.brackets
-    return brackets is None or not _bracketed(brackets.openers, brackets.closers, body)
+    return brackets is None or not _bracketed(brackets, body)
 
 
-def _bracketed(openers: tuple[str, ...], closers: tuple[str, ...], body: str) -> bool:
+def _bracketed(brackets: Brackets, body: str) -> bool:
     """Does ``body`` hold a bracket that is structure: one without its pair
     in ``body`` (``a: b}`` lost the ``{`` of a flow mapping), or a pair
     around all of it (``{name: demo}`` is one collection)?  Pairs that are
     a piece of a longer text are text (a template's ``{{ name }}: draft``
-    or ``*{{ a }}.{{ b }}``).  ``openers[i]`` pairs with ``closers[i]``."""
-    pairs = dict(zip(closers, openers, strict=True))
-    stack: list[tuple[str, int]] = []
+    or ``*{{ a }}.{{ b }}``).  The brackets are read as the grammar's
+    bracket pattern finds them (an opener of several characters, Lisp's
+    ``#(``, is one; a closer may close any opener)."""
+    opened: list[int] = []
     whole = False
-    for position, char in enumerate(body):
-        if char in openers:
-            stack.append((char, position))
-        elif char in pairs:
-            if not stack or stack[-1][0] != pairs[char]:
+    for match in brackets.finditer(body):
+        if match.group("o") is not None:
+            opened.append(match.start())
+        elif match.group("c") is not None:
+            if not opened:
                 return True
-            _, opened = stack.pop()
-            whole = whole or (opened == 0 and position == len(body) - 1)
-    return bool(stack) or whole
+            start = opened.pop()
+            whole = whole or (start == 0 and match.end() == len(body))
+    return bool(opened) or whole
 
 
 def junk_only(context: RepairContext, span: tuple[int, int], oracle: Oracle) -> bool:
