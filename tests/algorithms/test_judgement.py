@@ -631,3 +631,40 @@ def test_the_input_is_lexed_once_for_repairs_that_share_a_window(json: TolerantL
         )
         assert judged(repair) == Judge(original, json)(repair)
     assert counting.input_lexed == 1
+
+
+def _ini_judge(original: str) -> Judge:
+    """A judge of ``original`` that knows where the INI grammar refuses it."""
+    locator = IncrementalGrammarOracle("ini")
+    return Judge(
+        original,
+        _lexer("ini"),
+        token_start=lambda at: locator.last_token_start(original[:at]),
+        refused=lambda: locator.scan(original).feedback.error_offset,
+    )
+
+
+def _judged(judge_of: Judge, repaired: str) -> Judgement:
+    original = judge_of.original
+    return judge_of(
+        Repair(repaired, edits_between(original, repaired), "t", True, distance(original, repaired))
+    )
+
+
+def test_the_refused_token_read_as_more_of_a_list_above_is_not_changed() -> None:
+    # `foo` reads as a name only because the grammar refused it there: indented
+    # after `deps =` (a value begun on the lines below) or after a line of the
+    # list, it is the item it was; read without the refusal, its kind changes
+    for before in ("deps =\n", "deps =\n    bar\n"):
+        original = f"[env]\n{before}foo\nother = 1\n"
+        repaired = original.replace("\nfoo", "\n foo")
+        assert _judged(_ini_judge(original), repaired).harmless
+        assert judge(_lexer("ini"), original, repaired).changed == 1
+
+
+def test_a_refused_line_joined_to_a_value_that_ended_on_its_line_is_changed() -> None:
+    # prose that lost its comment marker, indented after `name = value`,
+    # becomes more of that value: the refusal does not excuse the join
+    original = "[env]\nname = value\nsee issue 42\nother = 1\n"
+    repaired = original.replace("\nsee", "\n see")
+    assert _judged(_ini_judge(original), repaired).changed == 1

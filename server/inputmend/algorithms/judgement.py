@@ -26,7 +26,11 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     whose delimiters were already in the input as pieces of tokens the
     repair splits (the repair reads the text the other way round, it does
     not wrap it), nor words that a quote the repair puts back makes the
-    text of a string (see ``reread``).
+    text of a string (see ``reread``), nor the data token where the
+    grammar refused the input kept with its text and only read as another
+    kind (an INI line ``foo`` after ``deps =``, a name without its ``=``,
+    indented as more of the value above): its kind in the input is the
+    tolerant lexer's guess at text the grammar did not read.
 ``data_lost``
     Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
@@ -423,13 +427,19 @@ TokenStart = Callable[[int], int | None]
 """Where a token of the input starts, at or before an offset (``None``: not
 known there): the grammar's own scan of the input up to its first error."""
 
+Refusal = Callable[[], int | None]
+"""Where the grammar refused the input (``None``: not known): the offset of
+its first error, asked once, when a repair first changes a token's kind."""
+
 
 class Judge:
     """Judges repairs of one input (the input's wrappers found once).
 
     ``token_start`` lets a stretch on a long line start where a token really
     starts (a minified document is one line, and a stretch that started inside
-    a string would read the text inside out); without it, after a blank."""
+    a string would read the text inside out); without it, after a blank.
+    ``refused`` says where the grammar refused the input (see ``changed``);
+    without it, every kind change counts."""
 
     def __init__(
         self,
@@ -437,9 +447,12 @@ class Judge:
         lexer: TolerantLexer,
         *,
         token_start: TokenStart | None = None,
+        refused: Refusal | None = None,
         stop: Callable[[], None] | None = None,
     ) -> None:
         self.original = original
+        self._refusal = refused
+        self._refused: tuple[int | None] | None = None  # see :meth:`refused_at`
         self._content_end = len(original.rstrip())  # only blanks after it
         self.lexer = lexer
         self.token_start = token_start
@@ -647,6 +660,13 @@ class Judge:
         except BudgetExhausted:
             return True
         return False
+
+    def refused_at(self) -> int | None:
+        """Where the grammar refused the input (``None``: not known), asked
+        of ``refused`` once."""
+        if self._refused is None:
+            self._refused = (None if self._refusal is None else self._refusal(),)
+        return self._refused[0]
 
     # -- judging ------------------------------------------------------------
 
@@ -1116,11 +1136,44 @@ class _Assessment:
             or cover.role is not token.role
             or self._merged(position, cover)
         ):
+            if self._reclassified(position, cover):
+                return False
             if self._quotes_fields(position, cover):
                 self.joined.add(id(cover))
                 return False
             return not (self._reread(position, cover) or self._read_inside_out(position, cover))
         return False
+
+    def _reclassified(self, position: int, cover: Lexeme) -> bool:
+        """Is the token at ``position`` the data token where the grammar
+        refused the input, which ``cover`` keeps with its text and role, only
+        read as another kind, and holds no other token?  The kind the
+        tolerant lexer gave it there is a guess: the grammar read no token
+        there (an INI line ``foo`` without ``=`` reads as a name, and is
+        more of the value above once indented).  The kind the repair gives
+        it must agree with the token before it in the input: punctuation,
+        after which no value began yet (``deps =`` and a list on the lines
+        below), or a token of that kind (a value already continued over
+        lines).  After a value of another kind (``name = value``) the
+        token becomes more of a value that ended on its line: prose that
+        lost its comment marker, joined to the value above."""
+        token = self.before[position]
+        if not (
+            token.role is Role.DATA
+            and cover.role is Role.DATA
+            and cover.value == token.value
+            and not self._merged(position, cover)
+        ):
+            return False
+        refused = self.judge.refused_at()
+        if refused is None or not token.start <= refused <= token.end:
+            return False
+        earlier = next(
+            (t for t in reversed(self.before[:position]) if t.role is not Role.LAYOUT), None
+        )
+        return earlier is not None and (
+            earlier.role is Role.STRUCTURE or earlier.kind == cover.kind
+        )
 
     def _quoted(self, position: int, cover: Lexeme | None) -> bool:
         """Is the input's token at ``position`` swallowed whole, with other

@@ -65,21 +65,29 @@ def lexer_of(oracle: Oracle) -> Callable[[str], Sequence[tuple[str | None, int, 
     return None if grammar is None else functools.partial(lex_typed, grammar)
 
 
-def token_starts(
+def grammar_reading(
     text: str, locator: IncrementalGrammarOracle | None
-) -> Callable[[int], int | None] | None:
-    """Where the token of ``text`` before an offset starts, by the grammar of
-    ``locator`` (see :func:`locator_of`)."""
+) -> tuple[Callable[[int], int | None] | None, Callable[[], int | None] | None]:
+    """What a judge of ``text`` asks of the grammar of ``locator``: where the
+    token before an offset starts, and where the grammar refuses the text
+    (its first error; see :class:`~inputmend.algorithms.judgement.Judge`).
+    Both read one scan of ``text``, made at the first question."""
     if locator is None:
-        return None
-    scanned: list[Scan] = []  # the scan of ``text``, made at the first look
+        return None, None
+    scanned: list[Scan] = []
 
-    def token_start(offset: int) -> int | None:
+    def scan() -> Scan:
         if not scanned:
             scanned.append(locator.scan(text))
-        return locator.last_token_start_in(scanned[0], offset)
+        return scanned[0]
 
-    return token_start
+    def token_start(offset: int) -> int | None:
+        return locator.last_token_start_in(scan(), offset)
+
+    def refused() -> int | None:
+        return scan().feedback.error_offset
+
+    return token_start, refused
 
 
 @dataclass(frozen=True)
@@ -130,7 +138,8 @@ def context_of(
     syntax = NO_SYNTAX if guide is None else syntax_of(guide)
     locator = None if guide is None else locator_of(oracle, guide)
     guided = guidance(guide)
-    judge = Judge(text, guided.lexer, token_start=token_starts(text, locator), stop=stop)
+    token_start, refused = grammar_reading(text, locator)
+    judge = Judge(text, guided.lexer, token_start=token_start, refused=refused, stop=stop)
     return RepairContext(
         text,
         oracle,

@@ -19,7 +19,7 @@ from inputmend.core.model import Repair
 from inputmend.core.oracle import Oracle
 from inputmend.grammar.syntax import Brackets, syntax_of
 from inputmend.oracles.incremental import IncrementalGrammarOracle
-from inputmend.repairs.context import RepairContext, guide_of, locator_of, token_starts
+from inputmend.repairs.context import RepairContext, grammar_reading, guide_of, locator_of
 
 
 def rank_for_oracle(
@@ -87,6 +87,9 @@ def scored_in(
     if guide.problem is not None:
         notes.append(guide.problem)
     repairs = list(repairs)
+    token_start, refused = grammar_reading(text, locator)
+    if judge is None:
+        judge = Judge(text, guide.lexer, token_start=token_start, refused=refused)
     layout = None if brackets is None else windowed_agreement(text, repairs, brackets)
     fmt = None if locator is None else locator.grammar.info.name
     return scored(
@@ -94,7 +97,7 @@ def scored_in(
         repairs,
         top,
         lexer=guide.lexer,
-        token_start=token_starts(text, locator),
+        token_start=token_start,
         layout=layout,
         limit=max_loss,
         judge=judge,
