@@ -668,3 +668,28 @@ def test_a_refused_line_joined_to_a_value_that_ended_on_its_line_is_changed() ->
     original = "[env]\nname = value\nsee issue 42\nother = 1\n"
     repaired = original.replace("\nsee", "\n see")
     assert _judged(_ini_judge(original), repaired).changed == 1
+
+
+def test_a_word_made_the_name_of_an_empty_value_invents_one() -> None:
+    yaml = _lexer("yaml")
+    original = "a: 1\nFIXME\nb: 2\n"
+    assert judge(yaml, original, "a: 1\nFIXME:\nb: 2\n").invented == 1
+    assert judge(yaml, original, "a: 1\n# FIXME\nb: 2\n").invented == 0
+    # a block below is its value; so is nothing where the input writes `key:`
+    # lines with no deeper line after them itself
+    block = "a: 1\nserver\n  host: x\n"
+    assert judge(yaml, block, "a: 1\nserver:\n  host: x\n").invented == 0
+    empty = "a:\nb: 2\nc\n"
+    assert judge(yaml, empty, "a:\nb: 2\nc:\n").invented == 0
+
+
+def test_a_comma_lost_at_the_end_of_a_line_of_a_list_invents_nothing(json: TolerantLexer) -> None:
+    original = "[\n  1,\n  2\n  3\n]"
+    assert judge(json, original, "[\n  1,\n  2,\n  3\n]").invented == 0
+
+
+def test_a_separator_put_between_a_name_and_its_value_invents_nothing() -> None:
+    ini = _lexer("ini")
+    original = "[s]\nname value\n"
+    assert judge(ini, original, "[s]\nname = value\n").invented == 0
+    assert judge(ini, "[s]\nname\n", "[s]\nname =\n").invented == 1

@@ -89,7 +89,14 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``invented``
     Values the repair makes up (a token of inserted characters only, such as
     the ``0`` of ``[1, 2,0, 3]``), plus letters and digits inserted into other
-    tokens; delimiters and closers are not invented data.
+    tokens; delimiters and closers are not invented data.  Also empty values
+    made up: a line that held one data token which the repair ends with
+    punctuation it inserts (``FIXME:`` from ``FIXME``, ``default =``), when
+    no deeper line follows (the value of ``server:`` above an indented
+    block) and the input ends no such line with that punctuation itself (a
+    JSON list with one item a line, each but the one that lost it ending in
+    ``,``): the word becomes a name of nothing, structure the input never
+    had.
 ``unfilled``
     Made-up values other than the grammar's preferred filler (``null``).
 ``punctuated``
@@ -453,6 +460,7 @@ class Judge:
         self.original = original
         self._refusal = refused
         self._refused: tuple[int | None] | None = None  # see :meth:`refused_at`
+        self._ends: dict[str, bool] = {}  # see :meth:`ends_lines`
         self._content_end = len(original.rstrip())  # only blanks after it
         self.lexer = lexer
         self.token_start = token_start
@@ -660,6 +668,21 @@ class Judge:
         except BudgetExhausted:
             return True
         return False
+
+    def ends_lines(self, punctuation: str) -> bool:
+        """Does the input end a line with ``punctuation`` after text without
+        it, no deeper line after (an empty value, or an item of a list
+        written one a line: the input's own shape)?  Looked up once for each
+        punctuation."""
+        found = self._ends.get(punctuation)
+        if found is None:
+            text, mark = self.original, re.escape(punctuation)
+            shape = re.compile(rf"^[ \t]*[^\s{mark}][^\n{mark}]*?{mark}[ \t]*\r?$", re.MULTILINE)
+            found = self._ends[punctuation] = any(
+                not _deeper_after(text, match.start(), match.end())
+                for match in shape.finditer(text)
+            )
+        return found
 
     def refused_at(self) -> int | None:
         """Where the grammar refused the input (``None``: not known), asked
@@ -1010,6 +1033,7 @@ class _Assessment:
                     changed += self._changed(position, cover)
         data_lost, structure_lost, junk_lost, commented, escapes, tail, dropped = self._lost()
         invented, unfilled, punctuated = self._invented()
+        invented += self._emptied()
         return (
             changed,
             data_lost,
@@ -1569,6 +1593,38 @@ class _Assessment:
                 punctuated += _punctuation_added(repaired, lexeme, added)
         return invented, unfilled, punctuated
 
+    def _emptied(self) -> int:
+        """Lines of one data token that the repair ends with punctuation it
+        inserts, no deeper line after them, where the input ends no such line
+        with that punctuation (see ``invented``): names of empty values."""
+        count = 0
+        repaired, after = self.repaired, self.after
+        for index, lexeme in enumerate(after):
+            if (
+                index == 0
+                or lexeme.role is not Role.STRUCTURE
+                or not lexeme.value.strip()
+                or _BRACKETS.intersection(lexeme.value)
+                or len(_within(self.inserted, lexeme.start, lexeme.end))
+                != lexeme.end - lexeme.start
+            ):
+                continue
+            line = repaired.rfind("\n", 0, lexeme.start) + 1
+            end = repaired.find("\n", lexeme.end)
+            end = len(repaired) if end < 0 else end
+            word = after[index - 1]
+            if (
+                word.role is not Role.DATA
+                or word.start < line
+                or (index > 1 and after[index - 2].end > line)
+                or any(t.start < end and t.role is not Role.LAYOUT for t in after[index + 1 :])
+                or _deeper_after(repaired, line, end)
+                or self.judge.ends_lines(lexeme.value)
+            ):
+                continue
+            count += 1
+        return count
+
     def _absorbed(self) -> int:
         """Values that a delimiter inserted at their edge makes begin or end
         with a blank: ``"yarn "}`` rather than ``"yarn" }``."""
@@ -1846,6 +1902,21 @@ def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
             records.append([])
         records[-1].append(lexeme)
     return records
+
+
+def _deeper_after(text: str, line: int, end: int) -> bool:
+    """Is the next line of ``text`` with text after the line ``[line, end)``
+    indented deeper than it (a block that is its value)?"""
+    indent = len(text[line:end]) - len(text[line:end].lstrip(" \t"))
+    position = end
+    while position < len(text):
+        start = position + 1
+        position = text.find("\n", start)
+        position = len(text) if position < 0 else position
+        following = text[start:position]
+        if following.strip():
+            return len(following) - len(following.lstrip(" \t")) > indent
+    return False
 
 
 def _runs(offsets: list[int]) -> list[tuple[int, int]]:
