@@ -693,3 +693,16 @@ def test_a_separator_put_between_a_name_and_its_value_invents_nothing() -> None:
     original = "[s]\nname value\n"
     assert judge(ini, original, "[s]\nname = value\n").invented == 0
     assert judge(ini, "[s]\nname\n", "[s]\nname =\n").invented == 1
+
+
+def test_a_line_indented_under_a_value_continues_it() -> None:
+    # YAML reads the indented line as more of the plain scalar `1.0`; the
+    # tolerant lexer reads both as they were, so the line itself says it
+    yaml = _lexer("yaml")
+    original = "name: demo\nversion: 1.0\nThis is prose\nother: 2\n"
+    joined = original.replace("\nThis", "\n This")
+    assert judge(yaml, original, joined).changed == 1
+    assert judge(yaml, original, original.replace("\nThis", "\n# This")).changed == 0
+    # under a key whose value is the block below, the line is that value
+    block = "name: demo\nitems:\nfirst\n"
+    assert judge(yaml, block, block.replace("\nfirst", "\n  first")).changed == 0

@@ -30,7 +30,11 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     grammar refused the input kept with its text and only read as another
     kind (an INI line ``foo`` after ``deps =``, a name without its ``=``,
     indented as more of the value above): its kind in the input is the
-    tolerant lexer's guess at text the grammar did not read.
+    tolerant lexer's guess at text the grammar did not read.  Counted too:
+    a line of one data token that the repair indents deeper than the line
+    above, which ends in a value after its punctuation (``version: 1.0`` and
+    a line of prose below it indented): the line becomes more of that value,
+    read over lines, which the tolerant lexer cannot see.
 ``data_lost``
     Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
@@ -1031,6 +1035,7 @@ class _Assessment:
                 quoted += self._quoted(position, cover)
                 if self.survivors(position) and not misread[position]:
                     changed += self._changed(position, cover)
+        changed += self._continued()
         data_lost, structure_lost, junk_lost, commented, escapes, tail, dropped = self._lost()
         invented, unfilled, punctuated = self._invented()
         invented += self._emptied()
@@ -1593,6 +1598,38 @@ class _Assessment:
                 punctuated += _punctuation_added(repaired, lexeme, added)
         return invented, unfilled, punctuated
 
+    def _continued(self) -> int:
+        """Lines of one data token, kept, that the repair indents deeper than
+        the line above, which ends in a value after its punctuation: the
+        line continues that value (see ``changed``)."""
+        count = 0
+        repaired, after = self.repaired, self.after
+        starts = self.after_starts
+        for start, end in _runs(self.inserted):
+            if start == 0 or repaired[start - 1] != "\n" or repaired[start:end].strip(" \t"):
+                continue
+            stop = repaired.find("\n", end)
+            stop = len(repaired) if stop < 0 else stop
+            first = bisect.bisect_left(starts, start)
+            line = [t for t in after[first:] if t.start < stop and t.role is not Role.LAYOUT]
+            if len(line) != 1 or line[0].role is not Role.DATA or id(line[0]) not in self.covers:
+                continue
+            above = repaired.rfind("\n", 0, start - 1) + 1
+            while above and not repaired[above : start - 1].strip():
+                above = repaired.rfind("\n", 0, above - 1) + 1
+            head = bisect.bisect_left(starts, above)
+            previous = [t for t in after[head:first] if t.role is not Role.LAYOUT]
+            if (
+                len(previous) < 2
+                or previous[-1].role is not Role.DATA
+                or previous[-2].role is not Role.STRUCTURE
+            ):
+                continue
+            indent = _indent(repaired[start:stop])
+            upper = _indent(repaired[above : start - 1])
+            count += indent > upper >= indent - (end - start)
+        return count
+
     def _emptied(self) -> int:
         """Lines of one data token that the repair ends with punctuation it
         inserts, no deeper line after them, where the input ends no such line
@@ -1902,6 +1939,11 @@ def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
             records.append([])
         records[-1].append(lexeme)
     return records
+
+
+def _indent(line: str) -> int:
+    """The blanks a line begins with."""
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def _deeper_after(text: str, line: int, end: int) -> bool:
