@@ -1611,8 +1611,15 @@ class _Assessment:
             stop = repaired.find("\n", end)
             stop = len(repaired) if stop < 0 else stop
             first = bisect.bisect_left(starts, start)
-            line = [t for t in after[first:] if t.start < stop and t.role is not Role.LAYOUT]
-            if len(line) != 1 or line[0].role is not Role.DATA or id(line[0]) not in self.covers:
+            # one data token, the input's, and nothing else but layout
+            token = after[first] if first < len(after) else None
+            if (
+                token is None
+                or token.start >= stop
+                or token.role is not Role.DATA
+                or id(token) not in self.covers
+                or _data_before(after, first + 1, stop)
+            ):
                 continue
             above = repaired.rfind("\n", 0, start - 1) + 1
             while above and not repaired[above : start - 1].strip():
@@ -1654,7 +1661,7 @@ class _Assessment:
                 word.role is not Role.DATA
                 or word.start < line
                 or (index > 1 and after[index - 2].end > line)
-                or any(t.start < end and t.role is not Role.LAYOUT for t in after[index + 1 :])
+                or _data_before(after, index + 1, end)
                 or _deeper_after(repaired, line, end)
                 or self.judge.ends_lines(lexeme.value)
             ):
@@ -1939,6 +1946,16 @@ def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
             records.append([])
         records[-1].append(lexeme)
     return records
+
+
+def _data_before(lexemes: list[Lexeme], index: int, end: int) -> bool:
+    """Is there a lexeme other than layout from ``index`` on that starts
+    before ``end`` (the rest of a line)?"""
+    while index < len(lexemes) and lexemes[index].start < end:
+        if lexemes[index].role is not Role.LAYOUT:
+            return True
+        index += 1
+    return False
 
 
 def _indent(line: str) -> int:
