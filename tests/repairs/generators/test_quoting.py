@@ -146,3 +146,9 @@ def test_a_grammar_with_more_openers_than_closers_is_read_by_its_bracket_pattern
     text = "Here is the fixed code\n\n```lisp\n(list #(1 2) 'a)\n```\n"
     result = services.repair(text, IncrementalGrammarOracle("sexp"), budget=Budget(max_tests=500))
     assert result.repairs[0].text == "(list #(1 2) 'a)\n"
+
+
+def test_a_collection_with_junk_after_it_is_not_made_a_string() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    result = services.repair("[1]@@@@@@@@", oracle, budget=Budget(max_tests=500))
+    assert all(not repair.text.startswith('"') for repair in result.repairs)

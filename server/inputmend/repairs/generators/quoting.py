@@ -242,9 +242,9 @@ def _value_like(context: RepairContext, body: str) -> bool:
 def _bracketed(brackets: Brackets, body: str) -> bool:
     """Does ``body`` hold a bracket that is structure: one without its pair
     in ``body`` (``a: b}`` lost the ``{`` of a flow mapping), or a pair
-    around all of it (``{name: demo}`` is one collection)?  Pairs that are
-    a piece of a longer text are text (a template's ``{{ name }}: draft``
-    or ``*{{ a }}.{{ b }}``).  The brackets are read as the grammar's
+    that opens it (``{name: demo}`` is one collection, ``[1]@@@`` one with
+    junk after it)?  Pairs inside a longer text are text (a template's
+    ``*{{ a }}.{{ b }}``).  The brackets are read as the grammar's
     bracket pattern finds them (an opener of several characters, Lisp's
     ``#(``, is one; a closer may close any opener)."""
     opened: list[int] = []
@@ -256,7 +256,7 @@ def _bracketed(brackets: Brackets, body: str) -> bool:
             if not opened:
                 return True
             start = opened.pop()
-            whole = whole or (start == 0 and match.end() == len(body))
+            whole = whole or start == 0
     return bool(opened) or whole
 
 
