@@ -387,17 +387,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"- wall-time cap ({options.timeout:g} s) hit: {capped} of {len(cases)} cases")
     if peer is None:
         print("- json-repair is not installed (pip install -e '.[bench]'): its column is empty")
-    if options.determinism <= 0:
-        return 0
-    sample = list(cases[:: max(1, len(cases) // options.determinism)])[: options.determinism]
-    again = run_engine(sample, timeout_s=options.timeout, **settings)
-    first = {case.id: result for case, result in zip(cases, results, strict=True)}
-    same = sum(
-        [c["text"] for c in first[case.id]["candidates"]]
-        == [c["text"] for c in result["candidates"]]
-        for case, result in zip(sample, again, strict=True)
-    )
-    print(f"- determinism: {same} of {len(sample)} cases give byte-identical candidates again")
+    if options.determinism > 0:
+        sample = list(cases[:: max(1, len(cases) // options.determinism)])
+        sample = sample[: options.determinism]
+        again = run_engine(sample, timeout_s=options.timeout, **settings)
+        first = {case.id: result for case, result in zip(cases, results, strict=True)}
+        same = sum(
+            [c["text"] for c in first[case.id]["candidates"]]
+            == [c["text"] for c in result["candidates"]]
+            for case, result in zip(sample, again, strict=True)
+        )
+        print(f"- determinism: {same} of {len(sample)} cases give byte-identical candidates again")
     if options.dump is not None:
         dump(options.dump, cases, results)
     return 0
