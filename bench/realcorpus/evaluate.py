@@ -173,8 +173,8 @@ def title_in_whole_words(title: str, damaged: str, repaired: str) -> bool:
     short (``…``) or written with escapes is read up to where it was cut."""
     for fence, quoted in _QUOTED.findall(title):
         fragment = quoted[1:-1] if len(fence) > 1 and quoted[:1] == quoted[-1:] == " " else quoted
-        if "\\n" in fragment:
-            return False
+        if "\\n" in fragment and "\\n" not in damaged:
+            return False  # a line break written as an escape (not a text's own `\n`)
         shown = fragment.removesuffix("…").removesuffix(" ...")
         if "\\" in shown or not shown.strip():
             continue

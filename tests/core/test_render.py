@@ -264,3 +264,21 @@ def test_text_with_backticks_is_quoted_in_a_longer_run() -> None:
     fenced = "```json\n[1]\n```\n"
     title = describe_repair(fenced, edits_between(fenced, "[1]\n"))
     assert title.startswith("Remove ```` ```json ```` before `[`")
+
+
+def test_a_text_read_back_from_its_escapes_is_named_by_them() -> None:
+    escaped = '{\\n  \\"a\\": 1}'
+    edits = [
+        Edit(escaped.index("\\n"), 2, "\n"),
+        Edit(escaped.index('\\"a'), 2, '"'),
+        Edit(escaped.index('\\":'), 2, '"'),
+    ]
+    assert describe_repair(escaped, edits) == "Unescape 3 backslash escapes"
+    quoted = '"' + escaped + '"'
+    around = [Edit(0, 1, ""), *(Edit(e.offset + 1, e.delete, e.insert) for e in edits)]
+    around.append(Edit(len(quoted) - 1, 1, ""))
+    assert describe_repair(quoted, around) == (
+        "Unescape 3 backslash escapes and remove the quotes around the text"
+    )
+    # one escape alone is an ordinary edit
+    assert not describe_repair('"a\\tb"', [Edit(2, 2, "\t")]).startswith("Unescape")

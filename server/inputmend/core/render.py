@@ -413,6 +413,9 @@ def describe_repair(
     resolution = resolution_of(original, text)
     if resolution is not None:
         return resolution.title
+    unescaped = _unescaping(original, edits)
+    if unescaped is not None:
+        return unescaped
     describer = _Describer(original, text, lexer or plain_lexer, where or human_where(original))
     phrases = describer.phrases(edits)
     shown = phrases[:SHOWN_EDITS]
@@ -421,6 +424,27 @@ def describe_repair(
         shown.append(f"{more} more edit{'s' if more > 1 else ''}")
     sentence = ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
     return sentence[0].upper() + sentence[1:]
+
+
+_ESCAPE = re.compile(r"\\(?:u[0-9A-Fa-f]{4}|.)", re.DOTALL)
+
+
+def _unescaping(original: str, edits: Sequence[Edit]) -> str | None:
+    """``Unescape 40 backslash escapes``: a repair whose edits each read one
+    backslash escape as the character it stands for (a text written as the
+    body of a string), and at most remove the quotes around the whole text;
+    None for any other repair."""
+    escapes = 0
+    for edit in edits:
+        removed = original[edit.offset : edit.end]
+        if _ESCAPE.fullmatch(removed) and len(edit.insert) == 1:
+            escapes += 1
+        elif not (removed in _QUOTES and not edit.insert and edit.offset in (0, len(original) - 1)):
+            return None
+    if escapes < 2:
+        return None
+    around = " and remove the quotes around the text" if len(edits) > escapes else ""
+    return f"Unescape {escapes} backslash escapes{around}"
 
 
 # -------------------------------------------------------------- equivalence
