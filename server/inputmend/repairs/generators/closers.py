@@ -45,6 +45,7 @@ ground to make.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -195,6 +196,25 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
     error_line = _line_start(text, error)
     content = error_line + len(_indent(text[error_line:]))
     laid_out = content < len(text)  # not a text cut off
+
+    # what depends on the error's place alone, asked of the grammar once
+    # and only when a completion needs it
+    @functools.cache
+    def own_line_allowed() -> bool:
+        return (
+            error_line > 0
+            and _closes_earlier(context, _content_end_above(text, error_line))
+            and not _opened_before_content(context, error_line)
+        )
+
+    @functools.cache
+    def emptied_lines() -> tuple[int, ...]:
+        return tuple(
+            end
+            for end in blank_lines(text, error)
+            if _closes_earlier(context, _content_end_above(text, _line_start(text, end)))
+        )
+
     for repair in found:
         if repair.algorithm != COMPLETION_ALGORITHM:
             continue
@@ -212,18 +232,11 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
             own_line = laid_out
         elif _in_front(text, edit, content) and edit.offset < error_line:
             closer, own_line = edit.insert, True  # closed at the end of the line above
-        content_end = _content_end_above(text, error_line)
-        if (
-            own_line is not None
-            and error_line
-            and _closes_earlier(context, content_end)
-            and not _opened_before_content(context, error_line)
-        ):
+        if own_line is not None and own_line_allowed():
             yield from proposals(text, content, closer or edit.insert, own_line=own_line)
         if laid_out:
-            for end in blank_lines(text, error):
-                if _closes_earlier(context, _content_end_above(text, _line_start(text, end))):
-                    yield (Edit(end, 0, closer or edit.insert),)
+            for end in emptied_lines():
+                yield (Edit(end, 0, closer or edit.insert),)
 
 
 def _content_end_above(text: str, line_start: int) -> int:
