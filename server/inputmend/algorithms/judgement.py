@@ -1642,8 +1642,15 @@ class _Assessment:
         inserts, no deeper line after them, where the input ends no such line
         with that punctuation (see ``invented``): names of empty values."""
         count = 0
-        repaired, after = self.repaired, self.after
-        for index, lexeme in enumerate(after):
+        repaired, after, starts = self.repaired, self.after, self.after_starts
+        # only a lexeme that starts inside an inserted run can be inserted whole
+        candidates = (
+            index
+            for start, end in _runs(self.inserted)
+            for index in range(bisect.bisect_left(starts, start), bisect.bisect_left(starts, end))
+        )
+        for index in candidates:
+            lexeme = after[index]
             if (
                 index == 0
                 or lexeme.role is not Role.STRUCTURE
