@@ -534,6 +534,19 @@ def undecodable_message(text: str, offset: int, encoding: Encoding) -> str:
     return f"lone surrogate \\u{ord(char):04x} (bytes {data}) is not valid {encoding.name}"
 
 
+def offset_of(text: str, line: int, column: int) -> int:
+    """Offset of a 1-based line and column (columns counted in characters,
+    lines ending at ``\n``, as Python's parsers count them); the end of the
+    text for a place past it."""
+    start = 0
+    for _ in range(line - 1):
+        newline = text.find("\n", start)
+        if newline < 0:
+            return len(text)
+        start = newline + 1
+    return min(len(text), start + max(column - 1, 0))
+
+
 def snippet(text: str, limit: int = 40) -> str:
     """A short, printable rendering of a piece of text for messages."""
     return printable(text if len(text) <= limit else text[: limit - 1] + "…")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from xml.parsers import expat
 
 from inputmend.core.oracle import COMPLETE, Feedback, Verdict
-from inputmend.core.text import LineIndex
+from inputmend.core.text import LineIndex, offset_of
 
 if TYPE_CHECKING:
     import configparser
@@ -194,12 +194,7 @@ def _ini_message(error: configparser.Error) -> str:
 def _line_start(text: str, line: int) -> int:
     """The offset of the first non-blank character of the 1-based ``line``
     of ``text`` (lines end at ``\\n``, as configparser counts them)."""
-    start = 0
-    for _ in range(line - 1):
-        found = text.find("\n", start)
-        if found < 0:
-            return len(text)
-        start = found + 1
+    start = offset_of(text, line, 1)
     while start < len(text) and text[start] in " \t\f\v":
         start += 1
     return start

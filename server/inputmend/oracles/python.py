@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from inputmend.config import defaults
 from inputmend.core.oracle import COMPLETE, Feedback, OracleConfigError, Verdict
-from inputmend.core.text import printable
+from inputmend.core.text import offset_of, printable
 from inputmend.grammar import patterns
 from inputmend.oracles.children import (
     become_subreaper,
@@ -55,17 +55,6 @@ def _json_partial() -> Any:
 
 _NUMBER_CHARS = "0123456789.eE+-"
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
-
-
-def _offset_of(text: str, line: int, column: int) -> int:
-    """Offset of a 1-based line and column (columns counted in characters)."""
-    start = 0
-    for _ in range(line - 1):
-        newline = text.find("\n", start)
-        if newline < 0:
-            return len(text)
-        start = newline + 1
-    return min(len(text), start + max(column - 1, 0))
 
 
 def _at(text: str, offset: int, message: str) -> Feedback:
@@ -104,7 +93,7 @@ def classify_exception(error: BaseException, text: str) -> Feedback:
             return Feedback(Verdict.INCOMPLETE, len(text), message)
         match = _TOML_POSITION.search(str(error))
         if match:
-            return _at(text, _offset_of(text, int(match[1]), int(match[2])), message)
+            return _at(text, offset_of(text, int(match[1]), int(match[2])), message)
         return Feedback(Verdict.INCORRECT, None, message)
     # only a validator that imported configparser raises its errors
     configparser = sys.modules.get("configparser")
@@ -114,7 +103,7 @@ def classify_exception(error: BaseException, text: str) -> Feedback:
         if line is None and errors:
             line = errors[0][0]
         if isinstance(line, int):
-            offset = _offset_of(text, line, 1)
+            offset = offset_of(text, line, 1)
             last_line_open = not text.endswith(("\n", "\r")) and "\n" not in text[offset:]
             if last_line_open:
                 return Feedback(Verdict.INCOMPLETE, len(text), message)
@@ -125,7 +114,7 @@ def classify_exception(error: BaseException, text: str) -> Feedback:
         if "never closed" in text_message or "EOF" in text_message:
             return Feedback(Verdict.INCOMPLETE, len(text), message)
         if error.lineno:
-            return _at(text, _offset_of(text, error.lineno, error.offset or 1), message)
+            return _at(text, offset_of(text, error.lineno, error.offset or 1), message)
         return Feedback(Verdict.INCORRECT, None, message)
     lark_position = getattr(error, "pos_in_stream", None)
     if type(error).__module__.startswith("lark"):
