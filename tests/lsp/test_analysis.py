@@ -185,6 +185,14 @@ def _debounced_forever(
     return session, scheduler, Analyser(session, scheduler, publish, _Progress())
 
 
+def _opened_valid(session: Session, analyser: Analyser, path: Path) -> str:
+    """The URI of ``path`` opened with a valid text and checked."""
+    uri = path.as_uri()
+    analyser.opened(uri, path, 1, COMMA.text)
+    analyser.fast_check_now(session.snapshots[uri])
+    return uri
+
+
 async def _started(analyser: Analyser) -> None:
     """Wait for the fast checks the analyser started (and what they start)."""
     while analyser._starting:
@@ -199,10 +207,7 @@ async def test_the_first_error_after_valid_text_is_repaired_before_the_debounce(
     already waits for the debounce, as the pool's work does."""
     published: list[Snapshot] = []
     session, scheduler, analyser = _debounced_forever(tmp_path, published.append)
-    path = tmp_path / "typed.json"
-    uri = path.as_uri()
-    analyser.opened(uri, path, 1, COMMA.text)
-    analyser.fast_check_now(session.snapshots[uri])
+    uri = _opened_valid(session, analyser, tmp_path / "typed.json")
     try:
         broken = analyser.changed(uri, 2, TEXT)
         assert broken is not None and broken.after_valid
@@ -233,10 +238,7 @@ async def test_the_next_edit_is_checked_while_a_stale_quick_search_still_runs(
     version's fast check does not wait for a search of the last one."""
     published: list[Snapshot] = []
     session, scheduler, analyser = _debounced_forever(tmp_path, published.append)
-    path = tmp_path / "held.json"
-    uri = path.as_uri()
-    analyser.opened(uri, path, 1, COMMA.text)
-    analyser.fast_check_now(session.snapshots[uri])
+    uri = _opened_valid(session, analyser, tmp_path / "held.json")
     searching, may_end = threading.Event(), threading.Event()
     searched_with: list[Oracle] = []
     repair = services.repair
