@@ -392,10 +392,12 @@ def test_after_a_completion_only_what_may_still_help_runs(monkeypatch: pytest.Mo
     lost = '(define (greet)\n  (print (concat hello" "world"))\n  (print "done"))\n\n(greet)\n'
     _, top = _ran(monkeypatch, lost, "sexp")
     assert top == lost.replace('hello"', '"hello"')
-    # one closer missing, on lines: the layout puts it where the indentation says
+    # one closer missing, on lines: the layout puts it where the indentation
+    # says (the closer's line after the last, which closes what lines above
+    # opened, is tried too)
     lost = "(defun f (x)\n  (g x)\n\n(defun h (y)\n  (k y))\n"
     ran, top = _ran(monkeypatch, lost, "sexp")
-    assert ran == ["redecode", "completion", "hints", "layout"]
+    assert ran == ["redecode", "completion", "hints", "closer-line", "layout"]
     assert top == lost.replace("(g x)", "(g x))")
 
 

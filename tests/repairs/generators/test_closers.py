@@ -141,3 +141,11 @@ def test_the_closer_goes_on_an_emptied_line_above_the_error_first_of_its_run() -
     # the ranking puts it there: it adds no line
     result = services.repair(text, IncrementalGrammarOracle("xml"), budget=Budget(max_tests=2000))
     assert result.repairs[0].text == "<r>\n<a>\n<b/>\n</a>\n\n<c/>\n</r>\n"
+
+
+def test_a_line_that_closes_what_lines_above_opened_leaves_the_closer_a_line_below() -> None:
+    # `</a>` lost from its line (left with its blanks), after a line that closes `<b>`
+    text = "<r>\n  <a>\n    <b>\n    </b>\n  \n</r>\n"
+    completed = _completed(text, Edit(text.index("</r>"), 0, "</a>"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert found[0] == text.replace("  \n</r>", "  </a>\n</r>")

@@ -284,11 +284,12 @@ def _opened_before_content(context: RepairContext, error_line: int) -> bool:
 
 def _closes_earlier(context: RepairContext, offset: int) -> bool:
     """Does the line that ends at ``offset`` (the last with text above the
-    error's) leave open nothing it opened: the grammar completes the text up to its
-    end as up to its start?  Then a closer lost before the error's line
-    closes a construct of an earlier line, and may have a line of its own;
-    else it ends that line's own (``<b lang="fr"`` lacks ``/>`` at its
-    end)."""
+    error's) leave open nothing it opened: the grammar completes the text up
+    to its end with the end of what completes it up to its start (the line
+    opens nothing, or closes what earlier lines opened: ``</tr>``)?  Then a
+    closer lost before the error's line closes a construct of an earlier
+    line, and may have a line of its own; else it ends that line's own
+    (``<b lang="fr"`` lacks ``/>`` at its end)."""
     locator = context.locator
     if locator is None:
         return False
@@ -297,7 +298,7 @@ def _closes_earlier(context: RepairContext, offset: int) -> bool:
         locator.completion(context.text[:start]),
         locator.completion(context.text[:offset]),
     )
-    return before is not None and before == after
+    return before is not None and after is not None and before.endswith(after)
 
 
 def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
