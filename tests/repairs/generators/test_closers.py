@@ -149,3 +149,10 @@ def test_a_line_that_closes_what_lines_above_opened_leaves_the_closer_a_line_bel
     completed = _completed(text, Edit(text.index("</r>"), 0, "</a>"))
     found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
     assert found[0] == text.replace("  \n</r>", "  </a>\n</r>")
+
+
+def test_a_text_cut_off_after_a_blank_line_is_closed_on_it_whatever_the_line_above_opened() -> None:
+    text = '<a>\n<b name="x">\n\n'
+    completed = _completed(text, Edit(len(text), 0, "</b></a>"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert found[0] == '<a>\n<b name="x">\n</b></a>\n'

@@ -6,7 +6,9 @@ When a text closes a construct before one still open inside it is closed
 refuses it), completion closes the inner one right there, in front of the
 refused token and on its line (``</channel></rss>``); when the text ends
 with it open, at the end, after the last line break (there only the first
-place below is tried: a text cut off is not laid out by this generator).  But in a text laid
+place below is tried, whatever the line above it opened: a text cut off
+after lines that hold only blanks was cut where they begin, and it is not
+laid out further by this generator).  But in a text laid
 out one construct per line the lost closer had a line of its own: often
 its blanks are still there, on the line above.  So a completion's closer
 inserted at the start of the refused token's line (after its blanks; an
@@ -232,7 +234,7 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
             own_line = laid_out
         elif _in_front(text, edit, content) and edit.offset < error_line:
             closer, own_line = edit.insert, True  # closed at the end of the line above
-        if own_line is not None and own_line_allowed():
+        if own_line is not None and (not own_line or own_line_allowed()):
             yield from proposals(text, content, closer or edit.insert, own_line=own_line)
         if laid_out:
             for end in emptied_lines():
