@@ -96,3 +96,12 @@ def test_elements_left_open_in_html_style_are_each_ended_on_their_line() -> None
     result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=Budget(timeout_s=20))
     # each alone gets no further than the `</ul>`; together they end both
     assert "<ul>\n  <li>one</li>\n  <li>two</li>\n</ul>\n" in [r.text for r in result.repairs]
+
+
+def test_an_element_whose_text_spans_lines_is_closed_after_its_last_line() -> None:
+    original = (
+        "<case>\n  <failure>Parsing failed:\nline 3: def f(</failure>\n"
+        "  <out>def f(</out>\n</case>\n"
+    )
+    damaged = original.replace("</failure>", "", 1)
+    assert _top(damaged) == original
