@@ -98,6 +98,13 @@ def test_elements_left_open_in_html_style_are_each_ended_on_their_line() -> None
     assert "<ul>\n  <li>one</li>\n  <li>two</li>\n</ul>\n" in [r.text for r in result.repairs]
 
 
+def test_a_lost_end_tag_goes_on_its_emptied_line_before_the_sibling() -> None:
+    items = ['  <item id="1">\n    <name>A</name>\n', '  <item id="2">\n    <name>B</name>\n']
+    # item 1's end tag lost from its line, left with its blanks, before a blank line
+    damaged = "<list>\n" + items[0] + "  \n\n" + items[1] + "  </item>\n</list>\n"
+    assert _top(damaged) == damaged.replace("  \n\n", "  </item>\n\n", 1)
+
+
 def test_an_element_whose_text_spans_lines_is_closed_after_its_last_line() -> None:
     original = (
         "<case>\n  <failure>Parsing failed:\nline 3: def f(</failure>\n"
