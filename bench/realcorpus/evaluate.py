@@ -178,12 +178,12 @@ def title_in_whole_words(title: str, damaged: str, repaired: str) -> bool:
         shown = fragment.removesuffix("…").removesuffix(" ...")
         if "\\" in shown or not shown.strip():
             continue
-        if shown != fragment:
-            if shown not in damaged and shown not in repaired:
-                return False
-            continue
         words = " ".join(shown.split())
         candidates = (damaged, repaired, " ".join(damaged.split()), " ".join(repaired.split()))
+        if shown != fragment:  # a title shows line breaks and indentation as one blank
+            if not any(words in text for text in candidates):
+                return False
+            continue
         if not any(_whole(words, text) for text in candidates):
             return False
     return True

@@ -93,3 +93,8 @@ def test_a_title_quoting_pieces_of_words_or_line_breaks_is_not_in_whole_words() 
     assert not title_in_whole_words("Remove `\\n` before `</list>`", damaged, glued)
     # a fragment that holds backticks, in a longer run
     assert title_in_whole_words("Remove ```` ```yaml ```` before `a`", "```yaml\na: 1", "a: 1")
+    # a fragment cut short, its line breaks and indentation shown as one blank
+    cut = "<a>\n  <b>x"
+    closed = cut + "</b>\n</a>"
+    assert title_in_whole_words("Append `</b> </a…`", cut, closed)
+    assert not title_in_whole_words("Append `</b> </c…`", cut, closed)
