@@ -112,3 +112,9 @@ def test_an_element_whose_text_spans_lines_is_closed_after_its_last_line() -> No
     )
     damaged = original.replace("</failure>", "", 1)
     assert _top(damaged) == original
+
+
+def test_an_element_whose_text_is_a_cdata_section_is_closed_after_it() -> None:
+    original = "<feed>\n  <item>\n    <title><![CDATA[a <b>]] c]]></title>\n  </item>\n</feed>\n"
+    damaged = original.replace("</title>", "", 1)
+    assert _top(damaged) == original
