@@ -32,15 +32,20 @@ def test_an_insertion_ending_with_the_text_before_it_is_read_further_left() -> N
     assert line_leading(text, Edit(text.index("rss"), 1, "x")) is None  # not an insertion
 
 
-def test_the_closer_goes_on_the_blank_line_then_on_a_line_of_its_own() -> None:
+def test_the_closer_goes_on_the_blank_line_else_on_a_line_of_its_own() -> None:
     at = RSS.index("</rss>")
     placed = [apply_edits(RSS, edits) for edits in proposals(RSS, at, "</channel>", own_line=True)]
-    assert placed[0] == "<rss>\n  <channel>\n    <item>a</item>\n  </channel>\n</rss>\n"
+    # its emptied line and nowhere else: a line beside it would leave that blank
+    assert placed == ["<rss>\n  <channel>\n    <item>a</item>\n  </channel>\n</rss>\n"]
+    lost = RSS.replace("  \n", "")  # the closer's line lost whole
+    at = lost.index("</rss>")
+    places = proposals(lost, at, "</channel>", own_line=True)
+    placed = [apply_edits(lost, edits) for edits in places]
     # halfway between the lines around it first, then as either of them
-    assert placed[1].endswith("  \n  </channel>\n</rss>\n")
-    assert placed[2].endswith("  \n</channel>\n</rss>\n")
-    assert placed[3].endswith("  \n    </channel>\n</rss>\n")
-    assert len(placed) == 4
+    assert placed[0].endswith("</item>\n  </channel>\n</rss>\n")
+    assert placed[1].endswith("</item>\n</channel>\n</rss>\n")
+    assert placed[2].endswith("</item>\n    </channel>\n</rss>\n")
+    assert len(placed) == 3
 
 
 def test_it_moves_the_closer_completion_put_in_front_of_the_refused_end_tag() -> None:

@@ -19,10 +19,11 @@ rest of the text), is proposed when the line above leaves open nothing it
 opened (else the closer ends that line's own construct)
 
 * at the end of the line above, when that line holds only blanks (the lost
-  closer's own line, emptied);
-* on a line of its own above the refused token's, indented halfway between
-  that line and the last line above with text (one level in from the one,
-  one out from the other), then as either of them.
+  closer's own line, emptied), and then nowhere else: a line of its own
+  beside the emptied one would add a line and leave the emptied one blank;
+* else on a line of its own above the refused token's, indented halfway
+  between that line and the last line above with text (one level in from
+  the one, one out from the other), then as either of them.
 
 Completion also joins the lines it closes (``</a></b></c>`` in place of
 three lines): it deletes the blanks between them.  Read without those
@@ -108,12 +109,9 @@ def proposals(text: str, at: int, closer: str, *, own_line: bool) -> Iterator[tu
     above = above.removesuffix("\r")
     if not above.strip():
         yield (Edit(_run_top(text, above_start), 0, closer),)
+        return
     if not own_line:
         return
-    while not above.strip() and above_start > 0:  # the last line above with text
-        above_end = above_start - 1
-        above_start = _line_start(text, above_end)
-        above = text[above_start:above_end].removesuffix("\r")
     outer = _indent(above)
     indents = [own, outer]
     if outer.startswith(own) and len(outer) > len(own) and (len(outer) - len(own)) % 2 == 0:
