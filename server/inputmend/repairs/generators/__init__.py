@@ -16,6 +16,7 @@ from inputmend.repairs.generators.completion import COMPLETION
 from inputmend.repairs.generators.conflicts import CONFLICTS
 from inputmend.repairs.generators.ddmax import HYBRID
 from inputmend.repairs.generators.fsynth import FSYNTH
+from inputmend.repairs.generators.glued import GLUED
 from inputmend.repairs.generators.hints import HINTS
 from inputmend.repairs.generators.layout import LAYOUT
 from inputmend.repairs.generators.quoting import QUOTING
@@ -36,6 +37,7 @@ GENERATORS: tuple[Generator, ...] = (
     QUOTING,
     COLUMNS,
     COMMENTS,
+    GLUED,
     FSYNTH,
     HYBRID,
 )

@@ -1,0 +1,194 @@
+"""A separator lost between a name and the value glued to it: ``Terminalfalse``
+read as ``Terminal=false``, ``Name[it]Colori`` as ``Name[it]=Colori``.
+
+A line that lost the separator of its pair keeps its name and its value as
+one word, and nothing in that word says where one ends; the rest of the
+document does.  Its pairs (a data token, a structure token, a data token on
+one line, as the grammar's lexer reads them) give the names it uses, the
+values it holds and how it writes its separator (``=`` or `` = ``).  The
+first word of the error's line (and of the line before it) is divided where
+its start is a name the document uses, or a name of the same family (the
+same stem before its first punctuation, written the same way: ``Name[it]``
+beside ``Name[de]``, ``Comment`` beside ``Comment[de]``), or where its end
+is a value the document holds or a value of a shape of its own (a number
+after a letter, a truth value).  Without any of these, a word in two cases
+(``CategoriesSettings``) is divided where its first capital after a small
+letter begins a new word, once.  The separator written is the document's
+own.  The oracle verifies every candidate; the ranking chooses among them
+and every other generator's repairs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from inputmend.core.budget import Budget
+from inputmend.core.model import Edit, Repair
+from inputmend.grammar.tolerant import Role
+from inputmend.repairs.context import RepairContext
+from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
+from inputmend.repairs.generators.completion import not_completed
+from inputmend.repairs.generators.quoting import failing_lines
+
+ALGORITHM = "glued"
+
+LIMIT = 8
+"""Divisions of one word that are verified, the best supported first."""
+
+SCAN = 1 << 16
+"""Characters of the document read for its pairs (a larger document's first
+ones: its names and values are there as well as anywhere)."""
+
+_STEM = re.compile(r"[^\W_]+(?:[-_.][^\W_]+)*")
+"""A name's stem: letters and digits, joined by ``-``, ``_``, ``.``."""
+
+_WORDS = re.compile(r"[^\W_]+")
+
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+
+_TRUTH = frozenset({"true", "false", "yes", "no", "on", "off"})
+"""Truth values as configuration files write them, in any case."""
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """What a document's pairs say: the names, the values, the separator as
+    written most often (with its blanks)."""
+
+    names: frozenset[str]
+    values: frozenset[str]
+    separator: str | None
+
+
+def pairs_of(context: RepairContext) -> Pairs:
+    """The pairs of ``context.text`` as its grammar's lexer reads them: a data
+    token, then a structure token on the same line (the separator), then a
+    data token on that line or none (an empty value)."""
+    text = context.text
+    end = min(len(text), SCAN)
+    lexemes = context.guidance.lexer.lex(text, 0, end, foreign=False)
+    names: set[str] = set()
+    values: set[str] = set()
+    separators: Counter[str] = Counter()
+    for index in range(len(lexemes) - 1):
+        name, separator = lexemes[index], lexemes[index + 1]
+        if name.role is not Role.DATA or separator.role is not Role.STRUCTURE:
+            continue
+        if "\n" in text[name.start : separator.end] or not _starts_line(text, name.start):
+            continue
+        names.add(text[name.start : name.end])
+        after = lexemes[index + 2] if index + 2 < len(lexemes) else None
+        if (
+            after is not None
+            and after.role is Role.DATA
+            and "\n" not in text[separator.end : after.start]
+        ):
+            values.add(text[after.start : after.end])
+            separators[text[name.end : after.start]] += 1
+    written = max(sorted(separators), key=lambda s: separators[s]) if separators else None
+    return Pairs(frozenset(names), frozenset(values), written)
+
+
+def _starts_line(text: str, offset: int) -> bool:
+    start = text.rfind("\n", 0, offset) + 1
+    return not text[start:offset].strip()
+
+
+def _stem(name: str) -> str:
+    match = _STEM.match(name)
+    return "" if match is None else match.group()
+
+
+def _shape(name: str) -> str:
+    return _WORDS.sub("a", name)
+
+
+def known_name(word: str, pairs: Pairs) -> bool:
+    """Is ``word`` a name of the document, a stem of one, or of the family of
+    one (same stem, same shape)?"""
+    if word in pairs.names:
+        return True
+    stem = _stem(word)
+    if not stem:
+        return False
+    for name in pairs.names:
+        if _stem(name) != stem:
+            continue
+        if word == stem or _shape(name) == _shape(word):
+            return True
+    return False
+
+
+def known_value(word: str, left: str, pairs: Pairs) -> bool:
+    """Is ``word`` a value of the document, a truth value, or a number after
+    a name that ends in a letter?"""
+    if word in pairs.values or word.lower() in _TRUTH:
+        return True
+    return _NUMBER.fullmatch(word) is not None and left[-1:].isalpha()
+
+
+def divisions(word: str, pairs: Pairs) -> list[int]:
+    """Where ``word`` may be divided into a name and a value, the best
+    supported first: the longest known name before a known value, the
+    longest known name, the longest known value (a shorter name of the
+    document, ``Name`` of ``Name[de]``, is its stem, not the name written);
+    without any, the first capital after a small letter."""
+    both: list[int] = []
+    named: list[int] = []
+    valued: list[int] = []
+    for cut in range(1, len(word)):
+        left, right = word[:cut], word[cut:]
+        is_name = known_name(left, pairs)
+        is_value = known_value(right, left, pairs)
+        if is_name and is_value:
+            both.append(cut)
+        elif is_name:
+            named.append(cut)
+        elif is_value:
+            valued.append(cut)
+    found = [cuts[0] for cuts in (both[::-1], named[::-1], valued) if cuts]
+    if found:
+        return list(dict.fromkeys(found))
+    for cut in range(1, len(word)):
+        if word[cut - 1].islower() and word[cut].isupper():
+            return [cut]
+    return []
+
+
+def proposals(context: RepairContext, error: int, pairs: Pairs) -> Iterator[tuple[Edit, ...]]:
+    """The first word of each failing line divided (see :func:`divisions`),
+    with the document's separator between its parts."""
+    assert pairs.separator is not None
+    text = context.text
+    for start, end in failing_lines(text, error):
+        line = text[start:end]
+        content = start + len(line) - len(line.lstrip())
+        word = text[content:end].split(None, 1)[0] if text[content:end].strip() else ""
+        if len(word) < 2 or pairs.separator.strip() in word:
+            continue
+        for cut in divisions(word, pairs)[:LIMIT]:
+            yield (Edit(content + cut, 0, pairs.separator),)
+
+
+def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+    del found
+    error = context.feedback.error_offset
+    if error is None or context.grammar is None:
+        return NOTHING
+    pairs = pairs_of(context)
+    if pairs.separator is None or not pairs.separator.strip():
+        return NOTHING
+    return verified(
+        context.text,
+        context.oracle,
+        proposals(context, error, pairs),
+        algorithm=ALGORITHM,
+        budget=budget,
+        limit=2 * LIMIT,
+    )
+
+
+GLUED = Generator(ALGORITHM, 1, _run, not_completed)

@@ -1,0 +1,52 @@
+"""A separator lost between a name and the value glued to it."""
+
+from __future__ import annotations
+
+from inputmend.repairs.generators.glued import GLUED, Pairs, divisions, known_name, known_value
+from tests.repairs.generators.run import proposed, texts
+
+PAIRS = Pairs(
+    frozenset({"Name", "Name[de]", "Comment[de]", "Exec"}), frozenset({"Farben", "app"}), "="
+)
+
+
+def test_a_name_of_the_same_family_is_a_name() -> None:
+    assert known_name("Name[it]", PAIRS)  # beside Name[de]
+    assert known_name("Comment", PAIRS)  # the stem of Comment[de]
+    assert not known_name("Comment[de", PAIRS)  # not written as the family writes it
+    assert not known_name("Icon", PAIRS)
+
+
+def test_a_value_of_the_document_or_of_a_shape_of_its_own() -> None:
+    assert known_value("Farben", "Name", PAIRS)
+    assert known_value("false", "Terminal", PAIRS)
+    assert known_value("60", "Weight", PAIRS)
+    assert not known_value("60", "py3", PAIRS)  # a number after a digit is not divided
+    assert not known_value("Colori", "Name[it]", PAIRS)
+
+
+def test_the_longest_name_comes_first_and_its_stem_is_not_proposed() -> None:
+    assert divisions("Name[it]Colori", PAIRS) == [len("Name[it]")]
+    assert divisions("Terminalfalse", PAIRS) == [len("Terminal")]
+
+
+def test_without_support_a_word_is_divided_where_a_new_word_begins_once() -> None:
+    assert divisions("CategoriesSettings;", PAIRS) == [len("Categories")]
+    assert divisions("lowercase", PAIRS) == []
+
+
+def test_the_document_separator_is_put_where_the_names_end() -> None:
+    text = "[Desktop Entry]\nName=Colors\nName[de]=Farben\nName[it]Colori\nExec=x\n"
+    found = texts(proposed(GLUED, text, "ini"))
+    assert found[0] == text.replace("Name[it]Colori", "Name[it]=Colori")
+
+
+def test_the_separator_is_written_as_the_document_writes_it() -> None:
+    text = "[s]\nport = 80\ndebug = true\nverbosefalse\n"
+    found = texts(proposed(GLUED, text, "ini"))
+    assert found == ["[s]\nport = 80\ndebug = true\nverbose = false\n"]
+
+
+def test_a_document_without_pairs_gets_nothing() -> None:
+    found = proposed(GLUED, "[s]\nTerminalfalse\n", "ini")
+    assert found.repairs == () and found.cost.tests == 0
