@@ -13,6 +13,7 @@ from inputmend.grammar.semantics import (
     check_configparser,
     check_csv_columns,
     check_expat,
+    check_inih,
     check_tomllib,
     check_yaml,
 )
@@ -103,8 +104,40 @@ def test_configparser_objections_are_placed_at_their_line(
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "root = true\n[*]\nindent = 4\n",  # inih's global names, with values
+        "a =\nb = 2\n[s]\n",  # one of them has a value
+        "a =\n  more\n[s]\n",  # a continuation line is its value
+        "Here is the file:\n",  # no header: nothing tells prose from a name
+        "[s]\na =\n",
+        "",
+    ],
+)
+def test_inih_reads_names_before_the_first_section(text: str) -> None:
+    assert check_inih(text).valid
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("Here is the file:\n\n[s]\na = 1\n", "Here"),
+        ("; note\r\nSure, here it is:\r\n[s]\r\n", "Sure"),
+        ("  a =\nb:\n\n[s]\n", "a ="),
+    ],
+)
+def test_inih_refuses_only_names_without_values_before_the_first_section(
+    text: str, line: str
+) -> None:
+    found = check_inih(text)
+    assert found.verdict is Verdict.INCORRECT
+    assert found.error_offset == text.index(line)
+    assert "a line of prose?" in found.message
+
+
+@pytest.mark.parametrize(
     ("grammar", "loader"),
-    [("toml", "tomllib"), ("csv", "csv"), ("xml", "expat"), ("yaml", "yaml")],
+    [("toml", "tomllib"), ("csv", "csv"), ("xml", "expat"), ("yaml", "yaml"), ("ini", "inih")],
 )
 def test_the_bundled_grammars_name_their_loader(grammar: str, loader: str) -> None:
     assert registry.resolve(grammar).semantics == loader
@@ -137,11 +170,12 @@ def test_only_known_loaders_can_be_named(tmp_path: Path) -> None:
         OracleConfigError, match=r"unknown semantics 'os.system' \(known: configparser, csv"
     ):
         registry.read_info(path)
-    assert set(LOADERS) == {"tomllib", "csv", "expat", "yaml", "configparser"}
+    assert set(LOADERS) == {"tomllib", "csv", "expat", "yaml", "configparser", "inih"}
     assert {loader.module for loader in LOADERS.values()} == {
         "configparser",
         "tomllib",
         "csv",
         "xml.parsers.expat",
         "yaml",
+        "re",
     }

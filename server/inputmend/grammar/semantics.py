@@ -176,6 +176,50 @@ def check_configparser(text: str) -> Feedback:
     return COMPLETE
 
 
+_INI_HEADER = re.compile(r"[ \t\f\v]*\[")
+_INI_COMMENT = re.compile(r"[ \t\f\v]*[;#]")
+_INI_PAIR = re.compile(r"[^=:]*[=:][ \t\f\v]*(?P<value>[^\r]*)")
+
+
+def check_inih(text: str) -> Feedback:
+    """inih's reading (the grammar's) of a document that puts its names in
+    sections: before the first ``[section]`` header it may have names with
+    values (inih's global names), but when every line there that inih reads
+    as a name has no value (no text after its ``=`` or ``:``, no
+    continuation line), that name is a line of prose above the data
+    (``Here is the file:``), not a name of the document, and the document is
+    refused at its line.  A document without a header is inih's alone:
+    nothing then tells a name without a value from prose.  Only texts the
+    grammar accepts are asked, so every line is blank, a comment, a header, a
+    pair or a continuation."""
+    valueless: int | None = None
+    continued = False
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        start, offset = offset, offset + len(line)
+        body = line.rstrip("\r\n")
+        if not body.strip() or _INI_COMMENT.match(body):
+            continue
+        if _INI_HEADER.match(body) and not (continued and body[:1] in " \t\f\v"):
+            if valueless is None:
+                return COMPLETE
+            return Feedback(
+                Verdict.INCORRECT,
+                _line_start(text, text.count("\n", 0, valueless) + 1),
+                "a name without a value, and no name with one, before the first "
+                "[section] header: a line of prose?",
+            )
+        if continued and body[:1] in " \t\f\v":
+            return COMPLETE  # the name before has a value after all
+        pair = _INI_PAIR.match(body)
+        if pair is None or pair.group("value").strip():
+            return COMPLETE
+        if valueless is None:
+            valueless = start
+        continued = True
+    return COMPLETE
+
+
 def _ini_message(error: configparser.Error) -> str:
     """What ``error`` says, in one line without the file's name."""
     import configparser
@@ -229,6 +273,7 @@ LOADERS: dict[str, Loader] = {
         Loader("expat", check_expat, "xml.parsers.expat"),
         Loader("yaml", check_yaml, "yaml", extra="yaml"),
         Loader("configparser", check_configparser, "configparser"),
+        Loader("inih", check_inih, "re"),
     )
 }
 """The loaders a grammar header can name, by name."""
