@@ -23,6 +23,14 @@ def test_a_value_of_the_document_or_of_a_shape_of_its_own() -> None:
     assert known_value("60", "Weight", PAIRS)
     assert not known_value("60", "py3", PAIRS)  # a number after a digit is not divided
     assert not known_value("Colori", "Name[it]", PAIRS)
+    assert not known_value("on", "secti", PAIRS)  # the document writes no truth value
+    truths = Pairs(PAIRS.names, PAIRS.values | {"yes"}, "=")
+    assert known_value("on", "Debug", truths)
+
+
+def test_the_value_is_all_that_follows_the_name_on_its_line() -> None:
+    assert divisions("Terminalfalse", PAIRS, "") == [len("Terminal")]
+    assert divisions("Terminalfalse", PAIRS, " or true") == []
 
 
 def test_the_longest_name_comes_first_and_its_stem_is_not_proposed() -> None:

@@ -10,12 +10,14 @@ first word of the error's line (and of the line before it) is divided where
 its start is a name the document uses, or a name of the same family (the
 same stem before its first punctuation, written the same way: ``Name[it]``
 beside ``Name[de]``, ``Comment`` beside ``Comment[de]``), or where its end
-is a value the document holds or a value of a shape of its own (a number
-after a letter, a truth value).  Without any of these, a word in two cases
-(``CategoriesSettings``) is divided where its first capital after a small
-letter begins a new word, once.  The separator written is the document's
-own.  The oracle verifies every candidate; the ranking chooses among them
-and every other generator's repairs.
+(with the rest of the line) is a value the document holds or a value of a
+shape of its own (a number after a letter, a truth value; ``on`` and ``no``
+only where the document writes truth values, since many words end in them).
+Without any of these, a word in two cases (``CategoriesSettings``) is divided
+where its first capital after a small letter begins a new word, once.  The
+separator written is the document's own.  The oracle verifies every
+candidate; the ranking chooses among them and every other generator's
+repairs.
 """
 
 from __future__ import annotations
@@ -122,27 +124,32 @@ def known_name(word: str, pairs: Pairs) -> bool:
     return False
 
 
-def known_value(word: str, left: str, pairs: Pairs) -> bool:
-    """Is ``word`` a value of the document, a truth value, or a number after
-    a name that ends in a letter?"""
-    if word in pairs.values or word.lower() in _TRUTH:
+def known_value(value: str, name: str, pairs: Pairs) -> bool:
+    """Is ``value`` (all that follows ``name`` on its line) a value of the
+    document, a truth value, or a number after a name that ends in a letter?
+    A truth value of two or three letters (``on``, ``no``) counts only where
+    the document writes truth values: so many words end in them."""
+    if value in pairs.values:
         return True
-    return _NUMBER.fullmatch(word) is not None and left[-1:].isalpha()
+    if value.lower() in _TRUTH:
+        return len(value) > 3 or any(known.lower() in _TRUTH for known in pairs.values)
+    return _NUMBER.fullmatch(value) is not None and name[-1:].isalpha()
 
 
-def divisions(word: str, pairs: Pairs) -> list[int]:
+def divisions(word: str, pairs: Pairs, rest: str = "") -> list[int]:
     """Where ``word`` may be divided into a name and a value, the best
     supported first: the longest known name before a known value, the
     longest known name, the longest known value (a shorter name of the
     document, ``Name`` of ``Name[de]``, is its stem, not the name written);
-    without any, the first capital after a small letter."""
+    without any, the first capital after a small letter.  ``rest`` follows
+    the word on its line: the value holds it."""
     both: list[int] = []
     named: list[int] = []
     valued: list[int] = []
     for cut in range(1, len(word)):
         left, right = word[:cut], word[cut:]
         is_name = known_name(left, pairs)
-        is_value = known_value(right, left, pairs)
+        is_value = known_value(right + rest, left, pairs)
         if is_name and is_value:
             both.append(cut)
         elif is_name:
@@ -169,7 +176,8 @@ def proposals(context: RepairContext, error: int, pairs: Pairs) -> Iterator[tupl
         word = text[content:end].split(None, 1)[0] if text[content:end].strip() else ""
         if len(word) < 2 or pairs.separator.strip() in word:
             continue
-        for cut in divisions(word, pairs)[:LIMIT]:
+        rest = text[content + len(word) : end].rstrip()
+        for cut in divisions(word, pairs, rest)[:LIMIT]:
             yield (Edit(content + cut, 0, pairs.separator),)
 
 
