@@ -296,7 +296,13 @@ def _changed(word: str) -> str:
 
 
 def lost_end_tag(text: str, rng: random.Random) -> Damage | None:
-    """One end tag ``</name>`` deleted."""
+    """One end tag ``</name>`` deleted.
+
+    It intends the original.  Where words follow the lost tag before the
+    next tag (mixed content: ``<a>link</a> and more``), the damaged text
+    cannot tell after which word of that run of text the element ended, so
+    the end tag after any word of it (from the last tag before it to the
+    next one) is intended too."""
     tokens = lex("xml", text).tokens
     sites = [
         (token.start, after.end)
@@ -306,7 +312,21 @@ def lost_end_tag(text: str, rng: random.Random) -> Damage | None:
     if not sites:
         return None
     start, end = rng.choice(sites)
-    return Damage(text[:start] + text[end:], (text,))
+    damaged = text[:start] + text[end:]
+    following = text[end : _next_tag(text, end)]
+    if not following.strip():
+        return Damage(damaged, (text,))
+    tag = text[start:end]
+    run_start = text.rfind(">", 0, start) + 1
+    run_end = start + len(following)
+    ends = [m.end() for m in re.finditer(r"\S+", damaged[run_start:run_end])]
+    placed = [damaged[: run_start + at] + tag + damaged[run_start + at :] for at in ends]
+    return Damage(damaged, tuple(dict.fromkeys([text, *placed])))
+
+
+def _next_tag(text: str, position: int) -> int:
+    found = text.find("<", position)
+    return len(text) if found < 0 else found
 
 
 def csv_columns(text: str, rng: random.Random) -> Damage | None:

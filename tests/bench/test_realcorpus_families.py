@@ -175,3 +175,20 @@ def test_lost_end_tag_intends_the_original() -> None:
     damage = fam.lost_end_tag(text, random.Random(0))
     assert damage is not None and damage.intended == (text,)
     assert damage.text in ("<a><b>x<c/></a>", "<a><b>x</b><c/>")
+
+
+def test_lost_end_tag_in_mixed_content_intends_it_after_any_word_of_the_run() -> None:
+    text = "<p>see <a>the link</a> for more</p>"
+    rng = random.Random(0)
+    damage = next(
+        d
+        for d in (fam.lost_end_tag(text, rng) for _ in range(20))
+        if d is not None and "</a>" not in d.text
+    )
+    assert damage.text == "<p>see <a>the link for more</p>"
+    assert set(damage.intended) == {
+        text,
+        "<p>see <a>the</a> link for more</p>",
+        "<p>see <a>the link for</a> more</p>",
+        "<p>see <a>the link for more</a></p>",
+    }
