@@ -351,6 +351,7 @@ class Scanner:
         terminals = {name for row in self.tables.actions.values() for name in row}
         self._markers = sorted(terminals - set(grammar.terminals) - {END})  # zero-width tokens
         self._after_markers_memo: dict[tuple[int, ...], frozenset[str]] = {}
+        self._expected_memo: dict[frozenset[str], str] = {}
         self.native = grammar.native_program
         self.program = None if self.native is None else self.native.program  # the loop in C
         self.checkpoint_every = checkpoint_every
@@ -929,8 +930,19 @@ class Scanner:
             )
         if refusal is not None:
             return Feedback(Verdict.INCORRECT, where, f"unexpected `{found_text}`: {refusal}")
-        message = f"unexpected `{found_text}`; expected {self.grammar.expected(expected)}"
+        message = f"unexpected `{found_text}`; expected {self._expected(expected)}"
         return Feedback(Verdict.INCORRECT, where, message)
+
+    def _expected(self, terminals: frozenset[str]) -> str:
+        """The grammar's list of ``terminals`` for an error message, made
+        once for each set: most rejections of one grammar's texts expect one
+        of a few sets, and a search's checks are mostly rejections."""
+        found = self._expected_memo.get(terminals)
+        if found is None:
+            if len(self._expected_memo) > 4096:
+                self._expected_memo.clear()
+            found = self._expected_memo[terminals] = self.grammar.expected(terminals)
+        return found
 
     def _rejected(self, window: Window, state: ScanState, rejected: Rejected) -> _Stopped:
         """A name check rejects the token at ``state.position``: the text is
