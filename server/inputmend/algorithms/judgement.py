@@ -476,6 +476,7 @@ class Judge:
         self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
         self._lexed: dict[tuple[int, int], tuple[Lexeme, ...]] = {}  # see :meth:`_lex_input`
         self._opened: dict[int, int] = {}  # see :meth:`_start_of`
+        self._fixed: dict[int, bool] = {}  # see :meth:`fix_removes_punctuation`
 
     # -- windows ------------------------------------------------------------
 
@@ -694,6 +695,30 @@ class Judge:
         if self._refused is None:
             self._refused = (None if self._refusal is None else self._refusal(),)
         return self._refused[0]
+
+    def fix_removes_punctuation(self, offset: int) -> bool:
+        """Does a hint's fix remove punctuation starting at ``offset`` (a
+        doubled ``]`` that the lexer reads as the end of a value, ``errcheck]]``
+        in YAML, where a plain scalar may hold brackets)?  Asked of the input
+        once for each offset: the repairs of one input delete mostly the same
+        characters."""
+        found = self._fixed.get(offset)
+        if found is None:
+            found = self._fixed[offset] = self._fix_at(offset)
+        return found
+
+    def _fix_at(self, offset: int) -> bool:
+        text = self.original
+        for fix in self.lexer.hints.fixes:
+            found = fix.pattern.match(text, offset)
+            if (
+                found is not None
+                and found.end() > offset
+                and not fix.canonical(found)
+                and not any(c.isalnum() for c in found.group())
+            ):
+                return True
+        return False
 
     # -- judging ------------------------------------------------------------
 
@@ -1504,7 +1529,7 @@ class _Assessment:
             elif hidden:
                 commented += 1
                 tail += offset in self.trailing
-            elif char.isalnum() or not self._punctuation_fix(offset):
+            elif char.isalnum() or not self.judge.fix_removes_punctuation(offset):
                 lost += 1
         structure = dropped = 0
         for index in punctuation:
@@ -1547,22 +1572,6 @@ class _Assessment:
         if step < 0 and not self.judge.starts_record(self.window.start):
             return False, valued  # the field may begin before the window
         return whole, valued
-
-    def _punctuation_fix(self, offset: int) -> bool:
-        """Does a hint's fix remove punctuation starting at ``offset`` (a
-        doubled ``]`` that the lexer reads as the end of a value, ``errcheck]]``
-        in YAML, where a plain scalar may hold brackets)?"""
-        text = self.original
-        for fix in self.judge.lexer.hints.fixes:
-            found = fix.pattern.match(text, offset)
-            if (
-                found is not None
-                and found.end() > offset
-                and not fix.canonical(found)
-                and not any(c.isalnum() for c in found.group())
-            ):
-                return True
-        return False
 
     def _stray(self, position: int) -> bool:
         """Is a punctuation token a duplicate of its neighbour, or what a fix removes?"""
