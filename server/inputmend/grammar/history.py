@@ -28,6 +28,10 @@ class ScanHistory:
     def __init__(self, scanner: Scanner, *, size: int) -> None:
         self.scanner = scanner
         self._recent: deque[Scan] = deque(maxlen=size)
+        # the text of each of ``_recent`` that is short (``None`` for the
+        # others), in step with it: a short text is looked for among them at
+        # C speed (a search's candidates are mostly of one length)
+        self._texts: deque[str | None] = deque(maxlen=size)
         self._roots: deque[Scan] = deque(maxlen=4)  # full scans
         self._whole: deque[Scan] = deque(maxlen=2)  # valid texts: checkpoints to the end
 
@@ -45,12 +49,14 @@ class ScanHistory:
             scan.know_text(text)
         if not self._recent or self._recent[-1] is not scan:
             self._recent.append(scan)
+            self._texts.append(text if len(text) <= SHORT_TEXT else None)
         if scan.feedback.valid and (not self._whole or self._whole[-1] is not scan):
             self._whole.append(scan)
         return scan
 
     def clear(self) -> None:
         self._recent.clear()
+        self._texts.clear()
         self._roots.clear()
         self._whole.clear()
         self.scanner.clear()
@@ -82,9 +88,11 @@ class ScanHistory:
         prefix and suffix lengths."""
         best: tuple[Scan | None, int, int] = (None, 0, 0)
         if len(text) <= SHORT_TEXT:  # only a scan of the same text is worth finding
-            for scan in reversed(self._recent):
-                if scan.length == len(text) and scan.text == text:
-                    return scan, len(text), 0
+            texts = self._texts
+            if text in texts:  # the latest of the recent scans of it
+                for index in range(len(texts) - 1, -1, -1):
+                    if texts[index] == text:
+                        return self._recent[index], len(text), 0
             return best
         candidates = self._candidates()
         for scan in candidates:
