@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from inputmend import services
 from inputmend.config import defaults
 from inputmend.core.budget import Budget
 from inputmend.core.loss import LossLimit, significant
@@ -173,6 +172,10 @@ class RecordProcessor:
     def _repair(self, text: str, line: int, ending: str, feedback: Feedback) -> RecordResult:
         """The record repaired within its budget; one whose search reached the
         time cap says so (its answer may differ from run to run)."""
+        # the repair pipeline is imported at the first invalid record: a run
+        # over valid records (``check --records``) needs none of it
+        from inputmend import services
+
         settings = self.settings
         result = services.repair(
             text,
