@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from inputmend.grammar.syntax import Comments
+from inputmend.grammar.tolerant import Lexeme, Role
 from inputmend.repairs.generators.comments import (
+    BEHIND,
     COMMENTS,
     RUN,
     block_proposals,
     line_proposals,
+    run_on,
     unclosed,
 )
 from tests.repairs.generators.run import proposed, texts
@@ -57,3 +60,29 @@ def test_runs_are_bounded() -> None:
 def test_a_grammar_without_comments_gets_nothing() -> None:
     found = proposed(COMMENTS, '{"a": 1\nsee the docs\n}', "json")
     assert found.repairs == () and found.cost.tests == 0
+
+
+def test_a_block_comment_closed_by_a_closer_in_a_later_string_is_closed_on_its_line() -> None:
+    # the comment lost its `*/` and runs on to the `*/` of the glob "**/*.ts",
+    # so the text holds no unclosed opener; the lexer reads where it ends
+    text = '{\n  /* see the docs\n  "a": 1,\n  "include": ["src/**/*.ts"]\n}\n'
+    found = texts(proposed(COMMENTS, text, "jsonc"))
+    assert found[0] == '{\n  /* see the docs */\n  "a": 1,\n  "include": ["src/**/*.ts"]\n}\n'
+
+
+def test_only_block_comments_that_span_lines_before_the_error_run_on() -> None:
+    comments = Comments(block=(("/*", "*/"),))
+    lexemes = [
+        Lexeme("BLOCK_COMMENT", 0, 9, "/* one */", Role.LAYOUT),
+        Lexeme("NAME", 10, 11, "x", Role.DATA),
+        Lexeme("BLOCK_COMMENT", 12, 26, "/* two\nthree */", Role.LAYOUT),
+        Lexeme("NAME", 27, 28, "y", Role.DATA),
+    ]
+    assert run_on(lexemes, comments) == [(12, "*/")]
+
+
+def test_in_a_long_text_comments_are_read_from_a_token_shortly_before_the_error() -> None:
+    items = "".join(f'  "k{index}": "/* not a comment */",\n' for index in range(BEHIND // 16))
+    text = "{\n" + items + '  /* see the docs\n  "a": 1,\n  "include": ["src/**/*.ts"]\n}\n'
+    found = texts(proposed(COMMENTS, text, "jsonc"))
+    assert found[0] == text.replace("see the docs", "see the docs */")

@@ -2,7 +2,10 @@
 marker (INI's ``;``, YAML's and TOML's ``#``) made a comment again, and a
 block comment never closed (``/*`` without ``*/``) closed where its line or
 its paragraph ends, not at the end of the text, which would comment out
-everything after it.
+everything after it.  A comment that lost its closer ends at the next closer
+the lexer finds, which may be in a string further on (``"src/**/*.ts"``):
+so the block comments are read as the grammar's lexer reads them, and those
+that run on over lines before the error are closed on their first line too.
 
 The comment syntax is the grammar's (:func:`~inputmend.grammar.syntax.comments_of`);
 a grammar without comments gets nothing.  The oracle verifies every
@@ -12,11 +15,12 @@ candidate.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair
 from inputmend.grammar.syntax import Comments
+from inputmend.grammar.tolerant import Lexeme, Role
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
 from inputmend.repairs.generators.completion import not_completed
@@ -26,6 +30,11 @@ ALGORITHM = "comment"
 
 RUN = 4
 """Lines after the failing one that one proposal may comment out with it."""
+
+BEHIND = 1 << 14
+"""How far before the error block comments are read as the lexer reads them
+(from a token the grammar read there): the lexing costs the same on a text
+of any length."""
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 
@@ -73,18 +82,45 @@ def unclosed(text: str, opener: str, closer: str) -> list[int]:
     return found
 
 
-def block_proposals(text: str, comments: Comments) -> Iterator[tuple[Edit, ...]]:
-    """Each unclosed block comment closed at the end of its line, then at the
-    end of its paragraph (before the first blank line after it)."""
-    for opener, closer in comments.block:
-        for start in unclosed(text, opener, closer):
-            line_end = line_at(text, start)[1]
-            yield (Edit(line_end, 0, " " + closer),)
-            blank = _BLANK_LINE.search(text, line_end)
-            if blank is not None:
-                paragraph_end = line_at(text, blank.start())[1]
-                if paragraph_end > line_end:
-                    yield (Edit(paragraph_end, 0, " " + closer),)
+def run_on(lexemes: Sequence[Lexeme], comments: Comments) -> list[tuple[int, str]]:
+    """The block comments among ``lexemes`` (the lexer's reading of the text
+    up to the error) that span lines, the last :data:`RUN` of them, nearest
+    the error first: each its start and its closer.  One that lost its
+    closer runs on to the next closer in the text and ends there, or at the
+    end of the text, with the grammar's error after it."""
+    found: list[tuple[int, str]] = []
+    for lexeme in reversed(lexemes):
+        if len(found) >= RUN:
+            break
+        if lexeme.role is not Role.LAYOUT or "\n" not in lexeme.value:
+            continue
+        for opener, closer in comments.block:
+            if lexeme.value.startswith(opener):
+                found.append((lexeme.start, closer))
+                break
+    return found
+
+
+def block_proposals(
+    text: str, comments: Comments, running_on: Sequence[tuple[int, str]] = ()
+) -> Iterator[tuple[Edit, ...]]:
+    """Each unclosed block comment, and each that runs on (``running_on``,
+    see :func:`run_on`), closed at the end of its line, then at the end of
+    its paragraph (before the first blank line after it)."""
+    starts = [
+        (start, closer)
+        for opener, closer in comments.block
+        for start in unclosed(text, opener, closer)
+    ]
+    starts += [found for found in running_on if found not in starts]
+    for start, closer in starts:
+        line_end = line_at(text, start)[1]
+        yield (Edit(line_end, 0, " " + closer),)
+        blank = _BLANK_LINE.search(text, line_end)
+        if blank is not None:
+            paragraph_end = line_at(text, blank.start())[1]
+            if paragraph_end > line_end:
+                yield (Edit(paragraph_end, 0, " " + closer),)
 
 
 def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
@@ -95,11 +131,31 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
         return NOTHING
 
     def proposals() -> Iterator[tuple[Edit, ...]]:
-        yield from block_proposals(context.text, comments)
+        running_on = _lexed_run_on(context, error, comments)
+        yield from block_proposals(context.text, comments, running_on)
         if error is not None:
             yield from line_proposals(context.text, error, comments)
 
     return verified(context.text, context.oracle, proposals(), algorithm=ALGORITHM, budget=budget)
+
+
+def _lexed_run_on(
+    context: RepairContext, error: int | None, comments: Comments
+) -> list[tuple[int, str]]:
+    """:func:`run_on` of the text lexed up to the end of the error's line
+    (the end of the text without an error), from where the grammar's reading
+    has a token that starts at most :data:`BEHIND` before that (the line's
+    start when it cannot tell)."""
+    if not comments.block:
+        return []
+    text = context.text
+    end = len(text) if error is None else line_at(text, min(error, len(text)))[1]
+    start = 0
+    if end > BEHIND:
+        token_start = context.judge.token_start
+        found = None if token_start is None else token_start(end - BEHIND)
+        start = line_at(text, end - BEHIND)[0] if found is None else found
+    return run_on(context.guidance.lexer.lex(text, start, end), comments)
 
 
 COMMENTS = Generator(ALGORITHM, 1, _run, not_completed)
