@@ -632,3 +632,12 @@ def test_a_string_cut_off_after_its_line_break_ends_with_it_again() -> None:
 def test_a_string_cut_off_after_a_backslash_keeps_it() -> None:
     json = IncrementalGrammarOracle("json")
     assert services.repair('{"a": "dir\\', json).repairs[0].text == '{"a": "dir\\\\"}'
+
+
+def test_a_short_document_escaped_as_a_string_is_read_back_whole() -> None:
+    # FSynth's `{"a\"": 1}` removes one escape fewer, but reads the next
+    # `\"` as the key's text: the same escape read two ways
+    result = services.repair('{\\"a\\": 1}', IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == '{"a": 1}'
+    assert result.repairs[0].algorithm == "unescape"
+

@@ -65,6 +65,7 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("changed", 16, 1),
     ("quoted", 4, 1),
     ("data_lost", 32, 1),
+    ("escapes_kept", 4, 1),
     ("escapes_removed", 32, 1),
     ("wrapper_removed", 2, 1),
     ("structure_lost", 16, 1),

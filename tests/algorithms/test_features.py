@@ -189,6 +189,20 @@ def test_backslashes_of_escapes_removed_count_escapes_removed_not_data_lost(
     assert both.escapes_removed == 0 and both.data_lost > 0
 
 
+def test_escapes_kept_beside_the_same_escape_removed_count_escapes_kept(
+    json: TolerantLexer,
+) -> None:
+    damaged = '{\\"a\\": 1}'
+    # one \" read as the key's opening quote, the next kept as its text
+    mixed = _features(damaged, '{"a\\"": 1}', json)
+    assert (mixed.escapes_removed, mixed.escapes_kept) == (1, 1)
+    unescaped = _features(damaged, '{"a": 1}', json)
+    assert (unescaped.escapes_removed, unescaped.escapes_kept) == (2, 0)
+    # an escape of another kind kept is no escape read two ways
+    other = '{"a": "x\\ny", \\"b": 1}'
+    assert _features(other, '{"a": "x\\ny", "b\\": 1}', json).escapes_kept == 0
+
+
 def test_a_name_and_brackets_around_a_kept_value_count_one_wrapper_removed(
     json: TolerantLexer,
 ) -> None:

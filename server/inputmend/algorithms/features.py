@@ -75,6 +75,11 @@ class Features:
     """Backslashes deleted whose escaped character the repair keeps
     (``Judgement.escapes_removed``: ``\\"`` unescaped as ``"``); not counted
     in ``data_lost``."""
+    escapes_kept: int = 0
+    """Escape sequences of the input the repair keeps while it removes the
+    backslash of the same sequence elsewhere (``Judgement.escapes_kept``:
+    ``{"a\\"": 1}`` from ``{\\"a\\": 1}``, one ``\\"`` read as a quote
+    and the next as text): one escaped text read two ways."""
     wrapper_removed: int = 0
     """Wrappers removed around a value the repair keeps: a name and its
     brackets (``Judgement.wrapper_removed``: ``ObjectId("5f1d")`` as
@@ -194,6 +199,7 @@ def features_of(
         commented=judgement.commented,
         tail_commented=judgement.tail_commented,
         escapes_removed=judgement.escapes_removed,
+        escapes_kept=judgement.escapes_kept,
         divided=judgement.divided,
         phrase=judgement.phrase,
         quoted=judgement.quoted,

@@ -61,6 +61,12 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     Backslashes deleted whose escaped character the repair keeps: ``\\"``
     unescaped as ``"`` (a document pasted as a string literal).  The
     backslash quoted the character; no data is lost.
+``escapes_kept``
+    Escape sequences of the input the repair keeps while it removes the
+    backslash of the same sequence elsewhere (``{"a\\"": 1}`` from
+    ``{\\"a\\": 1}``: one ``\\"`` read as the key's quote, the next as its
+    text, another quote put after it).  A text escaped as a string escapes
+    every quote alike; read two ways, one of them makes up its structure.
 ``wrapper_removed``
     Wrappers the repair removes around a value it keeps: a name and the
     bracket after it deleted, the bracket that closes it deleted too, and
@@ -188,7 +194,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 
 from inputmend.core import levenshtein
@@ -245,6 +251,7 @@ class Judgement:
     reread: int = 0
     commented: int = 0
     escapes_removed: int = 0
+    escapes_kept: int = 0
     divided: int = 0
     quoted: int = 0
     misplaced: int = 0
@@ -477,6 +484,38 @@ class Judge:
         self._lexed: dict[tuple[int, int], tuple[Lexeme, ...]] = {}  # see :meth:`_lex_input`
         self._opened: dict[int, int] = {}  # see :meth:`_start_of`
         self._fixed: dict[int, bool] = {}  # see :meth:`fix_removes_punctuation`
+        self._escapes: dict[str, list[int]] | None = None  # see :meth:`escapes_kept`
+
+    # -- escapes ------------------------------------------------------------
+
+    def escapes_kept(self, deleted: Sequence[int], unescaped: Mapping[int, bool]) -> int:
+        """Escape sequences of the input that a repair keeps as they are
+        while it reads the same sequence elsewhere as the character it
+        stands for (deletes its backslash, or writes it as that character:
+        ``deleted``, ``unescaped``).  A text escaped as a string has every
+        quote escaped alike: a repair that unescapes one ``\\"`` and keeps
+        the next reads one sequence two ways (``{"a\\"": 1}`` from
+        ``{\\"a\\": 1}``, the key's closing quote made its text and
+        another quote put after it)."""
+        original = self.original
+        gone = set(deleted)
+        read = {
+            original[offset : offset + 2]
+            for offset in gone.union(unescaped)
+            if unescaped.get(offset, offset in gone and _escape_removed(original, offset, gone))
+        }
+        if not read:
+            return 0
+        if self._escapes is None:
+            self._escapes = {}
+            for match in _ESCAPE_SEQUENCE.finditer(original):
+                self._escapes.setdefault(match.group(), []).append(match.start())
+        return sum(
+            1
+            for sequence in read
+            for offset in self._escapes.get(sequence, ())
+            if offset not in gone and offset not in unescaped
+        )
 
     # -- windows ------------------------------------------------------------
 
@@ -759,6 +798,7 @@ class Judge:
         deleted, inserted = _changes(original, edits, mapping)
         unwrapped = _unwrapped(original, deleted)
         counts[_WRAPPERS] += len(unwrapped)
+        counts[_ESCAPES_KEPT] += self.escapes_kept(deleted, unescaped)
         wrapping = {offset for offsets in unwrapped for offset in offsets}
         windows = self._windows(repaired, edits, mapping, unread)
         for window in windows:
@@ -1079,6 +1119,7 @@ class _Assessment:
             sum(len(words) for _, _, words in self.restored.values()),
             commented,
             escapes,
+            0,  # escapes kept: counted once per repair (:meth:`Judge.escapes_kept`)
             self.divided,
             quoted,
             self._misplaced(),
@@ -1750,6 +1791,13 @@ class _Assessment:
 
 _WRAPPERS = len(fields(Judgement)) - 1
 """Where :attr:`Judgement.wrapper_removed` is among the judgement's counts."""
+
+_ESCAPES_KEPT = [field.name for field in fields(Judgement)].index("escapes_kept")
+"""Where :attr:`Judgement.escapes_kept` is among the judgement's counts."""
+
+_ESCAPE_SEQUENCE = re.compile(r"\\.", re.DOTALL)
+"""A backslash and the character it escapes, read from the left (``\\\\``
+is one sequence)."""
 
 _WRAPPER_NAME = re.compile(r"[A-Za-z_$][\w.$]*[ \t]*\(\Z")
 """A name and the opening bracket of a call: the end of a deleted stretch
