@@ -641,3 +641,8 @@ def test_a_short_document_escaped_as_a_string_is_read_back_whole() -> None:
     assert result.repairs[0].text == '{"a": 1}'
     assert result.repairs[0].algorithm == "unescape"
 
+
+def test_a_quote_that_lost_its_backslash_gets_it_back_rather_than_going() -> None:
+    text = '{"test": "echo "Error: no test specified\\" && exit 1", "n": 1}'
+    result = services.repair(text, IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == text.replace('echo "', 'echo \\"')

@@ -100,7 +100,8 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
             "auto",
             "a side of each merge conflict, re-reading undecodable bytes, the sweep of a large "
             "text, completion, its closer on its own line, the grammar's hints, layout, "
-            "unescaping, unwrapping calls, quoting a value, restoring a comment, a record's "
+            "unescaping, escaping a quote, unwrapping calls, quoting a value, restoring a "
+            "comment, a record's "
             "fields, FSynth, then hybrid ddmax; their repairs ranked together",
             GENERATORS,
             fit_to_oracle=True,

@@ -15,6 +15,7 @@ from inputmend.repairs.generators.comments import COMMENTS
 from inputmend.repairs.generators.completion import COMPLETION
 from inputmend.repairs.generators.conflicts import CONFLICTS
 from inputmend.repairs.generators.ddmax import HYBRID
+from inputmend.repairs.generators.escapes import ESCAPES
 from inputmend.repairs.generators.fsynth import FSYNTH
 from inputmend.repairs.generators.glued import GLUED
 from inputmend.repairs.generators.hints import HINTS
@@ -33,6 +34,7 @@ GENERATORS: tuple[Generator, ...] = (
     CLOSERS,
     LAYOUT,
     UNESCAPE,
+    ESCAPES,
     UNWRAP_CALLS,
     QUOTING,
     COLUMNS,
