@@ -26,6 +26,7 @@ from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import hints_beside
 from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, TolerantLexer
+from inputmend.repairs.generators.unescape import unescaping
 
 
 @pytest.fixture(scope="module")
@@ -187,6 +188,19 @@ def test_backslashes_of_escapes_removed_count_escapes_removed_not_data_lost(
     damaged = '{"a": "x\\\\y"}'
     both = _features(damaged, '{"a": "xy"}', json)
     assert both.escapes_removed == 0 and both.data_lost > 0
+
+
+def test_characters_written_as_code_points_and_read_back_are_escapes_removed(
+    json: TolerantLexer,
+) -> None:
+    damaged = '{\\"name\\": \\"caf\\u00e9 \\ud83d\\ude00\\"}'
+    edits = tuple(unescaping(damaged) or ())  # one edit per escape, as unescape reads them
+    text = apply_edits(damaged, edits)
+    assert text == '{"name": "caf\u00e9 \U0001f600"}'
+    repair = Repair(text, edits, "unescape", True, distance(damaged, text))
+    (found,) = scored(damaged, [repair], 1, lexer=json)
+    read = found.features
+    assert (read.escapes_removed, read.data_lost, read.invented) == (6, 0, 0)
 
 
 def test_escapes_kept_beside_the_same_escape_removed_count_escapes_kept(

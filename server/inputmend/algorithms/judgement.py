@@ -59,8 +59,10 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     two values).  A line of prose that lost its marker is commented whole.
 ``escapes_removed``
     Backslashes deleted whose escaped character the repair keeps: ``\\"``
-    unescaped as ``"`` (a document pasted as a string literal).  The
-    backslash quoted the character; no data is lost.
+    unescaped as ``"`` (a document pasted as a string literal); also escapes
+    written as the character they stand for (``\\n`` as a line break,
+    ``\\u00e9`` as ``é``: that character is the input's, read, not made up).
+    The backslash quoted the character; no data is lost.
 ``escapes_kept``
     Escape sequences of the input the repair keeps while it removes the
     backslash of the same sequence elsewhere (``{"a\\"": 1}`` from
@@ -779,6 +781,7 @@ class Judge:
         if not edits:
             return Judgement()
         unescaped = _unescaped(original, edits)
+        decoded = _decoded_characters(original, edits, unescaped)
         edits = _substitutions_apart(original, edits)
         repaired = repair.text
         counts = [0] * len(fields(Judgement))
@@ -796,6 +799,9 @@ class Judge:
             repaired = apply_edits(original, edits)
         mapping = _EditMap(edits)
         deleted, inserted = _changes(original, edits, mapping)
+        if decoded and repaired is repair.text:
+            # a character an escape stands for is the input's, read: not made up
+            inserted = [offset for offset in inserted if offset not in decoded]
         unwrapped = _unwrapped(original, deleted)
         counts[_WRAPPERS] += len(unwrapped)
         counts[_ESCAPES_KEPT] += self.escapes_kept(deleted, unescaped)
@@ -1909,25 +1915,65 @@ def _closing_bracket(text: str, start: int) -> int | None:
 _ESCAPED = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "/": "/"}
 """What the common escape sequences stand for (the letter after the backslash)."""
 
+_CODE_POINT = re.compile(r"\\u([0-9A-Fa-f]{4})(?:\\u([0-9A-Fa-f]{4}))?")
+"""A character written as its code point, ``\\u00e9`` (two for a surrogate pair)."""
+
+_ESCAPE_LENGTHS = (2, 6, 12)
+"""How long an escape sequence :func:`_decoded` reads is."""
+
 
 def _unescaped(original: str, edits: Sequence[Edit]) -> dict[int, bool]:
     """The input offsets of escape sequences that ``edits`` write as the
-    character they stand for (``\\n`` as a line break): the backslash (true:
-    counted) and the letter after it (false: not counted again)."""
+    character they stand for (``\\n`` as a line break, ``\\u00e9`` as
+    ``é``): the backslash (true: counted) and the characters after it
+    (false: not counted again)."""
     found: dict[int, bool] = {}
     for edit in edits:
-        if edit.delete == 2 and _decoded(original[edit.offset : edit.end]) == edit.insert:
+        if (
+            edit.delete in _ESCAPE_LENGTHS
+            and _decoded(original[edit.offset : edit.end]) == edit.insert
+        ):
             found[edit.offset] = True
-            found[edit.offset + 1] = False
+            found.update(dict.fromkeys(range(edit.offset + 1, edit.end), False))
+    return found
+
+
+def _decoded_characters(
+    original: str, edits: Sequence[Edit], unescaped: Mapping[int, bool]
+) -> set[int]:
+    """The offsets in the repaired text (``edits``, sorted, applied to
+    ``original``) of the characters they write for an escape sequence of
+    the input (``é`` for ``\\u00e9``; see :func:`_unescaped`)."""
+    found: set[int] = set()
+    shift = 0
+    for edit in edits:
+        if (
+            edit.insert
+            and unescaped.get(edit.offset)
+            and _decoded(original[edit.offset : edit.end]) == edit.insert
+        ):
+            out = edit.offset + shift
+            found.update(range(out, out + len(edit.insert)))
+        shift += len(edit.insert) - edit.delete
     return found
 
 
 def _decoded(text: str) -> str | None:
     """The character the escape sequence ``text`` (a backslash and one
-    character) stands for, or ``None``."""
-    if len(text) != 2 or text[0] != "\\":
+    character, or a code point written ``\\uXXXX``, a surrogate pair as
+    two) stands for, or ``None``."""
+    if len(text) == 2 and text[0] == "\\":
+        return _ESCAPED.get(text[1])
+    code = _CODE_POINT.fullmatch(text)
+    if code is None:
         return None
-    return _ESCAPED.get(text[1])
+    units = [int(unit, 16) for unit in code.groups() if unit is not None]
+    try:
+        return (
+            "".join(chr(unit) for unit in units).encode("utf-16", "surrogatepass").decode("utf-16")
+        )
+    except UnicodeError:
+        return None
 
 
 def _escape_removed(original: str, offset: int, deleted: set[int]) -> bool:
