@@ -8,6 +8,8 @@
  * run(): lexes and parses as grammar/scan.py's loop does, checkpoint for
  *   checkpoint, and stops before any token it cannot take exactly as that
  *   loop would (the Python loop then takes it).
+ * Tolerant: the error-tolerant lexer's loop (grammar/tolerant.py), leaving
+ *   to the Python loop every place it cannot read exactly as that loop does.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -936,6 +938,307 @@ static PyTypeObject ProgramType = {
     .tp_methods = program_methods,
 };
 
+/* ------------------------------------------------------------- Tolerant */
+
+/* The error-tolerant lexer's loop (grammar/tolerant.py's GrammarLexer.lex,
+ * for a lexer without a parser context) over a Program of one DFA per
+ * terminal, in the lexer's order.  It reads what it can tell exactly as the
+ * Python loop does (a character no terminal begins with, a lone literal,
+ * the longest match of the terminals a character may begin) and leaves to
+ * the Python loop's step (`step`) every place where it cannot: a character
+ * beyond ASCII, a terminal or a character a DFA does not follow, no
+ * terminal matching, a token the end of the text cuts off.  Foreign tokens
+ * are Python's too (`hint`), asked where one may begin. */
+
+#define LEXEME_FIELDS 8
+
+typedef struct {
+    PyObject_HEAD
+    Program *program;
+    int32_t *starts[128];   /* per ASCII character: the terminals it may begin */
+    int count[128];         /* how many */
+    int32_t lone[128];      /* the literal that is the character alone, -1: none */
+    uint8_t foreign[128];   /* may a foreign token begin with it */
+    uint8_t *ignored;       /* per terminal */
+    PyObject *kinds, *roles; /* per terminal: a Lexeme's kind and role */
+    PyTypeObject *make;     /* Lexeme(kind, start, end, value, role, foreign, partial, guessed) */
+    PyObject *fields[LEXEME_FIELDS]; /* the member descriptors of its slots, in that order */
+    PyObject *junk;         /* the junk role */
+} Tolerant;
+
+static void tolerant_dealloc(Tolerant *self) {
+    for (int c = 0; c < 128; c++) PyMem_Free(self->starts[c]);
+    PyMem_Free(self->ignored);
+    Py_XDECREF(self->program);
+    Py_XDECREF(self->kinds);
+    Py_XDECREF(self->roles);
+    Py_XDECREF(self->make);
+    for (int i = 0; i < LEXEME_FIELDS; i++) Py_XDECREF(self->fields[i]);
+    Py_XDECREF(self->junk);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Tolerant(program, starts, lone, foreign, ignored, kinds, roles, make,
+ *          fields, junk): starts 128 sequences of terminal numbers, lone and
+ * foreign 128 ints, ignored, kinds and roles one entry per terminal of the
+ * program; make the lexemes' class, whose slots `fields` (kind, start, end,
+ * value, role, foreign, partial, guessed) are all it holds: a lexeme is
+ * made by setting them, as its __init__ does, without calling it. */
+static int tolerant_init(Tolerant *self, PyObject *args, PyObject *kwds) {
+    PyObject *program, *starts, *lone, *foreign, *ignored, *kinds, *roles, *make, *fields, *junk;
+    if (!PyArg_ParseTuple(args, "O!OOOOO!O!O!O!O", &ProgramType, &program, &starts, &lone,
+                          &foreign, &ignored, &PyTuple_Type, &kinds, &PyTuple_Type, &roles,
+                          &PyType_Type, &make, &PyTuple_Type, &fields, &junk))
+        return -1;
+    if (PyTuple_GET_SIZE(fields) != LEXEME_FIELDS) {
+        PyErr_SetString(PyExc_ValueError, "fields: the eight slots of a lexeme");
+        return -1;
+    }
+    for (int i = 0; i < LEXEME_FIELDS; i++) {
+        PyObject *field = PyObject_GetAttr(make, PyTuple_GET_ITEM(fields, i));
+        if (field == NULL) return -1;
+        if (!PyObject_TypeCheck(field, &PyMemberDescr_Type)) {
+            Py_DECREF(field);
+            PyErr_SetString(PyExc_TypeError, "a lexeme's field that is not a slot");
+            return -1;
+        }
+        Py_XSETREF(self->fields[i], field);
+    }
+    Program *prog = (Program *)program;
+    const int terminals = prog->n_dfas;
+    if (PyTuple_GET_SIZE(kinds) != terminals || PyTuple_GET_SIZE(roles) != terminals) {
+        PyErr_SetString(PyExc_ValueError, "kinds, roles: one entry per terminal");
+        return -1;
+    }
+    PyObject *fast = PySequence_Fast(starts, "starts: a sequence");
+    if (fast == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != 128) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "starts: one entry per ASCII character");
+        return -1;
+    }
+    for (int c = 0; c < 128; c++) {
+        Py_ssize_t length;
+        int32_t *found = ints_of(PySequence_Fast_GET_ITEM(fast, c), -1, &length);
+        if (found == NULL) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        PyMem_Free(self->starts[c]);
+        self->starts[c] = found;
+        self->count[c] = (int)length;
+        for (Py_ssize_t i = 0; i < length; i++)
+            if (found[i] < 0 || found[i] >= terminals) {
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "a terminal out of range");
+                return -1;
+            }
+    }
+    Py_DECREF(fast);
+    int32_t *table = ints_of(lone, 128, NULL);
+    if (table == NULL) return -1;
+    for (int c = 0; c < 128; c++) {
+        if (table[c] < -1 || table[c] >= terminals) {
+            PyMem_Free(table);
+            PyErr_SetString(PyExc_ValueError, "a lone literal out of range");
+            return -1;
+        }
+        self->lone[c] = table[c];
+    }
+    PyMem_Free(table);
+    if (!(table = ints_of(foreign, 128, NULL))) return -1;
+    for (int c = 0; c < 128; c++) self->foreign[c] = table[c] != 0;
+    PyMem_Free(table);
+    if (!(table = ints_of(ignored, terminals, NULL))) return -1;
+    PyMem_Free(self->ignored);
+    self->ignored = PyMem_Malloc((size_t)(terminals ? terminals : 1));
+    if (self->ignored == NULL) {
+        PyMem_Free(table);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < terminals; i++) self->ignored[i] = table[i] != 0;
+    PyMem_Free(table);
+    Py_INCREF(program);
+    Py_XSETREF(self->program, prog);
+    Py_INCREF(kinds);
+    Py_XSETREF(self->kinds, kinds);
+    Py_INCREF(roles);
+    Py_XSETREF(self->roles, roles);
+    Py_INCREF(make);
+    Py_XSETREF(self->make, (PyTypeObject *)make);
+    Py_INCREF(junk);
+    Py_XSETREF(self->junk, junk);
+    return 0;
+}
+
+/* Appends the lexeme (kind, start, end, value, role) to `lexemes`: not
+ * foreign, partial nor guessed. */
+static int append_lexeme(Tolerant *self, PyObject *lexemes, PyObject *kind, Py_ssize_t start,
+                         Py_ssize_t end, PyObject *value, PyObject *role) {
+    PyObject *a = PyLong_FromSsize_t(start), *b = PyLong_FromSsize_t(end);
+    if (a == NULL || b == NULL) {
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        return -1;
+    }
+    PyObject *items[LEXEME_FIELDS] = {kind, a, b, value, role, Py_None, Py_False, Py_False};
+    PyObject *lexeme = self->make->tp_alloc(self->make, 0);
+    int failed = lexeme == NULL ? -1 : 0;
+    for (int i = 0; i < LEXEME_FIELDS && !failed; i++) {
+        PyObject *field = self->fields[i];
+        failed = Py_TYPE(field)->tp_descr_set(field, lexeme, items[i]);
+    }
+    Py_DECREF(a);
+    Py_DECREF(b);
+    if (failed) {
+        Py_XDECREF(lexeme);
+        return -1;
+    }
+    failed = PyList_Append(lexemes, lexeme);
+    Py_DECREF(lexeme);
+    return failed;
+}
+
+/* Calls `function(text, position, more, foreign, lexemes)`: the position
+ * it returns (-1: the Python loop ended), -2 on an exception. */
+static Py_ssize_t call_back(PyObject *function, PyObject *text, Py_ssize_t position,
+                            Py_ssize_t more, PyObject *foreign, PyObject *lexemes) {
+    PyObject *a = PyLong_FromSsize_t(position), *b = PyLong_FromSsize_t(more);
+    if (a == NULL || b == NULL) {
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        return -2;
+    }
+    PyObject *items[] = {text, a, b, foreign, lexemes};
+    PyObject *result = PyObject_Vectorcall(function, items, 5, NULL);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    if (result == NULL) return -2;
+    Py_ssize_t found = PyLong_AsSsize_t(result);
+    Py_DECREF(result);
+    if (found == -1 && PyErr_Occurred()) return -2;
+    return found < -1 ? -1 : found;
+}
+
+/* lex(text, start, end, foreign, lexemes, step, hint): appends the lexemes
+ * that start in text[start:end] to `lexemes`.  step(text, position, end,
+ * foreign, lexemes) is one turn of the Python loop at `position` (the
+ * position after it, -1 when the loop ends there); hint(text, position,
+ * token_end, foreign, lexemes) appends the foreign token at `position` when
+ * one reaches at least to `token_end` and returns its end (-1: none). */
+static PyObject *tolerant_lex(Tolerant *self, PyObject *args) {
+    PyObject *text, *foreign, *lexemes, *step, *hint;
+    Py_ssize_t pos, end;
+    if (!PyArg_ParseTuple(args, "UnnOO!OO", &text, &pos, &end, &foreign, &PyList_Type, &lexemes,
+                          &step, &hint))
+        return NULL;
+    if (self->program == NULL || self->make == NULL) {
+        PyErr_SetString(PyExc_ValueError, "a Tolerant that was not initialized");
+        return NULL;
+    }
+    const int with_foreign = PyObject_IsTrue(foreign);
+    if (with_foreign < 0) return NULL;
+    const Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    if (pos < 0 || end > size) {
+        PyErr_SetString(PyExc_IndexError, "a stretch out of the text");
+        return NULL;
+    }
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    const Program *program = self->program;
+    while (pos < end) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, pos);
+        Py_ssize_t next;
+        if (ch >= 128) goto python;
+        const int count = self->count[ch];
+        const int may_hint = with_foreign && self->foreign[ch];
+        if (count == 0 && !may_hint) {
+            if (!Py_UNICODE_ISSPACE(ch)) { /* junk: no token of any kind begins with it */
+                PyObject *value = PyUnicode_Substring(text, pos, pos + 1);
+                if (value == NULL) return NULL;
+                int failed = append_lexeme(self, lexemes, Py_None, pos, pos + 1, value, self->junk);
+                Py_DECREF(value);
+                if (failed < 0) return NULL;
+            }
+            pos++;
+            continue;
+        }
+        const int32_t *starts = self->starts[ch];
+        int name = self->lone[ch];
+        Py_ssize_t token_end = pos + 1;
+        if (name < 0) { /* the longest match, the first on ties */
+            token_end = pos;
+            for (int i = 0; i < count; i++) {
+                const Dfa *dfa = &program->dfas[starts[i]];
+                if (!dfa->ready) goto python;
+                Py_ssize_t found = match_end(dfa, kind, data, size, pos);
+                if (found == -2) goto python;
+                if (found > token_end) {
+                    name = starts[i];
+                    token_end = found;
+                }
+            }
+            if (name < 0) goto python; /* a comment without its end, or junk */
+        }
+        if (may_hint) {
+            next = call_back(hint, text, pos, token_end, foreign, lexemes);
+            if (next == -2) return NULL;
+            if (next >= 0) {
+                pos = next;
+                continue;
+            }
+        }
+        if (self->lone[ch] < 0 && token_end < size) {
+            /* a token the end of the text cuts off: the Python loop reads it */
+            for (int i = 0; i < count; i++) {
+                if (self->ignored[starts[i]]) continue;
+                const Dfa *dfa = &program->dfas[starts[i]];
+                if (!dfa->ready) goto python;
+                int found;
+                Py_ssize_t matched, at;
+                if (walk(dfa, kind, data, size, pos, &found, &matched, &at) < 0 || at == size)
+                    goto python;
+            }
+        }
+        int blank = 1;
+        for (Py_ssize_t i = pos; i < token_end && blank; i++)
+            blank = Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i));
+        if (!blank) {
+            PyObject *value = PyUnicode_Substring(text, pos, token_end);
+            if (value == NULL) return NULL;
+            int failed = append_lexeme(self, lexemes, PyTuple_GET_ITEM(self->kinds, name), pos,
+                                       token_end, value, PyTuple_GET_ITEM(self->roles, name));
+            Py_DECREF(value);
+            if (failed < 0) return NULL;
+        }
+        pos = token_end;
+        continue;
+    python:
+        next = call_back(step, text, pos, end, foreign, lexemes);
+        if (next == -2) return NULL;
+        if (next < 0) break;
+        pos = next;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef tolerant_methods[] = {
+    {"lex", (PyCFunction)tolerant_lex, METH_VARARGS,
+     "The error-tolerant lexer's lexemes of a stretch of a text."},
+    {NULL}};
+
+static PyTypeObject TolerantType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "inputmend.grammar._native.Tolerant",
+    .tp_basicsize = sizeof(Tolerant),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The error-tolerant lexer's loop over a Program of one DFA per terminal.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)tolerant_init,
+    .tp_dealloc = (destructor)tolerant_dealloc,
+    .tp_methods = tolerant_methods,
+};
+
 /* --------------------------------------------------------------- module */
 
 static struct PyModuleDef module = {
@@ -944,16 +1247,18 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     if (PyType_Ready(&NodeType) < 0 || PyType_Ready(&InternerType) < 0 ||
-        PyType_Ready(&ProgramType) < 0)
+        PyType_Ready(&ProgramType) < 0 || PyType_Ready(&TolerantType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     Py_INCREF(&NodeType);
     Py_INCREF(&InternerType);
     Py_INCREF(&ProgramType);
+    Py_INCREF(&TolerantType);
     if (PyModule_AddObject(m, "StackNode", (PyObject *)&NodeType) < 0 ||
         PyModule_AddObject(m, "StackInterner", (PyObject *)&InternerType) < 0 ||
         PyModule_AddObject(m, "Program", (PyObject *)&ProgramType) < 0 ||
+        PyModule_AddObject(m, "Tolerant", (PyObject *)&TolerantType) < 0 ||
         PyModule_AddIntConstant(m, "NONE", NONE) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -8,7 +8,9 @@ checkpoint, ten to thirty times faster: a 100 KB JSON document is scanned in
 about a millisecond.  It stops before any token it cannot take exactly as
 that loop would, and the loop takes it; so a scan is the same with or
 without it, and without a C compiler (or with ``INPUTMEND_NATIVE=0``)
-everything works in Python alone.
+everything works in Python alone.  The error-tolerant lexer's loop
+(:mod:`~inputmend.grammar.tolerant`) runs in C as well, over one DFA per
+terminal (:meth:`Native.tolerant`, a ``Tolerant`` of the extension).
 
 This module turns a grammar into the program's tables:
 
@@ -36,6 +38,7 @@ stops before them.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import re
@@ -412,9 +415,10 @@ class Native:
     """A grammar's C program: its scan's loop (:attr:`program`'s ``run``,
     for a grammar without a layout or name checks), whose scanners' DFAs
     are built when the loop first needs them (:meth:`install_for`), and the
-    terminals' own DFAs: the error-tolerant lexer (:meth:`lex`), a
-    terminal's match (:meth:`match_end`) and how far a text can still be a
-    token of it (:meth:`extent`)."""
+    terminals' own DFAs: the error-tolerant lexer (:meth:`lex`) and its
+    loop with foreign tokens (:meth:`tolerant`), a terminal's match
+    (:meth:`match_end`) and how far a text can still be a token of it
+    (:meth:`extent`)."""
 
     def __init__(
         self,
@@ -490,6 +494,41 @@ class Native:
             return None
         found = int(_terminals(self._key)[0].extent(number, text, start, end))
         return None if found < 0 else found
+
+    def tolerant(
+        self,
+        starts: Sequence[Sequence[str]],
+        lone: Sequence[str | None],
+        foreign: Sequence[bool],
+        kinds: dict[str, Any],
+        roles: dict[str, Any],
+        make: type,
+        junk: Any,
+    ) -> Any:
+        """The error-tolerant lexer's loop in C (``_native.Tolerant``): per
+        ASCII character, the terminals that may begin with it (in the
+        lexer's order), the literal that is it alone and whether a foreign
+        token may begin with it; per terminal its lexemes' kind and role;
+        ``make`` is the lexemes' class (a frozen dataclass with slots, made
+        by setting its fields), ``junk`` the role of a junk character."""
+        assert _native is not None
+        fields = ("kind", "start", "end", "value", "role", "foreign", "partial", "guessed")
+        if {field.name for field in dataclasses.fields(make)} != set(fields):
+            raise ValueError(f"{make.__name__} is not a lexeme: its fields are not {fields}")
+        program = _terminals(self._key)[0]
+        names = [name for name, _, _ in self._key]
+        return _native.Tolerant(
+            program,
+            [[self._numbers[name] for name in found] for found in starts],
+            [-1 if name is None else self._numbers[name] for name in lone],
+            [int(flag) for flag in foreign],
+            [int(ignored) for _, _, ignored in self._key],
+            tuple(kinds[name] for name in names),
+            tuple(roles[name] for name in names),
+            make,
+            fields,
+            junk,
+        )
 
     def _followed(self, terminal: str) -> int | None:
         """The number of the DFA of ``terminal``, None when it has none."""

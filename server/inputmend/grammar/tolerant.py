@@ -25,6 +25,12 @@ and ``>b`` is also character data), its hints say ``contextual = true``: the
 lexer then prefers the terminals the parser could take after the tokens
 before (:class:`_Context`), and falls back to any terminal where none of them
 matches (broken text).
+
+Where the C extension is built, :meth:`GrammarLexer.lex`'s loop runs in C
+(:meth:`~inputmend.grammar.native.Native.tolerant`) for a lexer without a
+parser context: it reads what it can exactly as the Python loop does and
+calls back for foreign tokens and for each place it cannot (one turn of the
+Python loop), so the lexemes are the same with or without it.
 """
 
 from __future__ import annotations
@@ -128,9 +134,12 @@ class _ForeignTokens:
 
 
 class GrammarLexer:
-    """The error-tolerant lexer of a grammar, with its hints' foreign tokens."""
+    """The error-tolerant lexer of a grammar, with its hints' foreign tokens
+    (``native=False``: its loop in Python even where the C one is built)."""
 
-    def __init__(self, grammar: CompiledGrammar, hints: Hints = NO_HINTS) -> None:
+    def __init__(
+        self, grammar: CompiledGrammar, hints: Hints = NO_HINTS, *, native: bool = True
+    ) -> None:
         self.grammar = grammar
         self.hints = hints
         self._foreign = _ForeignTokens(hints)
@@ -141,6 +150,8 @@ class GrammarLexer:
         self._lone: dict[str, str | None] = {}
         self._canonical: dict[str, tuple[str | None, Role]] = {}
         self._context = _Context(grammar) if hints.contextual else None
+        # the loop in C: False until first built, None where there is none
+        self._tolerant: Any = False if native else None
 
     def _role(self, name: str) -> Role:
         declared = self.hints.roles.get(name)
@@ -271,77 +282,128 @@ class GrammarLexer:
 
     def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
         lexemes: list[Lexeme] = []
+        loop = self._loop()
+        if loop is not None and start >= 0 and end <= len(text):
+            loop.lex(text, start, end, foreign, lexemes, self._step_free, self._hint)
+            return lexemes
         position = start
-        size = len(text)
-        context = self._context
         states: frozenset[int] | None = None  # where the parser may be (None: unknown)
         while position < end:
-            char = text[position]
-            starts = self._candidates(char)
-            if not starts and not (foreign and self._foreign.may_start(char)):
-                if not char.isspace():  # no token of any kind begins with it: junk
-                    lexemes.append(Lexeme(None, position, position + 1, char, Role.JUNK))
-                    states = None
-                position += 1
-                continue
-            lone = self._lone_literal(char)
-            if lone is None:
-                name, token_end, guessed = self._native(text, position, states)
-            else:
-                name, token_end, guessed = lone, position + 1, False
-                if context is not None and states is not None:  # a guess where not expected
-                    guessed = lone not in context.allowed(states)
-            hint = self._foreign.longest(text, position) if foreign else None
-            if hint is not None and hint[1].end() >= token_end:
-                rewrite, found = hint
-                value = rewrite.canonical(found)
-                kind, role = self.classify(value)
-                lexemes.append(Lexeme(kind, position, found.end(), value, role, rewrite.name))
-                position = found.end()
-                states = None
-                continue
-            # a token the end of the text cuts off, also where a shorter token
-            # matches (`""` of a cut-off `"""` string), of a terminal the
-            # parser takes there; in broken text the native reading stands
-            partial = None
-            if lone is None and (name is None or (token_end < size and not guessed)):
-                allowed = None  # what the parser takes, when the context knows it
-                if context is not None and states is not None and name is not None:
-                    allowed = context.allowed(states)
-                partial = self._partial(text, position, allowed)
-            if partial is not None:
-                role = self._roles[partial]
-                kind = self._kinds[partial]
-                lexemes.append(Lexeme(kind, position, size, text[position:], role, None, True))
+            position, states = self._step(text, position, foreign, states, lexemes)
+            if position < 0:
                 break
-            if name is None and (unclosed := self._unclosed(text, position)) is not None:
-                # a comment that lost its end reads to the end of its line,
-                # not over the rest of the text: what follows is still data
-                lexemes.append(
-                    Lexeme(
-                        unclosed[0],
-                        position,
-                        unclosed[1],
-                        text[position : unclosed[1]],
-                        Role.LAYOUT,
-                    )
-                )
-                position = unclosed[1]
-                states = None
-                continue
-            if name is None:
-                lexemes.append(Lexeme(None, position, position + 1, text[position], Role.JUNK))
-                position += 1
-                states = None
-                continue
-            value = text[position:token_end]
-            if value.strip():
-                kind, role = self._kinds[name], self._roles[name]
-                lexemes.append(Lexeme(kind, position, token_end, value, role, guessed=guessed))
-            position = token_end
-            if context is not None and name not in self.grammar.ignored:
-                states = context.after(states, name)
         return lexemes
+
+    def _loop(self) -> Any:
+        """The loop of :meth:`lex` in C (:meth:`~inputmend.grammar.native.Native.tolerant`),
+        built on first use; None without the extension, when the lexer is
+        contextual or when it was made without it."""
+        if self._tolerant is False:
+            native = self.grammar.native_program
+            if native is None or self._context is not None:
+                self._tolerant = None
+            else:
+                chars = [chr(code) for code in range(128)]
+                self._tolerant = native.tolerant(
+                    [self._candidates(char) for char in chars],
+                    [self._lone_literal(char) for char in chars],
+                    [self._foreign.may_start(char) for char in chars],
+                    self._kinds,
+                    self._roles,
+                    Lexeme,
+                    Role.JUNK,
+                )
+        return self._tolerant
+
+    def _step_free(
+        self, text: str, position: int, end: int, foreign: bool, lexemes: list[Lexeme]
+    ) -> int:
+        """One turn of :meth:`lex`'s loop without a parser context: where
+        the C loop cannot read a place as this loop does."""
+        return self._step(text, position, foreign, None, lexemes)[0]
+
+    def _hint(
+        self, text: str, position: int, token_end: int, foreign: bool, lexemes: list[Lexeme]
+    ) -> int:
+        """Appends the foreign token at ``position`` when one reaches at least
+        to ``token_end`` (where the terminals' token ends): its end; -1 when
+        there is none."""
+        hint = self._foreign.longest(text, position)
+        if hint is None or hint[1].end() < token_end:
+            return -1
+        rewrite, found = hint
+        value = rewrite.canonical(found)
+        kind, role = self.classify(value)
+        lexemes.append(Lexeme(kind, position, found.end(), value, role, rewrite.name))
+        return int(found.end())
+
+    def _step(
+        self,
+        text: str,
+        position: int,
+        foreign: bool,
+        states: frozenset[int] | None,
+        lexemes: list[Lexeme],
+    ) -> tuple[int, frozenset[int] | None]:
+        """One turn of :meth:`lex`'s loop: appends the lexeme that begins at
+        ``position`` (if any) and gives the position after it, -1 where the
+        lexing ends (a token cut off by the end of the text), and the
+        parser's states after it."""
+        size = len(text)
+        context = self._context
+        char = text[position]
+        starts = self._candidates(char)
+        if not starts and not (foreign and self._foreign.may_start(char)):
+            if not char.isspace():  # no token of any kind begins with it: junk
+                lexemes.append(Lexeme(None, position, position + 1, char, Role.JUNK))
+                states = None
+            return position + 1, states
+        lone = self._lone_literal(char)
+        if lone is None:
+            name, token_end, guessed = self._native(text, position, states)
+        else:
+            name, token_end, guessed = lone, position + 1, False
+            if context is not None and states is not None:  # a guess where not expected
+                guessed = lone not in context.allowed(states)
+        if foreign and (hinted := self._hint(text, position, token_end, True, lexemes)) >= 0:
+            return hinted, None
+        # a token the end of the text cuts off, also where a shorter token
+        # matches (`""` of a cut-off `"""` string), of a terminal the
+        # parser takes there; in broken text the native reading stands
+        partial = None
+        if lone is None and (name is None or (token_end < size and not guessed)):
+            allowed = None  # what the parser takes, when the context knows it
+            if context is not None and states is not None and name is not None:
+                allowed = context.allowed(states)
+            partial = self._partial(text, position, allowed)
+        if partial is not None:
+            role = self._roles[partial]
+            kind = self._kinds[partial]
+            lexemes.append(Lexeme(kind, position, size, text[position:], role, None, True))
+            return -1, states
+        if name is None and (unclosed := self._unclosed(text, position)) is not None:
+            # a comment that lost its end reads to the end of its line,
+            # not over the rest of the text: what follows is still data
+            lexemes.append(
+                Lexeme(
+                    unclosed[0],
+                    position,
+                    unclosed[1],
+                    text[position : unclosed[1]],
+                    Role.LAYOUT,
+                )
+            )
+            return unclosed[1], None
+        if name is None:
+            lexemes.append(Lexeme(None, position, position + 1, text[position], Role.JUNK))
+            return position + 1, None
+        value = text[position:token_end]
+        if value.strip():
+            kind, role = self._kinds[name], self._roles[name]
+            lexemes.append(Lexeme(kind, position, token_end, value, role, guessed=guessed))
+        if context is not None and name not in self.grammar.ignored:
+            states = context.after(states, name)
+        return token_end, states
 
 
 class _Context:
