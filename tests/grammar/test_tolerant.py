@@ -231,7 +231,7 @@ def test_a_foreign_token_is_not_looked_for_where_its_last_character_never_comes(
         )
         for position in range(len(text)):
             expected = None
-            for rewrite in tokens.by_char.get(text[position], tokens.any_start):
+            for rewrite, _, _ in tokens.by_char.get(text[position], tokens.any_start):
                 found = rewrite.pattern.match(text, position)
                 if found is not None and (expected is None or found.end() > expected[1].end()):
                     expected = rewrite, found

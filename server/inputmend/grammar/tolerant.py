@@ -103,11 +103,19 @@ class _ForeignTokens:
     def __init__(self, hints: Hints) -> None:
         starts = [(rewrite, rewrite.first_chars) for rewrite in hints.tokens]
         chars = set().union(*(found for _, found in starts if found is not None))
-        self.any_start = [rewrite for rewrite, found in starts if found is None]
+        self.any_start = [self._tried(rewrite) for rewrite, found in starts if found is None]
         self.by_char = {  # in the order of the hints file
-            char: [rewrite for rewrite, found in starts if found is None or char in found]
+            char: [
+                self._tried(rewrite) for rewrite, found in starts if found is None or char in found
+            ]
             for char in chars
         }
+
+    @staticmethod
+    def _tried(rewrite: Rewrite) -> tuple[Rewrite, Any, str | None]:
+        """A rewrite as :meth:`longest` tries it: with its pattern's match
+        and the character its matches end with."""
+        return rewrite, rewrite.pattern.match, rewrite.last_char
 
     def may_start(self, char: str) -> bool:
         """Can a foreign token begin with ``char``?"""
@@ -122,15 +130,20 @@ class _ForeignTokens:
         if not rewrites:
             return None
         best: tuple[Rewrite, Any] | None = None
+        best_end = position  # a match must take a character
         reach = min(len(text), position + FOREIGN_REACH)
-        for rewrite in rewrites:
-            last = rewrite.last_char
-            if last is not None and text.find(last, position + 1, reach) < 0:
-                continue
-            found = rewrite.pattern.match(text, position, reach)
-            if found is not None and (best is None or found.end() > best[1].end()):
-                best = rewrite, found
-        return best if best is not None and best[1].end() > position else None
+        lasts: dict[str, bool] = {}  # does the character follow (the rewrites share a few)
+        for rewrite, match, last in rewrites:
+            if last is not None:
+                follows = lasts.get(last)
+                if follows is None:
+                    follows = lasts[last] = text.find(last, position + 1, reach) >= 0
+                if not follows:
+                    continue
+            found = match(text, position, reach)
+            if found is not None and found.end() > best_end:
+                best, best_end = (rewrite, found), found.end()
+        return best
 
 
 class GrammarLexer:
