@@ -132,20 +132,41 @@ class Rewrite:
         keys = sorted((key for key, _ in self.escape), key=len, reverse=True)
         return patterns.compile("|".join(re.escape(key) for key in keys))
 
+    @functools.cached_property
+    def _template(self) -> tuple[str | tuple[int | str, bool], ...]:
+        """:attr:`replace` in pieces, read once: literal text (a doubled brace
+        as one), or a field's group and whether its value is escaped."""
+        pieces: list[str | tuple[int | str, bool]] = []
+        at = 0
+        for found in _field().finditer(self.replace):
+            pieces.append(self.replace[at : found.start()])
+            at = found.end()
+            name = found.group(1)
+            if name is None:  # a doubled brace
+                pieces.append(str(found.group(0)[0]))
+            else:
+                group = int(name) if name.isdigit() else name
+                pieces.append((group, self._escaper is not None and name != "0"))
+        pieces.append(self.replace[at:])
+        return tuple(piece for piece in pieces if piece != "")
+
+    def _escaped(self, hit: Any) -> str:
+        """The escape of one match of :attr:`_escaper`."""
+        return dict(self.escape)[hit.group(0)]
+
     def canonical(self, match: Any) -> str:
         """The canonical text of one match of :attr:`pattern`."""
-        table = dict(self.escape)
-
-        def group(found: Any) -> str:
-            if found.group(1) is None:  # a doubled brace
-                return str(found.group(0)[0])
-            name = found.group(1)
-            value = match.group(int(name) if name.isdigit() else name) or ""
-            if self._escaper is not None and name != "0":
-                value = self._escaper.sub(lambda hit: table[hit.group(0)], value)
-            return str(value)
-
-        return str(_field().sub(group, self.replace))
+        parts: list[str] = []
+        for piece in self._template:
+            if isinstance(piece, str):
+                parts.append(piece)
+                continue
+            group, escaped = piece
+            value = match.group(group) or ""
+            if escaped:
+                value = self._escaper.sub(self._escaped, value)
+            parts.append(str(value))
+        return "".join(parts)
 
 
 @dataclass(frozen=True)
