@@ -11,14 +11,20 @@ time cap); its CPU time is shown beside
 one lark parse of the valid document and json_repair on the same damage,
 and beside the sweep alone (``algorithms.sweep`` on a fresh oracle: the
 rest of a repair is verifying, judging and ranking what it found).
+``--profile`` prints the top entries (by own time) of a cProfile of the
+records-on-lines repair of the largest document, run once more apart from
+the timed runs.
 
-    .venv/bin/python bench/large_repairs.py [--sizes 800,7000]
+    .venv/bin/python bench/large_repairs.py [--sizes 800,7000] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
+import pstats
 import random
 import time
 from collections.abc import Callable
@@ -96,6 +102,9 @@ def sweep_cpu(text: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="800,7000", help="records per document")
+    parser.add_argument(
+        "--profile", action="store_true", help="profile the largest records-on-lines repair"
+    )
     args = parser.parse_args()
     parse = registry.build_parser(IncrementalGrammarOracle("json").grammar.info).parse
     rows = []
@@ -132,6 +141,23 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    if args.profile:  # a run of its own: the profiler's overhead is not in the table
+        largest = max(int(n) for n in args.sizes.split(","))
+        print()
+        print(profiled(documents_on_lines(document(largest))))
+
+
+def profiled(text: str) -> str:
+    """The top of a cProfile of ``services.repair`` of ``text`` on a fresh
+    oracle, by own time: where the time goes, not who calls it."""
+    oracle = IncrementalGrammarOracle("json")
+    profiler = cProfile.Profile()
+    profiler.enable()
+    services.repair(text, oracle, budget=Budget(timeout_s=600))  # the profiler slows it
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(20)
+    return out.getvalue()
 
 
 if __name__ == "__main__":
