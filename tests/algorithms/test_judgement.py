@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import json as json_module
+import random
 
 import pytest
 
-from inputmend.algorithms.judgement import Judge, Judgement
+from inputmend.algorithms.judgement import Judge, Judgement, _Runs
 from inputmend.core.budget import BudgetExhausted
 from inputmend.core.model import Edit, Repair, distance, edits_between
 from inputmend.grammar import registry
@@ -706,3 +707,14 @@ def test_a_line_indented_under_a_value_continues_it() -> None:
     # under a key whose value is the block below, the line is that value
     block = "name: demo\nitems:\nfirst\n"
     assert judge(yaml, block, block.replace("\nfirst", "\n  first")).changed == 0
+
+
+def test_the_runs_near_a_window_are_those_a_window_would_find_among_all() -> None:
+    rng = random.Random(4)
+    for _ in range(200):
+        offsets = sorted(rng.sample(range(60), rng.randrange(0, 30)))
+        runs = _Runs.of(offsets)
+        low, high = rng.randrange(-2, 62), rng.randrange(-2, 62)
+        assert runs.overlapping(low, high) == [
+            (start, end) for start, end in runs.runs if end > low and start <= high
+        ]

@@ -807,9 +807,18 @@ class Judge:
         counts[_ESCAPES_KEPT] += self.escapes_kept(deleted, unescaped)
         wrapping = {offset for offsets in unwrapped for offset in offsets}
         windows = self._windows(repaired, edits, mapping, unread)
+        inserted_runs = _Runs.of(inserted)  # shared by the windows: read once
         for window in windows:
             found = _Assessment(
-                self, window, repaired, mapping, deleted, inserted, wrapping, unescaped
+                self,
+                window,
+                repaired,
+                mapping,
+                deleted,
+                inserted,
+                wrapping,
+                unescaped,
+                inserted_runs,
             ).judgement()
             counts = [a + b for a, b in zip(counts, found, strict=True)]
         # text around the data that no edit touches is left as it is: foreign
@@ -1031,6 +1040,7 @@ class _Assessment:
         inserted: list[int],
         wrapping: set[int],
         unescaped: dict[int, bool],
+        inserted_runs: _Runs,
     ) -> None:
         self.judge = judge
         self.wrapping = wrapping  # input offsets of the wrappers the repair removes
@@ -1041,6 +1051,7 @@ class _Assessment:
         self.deleted = _within(deleted, window.start, window.end)
         self.deleted_set = set(self.deleted)
         self.inserted = inserted
+        self.inserted_runs = inserted_runs  # of the whole repair
         before, after = window.before, window.after
         self.before, self.after = before, after
         self.after_starts = [t.start for t in after]
@@ -1661,7 +1672,12 @@ class _Assessment:
         count = 0
         repaired, after = self.repaired, self.after
         starts = self.after_starts
-        for start, end in _runs(self.inserted):
+        if not starts:
+            return 0
+        # a run on a line before the window's first lexeme, or after its
+        # last lexeme's start, has no token of the window on its line
+        line = repaired.rfind("\n", 0, starts[0]) + 1
+        for start, end in self.inserted_runs.overlapping(line - 1, starts[-1]):
             if start == 0 or repaired[start - 1] != "\n" or repaired[start:end].strip(" \t"):
                 continue
             stop = repaired.find("\n", end)
@@ -1699,10 +1715,13 @@ class _Assessment:
         with that punctuation (see ``invented``): names of empty values."""
         count = 0
         repaired, after, starts = self.repaired, self.after, self.after_starts
-        # only a lexeme that starts inside an inserted run can be inserted whole
+        if not starts:
+            return 0
+        # only a lexeme that starts inside an inserted run can be inserted
+        # whole: a run of the window's stretch of the repaired text
         candidates = (
             index
-            for start, end in _runs(self.inserted)
+            for start, end in self.inserted_runs.overlapping(starts[0], starts[-1])
             for index in range(bisect.bisect_left(starts, start), bisect.bisect_left(starts, end))
         )
         for index in candidates:
@@ -2097,6 +2116,28 @@ def _runs(offsets: list[int]) -> list[tuple[int, int]]:
         else:
             runs.append((offset, offset + 1))
     return runs
+
+
+@dataclass(frozen=True)
+class _Runs:
+    """Runs of consecutive offsets (:func:`_runs`), found by where they lie:
+    a repair's inserted runs, read by each of its windows for its own
+    stretch only (a sweep's thousands of windows each reading every run
+    was quadratic)."""
+
+    runs: list[tuple[int, int]]
+    starts: list[int]
+    ends: list[int]
+
+    @classmethod
+    def of(cls, offsets: list[int]) -> _Runs:
+        runs = _runs(offsets)
+        return cls(runs, [start for start, _ in runs], [end for _, end in runs])
+
+    def overlapping(self, low: int, high: int) -> list[tuple[int, int]]:
+        """The runs, in order, that end after ``low`` and start at or before ``high``."""
+        first = bisect.bisect_right(self.ends, low)
+        return self.runs[first : max(first, bisect.bisect_right(self.starts, high))]
 
 
 def _within(sorted_offsets: list[int], start: int, end: int) -> list[int]:
