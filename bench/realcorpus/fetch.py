@@ -7,7 +7,8 @@ Each package of the manifest is downloaded with its ecosystem's own client
 ``CACHE/archives/SOURCE/NAME-VERSION/``, its sha256 checked against the
 manifest, and its candidate documents (chosen by file name, :func:`classify`)
 kept when the bundled grammar and the format's reference loader both accept
-them (:func:`accepts`) and their size is within ``MIN_BYTES..MAX_BYTES``.
+them (:func:`accepts`), a CSV file is a table of two records or more
+(:func:`is_corpus_document`), and their size is within ``MIN_BYTES..MAX_BYTES``.
 What one package gives is stored in ``CACHE/extracted/SOURCE/NAME-VERSION.json``,
 so a run that stopped resumes where it was; the merged, deduplicated corpus is
 ``CACHE/documents.jsonl`` (one document a line, with its provenance).
@@ -163,13 +164,25 @@ def _configparser_reads(text: str) -> bool:
     return True
 
 
+def _csv_rows(text: str) -> list[list[str]]:
+    return [row for row in csv.reader(io.StringIO(text, newline="")) if row]
+
+
+def _csv_one_column_count(text: str) -> bool:
+    """All records with the header's number of fields."""
+    rows = _csv_rows(text)
+    return all(len(row) == len(rows[0]) for row in rows)
+
+
 def _csv_is_table(text: str) -> bool:
     """Two records or more, all with the header's number of fields (two or more)."""
-    rows = [row for row in csv.reader(io.StringIO(text, newline="")) if row]
-    return len(rows) >= 2 and len(rows[0]) >= 2 and all(len(row) == len(rows[0]) for row in rows)
+    rows = _csv_rows(text)
+    return len(rows) >= 2 and len(rows[0]) >= 2 and _csv_one_column_count(text)
 
 
-_LOADER_CHECKS = {"ini": _configparser_reads, "csv": _csv_is_table}
+_LOADER_CHECKS = {"ini": _configparser_reads, "csv": _csv_one_column_count}
+
+_DOCUMENT_CHECKS = {"csv": _csv_is_table}
 
 
 def accepts(fmt: str, text: str) -> bool:
@@ -178,11 +191,19 @@ def accepts(fmt: str, text: str) -> bool:
     The data readers of ``bench.damage.judges`` are the loaders (json.loads,
     tomllib, PyYAML's safe_load_all, ElementTree's canonical form, the JSONC
     reading); INI also goes through configparser and CSV needs one column
-    count."""
+    count.  A damaged text that this accepts is no damage a tool can see: a
+    CSV file cut off inside its header is a table of no records."""
     if not is_valid(fmt, text) or data_reader(fmt)(text) is None:
         return False
     check = _LOADER_CHECKS.get(fmt)
     return check is None or check(text)
+
+
+def is_corpus_document(fmt: str, text: str) -> bool:
+    """Is ``text`` accepted (:func:`accepts`) and, for CSV, a table worth
+    damaging: two records or more of two fields or more?"""
+    check = _DOCUMENT_CHECKS.get(fmt)
+    return accepts(fmt, text) and (check is None or check(text))
 
 
 # ------------------------------------------------------------------ download
@@ -362,7 +383,7 @@ def extract(package: Package, archive: Path) -> list[Document]:
         for digest in sorted(candidates[fmt]):
             if found == PER_PACKAGE:
                 break
-            if accepts(fmt, candidates[fmt][digest].text):
+            if is_corpus_document(fmt, candidates[fmt][digest].text):
                 kept.append(candidates[fmt][digest])
                 found += 1
             lex.cache_clear()  # documents are large and read once

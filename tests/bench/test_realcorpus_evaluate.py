@@ -8,7 +8,15 @@ from pathlib import Path
 
 from bench.realcorpus.evaluate import Case, carries, title_in_whole_words, touches_untouched_line
 from bench.realcorpus.families import Damage
-from bench.realcorpus.fetch import Document, Package, accepts, classify, extract, merge
+from bench.realcorpus.fetch import (
+    Document,
+    Package,
+    accepts,
+    classify,
+    extract,
+    is_corpus_document,
+    merge,
+)
 
 
 def _case(fmt: str, damage: Damage) -> Case:
@@ -50,6 +58,9 @@ def test_files_are_classified_by_name() -> None:
 def test_documents_need_the_grammar_and_the_loader() -> None:
     assert accepts("csv", "a,b\n1,2\n")
     assert not accepts("csv", "a,b\n1,2,3\n")  # the grammar reads it; the column count does not
+    assert accepts("csv", "a,b")  # a header cut off: a table of no records, no damage to see
+    assert not is_corpus_document("csv", "a,b")  # but no table to damage
+    assert is_corpus_document("csv", "a,b\n1,2\n")
     assert accepts("toml", "a = 1\n")
     assert not accepts("toml", "a = 1\na = 2\n")  # tomllib refuses a key defined twice
     assert not accepts("ini", "[s]\na = 1\na = 2\n")  # configparser refuses it too
