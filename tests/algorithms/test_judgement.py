@@ -180,8 +180,13 @@ def test_a_field_deleted_whole_with_its_separator_is_dropped() -> None:
     assert (partly.dropped, partly.structure_lost) == (1, 1)
     gone = judge(csv, text + "2,D,6\n", text)  # a record deleted whole: its punctuation lost
     assert (gone.dropped, gone.structure_lost) == (0, 2)
-    empty = judge(csv, "id,kind\n,1,C\n", "id,kind\n1,C\n")  # an empty field: a column
-    assert (empty.dropped, empty.structure_lost) == (0, 1)
+    empty = judge(csv, "id,kind\n,1,C\n", "id,kind\n1,C\n")  # an empty field, nothing lost
+    assert (empty.dropped, empty.structure_lost, empty.data_lost) == (1, 0, 0)
+    trailing = judge(csv, "id,kind\n1,C,\n", "id,kind\n1,C\n")  # the last one, empty
+    assert (trailing.dropped, trailing.structure_lost) == (1, 0)
+    table = "id,note,kind\n1,,C\n2,,D\n3,,E\n"  # a column empty in every record
+    column = judge(csv, table + ",4,,F\n", table + "4,,F\n")  # may be the table's
+    assert (column.dropped, column.structure_lost) == (0, 1)
 
 
 def test_records_with_another_number_of_fields_are_misshapen() -> None:

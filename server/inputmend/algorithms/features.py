@@ -89,10 +89,10 @@ class Features:
     joined: int = 0
     """Adjacent fields quoted as one (``Judgement.joined``)."""
     dropped: int = 0
-    """Fields holding a value deleted whole with a separator beside them
+    """Fields deleted whole with a separator beside them
     (``Judgement.dropped``: ``1,C,5`` from ``1,x,C,5``, a junk field put
-    into a record); their characters count in ``data_lost``, the separator
-    not in ``structure_lost``."""
+    into a record, or an empty field too many); their characters count in
+    ``data_lost``, the separator not in ``structure_lost``."""
     misplaced: int = 0
     """Values not of their column's shape, less those of the input
     (``Judgement.misplaced``; below zero when the repair puts values back

@@ -153,11 +153,12 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     the repair is not harmless, but nothing is lost, overwritten or merged
     out of sight (``4,56`` merges them and hides where they met).
 ``dropped``
-    For formats with ``fields``: fields holding a value that the repair
-    deletes whole with a separator beside them (``1,C,5`` from ``1,x,C,5``,
-    a junk field put into a record): the record keeps its other values in
-    order.  The field's characters count in ``data_lost``; its separator is
-    not counted in ``structure_lost``.
+    For formats with ``fields``: fields that the repair deletes whole with
+    a separator beside them (``1,C,5`` from ``1,x,C,5``, a junk field put
+    into a record; ``1,C`` from ``,1,C``, an empty one, but for a table
+    with a column empty in every record): the record keeps its other
+    values in order.  The field's characters count in ``data_lost``; its
+    separator is not counted in ``structure_lost``.
 ``reread``
     Input tokens re-read as the text of a string whose lost quote the repair
     puts back (``(write-line Hello World")`` as ``"Hello World"``): words
@@ -480,6 +481,7 @@ class Judge:
         self.stop = stop
         self._header: int | None = None
         self._columns: tuple[str | None, ...] | None = None
+        self._empty_column = False
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
         self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
@@ -957,7 +959,15 @@ class Judge:
                         shape = _shape(value)
                         column[shape] = column.get(shape, 0) + 1
             self._columns = tuple(_dominant(column) for column in seen)
+            self._empty_column = any(list(column) == [None] and column[None] > 1 for column in seen)
         return self._columns
+
+    def empty_column(self) -> bool:
+        """Has the table a column whose field is empty in every record read
+        for :meth:`column_shapes` (two or more)?  An empty field there is
+        the table's own (``a,b,`` on every row)."""
+        self.column_shapes()
+        return self._empty_column
 
     def misfits(self, values: Sequence[str]) -> int:
         """How many of a record's ``values`` (its fields' text, in order) are
@@ -1601,15 +1611,20 @@ class _Assessment:
     def _dropped(self, position: int) -> bool:
         """Is the punctuation token at ``position`` a field separator
         (``fields`` hints) deleted between a field that keeps something and
-        one holding a value that is deleted whole?  (A separator deleted with
-        an empty field is punctuation lost: the table may keep an empty
-        column there, ``a,b,`` on every row.)"""
+        one that is deleted whole, holding a value or empty?  An empty field
+        too many (``,1,C`` under ``id,kind``) goes with a separator beside
+        it as a valued one does, only losing nothing; counted as punctuation
+        lost, it would rank below quoting it together with its neighbour
+        (``",1",C``: a value made up of a separator).  But not in a table
+        with an empty column (:meth:`Judge.empty_column`): there an empty
+        field may be that column's, and the one too many elsewhere."""
         tokens = self.before
         if tokens[position].value != self.judge.lexer.hints.fields:
             return False
         sides = [self._field_side(position, step) for step in (-1, 1)]
-        wholes = [valued for whole, valued in sides if whole]
-        return wholes == [True]
+        if not any(whole for whole, _ in sides) or all(whole and v for whole, v in sides):
+            return False  # nothing deleted whole, or a record deleted whole
+        return any(whole and v for whole, v in sides) or not self.judge.empty_column()
 
     def _field_side(self, position: int, step: int) -> tuple[bool, bool]:
         """The field before (``step`` -1) or after (+1) the separator at
