@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from inputmend import services
 from inputmend.algorithms.conflicts import conflict_repairs
+from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
+from inputmend.oracles.factory import build_oracle
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 
@@ -99,3 +101,14 @@ def test_a_side_the_loader_rejects_falls_behind_the_other() -> None:
     text = "[a]\nx = 1\n<<<<<<< HEAD\nx = 2\n=======\ny = 2\n>>>>>>> feature\n"
     best = services.repair(text, IncrementalGrammarOracle("toml")).repairs[0]
     assert best.text == "[a]\nx = 1\ny = 2\n"
+
+
+def test_a_side_left_out_drops_no_field_of_a_table() -> None:
+    # the side left out holds empty fields: leaving it out drops none of them
+    text = "a,b,c\n1,,x\n<<<<<<< HEAD\n2,,y\n=======\n3,,y\n>>>>>>> feature\n4,,z\n"
+    oracle = build_oracle(OracleSpec(grammar="csv"))  # the loader counts the fields
+    try:
+        found = services.repair(text, oracle).repairs
+    finally:
+        oracle.close()
+    assert found[0].text == "a,b,c\n1,,x\n2,,y\n4,,z\n"
