@@ -184,8 +184,12 @@ def test_a_field_deleted_whole_with_its_separator_is_dropped() -> None:
     assert (empty.dropped, empty.structure_lost, empty.data_lost) == (1, 0, 0)
     trailing = judge(csv, "id,kind\n1,C,\n", "id,kind\n1,C\n")  # the last one, empty
     assert (trailing.dropped, trailing.structure_lost) == (1, 0)
+    doubled = judge(csv, "id,kind\n1,,C\n", "id,kind\n1,C\n")  # a separator written twice
+    assert (doubled.dropped, doubled.structure_lost, doubled.data_lost) == (1, 0, 0)
     table = "id,note,kind\n1,,C\n2,,D\n3,,E\n"  # a column empty in every record
     column = judge(csv, table + ",4,,F\n", table + "4,,F\n")  # may be the table's
+    assert (column.dropped, column.structure_lost) == (0, 1)
+    column = judge(csv, table + "4,,,F\n", table + "4,,F\n")
     assert (column.dropped, column.structure_lost) == (0, 1)
 
 

@@ -98,6 +98,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``), punctuation
     re-read as other punctuation (DOT's ``->`` as ``--``) and what a hint's
     fix removes (a trailing comma): ``d=0<`` is better completed than cut.
+    A field separator (``fields`` hints) written twice is no duplicate: it
+    holds an empty field, which a repair drops or not (``dropped``).
 ``invented``
     Values the repair makes up (a token of inserted characters only, such as
     the ``0`` of ``[1, 2,0, 3]``), plus letters and digits inserted into other
@@ -1600,8 +1602,10 @@ class _Assessment:
             elif char.isalnum() or not self.judge.fix_removes_punctuation(offset):
                 lost += 1
         structure = dropped = 0
+        separator = self.judge.lexer.hints.fields
         for index in punctuation:
-            if self._stray(index):
+            # a field separator written twice holds an empty field: dropped or not
+            if self.before[index].value != separator and self._stray(index):
                 continue
             field = self._dropped(index)
             structure += not field
