@@ -8,7 +8,10 @@ proposed at each place in the record (its start, each separator, its end).
 One field too many with an empty one among them (a separator written
 twice): each empty field is proposed deleted with a separator beside it,
 which loses no value.  One field too many holding values only (a junk
-value put into the record, ``1,x,C,5``): the fields whose deletion leaves
+value put into the record, ``1,x,C,5``), or in a table with a column
+empty in every record, where an empty field may be that column's
+(:meth:`Judge.empty_column <inputmend.algorithms.judgement.Judge.empty_column>`):
+the fields whose deletion leaves
 the fewest values out of their columns' shapes (:meth:`Judge.misfits
 <inputmend.algorithms.judgement.Judge.misfits>`) are proposed deleted with
 a separator beside them (``dropped``), unless some separators of the
@@ -41,6 +44,7 @@ def proposals(
     fields: int,
     *,
     misfits: Callable[[Sequence[str]], int] | None = None,
+    empty_column: bool = False,
 ) -> Iterator[tuple[Edit, ...]]:
     """Edits that give the record ``text[start:end]`` (its separators at
     ``separators``) ``fields`` fields: an empty field put in where it has one
@@ -48,7 +52,8 @@ def proposals(
     ``misfits`` (how many of a record's values are out of their columns'
     shapes), the fields holding a value whose deletion leaves the fewest
     misfits, each deleted with the separator after it (the last one with
-    the separator before it)."""
+    the separator before it); in a record with an empty field, only where
+    the table has an ``empty_column``."""
     found = len(separators) + 1
     width = len(separator)
     if found == fields - 1:
@@ -63,7 +68,7 @@ def proposals(
             if empty_before or empty_last:
                 yield (Edit(place, width, ""),)
         if misfits is not None:
-            yield from _dropped(text, start, end, separators, width, misfits)
+            yield from _dropped(text, start, end, separators, width, misfits, empty_column)
 
 
 def _dropped(
@@ -73,17 +78,20 @@ def _dropped(
     separators: list[int],
     width: int,
     misfits: Callable[[Sequence[str]], int],
+    empty_column: bool,
 ) -> Iterator[tuple[Edit, ...]]:
     """Deletions of one field holding a value (and a separator beside it)
     that leave the fewest values of the record out of their columns' shapes,
     in a record whose fields all hold values (an empty one is the one too
-    many, deleted at no loss).  None where some separators but not all are followed by a blank (the
-    record's own style has none): a field that begins with one is the rest
-    of a value that held the separator (``Smith, John``), the hints' to
-    quote, and dropping any field would lose a value."""
+    many, deleted at no loss), or in a table with an ``empty_column`` (an
+    empty field may be that column's).  None where some separators but not
+    all are followed by a blank (the record's own style has none): a field
+    that begins with one is the rest of a value that held the separator
+    (``Smith, John``), the hints' to quote, and dropping any field would
+    lose a value."""
     bounds = list(zip((start, *(s + width for s in separators)), (*separators, end), strict=True))
     values = [text[low:high] for low, high in bounds]
-    if not all(value.strip() for value in values):
+    if not empty_column and not all(value.strip() for value in values):
         return  # an empty field is the one too many: dropping it loses no value
     led = sum(1 for value in values[1:] if value[:1].isspace())
     if 0 < led < len(separators):
@@ -122,7 +130,14 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     lexemes = context.guidance.lexer.lex(text, start, end)
     separators = [t.start for t in lexemes if t.value == separator and t.start < end]
     places = proposals(
-        text, start, end, separators, separator, header + 1, misfits=context.judge.misfits
+        text,
+        start,
+        end,
+        separators,
+        separator,
+        header + 1,
+        misfits=context.judge.misfits,
+        empty_column=context.judge.empty_column(),
     )
     return verified(text, context.oracle, places, algorithm=ALGORITHM, budget=budget)
 
