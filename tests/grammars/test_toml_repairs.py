@@ -39,6 +39,9 @@ def top(oracle: IncrementalGrammarOracle, damaged: str) -> str:
         # a version has two points: no number, a string
         ('[tool]\nversion = 2.10.3\nname = "x"\n', '[tool]\nversion = "2.10.3"\nname = "x"\n'),
         ('hosts = [10.0.0.7, "b"]\n', 'hosts = ["10.0.0.7", "b"]\n'),
+        # also in an array written one item a line (not `1, 0.0`)
+        ('v = [\n  "a",\n  1.0.0,\n]\n', 'v = [\n  "a",\n  "1.0.0",\n]\n'),
+        ('v = [\n  1.2.3,\n  "b",\n]\n', 'v = [\n  "1.2.3",\n  "b",\n]\n'),
         # an unquoted word in an inline table
         ("opt = { level = high, n = 2 }\n", 'opt = { level = "high", n = 2 }\n'),
     ],
