@@ -342,6 +342,15 @@ def test_an_empty_field_put_where_the_value_was_lost_keeps_the_columns() -> None
     assert _features(damaged, CARS + ",Honda Civic,4\n", csv).misplaced == 0  # a name as mpg
 
 
+def test_a_number_with_another_count_of_digits_than_its_column_s_is_misplaced() -> None:
+    csv = _lexer("csv")
+    rows = "year,births,rate\n1958,4255000,24.3\n1959,4245000,24.0\n1960,4257850,23.7\n"
+    damaged = rows + "4268326,23.3\n"  # the year lost: both values are integers
+    right = _features(damaged, rows + ",4268326,23.3\n", csv).misplaced
+    wrong = _features(damaged, rows + "4268326,,23.3\n", csv).misplaced
+    assert right < wrong  # seven digits are no year
+
+
 def test_words_after_a_blank_are_another_shape_than_a_columns_words() -> None:
     csv = _lexer("csv")
     rows = "code,name,slug\nao,Angola,angola\nar,Argentina,argentina\nat,Austria,austria\n"

@@ -140,9 +140,10 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``misplaced``
     For formats with ``fields``: values in the records near the edits whose
     shape (an integer, a decimal, text with letters, other characters; after
-    a blank or not) is not their
-    column's, where the column's records (in the text's first 16 KB) nearly
-    all share one shape; less those of the input there (so a repair that
+    a blank or not) is not their column's, where the column's records (in
+    the text's first 16 KB) nearly all share one shape, or whose digits
+    pattern (each digit written ``9``: a year's ``9999``) is not the one
+    nearly all of them share; less those of the input there (so a repair that
     puts a record's values back under their columns counts below zero).  A
     field lost or added shifts every value after it into the wrong column:
     of the places for an empty field, or of the pairs of fields to quote as
@@ -483,6 +484,7 @@ class Judge:
         self.stop = stop
         self._header: int | None = None
         self._columns: tuple[str | None, ...] | None = None
+        self._digits: tuple[str | None, ...] = ()
         self._empty_column = False
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
@@ -945,7 +947,9 @@ class Judge:
         """The shape (:func:`_shape`) nearly every value of each column has,
         read in the records of the input's first :data:`COLUMN_SAMPLE`
         characters that have the header's number of fields (None for a
-        column without one; empty without ``fields`` hints)."""
+        column without one; empty without ``fields`` hints); also the
+        digits pattern (:func:`_digits`) nearly every value has, where one
+        has (a year's ``9999``, a price's ``9.99``, a date's ``9999-99-99``)."""
         separator = self.lexer.hints.fields
         header = self.header_fields()
         if separator is None or header is None:
@@ -954,13 +958,16 @@ class Judge:
             end = self.original.rfind("\n", 0, COLUMN_SAMPLE) + 1 or len(self.original)
             lexemes = self.lexer.lex(self.original, 0, end)
             seen: list[dict[str | None, int]] = [{} for _ in range(header + 1)]
+            digits: list[dict[str | None, int]] = [{} for _ in range(header + 1)]
             for record in _records(self.original, lexemes)[1:]:
                 values = _field_values(record, separator)
                 if len(values) == header + 1:
-                    for column, value in zip(seen, values, strict=True):
-                        shape = _shape(value)
+                    for column, pattern, value in zip(seen, digits, values, strict=True):
+                        shape, written = _shape(value), _digits(value)
                         column[shape] = column.get(shape, 0) + 1
+                        pattern[written] = pattern.get(written, 0) + 1
             self._columns = tuple(_dominant(column) for column in seen)
+            self._digits = tuple(_most(pattern) for pattern in digits)
             self._empty_column = any(list(column) == [None] and column[None] > 1 for column in seen)
         return self._columns
 
@@ -973,10 +980,11 @@ class Judge:
 
     def misfits(self, values: Sequence[str]) -> int:
         """How many of a record's ``values`` (its fields' text, in order) are
-        not of their column's shape (:meth:`column_shapes`)."""
+        not of their column's shape or digits pattern (:meth:`column_shapes`)."""
         columns = self.column_shapes()
         return sum(
-            not _fits(_shape(value), wanted) for wanted, value in zip(columns, values, strict=False)
+            not _fits(_shape(value), wanted) or not _fits(_digits(value), pattern)
+            for wanted, pattern, value in zip(columns, self._digits, values, strict=False)
         )
 
 
@@ -1004,6 +1012,30 @@ def _shape(value: str) -> str | None:
 
 
 _NUMBERS = ("integer", "decimal")
+
+_DIGIT = re.compile(r"\d")
+
+
+def _digits(value: str) -> str | None:
+    """A value of digits and punctuation with each digit written ``9``
+    (``9999-99-99`` for a date, ``-9.99`` for a price): how many digits it
+    has where; None when empty or when it holds a letter (text has no
+    such pattern)."""
+    value = value.strip().strip('"').strip()
+    if not value or any(c.isalpha() for c in value):
+        return None
+    return _DIGIT.sub("9", value)
+
+
+def _most(column: dict[str | None, int]) -> str | None:
+    """What at least 9 in 10 of a column's (at least 2) values that have
+    one share (None where they share none)."""
+    found = {key: n for key, n in column.items() if key is not None}
+    total = sum(found.values())
+    if total < 2:
+        return None
+    key, count = max(found.items(), key=lambda item: item[1])
+    return key if 10 * count >= 9 * total else None
 
 
 def _dominant(column: dict[str | None, int]) -> str | None:
@@ -1813,8 +1845,9 @@ class _Assessment:
         return wrong + added
 
     def _misplaced(self) -> int:
-        """Values not of their column's shape in the window's records, less
-        those of the input there (see the module documentation)."""
+        """Values not of their column's shape or digits pattern in the
+        window's records, less those of the input there (see the module
+        documentation)."""
         columns = self.judge.column_shapes()
         separator = self.judge.lexer.hints.fields
         if not any(columns) or separator is None:
@@ -1825,9 +1858,7 @@ class _Assessment:
             records = _records(text, lexemes)
             found = 0
             for record in records if whole else records[1:]:
-                values = _field_values(record, separator)
-                for wanted, value in zip(columns, values, strict=False):
-                    found += not _fits(_shape(value), wanted)
+                found += self.judge.misfits(_field_values(record, separator))
             return found
 
         return count(self.repaired, self.after) - count(self.original, self.before)
