@@ -508,6 +508,8 @@ def test_an_ini_line_without_a_name_after_a_value_is_offered_as_its_continuation
         ("{name: demo}", {"name": "demo"}),  # the key by its hint, the value as words
         ("[red, green]", ["red", "green"]),
         ('{"site": http://example.org/a b}', {"site": "http://example.org/a b"}),
+        # words that begin as `false` and `null` do: the parser stops inside them
+        ("[fast, nice]", ["fast", "nice"]),
     ],
 )
 def test_words_where_a_value_stands_are_written_as_a_string(text: str, wanted: object) -> None:
@@ -520,6 +522,22 @@ def test_words_where_a_value_stands_are_written_as_a_string(text: str, wanted: o
     markup = '{"price": **3.45}'
     found = hint_repairs(markup, oracle, hints=hints, locator=oracle, budget=BUDGET, quote=quote)
     assert {"price": "**3.45"} not in _data([repair.text for repair in found.repairs])
+
+
+def test_words_in_a_toml_array_are_written_as_a_string_from_their_first_letter() -> None:
+    oracle = _oracle("toml")
+    hints = guidance(oracle.grammar).hints
+    quote = syntax_of(oracle.grammar).strings[0].quoted
+    text = 'keywords = ["c", ffi and more, "build"]\n'  # read up to `ff`: `f` begins `false`
+    found = hint_repairs(text, oracle, hints=hints, locator=oracle, budget=BUDGET, quote=quote)
+    wanted = 'keywords = ["c", "ffi and more", "build"]\n'
+    assert wanted in [repair.text for repair in found.repairs]
+    json = _oracle("json")
+    quote = syntax_of(json.grammar).strings[0].quoted
+    cut = '{"a": tru}'  # an error after the word, not in it: `true` cut short
+    hints = guidance(json.grammar).hints
+    found = hint_repairs(cut, json, hints=hints, locator=json, budget=BUDGET, quote=quote)
+    assert '{"a": "tru"}' not in [repair.text for repair in found.repairs]
 
 
 @pytest.mark.parametrize(

@@ -567,16 +567,27 @@ Quote = Callable[[str], str | None]
 """A text as a string of the grammar (None: no string holds it)."""
 
 
+_WORD_CHAR = re.compile(r"""[^\s,:;=\[\]{}()"'`#\\]""")
+"""A character of a word that :data:`_WORDS` reads."""
+
+
 def _words_quoted(text: str, error: int, quote: Quote | None) -> list[tuple[str, tuple[Edit, ...]]]:
     """The words at an error written as a string: a value that lost its
-    quotes, or never had them (``{"name": demo}``, ``[red, green]``)."""
-    match = _WORDS.match(text, error) if quote is not None else None
+    quotes, or never had them (``{"name": demo}``, ``[red, green]``).  They
+    start where the word holding the error does: a parser may read on into
+    a word that begins like one of its keywords (TOML's ``ffi`` stops at
+    its second ``f``, ``f`` being the start of ``false``).  An error after
+    a word (``tru}``) is not in it: that word may be a keyword cut short."""
+    start = error
+    while _WORD_CHAR.match(text, error) and start > 0 and _WORD_CHAR.match(text, start - 1):
+        start -= 1
+    match = _WORDS.match(text, start) if quote is not None else None
     if match is None or quote is None or not _ENDS_VALUE.match(text, match.end()):
         return []
     written = quote(match.group())
     if written is None:
         return []
-    return [(f"quote `{match.group()}`", (Edit(error, match.end() - error, written),))]
+    return [(f"quote `{match.group()}`", (Edit(start, match.end() - start, written),))]
 
 
 def hint_repairs(
