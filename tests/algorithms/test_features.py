@@ -292,11 +292,12 @@ def test_punctuation_inserted_into_a_value_counts_punctuated_not_its_quotes() ->
     for quote in "\"'":
         quoted = _features(damaged, damaged.replace("*3.12", f"{quote}*3.12{quote}"), yaml)
         assert quoted.punctuated == 0
-    listed = "a:\n  - *x/y\n  - 'v*\n  - '{{ c }}\n"  # read as plain scalars with `- `
+    listed = "a:\n  - *x/y\n  - 'v*\n  - '{{ c }}\n"
     assert _features(listed, listed.replace("*x/y", '"*x/y"'), yaml).punctuated == 0
     assert _features(listed, listed.replace("'v*", "'v*'"), yaml).punctuated == 0
     assert _features(listed, listed.replace("}}", "}}'"), yaml).punctuated == 0
-    assert _features(listed, listed.replace("x/y", "x'/y"), yaml).punctuated == 1
+    # inside the value, not where a quote may open it
+    assert _features(listed, listed.replace("x/y", "x/'y"), yaml).punctuated == 1
     slashed = _features("d: &/\n", "d: /&/\n", yaml)  # a slash is no quote
     assert slashed.punctuated == 1
     json = _lexer("json")

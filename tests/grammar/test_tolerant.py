@@ -142,6 +142,16 @@ def test_a_foreign_token_wins_a_tie_with_a_terminal() -> None:
     assert _lex(ini, "// url: x")[0].foreign is None  # a name and a value: valid INI
 
 
+def test_a_yaml_list_item_reads_as_its_dash_and_its_value_in_a_window_of_any_start() -> None:
+    yaml = _lexer("yaml")
+    text = "  - tokio\n  keep in sync\n"
+    assert _read(_lex(yaml, text, foreign=False)) == [
+        ("DASH", "-", "structure"),
+        ("PLAIN", "tokio", "data"),
+        ("PLAIN", "keep in sync", "data"),
+    ]
+
+
 def test_a_window_may_start_anywhere_and_its_last_token_reach_beyond(json: GrammarLexer) -> None:
     text = '[1, "long string", 3]'
     lexemes = json.lex(text, 4, 6)
