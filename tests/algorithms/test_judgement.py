@@ -727,3 +727,15 @@ def test_the_runs_near_a_window_are_those_a_window_would_find_among_all() -> Non
         assert runs.overlapping(low, high) == [
             (start, end) for start, end in runs.runs if end > low and start <= high
         ]
+
+
+def test_a_line_indented_deeper_under_a_list_item_continues_it() -> None:
+    # the blanks inserted may follow the line's own: an edit script may put
+    # them anywhere among equal blanks
+    yaml = _lexer("yaml")
+    original = "feature:\n  - futures\n  - tokio\n  keep in sync\n  - wasm\n"
+    deeper = original.replace("\n  keep", "\n   keep")
+    at_start = Repair(deeper, (Edit(original.index("  keep"), 0, " "),), "t", True, 1)
+    after_blanks = Repair(deeper, (Edit(original.index("keep"), 0, " "),), "t", True, 1)
+    assert Judge(original, yaml)(at_start).changed == 1
+    assert Judge(original, yaml)(after_blanks).changed == 1

@@ -1719,7 +1719,9 @@ class _Assessment:
     def _continued(self) -> int:
         """Lines of one data token, kept, that the repair indents deeper than
         the line above, which ends in a value after its punctuation: the
-        line continues that value (see ``changed``)."""
+        line continues that value (see ``changed``).  The blanks inserted
+        may lie anywhere in the line's indentation: where among equal
+        blanks an edit script puts them says nothing."""
         count = 0
         repaired, after = self.repaired, self.after
         starts = self.after_starts
@@ -1727,13 +1729,14 @@ class _Assessment:
             return 0
         # a run on a line before the window's first lexeme, or after its
         # last lexeme's start, has no token of the window on its line
-        line = repaired.rfind("\n", 0, starts[0]) + 1
-        for start, end in self.inserted_runs.overlapping(line - 1, starts[-1]):
-            if start == 0 or repaired[start - 1] != "\n" or repaired[start:end].strip(" \t"):
+        first_line = repaired.rfind("\n", 0, starts[0]) + 1
+        for start, end in self.inserted_runs.overlapping(first_line - 1, starts[-1]):
+            line = repaired.rfind("\n", 0, start) + 1
+            if line == 0 or repaired[line:end].strip(" \t"):
                 continue
             stop = repaired.find("\n", end)
             stop = len(repaired) if stop < 0 else stop
-            first = bisect.bisect_left(starts, start)
+            first = bisect.bisect_left(starts, end)
             # one data token, the input's, and nothing else but layout
             token = after[first] if first < len(after) else None
             if (
@@ -1744,8 +1747,8 @@ class _Assessment:
                 or _data_before(after, first + 1, stop)
             ):
                 continue
-            above = repaired.rfind("\n", 0, start - 1) + 1
-            while above and not repaired[above : start - 1].strip():
+            above = repaired.rfind("\n", 0, line - 1) + 1
+            while above and not repaired[above : line - 1].strip():
                 above = repaired.rfind("\n", 0, above - 1) + 1
             head = bisect.bisect_left(starts, above)
             previous = [t for t in after[head:first] if t.role is not Role.LAYOUT]
@@ -1755,8 +1758,8 @@ class _Assessment:
                 or previous[-2].role is not Role.STRUCTURE
             ):
                 continue
-            indent = _indent(repaired[start:stop])
-            upper = _indent(repaired[above : start - 1])
+            indent = _indent(repaired[line:stop])
+            upper = _indent(repaired[above : line - 1])
             count += indent > upper >= indent - (end - start)
         return count
 
