@@ -281,6 +281,11 @@ def test_a_comment_after_text_on_its_line_counts_tail_commented() -> None:
     prose = "a: 1\nThis is prose\nb: 2\n"
     whole = _features(prose, prose.replace("This", "# This"), yaml)
     assert whole.commented == len("Thisisprose") and whole.tail_commented == 0
+    # YAML's layout lexeme takes in the line break after `a: 1` and the
+    # comment lines after it: the new comment still has its line to itself
+    noted = "a: 1\n# note\nThis is prose\nb: 2\n"
+    below = _features(noted, noted.replace("This", "# This"), yaml)
+    assert below.commented == len("Thisisprose") and below.tail_commented == 0
 
 
 def test_punctuation_inserted_into_a_value_counts_punctuated_not_its_quotes() -> None:

@@ -1563,15 +1563,30 @@ class _Assessment:
             if lexeme.role is not Role.LAYOUT:
                 continue
             added = set(_within(self.inserted, lexeme.start, lexeme.end))
+            repaired = self.repaired
             first = lexeme.start
             if first not in added and mapping.behind(first) not in starts:
                 # a layout lexeme that takes in the line break before the
                 # comment (YAML's): the comment starts at its inserted marker
-                first = next(
-                    (p for p in sorted(added) if not self.repaired[p].isspace()), lexeme.end
-                )
-            line = self.repaired.rfind("\n", 0, first) + 1
-            tail = bool(self.repaired[line:first].strip())
+                first = next((p for p in sorted(added) if not repaired[p].isspace()), lexeme.end)
+            # the text the comment takes in begins at its inserted marker or
+            # where the input's layout ends, not at the start of a lexeme that
+            # takes in the line break before it and the input's comment lines
+            # (YAML's); it hides the tail of a line when text of the input,
+            # not its comments, stands before it
+            begin = next(
+                (
+                    p
+                    for p in range(first, lexeme.end)
+                    if not repaired[p].isspace() and (p in added or mapping.behind(p) not in inside)
+                ),
+                lexeme.end,
+            )
+            line = repaired.rfind("\n", 0, begin) + 1
+            tail = any(
+                not repaired[p].isspace() and p not in added and mapping.behind(p) not in inside
+                for p in range(line, begin)
+            )
             for position in range(first, lexeme.end):
                 offset = mapping.behind(position)
                 if position not in added and offset not in inside:
