@@ -152,3 +152,12 @@ def test_a_collection_with_junk_after_it_is_not_made_a_string() -> None:
     oracle = IncrementalGrammarOracle("json")
     result = services.repair("[1]@@@@@@@@", oracle, budget=Budget(max_tests=500))
     assert all(not repair.text.startswith('"') for repair in result.repairs)
+
+
+def test_a_key_ends_at_a_colon_the_lexer_read_into_a_comment() -> None:
+    # `#1:` reads as a comment: the key `200 #1` ends at the colon, which the
+    # grammar writes as a pattern, not a literal
+    text = "responses:\n  200 #1:\n    description: OK\n"
+    found = texts(proposed(QUOTING, text, "yaml"))
+    assert 'responses:\n  "200 #1":\n    description: OK\n' in found
+

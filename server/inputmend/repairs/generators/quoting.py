@@ -10,9 +10,10 @@ start of the line's content, of a word, or after a structure token (``:``,
 of a comment (holding any structure: ``a: b``), or to the next structure
 token or closer, or to the first of them, or of the one-character
 structure tokens the lexer read inside a longer token (the ``,`` of YAML's
-``[a, *3.11, b]``, which it reads as one plain scalar), not glued to text
-on both sides (``*/triagebot.toml,`` ends before its ``,``, not at the
-``.`` inside); the blanks around are left outside the quotes.  A span is
+``[a, *3.11, b]``, which it reads as one plain scalar; the ``:`` of a key
+``200 #1:`` read into a comment), not glued to text on both sides
+(``*/triagebot.toml,`` ends before its ``,``, not at the ``.`` inside); the
+blanks around are left outside the quotes.  A span is
 not a value that needs quotes when it is plain words (letters, digits,
 blanks, ``_``, ``-``: an unquoted word is the hints' to quote, and ``tru``
 may be ``true`` cut short), starts or ends with a quote (a string that lost
@@ -32,6 +33,7 @@ string quotes gets nothing.  The oracle verifies every candidate.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterator
 
 from inputmend.core.budget import Budget, RunStats
@@ -133,20 +135,21 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             following = sorted(stop for stop in stops if stop > first)
             if following:
                 candidates.add((first, _trim_blanks(text, first, following[0])))
-                # and at the first that stands apart: punctuation glued to
-                # text on both sides (the `.` of `triagebot.toml`) may be
-                # inside the value, one before a blank or the line's end
-                # (the `,` of `*/triagebot.toml,`) ends it
-                apart = next(
-                    (
-                        stop
-                        for stop in sorted({*following, *(at for at in absorbed if at > first)})
-                        if not _inside(text, stop)
-                    ),
-                    None,
-                )
-                if apart is not None:
-                    candidates.add((first, _trim_blanks(text, first, apart)))
+            # and at the first that stands apart: punctuation glued to text
+            # on both sides (the `.` of `triagebot.toml`) may be inside the
+            # value, one before a blank or the line's end (the `,` of
+            # `*/triagebot.toml,`, the `:` of a key `200 #1:` that the lexer
+            # read into a comment) ends it
+            apart = next(
+                (
+                    stop
+                    for stop in sorted({*following, *(at for at in absorbed if at > first)})
+                    if not _inside(text, stop)
+                ),
+                None,
+            )
+            if apart is not None:
+                candidates.add((first, _trim_blanks(text, first, apart)))
             spans.update(
                 (first, last)
                 for first, last in candidates
@@ -190,18 +193,19 @@ def _separators(context: RepairContext) -> str:
 
 
 def _punctuation(context: RepairContext) -> str:
-    """The characters that are a structure token of the grammar alone."""
+    """The characters that are a structure token of the grammar alone: its
+    literals of one character, and the punctuation its patterns read alone
+    as structure (YAML's ``:`` and ``-``, which it writes as patterns)."""
     grammar = context.grammar
     if grammar is None:
         return ""
     lexer = context.guidance.lexer
+    singles = {literal for literal in grammar.literals.values() if len(literal) == 1}
     return "".join(
         sorted(
-            literal
-            for literal in grammar.literals.values()
-            if len(literal) == 1
-            and [lexeme.role for lexeme in lexer.lex(literal, 0, 1, foreign=False)]
-            == [Role.STRUCTURE]
+            char
+            for char in singles.union(string.punctuation)
+            if [lexeme.role for lexeme in lexer.lex(char, 0, 1, foreign=False)] == [Role.STRUCTURE]
         )
     )
 
