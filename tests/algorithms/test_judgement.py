@@ -739,3 +739,17 @@ def test_a_line_indented_deeper_under_a_list_item_continues_it() -> None:
     after_blanks = Repair(deeper, (Edit(original.index("keep"), 0, " "),), "t", True, 1)
     assert Judge(original, yaml)(at_start).changed == 1
     assert Judge(original, yaml)(after_blanks).changed == 1
+
+
+def test_a_line_indented_past_the_key_of_a_list_item_continues_its_value() -> None:
+    # `added` at the column of `name` is a key of the item's mapping; one
+    # blank more makes it more of the value `Register a result`
+    yaml = _lexer("yaml")
+    original = "tasks:\n  - name: Register a result\n    added for the release\n    copy: 1\n"
+    deeper = original.replace("\n    added", "\n     added")
+    assert judge(yaml, original, deeper).changed == 1
+    assert judge(yaml, original, original.replace("\n    added", "\n    # added")).changed == 0
+    # under a block scalar's header the lines below are its text already
+    block = "steps:\n  - run: |\n    pip install x\n"
+    assert judge(yaml, block, block.replace("    pip", "      pip")).changed == 0
+

@@ -227,6 +227,10 @@ them costs the same on a table of any length."""
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 """A line with its line break (the last one may have none)."""
 
+_BLOCK_HEADER = re.compile(r"[|>][-+1-9]*(?:[ \t]+(?:#[^\n]*)?)?\Z")
+"""A block scalar's header (YAML's ``|``, ``>-``): its text is the lines
+below, which no indentation makes more of the value on its line."""
+
 _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
 
@@ -1733,10 +1737,12 @@ class _Assessment:
 
     def _continued(self) -> int:
         """Lines of one data token, kept, that the repair indents deeper than
-        the line above, which ends in a value after its punctuation: the
-        line continues that value (see ``changed``).  The blanks inserted
-        may lie anywhere in the line's indentation: where among equal
-        blanks an edit script puts them says nothing."""
+        the line above, or than its first value (a key after YAML's ``- ``),
+        where it was not, and the line above ends in a value after its
+        punctuation, not a block scalar's header: the line continues that
+        value (see ``changed``).  The
+        blanks inserted may lie anywhere in the line's indentation: where
+        among equal blanks an edit script puts them says nothing."""
         count = 0
         repaired, after = self.repaired, self.after
         starts = self.after_starts
@@ -1771,11 +1777,18 @@ class _Assessment:
                 len(previous) < 2
                 or previous[-1].role is not Role.DATA
                 or previous[-2].role is not Role.STRUCTURE
+                or _BLOCK_HEADER.match(previous[-1].value) is not None
             ):
                 continue
+            # the line now starts right of a column where a node of the line
+            # above starts, and did not: its indentation, or its first value
+            # (a key after YAML's `- `)
             indent = _indent(repaired[line:stop])
-            upper = _indent(repaired[above : line - 1])
-            count += indent > upper >= indent - (end - start)
+            key = next(t.start for t in previous if t.role is Role.DATA) - above
+            count += any(
+                indent > upper >= indent - (end - start)
+                for upper in (_indent(repaired[above : line - 1]), key)
+            )
         return count
 
     def _emptied(self) -> int:
