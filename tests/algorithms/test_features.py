@@ -238,6 +238,19 @@ def test_punctuation_quoted_into_one_string_counts_quoted(json: TolerantLexer) -
     assert _features(damaged, '{"a": 1, "b": "x"}', json).quoted == 0
 
 
+def test_brackets_in_pairs_inside_a_quoted_text_are_text() -> None:
+    yaml = _lexer("yaml")
+    damaged = "a: 1\nurl: *{{ host }}\nb: 2\n"
+    template = _features(damaged, damaged.replace("*{{ host }}", '"*{{ host }}"'), yaml)
+    assert template.quoted == 0
+    # a collection that opens the value is structure made a string
+    flow = "a: 1\nurl: {b: c}, d\nb: 2\n"
+    assert _features(flow, flow.replace("{b: c}, d", '"{b: c}, d"'), yaml).quoted > 0
+    # an escaped document is structure, also after an escaped line break
+    escaped = '\\n{\\"a\\": [1]}'
+    assert _features(escaped, '"' + escaped + '"', _lexer("json")).quoted > 0
+
+
 def test_punctuation_put_between_a_values_words_counts_divided() -> None:
     yaml = _lexer("yaml")
     prose = "a: 1\nThis is prose\nb: 2\n"

@@ -1340,11 +1340,18 @@ class _Assessment:
         text, into a value whose both delimiters the repair inserts?  Counted
         also where the input was misread: quoting a stretch that holds
         punctuation of the input makes its structure text (an escaped
-        document ``{\\"a\\": 1}`` quoted whole as one string)."""
+        document ``{\\"a\\": 1}`` quoted whole as one string); but not
+        a bracket of pairs inside a longer text (:func:`_text_brackets`)."""
         if cover is None or cover.role is not Role.DATA:
             return False
         token = self.before[position]
         inside = cover.start < self.lows[position] and self.highs[position] < cover.end
+        # brackets in pairs inside a longer text are text: a template's
+        # `*{{ name }}` quoted, not a collection made a string
+        if (token.value in _OPENERS or token.value in _CLOSERS) and _text_brackets(
+            self.repaired[cover.start + 1 : cover.end - 1]
+        ):
+            return False
         return (
             inside
             and (cover.kind != token.kind or self._merged(position, cover))
@@ -1950,6 +1957,22 @@ def _punctuation_added(text: str, lexeme: Lexeme, added: list[int]) -> int:
                 continue
         count += 1
     return count
+
+
+def _text_brackets(value: str) -> bool:
+    """Are the brackets of ``value`` pairs inside a longer text: each closed
+    in order within it, none opening it, and no quote or escape in it (a
+    template's ``*{{ a }}.{{ b }}``, not the collection ``{name: demo}`` nor
+    an escaped document, ``\\n  {\\"a\\": 1}``)?"""
+    if not value or value[0] in _OPENERS or any(c in value for c in _QUOTES + "\\"):
+        return False
+    expected: list[str] = []
+    for char in value:
+        if char in _OPENERS:
+            expected.append(_OPENERS[char])
+        elif char in _CLOSERS and (not expected or expected.pop() != char):
+            return False
+    return not expected
 
 
 def _balanced(text: str, offset: int, opener: str) -> bool:
