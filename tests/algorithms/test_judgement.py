@@ -753,3 +753,11 @@ def test_a_line_indented_past_the_key_of_a_list_item_continues_its_value() -> No
     block = "steps:\n  - run: |\n    pip install x\n"
     assert judge(yaml, block, block.replace("    pip", "      pip")).changed == 0
 
+
+def test_a_string_run_on_to_the_next_lines_opening_quote_is_misread() -> None:
+    # the lexer reads `"a: b\n  - "` as one string: closing the first one
+    # where its quote was lost changes no value of the input
+    yaml = _lexer("yaml")
+    original = 'labels:\n  - "change: Added\n  - "change: Fixed"\n'
+    closed = judge(yaml, original, original.replace("Added", 'Added"'))
+    assert (closed.changed, closed.divided) == (0, 0)

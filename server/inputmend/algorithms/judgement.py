@@ -1150,7 +1150,7 @@ class _Assessment:
         for lexeme in self.after:
             self._restore(lexeme)
         changed = 0
-        misread = _glued_to_junk(self.before)
+        misread = _glued_to_junk(self.before, self.original)
         for position, token in enumerate(self.before):
             if token.role is Role.JUNK:
                 continue
@@ -2154,10 +2154,13 @@ def _inside_word(word: str, punctuation: list[bool], *, between: bool) -> bool:
     return False
 
 
-def _glued_to_junk(lexemes: list[Lexeme]) -> list[bool]:
+def _glued_to_junk(lexemes: list[Lexeme], text: str) -> list[bool]:
     """Which native tokens touch junk, directly or through tokens they touch
     (``t-3.12`` of ``sample-dep-eslint-3.12.2`` when its opening quote was
-    lost): text misread as tokens, whose reading a repair may change."""
+    lost), and a string run on over a line break to a quote glued to the
+    word after it (the opening quote of the next line's string, when a
+    closing quote was lost) with the rest of that line: text misread as
+    tokens, whose reading a repair may change."""
     marks = [False] * len(lexemes)
     start = 0
     for index in range(1, len(lexemes) + 1):
@@ -2168,7 +2171,30 @@ def _glued_to_junk(lexemes: list[Lexeme]) -> list[bool]:
             for inner in range(start, index):
                 marks[inner] = run[inner - start].foreign is None
         start = index
+    # the rest of the line where a string ran on to is read inside out
+    for index, lexeme in enumerate(lexemes):
+        if lexeme.foreign is None and _ran_on(lexeme, text):
+            line_end = text.find("\n", lexeme.end)
+            line_end = len(text) if line_end < 0 else line_end
+            later = index
+            while later < len(lexemes) and lexemes[later].start < line_end:
+                marks[later] = lexemes[later].foreign is None
+                later += 1
     return marks
+
+
+def _ran_on(lexeme: Lexeme, text: str) -> bool:
+    """Is ``lexeme`` a string over a line break that ends in a quote glued to
+    a word (``"a: b\n- "c``: no closing quote is typed so)?"""
+    value = lexeme.value
+    return (
+        lexeme.role is Role.DATA
+        and len(value) > 1
+        and value[0] in _QUOTES
+        and value[-1] == value[0]
+        and "\n" in value
+        and text[lexeme.end : lexeme.end + 1].isalnum()
+    )
 
 
 def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
