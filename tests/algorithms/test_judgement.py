@@ -691,6 +691,14 @@ def test_a_word_made_the_name_of_an_empty_value_invents_one() -> None:
     assert judge(yaml, block, "a: 1\nserver:\n  host: x\n").invented == 0
     empty = "a:\nb: 2\nc\n"
     assert judge(yaml, empty, "a:\nb: 2\nc:\n").invented == 0
+    # ... among its siblings: empty values elsewhere say nothing about them
+    elsewhere = "on:\n  push:\n  pull:\nname: x\ndefault\njobs:\n  a: 1\n"
+    assert judge(yaml, elsewhere, elsewhere.replace("default", "default:")).invented == 1
+    # a list as deep as the key, YAML's sequence without indentation, is its value
+    listed = "hooks:\n- id: x\n  args\n  - --fix\n"
+    assert judge(yaml, listed, listed.replace("args", "args:")).invented == 0
+    sibling = "on:\n  push:\n  pull:\n  fork\nname: x\njobs:\n  a: 1\n"
+    assert judge(yaml, sibling, sibling.replace("fork", "fork:")).invented == 0
 
 
 def test_a_comma_lost_at_the_end_of_a_line_of_a_list_invents_nothing(json: TolerantLexer) -> None:
@@ -761,3 +769,14 @@ def test_a_string_run_on_to_the_next_lines_opening_quote_is_misread() -> None:
     original = 'labels:\n  - "change: Added\n  - "change: Fixed"\n'
     closed = judge(yaml, original, original.replace("Added", 'Added"'))
     assert (closed.changed, closed.divided) == (0, 0)
+
+
+def test_a_phrase_made_a_name_counts_its_words() -> None:
+    yaml = _lexer("yaml")
+    original = "docker:\n  set by the installer\n  - image: x\n"
+    named = judge(yaml, original, original.replace("installer", "installer:"))
+    assert named.phrase == 3
+    divided = judge(yaml, "a: 1\ndeprecated, remove later\n", "a: 1\ndeprecated, remove: later\n")
+    assert (divided.divided, divided.phrase) == (1, 1)
+    listed = "hooks:\n- id: x\n  args\n  - --fix\n"
+    assert judge(yaml, listed, listed.replace("args", "args:")).phrase == 0

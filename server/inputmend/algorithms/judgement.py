@@ -87,12 +87,16 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     two, which is the repair or a misreading, as the data decides.
 ``phrase``
     Of the values ``divided``, the words after the inserted punctuation on
-    its line beyond the first: ``TODO: check this value`` has 2, ``key:
+    its line beyond the first, and before it beyond the first: ``TODO:
+    check this value`` has 2, ``deprecated, remove: later`` 1, ``key:
     value`` none (a string that ran on over lines, closed by a quote put
-    back, has none either).
-    A name followed by a phrase is how a line of prose that lost its
-    comment marker reads as a key and its value; a value a lost delimiter
-    left after its key is most often one word.
+    back, has none either); and of a line of one data token that the repair
+    ends with punctuation it inserts, its words beyond the first (``TODO
+    check this value:`` has 3).
+    A name followed by a phrase, or a phrase made a name, is how a line of
+    prose that lost its comment marker reads as a key and its value; a
+    value a lost delimiter left after its key is most often one word, and so
+    is the key.
 ``structure_lost``
     Punctuation tokens deleted, overwritten or turned into a comment, except a duplicate (the stray
     comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``), punctuation
@@ -107,10 +111,11 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     made up: a line that held one data token which the repair ends with
     punctuation it inserts (``FIXME:`` from ``FIXME``, ``default =``), when
     no deeper line follows (the value of ``server:`` above an indented
-    block) and the input ends no such line with that punctuation itself (a
-    JSON list with one item a line, each but the one that lost it ending in
-    ``,``): the word becomes a name of nothing, structure the input never
-    had.
+    block) and the input ends no sibling of that line (a line of its
+    indentation under the same less indented line) with that punctuation
+    itself (a JSON list with one item a line, each but the one that lost it
+    ending in ``,``; a mapping of empty values): the word becomes a name of
+    nothing, structure the input never had there.
 ``unfilled``
     Made-up values other than the grammar's preferred filler (``null``).
 ``punctuated``
@@ -230,6 +235,9 @@ _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _BLOCK_HEADER = re.compile(r"[|>][-+1-9]*(?:[ \t]+(?:#[^\n]*)?)?\Z")
 """A block scalar's header (YAML's ``|``, ``>-``): its text is the lines
 below, which no indentation makes more of the value on its line."""
+
+_ITEM = re.compile(r"-(?:[ \t]|\r?$)")
+"""The dash that begins an item of a list written one a line (YAML's)."""
 
 _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
@@ -481,7 +489,8 @@ class Judge:
         self.original = original
         self._refusal = refused
         self._refused: tuple[int | None] | None = None  # see :meth:`refused_at`
-        self._ends: dict[str, bool] = {}  # see :meth:`ends_lines`
+        self._ends: dict[str, set[tuple[int, int]]] = {}  # see :meth:`ends_lines`
+        self._lines: tuple[list[int], list[tuple[int, int]]] | None = None  # see :meth:`_place`
         self._content_end = len(original.rstrip())  # only blanks after it
         self.lexer = lexer
         self.token_start = token_start
@@ -725,20 +734,47 @@ class Judge:
             return True
         return False
 
-    def ends_lines(self, punctuation: str) -> bool:
-        """Does the input end a line with ``punctuation`` after text without
-        it, no deeper line after (an empty value, or an item of a list
-        written one a line: the input's own shape)?  Looked up once for each
+    def ends_lines(self, punctuation: str, line: int) -> bool:
+        """Does the input end a sibling of the line that starts at ``line``
+        (a line of its indentation under the same less indented line) with
+        ``punctuation`` after text without it, no deeper line after (an empty
+        value among its neighbours, or an item of a list written one a line:
+        the input's own shape there)?  The lines are looked up once for each
         punctuation."""
         found = self._ends.get(punctuation)
         if found is None:
             text, mark = self.original, re.escape(punctuation)
             shape = re.compile(rf"^[ \t]*[^\s{mark}][^\n{mark}]*?{mark}[ \t]*\r?$", re.MULTILINE)
-            found = self._ends[punctuation] = any(
-                not _deeper_after(text, match.start(), match.end())
+            found = self._ends[punctuation] = {
+                self._place(match.start())
                 for match in shape.finditer(text)
-            )
-        return found
+                if not _deeper_after(text, match.start(), match.end())
+            }
+        return self._place(line) in found
+
+    def _place(self, offset: int) -> tuple[int, int]:
+        """The indentation of the input's line holding ``offset`` and the
+        start of the nearest line above it with content that is less
+        indented (-1: none), read once for the whole input."""
+        if self._lines is None:
+            starts: list[int] = []
+            places: list[tuple[int, int]] = []
+            open_lines: list[tuple[int, int]] = []  # (indentation, start) of possible parents
+            for found in _LINE.finditer(self.original):
+                body = found.group().rstrip("\r\n")
+                indent = len(body) - len(body.lstrip(" \t"))
+                starts.append(found.start())
+                if not body.strip():
+                    places.append(places[-1] if places else (0, -1))
+                    continue
+                while open_lines and open_lines[-1][0] >= indent:
+                    open_lines.pop()
+                places.append((indent, open_lines[-1][1] if open_lines else -1))
+                open_lines.append((indent, found.start()))
+            self._lines = (starts, places)
+        starts, places = self._lines
+        index = bisect.bisect_right(starts, offset) - 1
+        return places[index] if index >= 0 else (0, -1)
 
     def refused_at(self) -> int | None:
         """Where the grammar refused the input (``None``: not known), asked
@@ -1284,7 +1320,10 @@ class _Assessment:
                     cut = dividing[0][1]
                     line_end = self.repaired.find("\n", cut, high)
                     after = _WORD.findall(self.repaired, cut, high if line_end < 0 else line_end)
-                    self.phrase += max(0, len(after) - 1)
+                    # and before it on its line: a name of several words
+                    line_start = max(low, self.repaired.rfind("\n", low, dividing[0][0]) + 1)
+                    before = _WORD.findall(self.repaired, line_start, dividing[0][0])
+                    self.phrase += max(0, len(after) - 1) + max(0, len(before) - 1)
             return False
         if cover.role is Role.LAYOUT and token.role is not Role.LAYOUT and self._hidden(token):
             return False  # turned into a comment: counted as ``commented``
@@ -1800,8 +1839,10 @@ class _Assessment:
 
     def _emptied(self) -> int:
         """Lines of one data token that the repair ends with punctuation it
-        inserts, no deeper line after them, where the input ends no such line
-        with that punctuation (see ``invented``): names of empty values."""
+        inserts, no deeper line after them, where the input ends no sibling
+        with that punctuation (see ``invented``): names of empty values.
+        Adds to :attr:`phrase` the words of each such token beyond the
+        first, with or without a value below: a phrase made a name."""
         count = 0
         repaired, after, starts = self.repaired, self.after, self.after_starts
         if not starts:
@@ -1833,11 +1874,16 @@ class _Assessment:
                 or word.start < line
                 or (index > 1 and after[index - 2].end > line)
                 or _data_before(after, index + 1, end)
-                or _deeper_after(repaired, line, end)
-                or self.judge.ends_lines(lexeme.value)
             ):
                 continue
-            count += 1
+            # a phrase made a name (`TODO check this value:`): its words
+            # beyond the first (see ``phrase``)
+            self.phrase += max(0, len(word.value.split()) - 1)
+            if not (
+                _deeper_after(repaired, line, end)
+                or self.judge.ends_lines(lexeme.value, self.mapping.behind(line))
+            ):
+                count += 1
         return count
 
     def _absorbed(self) -> int:
@@ -2224,7 +2270,9 @@ def _indent(line: str) -> int:
 
 def _deeper_after(text: str, line: int, end: int) -> bool:
     """Is the next line of ``text`` with text after the line ``[line, end)``
-    indented deeper than it (a block that is its value)?"""
+    indented deeper than it (a block that is its value), or as deep and an
+    item of a list (YAML's sequence written without indentation under its
+    key)?"""
     indent = len(text[line:end]) - len(text[line:end].lstrip(" \t"))
     position = end
     while position < len(text):
@@ -2233,7 +2281,9 @@ def _deeper_after(text: str, line: int, end: int) -> bool:
         position = len(text) if position < 0 else position
         following = text[start:position]
         if following.strip():
-            return len(following) - len(following.lstrip(" \t")) > indent
+            content = following.lstrip(" \t")
+            deeper = len(following) - len(content)
+            return deeper > indent or (deeper == indent and _ITEM.match(content) is not None)
     return False
 
 
