@@ -680,6 +680,19 @@ def test_a_refused_line_joined_to_a_value_that_ended_on_its_line_is_changed() ->
     assert _judged(_ini_judge(original), repaired).changed == 1
 
 
+def test_a_refused_line_joined_to_a_value_is_not_changed_where_the_document_continues_values() -> (
+    None
+):
+    # the same line in a document that continues a value on indented lines
+    # elsewhere: there the indented line is its own kind of token, and the
+    # join is how the document writes values, not prose made data
+    original = "[env]\ndeps =\n    bar\nname = value\nsee issue 42\nother = 1\n"
+    repaired = original.replace("\nsee", "\n see")
+    judge_of = _ini_judge(original)
+    assert _judged(judge_of, repaired).changed == 0
+    assert judge_of.follows("CONT") and not _ini_judge("[env]\na = 1\nb = 2\n").follows("CONT")
+
+
 def test_a_word_made_the_name_of_an_empty_value_invents_one() -> None:
     yaml = _lexer("yaml")
     original = "a: 1\nFIXME\nb: 2\n"

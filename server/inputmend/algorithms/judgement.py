@@ -506,6 +506,7 @@ class Judge:
         self._opened: dict[int, int] = {}  # see :meth:`_start_of`
         self._fixed: dict[int, bool] = {}  # see :meth:`fix_removes_punctuation`
         self._escapes: dict[str, list[int]] | None = None  # see :meth:`escapes_kept`
+        self._following: frozenset[str | None] | None = None  # see :meth:`follows`
 
     # -- escapes ------------------------------------------------------------
 
@@ -806,6 +807,23 @@ class Judge:
             ):
                 return True
         return False
+
+    def follows(self, kind: str | None) -> bool:
+        """Does a token of ``kind`` begin a line of the input below another
+        token (comments aside)?  The document's own evidence of what it
+        writes: one that continues values on lines of their own elsewhere
+        (``key =`` and its items indented below) does so here too.  The
+        whole input is lexed once, the first time it is asked."""
+        if self._following is None:
+            text = self.original
+            lexemes = self.lexer.lex(text, 0, len(text), foreign=False)
+            data = [t for t in lexemes if t.role is not Role.LAYOUT]
+            self._following = frozenset(
+                t.kind
+                for t in data[1:]
+                if not text[text.rfind("\n", 0, t.start) + 1 : t.start].strip()
+            )
+        return kind in self._following
 
     # -- judging ------------------------------------------------------------
 
@@ -1353,7 +1371,9 @@ class _Assessment:
         it must agree with the token before it in the input: punctuation,
         after which no value began yet (``deps =`` and a list on the lines
         below), or a token of that kind (a value already continued over
-        lines).  After a value of another kind (``name = value``) the
+        lines), or one of a kind the input has tokens of that kind after
+        elsewhere (:meth:`Judge.follows`: a document that continues values
+        after ``name = value``).  Else, after a value of another kind the
         token becomes more of a value that ended on its line: prose that
         lost its comment marker, joined to the value above."""
         token = self.before[position]
@@ -1371,7 +1391,9 @@ class _Assessment:
             (t for t in reversed(self.before[:position]) if t.role is not Role.LAYOUT), None
         )
         return earlier is not None and (
-            earlier.role is Role.STRUCTURE or earlier.kind == cover.kind
+            earlier.role is Role.STRUCTURE
+            or earlier.kind == cover.kind
+            or self.judge.follows(cover.kind)
         )
 
     def _quoted(self, position: int, cover: Lexeme | None) -> bool:
