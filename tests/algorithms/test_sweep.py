@@ -214,6 +214,21 @@ def test_records_on_lines_are_settled_by_the_sweep() -> None:
     assert json.loads(result.repairs[0].text) == records
 
 
+def test_the_sweep_may_use_the_whole_work_bound() -> None:
+    """The default work bound of the CLI and the library (oracle runs, not
+    time): the sweep needs about one run per fault, more than its weight's
+    part of the bound when every record is a fault, and gets all that is
+    left, so the text is still repaired by it."""
+    records = _records(500)
+    damaged = _on_lines(records)
+    result = services.repair(
+        damaged, IncrementalGrammarOracle("json"), budget=Budget(max_tests=2_000)
+    )
+    assert result.repairs and result.repairs[0].algorithm == "sweep"
+    assert json.loads(result.repairs[0].text) == records
+    assert 500 <= result.stats.tests <= 2_000
+
+
 def test_numbers_on_lines_are_joined() -> None:
     """Documents that are not bracketed (numbers, one a line) are joined as
     records are: the text before the first boundary is a complete document,

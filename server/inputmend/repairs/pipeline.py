@@ -131,7 +131,10 @@ def run(
         if budget.exhausted_by(spent) is not None:
             break
         weights = sum(later.weight for later in chosen[index:])
-        share = budget.after(spent).fair_share(generator.weight / weights)
+        left = budget.after(spent)
+        share = left
+        if not generator.takes_what_is_left:
+            share = left.fair_share(generator.weight / weights)
         candidates = generator.run(context, found, share)
         tests += candidates.cost.tests
         cut_short = cut_short or candidates.cost.budget_exhausted

@@ -89,6 +89,12 @@ class Generator:
     wanted: Wanted = always
     needs_prefix_feedback: bool = False
     """Skipped when the oracle cannot tell incomplete inputs from incorrect ones."""
+    takes_what_is_left: bool = False
+    """May use all of the budget left when it starts, not its weight's part:
+    its work grows only with the faults it repairs (a few oracle runs each)
+    and it stops when done, so a part would only cut off a text with more
+    faults than that part's runs.  The generators after it get what it
+    leaves."""
     breaks_ties: bool = False
     """Proposes repairs that the ranking's tie-breakers put first among
     repairs equal by its key (the hints' repairs: first among equals;

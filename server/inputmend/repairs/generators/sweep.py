@@ -43,4 +43,4 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     return Candidates((repair,), None, result.stats, settled=settled)
 
 
-SWEEP = Generator(ALGORITHM, 2, _run, _wanted)
+SWEEP = Generator(ALGORITHM, 2, _run, _wanted, takes_what_is_left=True)
