@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 from inputmend import services
 from inputmend.algorithms.sweep import sweep
+from inputmend.config import defaults
 from inputmend.core.budget import Budget
 from inputmend.grammar import registry
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -99,6 +100,19 @@ def sweep_cpu(text: str) -> str:
     return f"{spent:.2f} s ({faults})"
 
 
+BUDGETS = (
+    Budget(timeout_s=defaults.RUN_TIMEOUT_S, max_tests=defaults.RUN_MAX_TESTS),
+    Budget(timeout_s=1),
+)
+"""The CLI's and the library's default budget (a work bound and a time cap),
+and a tight time cap alone."""
+
+
+def _label(budget: Budget) -> str:
+    runs = "" if budget.max_tests is None else f", {budget.max_tests:,} runs"
+    return f"{budget.timeout_s:g} s{runs}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="800,7000", help="records per document")
@@ -119,7 +133,7 @@ def main() -> None:
             damaged = damage(original)
             peer = peer_cpu(damaged)
             alone = sweep_cpu(damaged)
-            for budget in (Budget(timeout_s=30), Budget(timeout_s=1)):
+            for budget in BUDGETS:
                 oracle = IncrementalGrammarOracle("json")  # a fresh oracle: nothing scanned yet
                 started = time.process_time()
                 result = services.repair(damaged, oracle, budget=budget)
@@ -129,7 +143,7 @@ def main() -> None:
                     original
                 )
                 rows.append(
-                    f"| {len(original) / 1000:,.0f} KB | {slip} | {budget.timeout_s:g} s "
+                    f"| {len(original) / 1000:,.0f} KB | {slip} | {_label(budget)} "
                     f"| {spent:.2f} s | {spent / lark_s:.2f} | {result.stats.tests} "
                     f"| {'yes' if back else 'no'}{capped} | {alone} | {peer} |"
                 )

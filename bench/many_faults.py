@@ -28,13 +28,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from inputmend import services
-from inputmend.core.budget import Budget
 from inputmend.core.model import RepairResult
 from inputmend.grammar import registry
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 sys.path.insert(0, str(Path(__file__).parent))
-from large_repairs import document
+from large_repairs import BUDGETS, document
 
 FIELD = re.compile(r',\n *"(?P<key>[a-z]+)": (?P<value>true|[^\n,]*)')
 
@@ -97,7 +96,7 @@ def repaired(text: str, profile: bool) -> tuple[RepairResult, float, str]:
     started = time.process_time()
     if profiler is not None:
         profiler.enable()
-    result = services.repair(text, oracle, budget=Budget(timeout_s=60))
+    result = services.repair(text, oracle, budget=BUDGETS[0])
     if profiler is not None:
         profiler.disable()
     spent = time.process_time() - started
