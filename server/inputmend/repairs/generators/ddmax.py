@@ -19,7 +19,7 @@ from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.recovery import recovery_units
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import Candidates, Generator, Run
-from inputmend.repairs.generators.search import searching_may_help
+from inputmend.repairs.generators.search import nothing_kept_whole
 
 
 def spans(ranges: Ranges) -> tuple[Span, ...]:
@@ -125,4 +125,4 @@ def _tokens(*, hybrid: bool) -> Run:
 DDMAX = Generator("ddmax", 1, _lexical("char"))
 DDMAX_LINES = Generator("ddmax-lines", 1, _lexical("line"))
 DDMAX_SYNTACTIC = Generator("ddmax-syntactic", 1, _tokens(hybrid=False))
-HYBRID = Generator("ddmax-hybrid", 3, _tokens(hybrid=True), searching_may_help)
+HYBRID = Generator("ddmax-hybrid", 3, _tokens(hybrid=True), nothing_kept_whole)

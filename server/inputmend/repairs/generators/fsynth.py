@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from inputmend.algorithms.completion import ALGORITHM as COMPLETION
 from inputmend.algorithms.fsynth import (
     DEFAULT_ALPHABET,
     DELIMITERS,
@@ -13,13 +12,12 @@ from inputmend.algorithms.fsynth import (
     FSynthOptions,
     fsynth,
 )
-from inputmend.algorithms.judgement import Judgement
 from inputmend.algorithms.polish import with_filler
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Repair
 from inputmend.repairs.context import RepairContext, verify
 from inputmend.repairs.generators.base import Candidates, Generator
-from inputmend.repairs.generators.search import searching_may_help
+from inputmend.repairs.generators.search import nothing_kept_whole
 
 
 def synthesize(context: RepairContext, budget: Budget) -> Candidates:
@@ -68,54 +66,4 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     return synthesize(context, budget)
 
 
-def keeps_everything(judgement: Judgement) -> bool:
-    """Does a repair keep all of its input and make nothing up: no data,
-    structure, junk or escape lost, nothing turned into a comment or
-    unwrapped, no value invented, no tokens joined, no punctuation quoted
-    or moved into a value, every record its shape?  It may still re-read
-    words (a lost quote put back makes them a string's text)."""
-    return not (
-        judgement.quoted
-        or judgement.joined
-        or judgement.absorbed
-        or judgement.data_lost
-        or judgement.structure_lost
-        or judgement.junk_lost
-        or judgement.commented
-        or judgement.tail_commented
-        or judgement.escapes_removed
-        or judgement.wrapper_removed
-        or judgement.invented
-        or judgement.unfilled
-        or judgement.misshapen
-    )
-
-
-def wanted(context: RepairContext, found: tuple[Repair, ...]) -> bool:
-    """Worth searching when a search may help
-    (:func:`~inputmend.repairs.generators.search.searching_may_help`) and no
-    repair found before keeps everything (:func:`keeps_everything`; a
-    completion only when it re-reads no token).  FSynth
-    inserts and deletes characters at the parse boundary: next to such a
-    repair it can only offer one that loses or makes up a character to
-    re-read fewer tokens, which is not the repair a person meant (a field
-    that lost its quote quoted again, not its comma deleted), and it would
-    spend most of the budget to find it, a character at a time."""
-    if not searching_may_help(context, found):
-        return False
-    return not any(repair.valid and _gives_way_to(context, repair) for repair in found)
-
-
-def _gives_way_to(context: RepairContext, repair: Repair) -> bool:
-    """Does FSynth give way to ``repair``: it keeps everything, and is no
-    completion that re-reads tokens?  Such a completion closes a string
-    after what it swallowed (``[ " ] }"]}``), which is not enough (see
-    :func:`~inputmend.repairs.generators.completion.not_completed`): the
-    quote was lost before the brackets, where a search puts it back."""
-    judgement = context.judge(repair)
-    if repair.algorithm == COMPLETION and judgement.changed:
-        return False
-    return keeps_everything(judgement)
-
-
-FSYNTH = Generator("fsynth", 4, _run, wanted, needs_prefix_feedback=True)
+FSYNTH = Generator("fsynth", 4, _run, nothing_kept_whole, needs_prefix_feedback=True)
