@@ -330,6 +330,9 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ),
         ("csv", 'id,text\n1,"a "quoted" word"\n', 'id,text\n1,"a ""quoted"" word"\n'),
         ("csv", 'id,text\n1,"He said "hi""\n2,x\n', 'id,text\n1,"He said ""hi"""\n2,x\n'),
+        # a field that lost its opening quote holds quotes doubled as inside quotes
+        ("csv", 'id,note\n1,said ""hi"""\n', 'id,note\n1,"said ""hi"""\n'),
+        ("csv", 'id,who,n\n1,Nan ""N"" Lee, Anne",2\n', 'id,who,n\n1,"Nan ""N"" Lee, Anne",2\n'),
         # an ellipsis for items or a value left out holds no data
         ("json", "[1, 2, 3, ...]", "[1, 2, 3]"),
         ("json", "[..., 4, 5]", "[4, 5]"),
