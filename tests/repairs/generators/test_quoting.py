@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from inputmend import services
 from inputmend.core.budget import Budget
+from inputmend.core.model import Edit, Repair
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.repairs.generators.quoting import (
     LINE,
@@ -19,6 +20,20 @@ def test_a_yaml_value_that_starts_like_an_alias_is_quoted_whole() -> None:
     found = texts(proposed(QUOTING, "name: demo\nkey: *draft\nother: 1\n", "yaml"))
     assert 'name: demo\nkey: "*draft"\nother: 1\n' in found
     assert "name: demo\nkey: '*draft'\nother: 1\n" in found
+
+
+def test_it_is_not_wanted_after_a_repair_that_keeps_everything() -> None:
+    lost = 'id,name,"last, first",city\n2,Ada Lovelace,Lovelace, Ada",Lima\n'
+    found = context(lost, "csv")
+    at = lost.index("Lovelace, ")
+    quoted = lost[:at] + '"' + lost[at:]  # the field's lost opening quote put back
+    kept = Repair(quoted, (Edit(at, 0, '"'),), "test", True, 1)
+    assert not QUOTING.wanted(found, (kept,))
+    # a repair that loses a character (the comma) leaves room for quoting
+    comma = lost.index(", Ada")
+    joined = Repair(lost[:comma] + lost[comma + 1 :], (Edit(comma, 1, ""),), "test", True, 1)
+    assert QUOTING.wanted(found, (joined,))
+    assert QUOTING.wanted(found, ())
 
 
 def test_a_value_holding_a_colon_is_quoted_to_the_end_of_its_line() -> None:

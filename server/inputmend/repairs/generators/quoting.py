@@ -46,6 +46,7 @@ from inputmend.oracles.wrappers import metered
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
 from inputmend.repairs.generators.completion import not_completed
+from inputmend.repairs.generators.search import gives_way_to
 
 ALGORITHM = "quote"
 
@@ -326,4 +327,15 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     return Candidates(quoted.repairs, None, RunStats.of(meter))
 
 
-QUOTING = Generator(ALGORITHM, 1, _run, not_completed)
+def _wanted(context: RepairContext, found: tuple[Repair, ...]) -> bool:
+    """Worth running on an input that completion did not finish
+    (:func:`~inputmend.repairs.generators.completion.not_completed`) while
+    no valid repair found before keeps everything
+    (:func:`~inputmend.repairs.generators.search.gives_way_to`): beside such
+    a repair, quoting a whole value can only offer one that changes more."""
+    if not not_completed(context, found):
+        return False
+    return not any(repair.valid and gives_way_to(context, repair) for repair in found)
+
+
+QUOTING = Generator(ALGORITHM, 1, _run, _wanted)
