@@ -85,30 +85,31 @@ def csv_fields(row: str) -> int:
 
 
 class CsvFastCheck:
-    """Is ``text`` one CSV row with ``columns`` fields, for sure?"""
+    """Is ``text`` one CSV row with ``columns`` fields, for sure?
+
+    The row's expression repeats the field ``columns - 1`` times after the
+    first, built once per stream (the header fixes the count): one match
+    answers for the grammar and the count together (a field holds no comma
+    outside quotes, so a row has one reading)."""
 
     def __init__(self, columns: int | None) -> None:
         self.columns = columns
+        counted = _CSV_ROW if columns is None else _fields(columns)
+        self._row = counted.fullmatch
 
     def __call__(self, text: str) -> bool:
-        if not text or _CSV_ROW.fullmatch(text) is None:
+        if not text or self._row(text) is None:
             return False
-        if not text.isascii() and _SURROGATE.search(text) is not None:
-            return False
-        return self.columns is None or csv_fields(text) == self.columns
+        return text.isascii() or _SURROGATE.search(text) is None
 
     def unsure(self, texts: Sequence[str]) -> list[int]:
-        row, columns = _CSV_ROW.fullmatch, self.columns
-        unsure: list[int] = []
-        for index, text in enumerate(texts):
-            if not text or row(text) is None:
-                unsure.append(index)
-            elif columns is not None:
-                # the fields: the commas outside quoted fields, plus one
-                unquoted = _QUOTED_FIELD.sub("", text) if '"' in text else text
-                if unquoted.count(",") + 1 != columns:
-                    unsure.append(index)
-        return unsure
+        row = self._row
+        return [index for index, text in enumerate(texts) if not text or row(text) is None]
+
+
+def _fields(columns: int) -> re.Pattern[str]:
+    """A row of the grammar with exactly ``columns`` fields."""
+    return re.compile(rf"{_FIELD}(?:,{_FIELD}){{{max(0, columns - 1)}}}")
 
 
 _GRAMMAR_ROW = CsvFastCheck(None)
