@@ -78,6 +78,22 @@ def test_a_process_pool_gives_the_same_output(
     assert 1 <= builds <= 2  # one oracle per worker process, not per partition
 
 
+def test_a_pool_that_this_process_is_part_of_gives_the_same_output(
+    data: bytes, local: tuple[bytes, list[RecordResult], int]
+) -> None:
+    job = engines.RecordJob("lines", None, SETTINGS)
+    pool = engines.ProcessPool(job, 2, job.processor())
+    try:
+        output, results, builds = _run(pool, data)
+    finally:
+        pool.close()
+    assert output == local[0]
+    assert _view(results) == _view(local[1])
+    # this process judged every second partition with its own processor:
+    # only the one spawned worker built an oracle
+    assert builds == 1
+
+
 def test_a_dask_cluster_gives_the_same_output(
     dask_cluster: Any, data: bytes, local: tuple[bytes, list[RecordResult], int]
 ) -> None:
@@ -123,7 +139,9 @@ def test_kill_9_of_the_command_leaves_no_worker(tmp_path: Path, engine: str) -> 
         stderr=subprocess.DEVNULL,
     )
     try:
-        running(mark, 4)  # the command, 2 workers
+        # local: the command, multiprocessing's resource tracker and the one
+        # worker it spawns (it judges every second partition itself)
+        running(mark, 3 if engine == "local" else 4)
         assert process.poll() is None, "the run ended before it could be killed"
     finally:
         process.kill()

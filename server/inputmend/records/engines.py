@@ -2,10 +2,13 @@
 Dask cluster (:mod:`inputmend.records.cluster`), and in which order their
 results come back (always the input's).
 
-Every engine runs the same function, :func:`process_partition`, on the same
-partitions, so every engine gives the same output.  A worker builds the
-oracle of a :class:`RecordJob` once (per thread of a worker process) and
-reuses it for every partition of the job.
+Every engine runs the same method,
+:meth:`RecordProcessor.partition <inputmend.records.process.RecordProcessor.partition>`,
+on the same partitions (in a worker, through :func:`process_partition`), so
+every engine gives the same output.  A worker builds the oracle of a
+:class:`RecordJob` once (per thread of a worker process) and reuses it for
+every partition of the job; the local engine's own process is one of its
+workers, with the oracle it built already.
 """
 
 from __future__ import annotations
@@ -107,21 +110,52 @@ class InProcess:
         pass
 
 
-class ProcessPool:
-    """``workers`` spawned processes on this machine, which die with this one."""
+class _Here:
+    """A partition this process judges, when its result is first asked for
+    (results are asked for in input order, while the pool judges the
+    partitions after it)."""
 
-    def __init__(self, job: RecordJob, workers: int) -> None:
+    def __init__(self, processor: RecordProcessor, partition: Partition) -> None:
+        self.processor = processor
+        self.partition: Partition | None = partition
+        self.value: PartitionResult | None = None
+
+    def result(self) -> PartitionResult:
+        if self.value is None:
+            assert self.partition is not None
+            self.value, self.partition = self.processor.partition(self.partition), None
+        return self.value
+
+
+class ProcessPool:
+    """``workers`` processes on this machine.  Given this process's
+    ``processor``, this process is one of them: it judges every
+    ``workers``-th partition itself, and ``workers - 1`` spawned processes
+    judge the others.  Each spawned process imports the package and builds
+    its oracle before its first partition (a few tenths of a second of a
+    core), while this process has its oracle built and between partitions
+    only reads and writes.  Every partition is judged by the same function
+    (:meth:`RecordProcessor.partition <inputmend.records.process.RecordProcessor.partition>`),
+    so the output does not depend on which process judged it.  Spawned
+    processes die with this one."""
+
+    def __init__(
+        self, job: RecordJob, workers: int, processor: RecordProcessor | None = None
+    ) -> None:
         self.job = job
         self.workers = workers
+        self.here = processor if workers > 1 else None
         context = multiprocessing.get_context("spawn")
         self.pool = ProcessPoolExecutor(
-            max_workers=workers,
+            max_workers=workers - 1 if self.here is not None else workers,
             mp_context=context,
             initializer=die_with_parent,
             initargs=(os.getpid(),),
         )
 
     def submit(self, partition: Partition) -> Pending:
+        if self.here is not None and partition.index % self.workers == 0:
+            return _Here(self.here, partition)
         return self.pool.submit(process_partition, partition, self.job)
 
     def close(self) -> None:
@@ -137,7 +171,8 @@ def start(
     scheduler: str | None = None,
 ) -> Engine:
     """The engine ``kind`` (``local`` or ``dask``) for ``job``; ``processor``
-    is the caller's own, used when one local worker is enough."""
+    is the caller's own, the one local worker when one is enough, else one
+    of the local workers (see :class:`ProcessPool`)."""
     if kind == "dask":
         try:
             from inputmend.records.cluster import DaskEngine
@@ -148,7 +183,7 @@ def start(
         return DaskEngine(job, scheduler=scheduler, workers=workers)
     if workers <= 1:
         return InProcess(processor)
-    return ProcessPool(job, workers)
+    return ProcessPool(job, workers, processor)
 
 
 def run(partitioner: Partitioner, engine: Engine) -> Iterator[PartitionResult | Oversized]:
