@@ -42,6 +42,7 @@ import io
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -190,6 +191,10 @@ class Measured:
     peak_mb: float
     status: int
     stderr: str
+    cpu_s: float
+    """CPU time (user and system) of the process tree: the command and every
+    process it waited for (its workers), which a busy machine inflates far
+    less than the wall time."""
 
 
 def _tree_rss(pid: int) -> int:
@@ -208,13 +213,15 @@ def _tree_rss(pid: int) -> int:
 
 
 def measure(command: list[str], stdout: Path | None = None) -> Measured:
-    """Run ``command``; wall time and the peak resident memory of its process tree."""
+    """Run ``command``; wall time, CPU time and the peak resident memory of
+    its process tree."""
     started = time.monotonic()
     with stdout.open("w") if stdout else open(os.devnull, "w") as sink:
         return _measure(command, sink, started)
 
 
 def _measure(command: list[str], sink: Any, started: float) -> Measured:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, text=True, cwd=REPO)
     peak = 0
     done = threading.Event()
@@ -230,7 +237,9 @@ def _measure(command: list[str], sink: Any, started: float) -> Measured:
     _, stderr = process.communicate()
     done.set()
     sampler.join()
-    return Measured(time.monotonic() - started, peak / 2**20, process.returncode, stderr)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return Measured(time.monotonic() - started, peak / 2**20, process.returncode, stderr, cpu)
 
 
 def json_repair_loop(source: str, target: str) -> None:
@@ -304,8 +313,8 @@ def _rate(records: int, seconds: float) -> str:
 def _row(label: str, records: int, measured: Measured, extra: str = "") -> str:
     status = "" if measured.status in (0, 1) else f" (exit {measured.status})"
     return (
-        f"| {label} | {measured.seconds:.1f} s{status} | {_rate(records, measured.seconds)} "
-        f"| {measured.peak_mb:.0f} MB |{extra}"
+        f"| {label} | {measured.seconds:.1f} s{status} | {measured.cpu_s:.1f} s "
+        f"| {_rate(records, measured.seconds)} | {measured.peak_mb:.0f} MB |{extra}"
     )
 
 
@@ -332,7 +341,7 @@ def bench_format(fmt: str, folder: Path, args: argparse.Namespace) -> None:
     }
     for label, options in runs.items():
         if "dask" in options and not _has_dask():
-            rows.append(f"| {label} | – | – | – | the Dask extra is not installed |")
+            rows.append(f"| {label} | – | – | – | – | the Dask extra is not installed |")
             continue
         target = folder / f"out-{len(outputs)}{generated.path.suffix}"
         report = folder / f"out-{len(outputs)}.report.jsonl"
@@ -346,7 +355,7 @@ def bench_format(fmt: str, folder: Path, args: argparse.Namespace) -> None:
     if fmt == "json":
         label = "json.loads, then json_repair.repair_json (a Python loop, 1 core)"
         if importlib.util.find_spec("json_repair") is None:
-            rows.append(f"| {label} | – | – | – | json-repair is not installed |")
+            rows.append(f"| {label} | – | – | – | – | json-repair is not installed |")
         else:
             target = folder / "out-json-repair.jsonl"
             command = [sys.executable, __file__, "json-repair", str(generated.path), str(target)]
@@ -354,11 +363,11 @@ def bench_format(fmt: str, folder: Path, args: argparse.Namespace) -> None:
             outputs["json-repair"] = aligned(target, set(generated.cases))
             rows.append(_row(label, generated.records, measured, " |"))
             print(rows[-1], file=sys.stderr, flush=True)
-    print("\n| run | time | records/s | peak memory | summary |\n|---|---|---|---|---|")
+    print("\n| run | time | CPU | records/s | peak memory | summary |\n|---|---|---|---|---|---|")
     print("\n".join(rows))
 
     print("\nValid records alone (the undamaged file), one worker:\n")
-    print("| run | time | records/s | peak memory |\n|---|---|---|---|")
+    print("| run | time | CPU | records/s | peak memory |\n|---|---|---|---|---|")
     for verb in ("check", "repair"):
         command = [*INPUTMEND, verb, str(generated.valid), *mode, "--jobs", "1"]
         if verb == "repair":
@@ -366,7 +375,7 @@ def bench_format(fmt: str, folder: Path, args: argparse.Namespace) -> None:
         print(_row(f"`{verb} --jobs 1`", generated.records, measure(command)), flush=True)
 
     print("\nMemory against file size (`check --jobs 2`):\n")
-    print("| file | time | records/s | peak memory |\n|---|---|---|---|")
+    print("| file | time | CPU | records/s | peak memory |\n|---|---|---|---|---|")
     big = folder / f"valid-x4{generated.path.suffix}"
     _concatenate(generated.valid, big, 4, skip_header=fmt == "csv")
     for path, records in ((generated.valid, generated.records), (big, 4 * generated.records)):
