@@ -144,6 +144,17 @@ def test_partitions_cover_the_stream_and_split_it_as_a_whole(fmt: str) -> None:
             assert [p.index for p in parts] == list(range(len(parts)))  # type: ignore[attr-defined]
             pieces = [r for p in parts for r in _records(p, fmt)]  # type: ignore[arg-type]
             assert pieces == whole, (data, size)
+            # the partitioner hands its grouping on: the worker's, made again
+            for part in parts:
+                assert isinstance(part, Partition)
+                if fmt == "csv":
+                    lines = Lines.of(part.data, fmt)
+                    again, _ = record_stops(
+                        lines, fmt, final=True, max_bytes=1 << 20, joins=lambda record: True
+                    )
+                    assert part.stops == tuple(again), (data, size)
+                else:
+                    assert part.stops is None
 
 
 def test_a_line_too_long_to_hold_is_handed_out_in_pieces() -> None:

@@ -80,12 +80,15 @@ class Counts:
 class Partition:
     """A run of whole records cut from the input: its bytes and the number of
     its first line.  ``final``: nothing follows (its last line may lack a
-    line ending)."""
+    line ending).  ``stops``: the index after each record's last line, as
+    the partitioner grouped the lines to cut the partition (CSV), so that
+    the worker need not group them again; ``None``: not known."""
 
     index: int
     data: bytes
     first_line: int
     final: bool = False
+    stops: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -234,15 +234,18 @@ class RecordProcessor:
         """Judge (and repair) every record of a partition.  Valid records are
         only counted unless ``everything``; the output keeps their bytes."""
         lines = Lines.of(partition.data, self.fmt)
-        joins = self.joins if self.fmt == "csv" else None
-        stops, _ = record_stops(
-            lines,
-            self.fmt,
-            final=True,
-            max_bytes=self.settings.max_record_bytes,
-            joins=joins,
-            columns=self.columns,
-        )
+        if partition.stops is not None:  # as the partitioner grouped the lines
+            stops = list(partition.stops)
+        else:
+            joins = self.joins if self.fmt == "csv" else None
+            stops, _ = record_stops(
+                lines,
+                self.fmt,
+                final=True,
+                max_bytes=self.settings.max_record_bytes,
+                joins=joins,
+                columns=self.columns,
+            )
         contents, endings, fast = lines.contents, lines.endings, self.fast
         limit = self.settings.max_record_bytes
         replaced: dict[int, bytes | None] = {}

@@ -387,9 +387,10 @@ class Partitioner:
             ends.pop()  # the rest of this line (or the \n of its \r\n) is still to be read
         return ends
 
-    def _cut(self) -> int:
+    def _cut(self) -> tuple[int, tuple[int, ...] | None]:
         """Bytes at the start of the buffer that hold whole records, about a
-        partition's worth (0: not one record yet)."""
+        partition's worth (0: not one record yet), and where those records
+        end (see :meth:`_records_in`)."""
         limit = self.partition_bytes
         ends = self._line_ends()
         whole = ends[-1] if ends else 0
@@ -398,18 +399,20 @@ class Partitioner:
             if whole > limit:  # the last line end within the limit, else the first after it
                 below = bisect.bisect_right(ends, limit)
                 end = ends[below - 1] if below else ends[0]
-            cut = self._records_in(end)
+            cut, stops = self._records_in(end)
             if cut or end >= whole:
-                return cut
+                return cut, stops
             limit *= 2  # the first record is longer than the window
 
-    def _records_in(self, end: int) -> int:
-        """Bytes of ``buffer[:end]`` (whole lines) that hold whole records."""
+    def _records_in(self, end: int) -> tuple[int, tuple[int, ...] | None]:
+        """Bytes of ``buffer[:end]`` (whole lines) that hold whole records,
+        and the index after each one's last line (CSV; None for lines,
+        where each line is a record)."""
         if self.fmt == "lines" or end == 0:
-            return end
+            return end, None
         lines = Lines.of(self._buffer[:end], self.fmt)
         final = self._eof and end == len(self._buffer)
-        _, grouped = record_stops(
+        stops, grouped = record_stops(
             lines,
             self.fmt,
             final=final,
@@ -417,18 +420,20 @@ class Partitioner:
             joins=self.joins,
             columns=self.columns,
         )
-        return end if grouped == len(lines.contents) else lines.size(grouped)
+        cut = end if grouped == len(lines.contents) else lines.size(grouped)
+        return cut, tuple(stops)
 
     def __iter__(self) -> Iterator[Partition | Oversized]:
         while True:
             self._fill(self.partition_bytes)
             if not self._buffer:
                 return
-            cut = self._cut()
+            cut, stops = self._cut()
             if cut:
                 first_line = self.line
                 data = self._consume(cut)
-                yield Partition(self._index, data, first_line, self._eof and not self._buffer)
+                final = self._eof and not self._buffer
+                yield Partition(self._index, data, first_line, final, stops)
                 self._index += 1
             elif not self._line_ends() and len(self._buffer) > self.max_record_bytes:
                 item = Oversized(self._index, self.line, self._rest_of_line())
