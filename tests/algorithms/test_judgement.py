@@ -793,3 +793,12 @@ def test_a_phrase_made_a_name_counts_its_words() -> None:
     assert (divided.divided, divided.phrase) == (1, 1)
     listed = "hooks:\n- id: x\n  args\n  - --fix\n"
     assert judge(yaml, listed, listed.replace("args", "args:")).phrase == 0
+
+
+def test_a_text_an_end_tag_closes_is_no_phrase_made_a_name() -> None:
+    # the end tag divides the text it closes, but no value follows it on
+    # its line: the words before it are a text, not a name of several words
+    xml = _lexer("xml")
+    original = "<r>\n  <f>\nsyntax error: def function(\n  <s>x</s>\n</r>\n"
+    closed = original.replace("function(\n", "function(</f>\n")
+    assert judge(xml, original, closed).phrase == 0
