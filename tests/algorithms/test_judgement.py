@@ -105,7 +105,11 @@ def test_a_foreign_reading_is_kept_only_as_one_token(json: TolerantLexer) -> Non
     # quotes around it: not a string with unescaped quotes)
     text = '{"name": "JD Ballard" ~ "email": "x"}'
     split = judge(json, text, '{"name": "JD Ballard" , "email": "x"}')
-    assert (split.changed, split.data_lost, split.junk_lost) == (0, 0, 0)  # `~` re-read as `,`
+    # `~` is no separator: overwritten by `,`, it is lost as junk, as deleted
+    assert (split.changed, split.data_lost, split.junk_lost) == (0, 0, 1)
+    semicolon = '{"name": "JD Ballard"; "email": "x"}'
+    # a `;` is a separator of another writing: re-read as `,`, not lost
+    assert judge(json, semicolon, '{"name": "JD Ballard", "email": "x"}').junk_lost == 0
     assert judge(json, text, '{"name": "JD Ballard" "email": "x"}').junk_lost == 1
     assert judge(json, text, '{"name": "JD Ballard", "email": "x"}').changed == 0
     # an edit beside it leaves the foreign reading as it is: still changed
@@ -802,3 +806,10 @@ def test_a_text_an_end_tag_closes_is_no_phrase_made_a_name() -> None:
     original = "<r>\n  <f>\nsyntax error: def function(\n  <s>x</s>\n</r>\n"
     closed = original.replace("function(\n", "function(</f>\n")
     assert judge(xml, original, closed).phrase == 0
+
+
+def test_junk_overwritten_by_a_quote_is_lost_unless_it_was_one() -> None:
+    toml = _lexer("toml")
+    original = "[a]\nname = &main\n"
+    assert judge(toml, original, '[a]\nname = "main"\n').junk_lost == 1
+    assert judge(toml, original, '[a]\nname = "&main"\n').junk_lost == 0

@@ -188,8 +188,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     Characters no terminal reads, other than letters and digits, deleted
     (``@@@``): not data for the ranking, but the loss rule counts them, so that
     deleting a long run of anything is never done unasked.  One overwritten
-    by punctuation is re-read, not deleted (the ``(`` of a Python tuple as
-    ``[``).
+    by punctuation of its kind is re-read, not deleted (the ``(`` of a
+    Python tuple as ``[``, a ``;`` as ``,``); TOML's ``&main`` written
+    ``"main"`` loses its ``&``.
 
 Edits are judged character by character where they replace one for one,
 and apart where they keep characters between (``('a'`` rewritten as
@@ -310,11 +311,12 @@ class _EditMap:
         for edit in edits:
             self.shift.append(self.shift[-1] + len(edit.insert) - edit.delete)
         self.out = [edit.offset + self.shift[index] for index, edit in enumerate(edits)]
-        # input offsets overwritten one for one by punctuation: junk re-read
-        # as a delimiter (Python's `(` of a tuple as `[`), not deleted; one
-        # set for all the windows of a repair, not one per window
+        # input offsets overwritten one for one by punctuation, with it: junk
+        # re-read as a delimiter of its kind (Python's `(` of a tuple as
+        # `[`), not deleted (see :func:`_alike`); one map for all the
+        # windows of a repair, not one per window
         self.repunctuated = {
-            edit.offset
+            edit.offset: edit.insert
             for edit in edits
             if edit.delete == len(edit.insert) == 1
             and not (edit.insert.isalnum() or edit.insert.isspace())
@@ -1704,12 +1706,12 @@ class _Assessment:
             token = tokens[index] if index >= 0 and offset < tokens[index].end else None
             if token is None or token.role is Role.JUNK:
                 if hidden:
-                    counted = char.isalnum() or offset not in self.repunctuated
+                    counted = char.isalnum() or not self._overwritten_alike(offset, char)
                     commented += counted
                     tail += counted and offset in self.trailing
                     continue
                 lost += char.isalnum()
-                junk += not char.isalnum() and offset not in self.repunctuated
+                junk += not char.isalnum() and not self._overwritten_alike(offset, char)
             elif index in self.kept or index in self.retyped:
                 continue
             elif token.role is Role.STRUCTURE and token.foreign is None:
@@ -1733,6 +1735,12 @@ class _Assessment:
             structure += not field
             dropped += field
         return lost, structure, junk, commented, escapes, tail, dropped
+
+    def _overwritten_alike(self, offset: int, char: str) -> bool:
+        """Is the input's ``char`` at ``offset`` overwritten by punctuation
+        of its kind (:func:`_alike`): re-read, not lost?"""
+        written = self.repunctuated.get(offset)
+        return written is not None and _alike(char, written)
 
     def _dropped(self, position: int) -> bool:
         """Is the punctuation token at ``position`` a field separator
@@ -2276,6 +2284,17 @@ def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
             records.append([])
         records[-1].append(lexeme)
     return records
+
+
+_KINDS = ("([{<", ")]}>", "\"'`\u2018\u2019\u201c\u201d", ",;:=|")
+"""Punctuation by kind: openers, closers, quotes, separators."""
+
+
+def _alike(char: str, written: str) -> bool:
+    """Is ``written`` punctuation of the same kind as ``char`` (an opener
+    for an opener, a quote for a quote), so that it re-reads it?  An ``&``
+    overwritten by a quote is lost: it is no quote of another writing."""
+    return any(char in kind and written in kind for kind in _KINDS)
 
 
 def _data_before(lexemes: list[Lexeme], index: int, end: int) -> bool:
