@@ -43,3 +43,11 @@ def test_the_quotes_nearest_the_error_are_tried_first_and_bounded() -> None:
 def test_a_grammar_whose_strings_no_backslash_escapes_gets_nothing() -> None:
     found = proposed(ESCAPES, 'a,b\n1,"x"y",3\n', "csv")
     assert found.repairs == () and found.cost.tests == 0
+
+
+def test_not_before_a_quote_that_begins_a_string_after_a_separator() -> None:
+    # `"all` lost its closing quote; the quote after `, ` begins the next
+    # string: escaping it would make one string of two
+    text = '{"e": "a \\"b\\"", "tags": ["all , "Meta tag"]}'
+    found = texts(proposed(ESCAPES, text, "json"))
+    assert '{"e": "a \\"b\\"", "tags": ["all , \\"Meta tag"]}' not in found

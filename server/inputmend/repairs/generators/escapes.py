@@ -14,8 +14,9 @@ error), on a line that escapes that quote elsewhere: whoever wrote it
 escapes quotes inside its strings, and the one without a backslash is the
 odd one out.  On a line that escapes none, a quote without one is far more
 often a string's own (``["a, "b"]`` lost the quote after ``a``), and a
-backslash before it would join two strings into one.  The oracle verifies
-every candidate and the ranking weighs them with the others.  A grammar
+backslash before it would join two strings into one; so is one after a
+separator or an opener (``"all , "Meta tag"``): it begins a string.  The
+oracle verifies every candidate and the ranking weighs them with the others.  A grammar
 without such strings gets nothing.
 """
 
@@ -53,6 +54,21 @@ def unescaped_quotes(text: str, start: int, end: int, quote: str) -> list[int]:
     return found
 
 
+STARTS = frozenset(",:;=([{")
+"""Punctuation after which a quote (blanks between) begins a string: a
+separator or an opener (``, "b"``, ``: "x"``, ``["a"``)."""
+
+
+def _inside_words(text: str, start: int, offset: int) -> bool:
+    """Is the quote at ``offset`` not one that begins a string: its previous
+    character other than a blank, from ``start``, is no :data:`STARTS`?  A
+    quote inside a string's text follows a word or other text
+    (``"say "hi\\" now"``, a pattern's ``+"``); one after ``, `` begins a
+    string, and a backslash before it would join two strings into one."""
+    before = text[start:offset].rstrip(" \t")
+    return bool(before) and before[-1] not in STARTS
+
+
 def proposals(text: str, error: int, quotes: tuple[str, ...]) -> Iterator[tuple[Edit, ...]]:
     """A backslash before each unescaped quote of ``quotes`` on the failing
     lines that escape that quote elsewhere, the :data:`QUOTES` nearest
@@ -63,7 +79,11 @@ def proposals(text: str, error: int, quotes: tuple[str, ...]) -> Iterator[tuple[
         low, high = max(start, error - LINE // 2), min(end, error + LINE // 2)
         for quote in quotes:
             if "\\" + quote in text[low:high]:
-                found.extend(unescaped_quotes(text, low, high, quote))
+                found.extend(
+                    offset
+                    for offset in unescaped_quotes(text, low, high, quote)
+                    if _inside_words(text, low, offset)
+                )
     for offset in sorted(set(found), key=lambda offset: (abs(offset - error), offset))[:QUOTES]:
         yield (Edit(offset, 0, "\\"),)
 
