@@ -813,3 +813,12 @@ def test_junk_overwritten_by_a_quote_is_lost_unless_it_was_one() -> None:
     original = "[a]\nname = &main\n"
     assert judge(toml, original, '[a]\nname = "main"\n').junk_lost == 1
     assert judge(toml, original, '[a]\nname = "&main"\n').junk_lost == 0
+
+
+def test_words_before_a_quote_put_back_are_no_name_of_several_words() -> None:
+    # the quote closes a value's text; only a separator (`:`, `=`) divides a
+    # name of several words from its value
+    xml = _lexer("xml")
+    original = '<a>\n  <o type="rss" text="Quarry releases xmlUrl="https://q.example/x"/>\n</a>\n'
+    closed = original.replace("releases xmlUrl", 'releases" xmlUrl')
+    assert judge(xml, original, closed).phrase == 0

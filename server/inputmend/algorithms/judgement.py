@@ -87,8 +87,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     two, which is the repair or a misreading, as the data decides.
 ``phrase``
     Of the values ``divided``, the words after the inserted punctuation on
-    its line beyond the first, and before it beyond the first where words
-    follow it (a name of several words, not a text an end tag closes): ``TODO:
+    its line beyond the first, and before it beyond the first where it is
+    a separator and words follow it (a name of several words, not a text a
+    quote or an end tag closes): ``TODO:
     check this value`` has 2, ``deprecated, remove: later`` 1, ``key:
     value`` none (a string that ran on over lines, closed by a quote put
     back, has none either); and of a line of one data token that the repair
@@ -1341,11 +1342,14 @@ class _Assessment:
                     cut = dividing[0][1]
                     line_end = self.repaired.find("\n", cut, high)
                     after = _WORD.findall(self.repaired, cut, high if line_end < 0 else line_end)
-                    # and before it on its line, where a value follows: a
-                    # name of several words (not a text an end tag closes)
+                    # and before it on its line, where a separator divides
+                    # it from a value that follows: a name of several words
+                    # (not a text that an end tag or a quote closes)
                     line_start = max(low, self.repaired.rfind("\n", low, dividing[0][0]) + 1)
                     before = _WORD.findall(self.repaired, line_start, dividing[0][0])
-                    before = before if after else []
+                    mark = self.repaired[dividing[0][0] : dividing[0][1]].strip()
+                    if not (after and mark and all(c in _SEPARATORS for c in mark)):
+                        before = []
                     self.phrase += max(0, len(after) - 1) + max(0, len(before) - 1)
             return False
         if cover.role is Role.LAYOUT and token.role is not Role.LAYOUT and self._hidden(token):
@@ -2286,7 +2290,10 @@ def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
     return records
 
 
-_KINDS = ("([{<", ")]}>", "\"'`\u2018\u2019\u201c\u201d", ",;:=|")
+_SEPARATORS = ",;:=|"
+"""Punctuation that separates: between items, or a name and its value."""
+
+_KINDS = ("([{<", ")]}>", "\"'`\u2018\u2019\u201c\u201d", _SEPARATORS)
 """Punctuation by kind: openers, closers, quotes, separators."""
 
 
