@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from inputmend.algorithms.syntactic import TokenMaximized
 from inputmend.core.budget import RunStats
-from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.repairs.generators.ddmax import HYBRID, lexical_runs
-from tests.repairs.generators.run import context
+from tests.repairs.generators.run import context, repair_of
 
 TEXT = '{"name": "inputmend", "summary": "repairs broken input files" "version": 3}\n'
 
@@ -42,18 +42,13 @@ LOST = 'id,name,"last, first",city,note\n2,Ada Lovelace,Lovelace, Ada",Lima,paid
 """A CSV field that lost its opening quote."""
 
 
-def _repair(text: str, *edits: Edit) -> Repair:
-    repaired = apply_edits(text, edits)
-    return Repair(repaired, edits, "test", True, distance(text, repaired))
-
-
 def test_it_is_not_wanted_after_a_repair_that_keeps_everything() -> None:
     found = context(LOST, "csv")
-    quoted = _repair(LOST, Edit(LOST.index("Lovelace, "), 0, '"'))  # re-reads words only
+    quoted = repair_of(LOST, Edit(LOST.index("Lovelace, "), 0, '"'))  # re-reads words only
     assert not found.judge(quoted).harmless
     assert not HYBRID.wanted(found, (quoted,))
     # beside a repair that loses a character (the comma), deleting may find better
-    joined = _repair(LOST, Edit(LOST.index(", Ada"), 1, ""))
+    joined = repair_of(LOST, Edit(LOST.index(", Ada"), 1, ""))
     assert HYBRID.wanted(found, (joined,))
     assert HYBRID.wanted(found, ())
     # an invalid proposal is no repair to give way to

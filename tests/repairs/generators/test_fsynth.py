@@ -5,27 +5,22 @@ from __future__ import annotations
 from inputmend import services
 from inputmend.config.schema import OracleSpec
 from inputmend.core.budget import Budget
-from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.core.model import Edit
 from inputmend.oracles.factory import build_oracle
 from inputmend.repairs.generators.fsynth import FSYNTH
-from tests.repairs.generators.run import context
+from tests.repairs.generators.run import context, repair_of
 
 HEAD = 'id,name,"last, first",city,note\n1,Mei Chen,"Chen, Mei",Lima,ok\n'
 LOST = HEAD + '2,Ada Lovelace,Lovelace, Ada",Lima,paid in full\n'  # its opening quote lost
 
 
-def _repair(text: str, *edits: Edit) -> Repair:
-    repaired = apply_edits(text, edits)
-    return Repair(repaired, edits, "test", True, distance(text, repaired))
-
-
 def test_it_is_not_wanted_after_a_repair_that_keeps_everything() -> None:
     found = context(LOST, "csv")
-    quoted = _repair(LOST, Edit(LOST.index("Lovelace, "), 0, '"'))  # re-reads words only
+    quoted = repair_of(LOST, Edit(LOST.index("Lovelace, "), 0, '"'))  # re-reads words only
     assert not found.judge(quoted).harmless
     assert not FSYNTH.wanted(found, (quoted,))
     # a repair that loses a character (the comma) leaves room for the search
-    joined = _repair(LOST, Edit(LOST.index(", Ada"), 1, ""))
+    joined = repair_of(LOST, Edit(LOST.index(", Ada"), 1, ""))
     assert FSYNTH.wanted(found, (joined,))
     assert FSYNTH.wanted(found, ())
 
