@@ -21,7 +21,9 @@ from inputmend.core.text import (
     decode_bytes,
     encode,
     escape_undecodable,
+    first_on_line,
     first_undecodable,
+    line_start,
     looks_binary,
     looks_legacy,
     printable,
@@ -305,3 +307,11 @@ def test_a_surrogate_is_a_byte_in_utf8_and_a_code_unit_in_utf16() -> None:
     assert undecodable_message(utf16.text, 3, utf16.encoding) == (
         "lone surrogate \\udce9 (bytes e9 dc) is not valid utf-16-le"
     )
+
+
+def test_line_start_and_what_comes_first_on_a_line() -> None:
+    text = "a = 1\n  b = 2\n"
+    assert [line_start(text, offset) for offset in (0, 4, 6, 8, len(text))] == [0, 0, 6, 6, 14]
+    assert first_on_line(text, text.index("b"))
+    assert not first_on_line(text, text.index("2"))
+    assert first_on_line(text, 0)

@@ -35,7 +35,7 @@ from inputmend.core import levenshtein
 from inputmend.core.budget import Budget, BudgetExhausted, RunStats
 from inputmend.core.model import Edit, Repair, edits_between
 from inputmend.core.oracle import Feedback, Oracle, Verdict
-from inputmend.core.text import common_prefix
+from inputmend.core.text import common_prefix, line_start
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS, Hints, HintsError, Rewrite
 from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, TolerantLexer
@@ -258,15 +258,11 @@ class _Draft:
 
 
 # ------------------------------------------------------------------ options
-def _line_start(text: str, offset: int) -> int:
-    return text.rfind("\n", 0, offset) + 1
-
-
 def _removal(text: str, start: int, end: int) -> Edit:
     """Deleting ``text[start:end]``: with its line when nothing else is on it,
     with the blanks after it when it starts its line, else with the blanks
     before it (`` // note`` after a value)."""
-    line = _line_start(text, start)
+    line = line_start(text, start)
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
     alone_before = not text[line:start].strip()
@@ -412,12 +408,12 @@ def _near(text: str, error: int, last_token: int | None) -> int:
     :data:`REACH` characters before the token on a long line), not more
     than :data:`RUN_ON_REACH` characters back (a 100 KB string cut off is
     not searched whole by every hint)."""
-    early = _line_start(text, error)
+    early = line_start(text, error)
     for _ in range(REACH_LINES):
-        early = _line_start(text, max(0, early - 1))
+        early = line_start(text, max(0, early - 1))
     early = max(early, error - REACH)
     if last_token is not None:
-        early = min(early, max(_line_start(text, last_token), last_token - REACH))
+        early = min(early, max(line_start(text, last_token), last_token - REACH))
     return max(early, error - RUN_ON_REACH)
 
 
@@ -665,7 +661,7 @@ def hint_repairs(
             error = len(current) if feedback.error_offset is None else feedback.error_offset
             if feedback.verdict is Verdict.INCORRECT and feedback.error_offset is None:
                 break  # no position to go by
-            anchors = {error, _line_start(current, error)}
+            anchors = {error, line_start(current, error)}
             last = None
             if locator is not None and error > 0:
                 last = locator.last_token_start(current[:error])
@@ -692,7 +688,7 @@ def hint_repairs(
                     current, error, hints, set(), searched, poll=meter.poll, scans=scans
                 )
                 solved, best = attempt(anywhere_before)
-                searched = max(searched, min(early, _line_start(current, error)))
+                searched = max(searched, min(early, line_start(current, error)))
             if not solved and _stuck(best, remaining) and len(applied) == hinted:
                 # words where a value stands, without quotes: a string (not
                 # after a plain step, whose guess may have made the words:

@@ -215,6 +215,7 @@ from inputmend.core import levenshtein
 from inputmend.core.budget import BudgetExhausted
 from inputmend.core.loss import significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
+from inputmend.core.text import first_on_line
 from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
 
 LOOKAROUND = 512
@@ -822,11 +823,7 @@ class Judge:
             text = self.original
             lexemes = self.lexer.lex(text, 0, len(text), foreign=False)
             data = [t for t in lexemes if t.role is not Role.LAYOUT]
-            self._following = frozenset(
-                t.kind
-                for t in data[1:]
-                if not text[text.rfind("\n", 0, t.start) + 1 : t.start].strip()
-            )
+            self._following = frozenset(t.kind for t in data[1:] if first_on_line(text, t.start))
         return kind in self._following
 
     # -- judging ------------------------------------------------------------

@@ -547,6 +547,16 @@ def offset_of(text: str, line: int, column: int) -> int:
     return min(len(text), start + max(column - 1, 0))
 
 
+def line_start(text: str, offset: int) -> int:
+    """Where the line holding ``offset`` starts (lines end at ``\n``)."""
+    return text.rfind("\n", 0, offset) + 1
+
+
+def first_on_line(text: str, offset: int) -> bool:
+    """Is there nothing but blanks before ``offset`` on its line?"""
+    return not text[line_start(text, offset) : offset].strip()
+
+
 def snippet(text: str, limit: int = 40) -> str:
     """A short, printable rendering of a piece of text for messages."""
     return printable(text if len(text) <= limit else text[: limit - 1] + "…")

@@ -56,7 +56,7 @@ from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.oracle import Verdict
-from inputmend.core.text import common_prefix
+from inputmend.core.text import common_prefix, line_start
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import Candidates, Generator, verified
 
@@ -65,10 +65,6 @@ ALGORITHM = "closer-line"
 BLANK_LINES = 3
 """How many runs of lines that hold only blanks above an error's line, the
 nearest first, a closer is proposed in (each one oracle run)."""
-
-
-def _line_start(text: str, offset: int) -> int:
-    return text.rfind("\n", 0, offset) + 1
 
 
 def _indent(line: str) -> str:
@@ -81,7 +77,7 @@ def line_leading(text: str, edit: Edit) -> str | None:
     inserted there; else None."""
     if edit.delete or not edit.insert:
         return None
-    start = _line_start(text, edit.offset)
+    start = line_start(text, edit.offset)
     content = start + len(_indent(text[start:]))
     inserted, at = edit.insert, edit.offset
     while at > content and text[at - 1] == inserted[-1]:
@@ -98,12 +94,12 @@ def proposals(text: str, at: int, closer: str, *, own_line: bool) -> Iterator[tu
     """Places for ``closer``, lost before the content of the line at ``at``
     (see the module's docstring), best first; on a line of its own only when
     ``own_line``."""
-    start = _line_start(text, at)
+    start = line_start(text, at)
     own = text[start:at]
     if start == 0:
         return
     above_end = start - 1  # the line break that ends the line above
-    above_start = _line_start(text, above_end)
+    above_start = line_start(text, above_end)
     above = text[above_start:above_end]
     ending = "\r\n" if above.endswith("\r") else "\n"
     above = above.removesuffix("\r")
@@ -165,8 +161,8 @@ def _run_top(text: str, start: int) -> int:
     ``start``: at the end of its first line, right after the content above
     (a closer ends what it closes; the blank lines after it part that from
     what follows)."""
-    while start > 0 and _blank(text, _line_start(text, start - 1)) is not None:
-        start = _line_start(text, start - 1)
+    while start > 0 and _blank(text, line_start(text, start - 1)) is not None:
+        start = line_start(text, start - 1)
     line = _blank(text, start)
     return start + (0 if line is None else len(line))
 
@@ -176,14 +172,14 @@ def blank_lines(text: str, before: int) -> Iterator[int]:
     the line at ``before`` (:func:`_run_top`), nearest first, at most
     :data:`BLANK_LINES` runs."""
     found = 0
-    start = _line_start(text, before)
+    start = line_start(text, before)
     while start > 0 and found < BLANK_LINES:
-        start = _line_start(text, start - 1)
+        start = line_start(text, start - 1)
         if _blank(text, start) is not None:
             found += 1
             at = _run_top(text, start)
             yield at
-            start = _line_start(text, at)
+            start = line_start(text, at)
 
 
 def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple[Edit, ...]]:
@@ -193,7 +189,7 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
     error = context.feedback.error_offset
     if context.feedback.verdict is Verdict.COMPLETE or error is None:
         return
-    error_line = _line_start(text, error)
+    error_line = line_start(text, error)
     content = error_line + len(_indent(text[error_line:]))
     laid_out = content < len(text)  # not a text cut off
 
@@ -212,7 +208,7 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
         return tuple(
             end
             for end in blank_lines(text, error)
-            if _closes_earlier(context, _content_end_above(text, _line_start(text, end)))
+            if _closes_earlier(context, _content_end_above(text, line_start(text, end)))
         )
 
     for repair in found:
@@ -228,7 +224,7 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
             continue
         closer = line_leading(text, edit)
         own_line: bool | None = None
-        if closer is not None and _line_start(text, edit.offset) == error_line:
+        if closer is not None and line_start(text, edit.offset) == error_line:
             own_line = laid_out
         elif _in_front(text, edit, content) and edit.offset < error_line:
             closer, own_line = edit.insert, True  # closed at the end of the line above
@@ -239,12 +235,12 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
                 yield (Edit(end, 0, closer or edit.insert),)
 
 
-def _content_end_above(text: str, line_start: int) -> int:
-    """Where the last line with text above the line at ``line_start`` ends
-    (0 when there is none)."""
-    end = line_start - 1
+def _content_end_above(text: str, line: int) -> int:
+    """Where the last line with text above the line that starts at ``line``
+    ends (0 when there is none)."""
+    end = line - 1
     while end > 0:
-        start = _line_start(text, end)
+        start = line_start(text, end)
         if text[start:end].strip():
             return end
         end = start - 1
@@ -272,7 +268,7 @@ def _opened_before_content(context: RepairContext, error_line: int) -> bool:
     for _ in range(OPENER_LINES):
         if start == 0 or inside is None:
             return False
-        start = _line_start(text, start - 1)
+        start = line_start(text, start - 1)
         before = locator.completion(text[:start])
         if before is None or len(before) >= len(inside) or not inside.endswith(before):
             continue
@@ -293,7 +289,7 @@ def _closes_earlier(context: RepairContext, offset: int) -> bool:
     locator = context.locator
     if locator is None:
         return False
-    start = _line_start(context.text, offset)
+    start = line_start(context.text, offset)
     before, after = (
         locator.completion(context.text[:start]),
         locator.completion(context.text[:offset]),

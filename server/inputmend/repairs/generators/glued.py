@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair
+from inputmend.core.text import first_on_line
 from inputmend.grammar.tolerant import Role
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
@@ -79,7 +80,7 @@ def pairs_of(context: RepairContext) -> Pairs:
         name, separator = lexemes[index], lexemes[index + 1]
         if name.role is not Role.DATA or separator.role is not Role.STRUCTURE:
             continue
-        if "\n" in text[name.start : separator.end] or not _starts_line(text, name.start):
+        if "\n" in text[name.start : separator.end] or not first_on_line(text, name.start):
             continue
         names.add(text[name.start : name.end])
         after = lexemes[index + 2] if index + 2 < len(lexemes) else None
@@ -92,11 +93,6 @@ def pairs_of(context: RepairContext) -> Pairs:
             separators[text[name.end : after.start]] += 1
     written = max(sorted(separators), key=lambda s: separators[s]) if separators else None
     return Pairs(frozenset(names), frozenset(values), written)
-
-
-def _starts_line(text: str, offset: int) -> bool:
-    start = text.rfind("\n", 0, offset) + 1
-    return not text[start:offset].strip()
 
 
 def _stem(name: str) -> str:
