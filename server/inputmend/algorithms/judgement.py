@@ -1339,15 +1339,15 @@ class _Assessment:
                     cut = dividing[0][1]
                     line_end = self.repaired.find("\n", cut, high)
                     after = _WORD.findall(self.repaired, cut, high if line_end < 0 else line_end)
+                    self.phrase += max(0, len(after) - 1)
                     # and before it on its line, where a separator divides
                     # it from a value that follows: a name of several words
                     # (not a text that an end tag or a quote closes)
-                    line_start = max(low, self.repaired.rfind("\n", low, dividing[0][0]) + 1)
-                    before = _WORD.findall(self.repaired, line_start, dividing[0][0])
                     mark = self.repaired[dividing[0][0] : dividing[0][1]].strip()
-                    if not (after and mark and all(c in _SEPARATORS for c in mark)):
-                        before = []
-                    self.phrase += max(0, len(after) - 1) + max(0, len(before) - 1)
+                    if after and mark and all(c in _SEPARATORS for c in mark):
+                        start = max(low, self.repaired.rfind("\n", low, dividing[0][0]) + 1)
+                        before = _WORD.findall(self.repaired, start, dividing[0][0])
+                        self.phrase += max(0, len(before) - 1)
             return False
         if cover.role is Role.LAYOUT and token.role is not Role.LAYOUT and self._hidden(token):
             return False  # turned into a comment: counted as ``commented``
