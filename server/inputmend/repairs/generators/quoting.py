@@ -46,7 +46,7 @@ from inputmend.oracles.wrappers import metered
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
 from inputmend.repairs.generators.completion import not_completed
-from inputmend.repairs.generators.search import gives_way_to
+from inputmend.repairs.generators.search import kept_whole
 
 ALGORITHM = "quote"
 
@@ -331,11 +331,9 @@ def _wanted(context: RepairContext, found: tuple[Repair, ...]) -> bool:
     """Worth running on an input that completion did not finish
     (:func:`~inputmend.repairs.generators.completion.not_completed`) while
     no valid repair found before keeps everything
-    (:func:`~inputmend.repairs.generators.search.gives_way_to`): beside such
+    (:func:`~inputmend.repairs.generators.search.kept_whole`): beside such
     a repair, quoting a whole value can only offer one that changes more."""
-    if not not_completed(context, found):
-        return False
-    return not any(repair.valid and gives_way_to(context, repair) for repair in found)
+    return not_completed(context, found) and not kept_whole(context, found)
 
 
 QUOTING = Generator(ALGORITHM, 1, _run, _wanted)

@@ -55,6 +55,11 @@ def gives_way_to(context: RepairContext, repair: Repair) -> bool:
     return keeps_everything(judgement)
 
 
+def kept_whole(context: RepairContext, found: tuple[Repair, ...]) -> bool:
+    """Does a valid repair found before keep everything (:func:`gives_way_to`)?"""
+    return any(repair.valid and gives_way_to(context, repair) for repair in found)
+
+
 def nothing_kept_whole(context: RepairContext, found: tuple[Repair, ...]) -> bool:
     """Worth searching when a search may help (:func:`searching_may_help`)
     and no valid repair found before keeps everything (:func:`gives_way_to`).
@@ -63,6 +68,4 @@ def nothing_kept_whole(context: RepairContext, found: tuple[Repair, ...]) -> boo
     loses or makes up a character to re-read fewer tokens, which is not the
     repair a person meant (a field that lost its quote quoted again, not
     its comma deleted), and it would spend most of its budget to find it."""
-    if not searching_may_help(context, found):
-        return False
-    return not any(repair.valid and gives_way_to(context, repair) for repair in found)
+    return searching_may_help(context, found) and not kept_whole(context, found)
