@@ -16,7 +16,8 @@ from inputmend.algorithms.layout import (
     layout_repairs,
     quote_edits,
 )
-from inputmend.core.budget import BudgetExhausted
+from inputmend.core.budget import Budget, BudgetExhausted
+from inputmend.core.model import Edit
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.syntax import brackets_of
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -329,3 +330,25 @@ def test_reading_the_brackets_of_a_long_line_asks_the_budget() -> None:
 
     layout_of(text, brackets, poll)
     assert polls >= 1_000_000 // 4096
+
+
+def test_a_bracket_written_twice_is_tried_before_the_edges_of_later_lines() -> None:
+    # the doubled `[` makes every later line disagree with its indentation:
+    # the deletion of the twin comes before the many edits at those lines'
+    # edges, so a budget of a few checks still reaches it
+    records = [{"name": f"item {i}", "tags": ["a", "b"], "size": i} for i in range(12)]
+    original = json.dumps({"keywords": ["x", "y", "z"], "records": records}, indent=4)
+    damaged = original.replace('"keywords": [', '"keywords": [[', 1)
+    twin = damaged.index("[[") + 1
+    brackets = brackets_of(CompiledGrammar.load("json"))
+    assert brackets is not None
+    edits = list(layout_edits(damaged, brackets))
+    deletion = edits.index(Edit(twin, 1, ""))
+    assert deletion < 5 < len(edits)
+    found = layout_repairs(
+        damaged,
+        IncrementalGrammarOracle("json"),
+        brackets=brackets,
+        budget=Budget(max_tests=deletion + 1),
+    )
+    assert original in [repair.text for repair in found.repairs]

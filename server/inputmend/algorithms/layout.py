@@ -363,13 +363,20 @@ def _breaks(lines: tuple[Line, ...]) -> list[int]:
 
 def _surplus(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """The brackets of a line that may be one too many: one written twice
-    (the second of two alike, ``[[``, ``}}``, blanks between them allowed),
-    and the first and the last bracket of the line."""
+    (:func:`_twice`), and the first and the last bracket of the line."""
     chosen = dict.fromkeys([found[0], found[-1]] if found else [])
-    for (start, first), (offset, second) in itertools.pairwise(found):
-        if first == second and not text[start + len(first) : offset].strip():
-            chosen[(offset, second)] = None
+    chosen.update(dict.fromkeys(_twice(text, found)))
     return list(chosen)
+
+
+def _twice(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The brackets of ``found`` (in order) written twice: the second of two
+    alike with only blanks between them (``[[``, ``} }``)."""
+    return [
+        (offset, second)
+        for (start, first), (offset, second) in itertools.pairwise(found)
+        if first == second and not text[start + len(first) : offset].strip()
+    ]
 
 
 _SEPARATORS = ",;"
@@ -425,11 +432,13 @@ def layout_edits(
     closing = _closing_breaks(text, layout, brackets, poll)
     if len(closing) * 2 > len(lines) > FLAT_LINES:
         closing = []  # most lines disagree: the text does not indent what it nests
+    breaks = [*closing, *_breaks(lines)]
     seen: set[Edit] = set()
     for edit in itertools.chain(
         doubled,
         _lost_first_opener(text, layout, brackets) if openers else (),
-        _edge_edits(text, layout, [*closing, *_breaks(lines)], closers, inserted),
+        _written_twice(text, layout, breaks),
+        _edge_edits(text, layout, breaks, closers, inserted),
         quote_edits(text, brackets),
         (edit for k in closing for edit in _inside(text, lines[k - 1], closers, inserted)),
     ):
@@ -493,6 +502,18 @@ def _doubled_unclosed(text: str, layout: Layout, brackets: Brackets) -> list[Edi
     if text[last + len(closer) :].strip():
         return []
     return [Edit(offset, len(bracket), "")]
+
+
+def _written_twice(text: str, layout: Layout, breaks: list[int]) -> Iterator[Edit]:
+    """Deleting a bracket written twice on the line before each of ``breaks``
+    (:func:`_twice`), before any other edit there: a slip of the hand
+    doubles a bracket where it stands, while the edits at a line's edges
+    guess where a bracket went, and a long text has many breaks whose edges
+    would use up the budget before the doubled bracket's turn came."""
+    for k in dict.fromkeys(breaks):
+        before = layout.lines[k - 1]
+        for offset, bracket in _twice(text, layout.brackets_in(before.content, before.end)):
+            yield Edit(offset, len(bracket), "")
 
 
 def _edge_edits(
