@@ -505,6 +505,14 @@ def test_an_ini_line_without_a_name_after_a_value_is_offered_as_its_continuation
     assert continued in [repair.text for repair in result.repairs]
 
 
+def test_a_line_of_prose_in_a_small_ini_file_gets_its_comment_marker_back() -> None:
+    text = "[server]\nthis is a comment\nport = 8080\n"
+    result = services.repair(text, IncrementalGrammarOracle("ini"), budget=Budget(max_tests=500))
+    best = result.repairs[0]
+    assert best.text.replace(";", "#") == "[server]\n# this is a comment\nport = 8080\n"
+    assert not best.lossy
+
+
 @pytest.mark.parametrize(
     ("text", "wanted"),
     [

@@ -303,6 +303,23 @@ def test_text_a_repair_turns_into_a_comment_is_commented_not_lost() -> None:
     assert (kept.commented, kept.data_lost) == (0, 0)
 
 
+def test_a_line_of_prose_commented_whole_is_counted_apart() -> None:
+    ini = _lexer("ini")
+    text = "[server]\nthis is a comment\nport = 8080\n"
+    whole = judge(ini, text, "[server]\n; this is a comment\nport = 8080\n")
+    assert (whole.commented, whole.prose_commented, whole.data_lost) == (14, 14, 0)
+    # a key and its value hidden: the line holds the grammar's `=`
+    entry = judge(ini, text, "[server]\nthis is a comment\n; port = 8080\n")
+    assert entry.commented == 8 and entry.prose_commented == 0
+    # the tail of a line hidden is not a line commented whole
+    tail = judge(ini, text, "[server]\nthis ; is a comment\nport = 8080\n")
+    assert tail.commented and tail.prose_commented == 0
+    # two words are a key and its value that lost their delimiter
+    short = "[server]\nport 8080\nhost = x\n"
+    hidden = judge(ini, short, "[server]\n; port 8080\nhost = x\n")
+    assert hidden.commented == 8 and hidden.prose_commented == 0
+
+
 def test_punctuation_a_hint_fix_removes_from_a_value_is_not_lost() -> None:
     yaml = _lexer("yaml")
     # a YAML plain scalar may hold brackets: `beta]]` reads as one value

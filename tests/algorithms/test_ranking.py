@@ -106,6 +106,16 @@ def test_commenting_out_much_of_the_input_is_lossy() -> None:
     assert second.data_lost > 40 and second.lossy
 
 
+def test_a_line_of_prose_commented_whole_is_not_lossy_in_a_small_file() -> None:
+    ini = _lexer("ini")
+    text = "[server]\nthis is a comment\nport = 8080\n"
+    commented = _to(text, "[server]\n; this is a comment\nport = 8080\n", "comment")
+    divided = _to(text, "[server]\nthis = is a comment\nport = 8080\n", "hints")
+    first, second = rank(text, [divided, commented], 2, lexer=ini)
+    assert first.text == commented.text and (first.lossy, first.data_lost) == (False, 0)
+    assert second.text == divided.text
+
+
 def test_the_hints_proposal_comes_first_among_equals() -> None:
     ini = _lexer("ini")
     text = "[colors]\ncolor  #EDEDED\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inputmend.core.loss import LossLimit, significant
+from inputmend.core.loss import LossLimit, prose, significant
 
 
 def test_significant_characters_leave_out_every_kind_of_whitespace() -> None:
@@ -43,3 +43,27 @@ def test_bad_limits_are_refused_with_the_form_to_use(spec: str) -> None:
 
 def test_the_limit_describes_itself() -> None:
     assert LossLimit().describe() == "10% or 64 characters"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["this is a comment", "  see issue 42", "keep in sync with production.", "Don't edit this!"],
+)
+def test_a_line_of_words_is_prose(line: str) -> None:
+    assert prose(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "port 8080",  # a key and its value: two words
+        "default",
+        "deps  requests-oauthlib, py-yaml",
+        "name my_package version one",
+        "see https://example.org for more",
+        'title "a b c"',
+        "",
+    ],
+)
+def test_names_values_and_short_lines_are_not_prose(line: str) -> None:
+    assert not prose(line)

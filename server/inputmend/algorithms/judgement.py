@@ -51,7 +51,13 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     that lost its comment marker), whatever the input's text read as: the
     text leaves the data but stays in the file.  A person restores a lost
     comment marker so; cutting a value with one hides its tail.  (The loss
-    limit counts them, so that much text is never hidden unasked.)
+    limit counts them, so that much text is never hidden unasked, but for
+    ``prose_commented``.)
+``prose_commented``
+    Of ``commented``, the characters on lines of prose commented whole
+    (:func:`~inputmend.core.loss.prose`: ``this is a comment``), with no
+    punctuation the lexer reads as structure: no key or value is hidden,
+    so the loss limit does not count them.
 ``tail_commented``
     Of ``commented``, the characters in a comment that begins after other
     text on its line: the line's head stays data, its tail is hidden
@@ -213,7 +219,7 @@ from dataclasses import dataclass, fields
 
 from inputmend.core import levenshtein
 from inputmend.core.budget import BudgetExhausted
-from inputmend.core.loss import significant
+from inputmend.core.loss import prose, significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
 from inputmend.core.text import first_on_line
 from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
@@ -281,6 +287,7 @@ class Judgement:
     tail_commented: int = 0
     punctuated: int = 0
     dropped: int = 0
+    prose_commented: int = 0
     wrapper_removed: int = 0
 
     @property
@@ -1247,6 +1254,7 @@ class _Assessment:
             tail,
             punctuated,
             dropped,
+            self._prose_commented(),
             0,  # wrappers: counted once per repair (:func:`_unwrapped`)
         )
 
@@ -1675,6 +1683,35 @@ class _Assessment:
             [offset for offset in offsets if not original[offset].isspace()],
             [offset for offset in trailing if not original[offset].isspace()],
         )
+
+    def _prose_commented(self) -> int:
+        """Of the characters turned into a comment, those on lines of the
+        input that the repair comments whole and that are prose
+        (:func:`~inputmend.core.loss.prose`), holding no punctuation the
+        lexer reads as structure: text the grammar could not read as
+        written, which the loss rule does not count (it stays in the
+        file, and hiding it hides no key or value)."""
+        original, before = self.original, self.before
+        lines: dict[int, int] = {}  # start of a line -> its characters commented whole
+        end = -1
+        for offset in sorted(self.commented):
+            if offset >= end:
+                start = original.rfind("\n", 0, offset) + 1
+                end = original.find("\n", offset)
+                end = len(original) if end < 0 else end
+                lines[start] = 0
+            lines[start] += offset not in self.trailing
+        hidden = 0
+        for start, count in lines.items():
+            end = original.find("\n", start)
+            line = original[start : len(original) if end < 0 else end]
+            if not count or count != significant(line) or not prose(line):
+                continue
+            first = max(0, bisect.bisect_right(self.before_starts, start) - 1)
+            last = bisect.bisect_left(self.before_starts, start + len(line))
+            if not any(t.role is Role.STRUCTURE and t.end > start for t in before[first:last]):
+                hidden += count
+        return hidden
 
     def _lost(self) -> tuple[int, int, int, int, int, int, int]:
         """Data characters deleted or overwritten; punctuation tokens so lost

@@ -164,8 +164,11 @@ def kept_rereads(original: str, repair: Repair, judgement: Judgement) -> Judgeme
 def loss(judgement: Judgement) -> int:
     """The characters a repair loses by the loss rule (:mod:`inputmend.core.loss`):
     data lost, junk deleted, and text turned into a comment, which stays in
-    the file but leaves the data (so that much is never hidden unasked)."""
-    return judgement.data_lost + judgement.junk_lost + judgement.commented
+    the file but leaves the data (so that much is never hidden unasked),
+    except lines of prose commented whole (:func:`~inputmend.core.loss.prose`:
+    they hid no key or value)."""
+    hidden = max(0, judgement.commented - judgement.prose_commented)
+    return judgement.data_lost + judgement.junk_lost + hidden
 
 
 def scored(

@@ -9,13 +9,21 @@ never the preferred fix and never written unless the user allows it.
 Whitespace does not count: re-indenting loses nothing.  What a repair loses
 is judged token by token (:mod:`inputmend.algorithms.judgement`: foreign
 syntax that a hint removes is not data, text turned into a comment is
-lost); this module holds the rule.
+lost, but for a line of prose commented whole, see :func:`prose`); this
+module holds the rule.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*[.,;:!?]?")
+"""A word of prose: letters and digits (an apostrophe between them), and
+the punctuation that may end a word in a sentence."""
+
+PROSE_WORDS = 3
+"""The fewest words of a line of prose: more than a key and its value."""
 
 _PART = re.compile(r"\s*(?:(?P<percent>\d+(?:\.\d+)?)%|(?P<chars>\d+))\s*")
 
@@ -59,3 +67,21 @@ DEFAULT_LIMIT = LossLimit()
 def significant(text: str) -> int:
     """The characters of ``text`` that carry data: all but whitespace."""
     return sum(map(len, text.split()))
+
+
+def prose(line: str) -> bool:
+    """Is ``line`` prose: at least :data:`PROSE_WORDS` words, each letters
+    and digits (``this is a comment``, ``see issue 42``), nothing a value
+    or a name is written with (``_``, ``-``, ``/``, ``=``, quotes)?
+
+    A line the grammar cannot read that is made of such words is most
+    often a comment that lost its marker; a key and its value without their
+    delimiter are two words (``port 8080``), and data with more words holds
+    other characters too (``deps  requests-oauthlib, py-yaml``).
+    Commenting such a line whole out hides no key or value the input had,
+    and the text stays in the file: the loss rule does not count it (it
+    would make every such repair lossy in a file of a few lines: ``this is
+    a comment`` is 14 of the 32 characters of ``[server]`` with it and
+    ``port = 8080``)."""
+    words = line.split()
+    return len(words) >= PROSE_WORDS and all(_WORD.fullmatch(word) for word in words)
