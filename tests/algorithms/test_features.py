@@ -406,3 +406,15 @@ def test_whole_lines_deleted_and_blank_lines_filled_rewrite_only_lines_with_text
     assert lines_touched(text, deleted, whole_lines=False) == 1
     assert lines_touched(text, filled, whole_lines=False) == 0
     assert lines_touched(text, deleted) == 2
+
+
+def test_a_line_break_replaced_between_two_lines_of_text_rewrites_both() -> None:
+    text = "[db]\nFIXME\nport = 1\n"
+    joined = _to(text, "[db]\nFIXME.port = 1\n")
+    commented = _to(text, "[db]\n#FIXME\nport = 1\n")
+    assert lines_touched(text, joined, whole_lines=False) == 2
+    assert lines_touched(text, commented, whole_lines=False) == 1
+    # a line deleted whole, or its tail with the line break, leaves the next one
+    assert lines_touched(text, _to(text, "[db]\nport = 1\n"), whole_lines=False) == 1
+    tail = _to("a = 1 junk\n\nb = 2\n", "a = 1\nb = 2\n")
+    assert lines_touched("a = 1 junk\n\nb = 2\n", tail, whole_lines=False) == 1

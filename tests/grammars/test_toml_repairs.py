@@ -167,3 +167,17 @@ def test_a_repair_tomllib_rejects_comes_after_those_it_accepts(
     # `[servers]` after `[[servers]]` is well formed, but declares servers twice
     damaged = '[[servers]]\nname = "a"\n[[servers]\nname = "b"\n'
     assert top(oracle, damaged) == '[[servers]]\nname = "a"\n[[servers]]\nname = "b"\n'
+
+
+def test_a_line_that_lost_its_comment_marker_is_commented_not_joined(
+    oracle: IncrementalGrammarOracle,
+) -> None:
+    # `FIXME.connection_max` (the line break replaced by a dot) is as short,
+    # but it rewrites the next line too
+    intended = (
+        '[server]\nhost = "example.org"\nport = 8080\ntimeout = 30\n\n[database]\n'
+        'server = "192.168.1.1"\nports = [ 8001, 8002 ]\nconnection_max = 5000\n'
+    )
+    for key in ("timeout", "connection_max"):
+        damaged = intended.replace(f"\n{key} ", f"\nFIXME\n{key} ")
+        assert tomllib.loads(top(oracle, damaged)) == tomllib.loads(intended), key

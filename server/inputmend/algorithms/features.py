@@ -25,7 +25,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from inputmend.algorithms.judgement import Judgement
-from inputmend.core.model import Repair, inserts_lines
+from inputmend.core.model import Edit, Repair, inserts_lines
 from inputmend.grammar.registry import grammar_dirs
 
 WEIGHTS_FILE = "ranking.toml"
@@ -223,8 +223,10 @@ def lines_touched(original: str, repair: Repair, *, whole_lines: bool = True) ->
     """The number of distinct lines of ``original`` that the edits of
     ``repair`` touch (an edit counts the lines it deletes, at least its own);
     without ``whole_lines``, an edit that only inserts lines of their own
-    touches none, one that deletes up to a line break not the next line, and
-    a blank line (no text to change) is not counted."""
+    touches none, one that deletes up to a line break not the next line
+    (unless it joins that line's text to text before it on its own line:
+    ``FIXME.key = 1`` from ``FIXME`` and ``key = 1`` on the next line
+    rewrites both), and a blank line (no text to change) is not counted."""
     touched: set[int] = set()
     line = position = 0  # the line of ``position``, the offset of the last edit so far
     # in offset order, each count starts where the last stopped: one pass over
@@ -235,12 +237,25 @@ def lines_touched(original: str, repair: Repair, *, whole_lines: bool = True) ->
         if not whole_lines and inserts_lines(original, edit):
             continue
         last = line + original.count("\n", edit.offset, edit.end)
-        if not whole_lines and edit.delete and original[edit.end - 1] == "\n":
+        ended = edit.delete and original[edit.end - 1] == "\n"
+        if not whole_lines and ended and not _joins(original, edit):
             last -= 1  # whole lines deleted leave the next one as it was
         if not whole_lines and line == last and _blank_line(original, edit.offset):
             continue  # a blank line has no text to change
         touched.update(range(line, last + 1))
     return len(touched)
+
+
+def _joins(original: str, edit: Edit) -> bool:
+    """Does ``edit``, which deletes up to a line break, join the text of the
+    next line to text before it on its own line (the line break replaced by
+    other than a line break, with text kept on both sides)?"""
+    if edit.insert.endswith("\n"):
+        return False
+    start = original.rfind("\n", 0, edit.offset) + 1
+    end = original.find("\n", edit.end)
+    following = original[edit.end : len(original) if end < 0 else end]
+    return bool(original[start : edit.offset].strip() and following.strip())
 
 
 def _blank_line(text: str, offset: int) -> bool:
