@@ -301,6 +301,20 @@ def test_a_comment_after_text_on_its_line_counts_tail_commented() -> None:
     assert below.commented == len("Thisisprose") and below.tail_commented == 0
 
 
+def test_a_comment_that_takes_in_the_inputs_comment_on_its_line_hides_its_head() -> None:
+    toml = _lexer("toml")
+    # the input writes where the line's comment begins: before it is data
+    item = 'a = [\n    "x",\n    param #1,\n    "y",\n]\n'
+    hidden = _features(item, item.replace("param", "# param"), toml)
+    assert hidden.commented == len("param") and hidden.tail_commented == hidden.commented
+    quoted = _features(item, item.replace("param #1", '"param #1"'), toml)
+    assert quoted.commented == 0 and quoted.tail_commented == 0
+    # a line with no comment of its own is prose that lost its marker
+    prose = "a = 1\nTODO check this value\nb = 2\n"
+    whole = _features(prose, prose.replace("TODO", "# TODO"), toml)
+    assert whole.commented == len("TODOcheckthisvalue") and whole.tail_commented == 0
+
+
 def test_punctuation_inserted_into_a_value_counts_punctuated_not_its_quotes() -> None:
     yaml = _lexer("yaml")
     damaged = "a:\n  python: *3.12\n  b: 2\n"

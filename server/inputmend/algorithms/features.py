@@ -70,7 +70,9 @@ class Features:
     tail_commented: int = 0
     """Of ``commented``, the characters in a comment that begins after other
     text on its line (``Judgement.tail_commented``: ``version: #*0.1``, a
-    value hidden and its key kept), not a whole line commented out."""
+    value hidden and its key kept), or that takes in a comment the input
+    begins later on its line (``# param #1,``: the line's data before its
+    own comment hidden), not a whole line commented out."""
     escapes_removed: int = 0
     """Backslashes deleted whose escaped character the repair keeps
     (``Judgement.escapes_removed``: ``\\"`` unescaped as ``"``); not counted

@@ -63,6 +63,10 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     text on its line: the line's head stays data, its tail is hidden
     (``version: #*0.1`` for a value that needed quotes, ``a = 1 # b`` for
     two values).  A line of prose that lost its marker is commented whole.
+    Also those in a comment that takes in a comment the input begins later
+    on its line: the input writes where that line's comment begins, so
+    what stands before it is the line's data (``# param #1,`` for an array
+    item ``param #1`` that needed quotes).
 ``escapes_removed``
     Backslashes deleted whose escaped character the repair keeps: ``\\"``
     unescaped as ``"`` (a document pasted as a string literal); also escapes
@@ -1669,9 +1673,15 @@ class _Assessment:
                 lexeme.end,
             )
             line = repaired.rfind("\n", 0, begin) + 1
+            line_end = repaired.find("\n", begin, lexeme.end)
             tail = any(
                 not repaired[p].isspace() and p not in added and mapping.behind(p) not in inside
                 for p in range(line, begin)
+            ) or any(
+                # it takes in a comment the input begins later on the line:
+                # the input wrote where that line's comment begins
+                p not in added and mapping.behind(p) in starts
+                for p in range(begin + 1, lexeme.end if line_end < 0 else line_end)
             )
             for position in range(first, lexeme.end):
                 offset = mapping.behind(position)
