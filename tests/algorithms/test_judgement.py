@@ -666,10 +666,16 @@ def test_the_input_is_lexed_once_for_repairs_that_share_a_window(json: TolerantL
 
 def _ini_judge(original: str) -> Judge:
     """A judge of ``original`` that knows where the INI grammar refuses it."""
-    locator = IncrementalGrammarOracle("ini")
+    return _refusing_judge("ini", original)
+
+
+def _refusing_judge(name: str, original: str) -> Judge:
+    """A judge of ``original`` that knows where the bundled grammar ``name``
+    refuses it."""
+    locator = IncrementalGrammarOracle(name)
     return Judge(
         original,
-        _lexer("ini"),
+        _lexer(name),
         token_start=lambda at: locator.last_token_start(original[:at]),
         refused=lambda: locator.scan(original).feedback.error_offset,
     )
@@ -733,6 +739,25 @@ def test_a_word_made_the_name_of_an_empty_value_invents_one() -> None:
     assert judge(yaml, listed, listed.replace("args", "args:")).invented == 0
     sibling = "on:\n  push:\n  pull:\n  fork\nname: x\njobs:\n  a: 1\n"
     assert judge(yaml, sibling, sibling.replace("fork", "fork:")).invented == 0
+
+
+def test_punctuation_between_letters_the_grammar_did_not_read_is_a_character_of_a_word() -> None:
+    def quoted(original: str, value: str) -> int:
+        repaired = original.replace(value, f'"{value}"')
+        return _judged(_refusing_judge("toml", original), repaired).quoted
+
+    # the `.` of a file name that lost its quotes in an array, after where
+    # the grammar refused the input: the lexer's guess at a dotted key
+    assert quoted('a = ["LICENSE", README.md: draft, "NEWS"]\n', "README.md: draft") == 0
+    # a dot the grammar read before it refused the input is a dotted key's
+    assert quoted("a = 1\n[service.conc%urrency]\nb = 2\n", "service.conc%urrency") == 1
+    # a separator stays structure made text, with a blank after it or not
+    assert quoted('a = ["LICENSE", README, md: draft, "NEWS"]\n', "README, md: draft") > 0
+    assert quoted('a = ["LICENSE", README,md, "NEWS"]\n', "README,md") > 0
+    # without knowing where the grammar refused, every punctuation counts
+    damaged = 'a = ["LICENSE", README.md: draft, "NEWS"]\n'
+    repaired = damaged.replace("README.md: draft", '"README.md: draft"')
+    assert judge(_lexer("toml"), damaged, repaired).quoted == 1
 
 
 def test_a_comma_lost_at_the_end_of_a_line_of_a_list_invents_nothing(json: TolerantLexer) -> None:

@@ -89,7 +89,13 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     both delimiters it inserts (an escaped document ``{\\"a\\": 1}`` quoted
     whole as one string), counted also where the input was misread, which
     ``changed`` leaves out: its structure becomes text.  Adjacent fields
-    quoted as one count as ``joined`` instead, once.
+    quoted as one count as ``joined`` instead, once.  Not punctuation
+    other than a separator (``,;:=|``) between two letters or digits
+    where the grammar refused the input or after it: a character of a word
+    (the ``.`` of a file name ``README.md`` that lost its quotes in a TOML
+    array, which the tolerant lexer reads as a dotted key's), while the
+    ``.`` of a table ``[a.b=c]`` the grammar read as structure, and a
+    CSV's ``1,2`` quoted as one still counts.
 ``divided``
     Data tokens of the input that the repair divides by putting punctuation
     between their words (``This is prose`` as ``This: is prose``; also ``key
@@ -1429,6 +1435,21 @@ class _Assessment:
         # `*{{ name }}` quoted, not a collection made a string
         if (token.value in _OPENERS or token.value in _CLOSERS) and _text_brackets(
             self.repaired[cover.start + 1 : cover.end - 1]
+        ):
+            return False
+        # punctuation other than a separator between two letters or digits,
+        # where the grammar read no more, is a character of a word, as text
+        # writes it (`README.md`, `v1.2`), not structure the grammar read
+        text = self.original
+        refused = self.judge.refused_at()
+        if (
+            refused is not None
+            and token.start >= refused
+            and not any(char in _SEPARATORS for char in token.value)
+            and token.start > 0
+            and token.end < len(text)
+            and text[token.start - 1].isalnum()
+            and text[token.end].isalnum()
         ):
             return False
         return (
