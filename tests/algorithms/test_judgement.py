@@ -760,6 +760,18 @@ def test_punctuation_between_letters_the_grammar_did_not_read_is_a_character_of_
     assert judge(_lexer("toml"), damaged, repaired).quoted == 1
 
 
+def test_a_word_joined_to_the_next_line_by_punctuation_names_structure() -> None:
+    toml = _lexer("toml")
+    original = 'version = "0.1.0"\nFIXME\nedition = "2018"\n'
+    # TOML reads `FIXME.edition` as `edition` in a table `FIXME` made up
+    joined = original.replace("FIXME\n", "FIXME.")
+    assert judge(toml, original, joined).invented == 1
+    assert judge(toml, original, original.replace("FIXME", "# FIXME")).invented == 0
+    # a dotted key that lost its dot keeps its line: nothing is joined
+    dotted = 'a = 1\ntool poetry = "x"\n'
+    assert judge(toml, dotted, dotted.replace("tool poetry", "tool.poetry")).invented == 0
+
+
 def test_a_comma_lost_at_the_end_of_a_line_of_a_list_invents_nothing(json: TolerantLexer) -> None:
     original = "[\n  1,\n  2\n  3\n]"
     assert judge(json, original, "[\n  1,\n  2,\n  3\n]").invented == 0

@@ -133,7 +133,10 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     indentation under the same less indented line) with that punctuation
     itself (a JSON list with one item a line, each but the one that lost it
     ending in ``,``; a mapping of empty values): the word becomes a name of
-    nothing, structure the input never had there.
+    nothing, structure the input never had there.  So does a line of one
+    data token that the repair joins to the next line with punctuation in
+    place of its line break (TOML's ``FIXME.edition = "2018"``: a table
+    around the next line's key), whatever follows.
 ``unfilled``
     Made-up values other than the grammar's preferred filler (``null``).
 ``punctuated``
@@ -1942,9 +1945,11 @@ class _Assessment:
     def _emptied(self) -> int:
         """Lines of one data token that the repair ends with punctuation it
         inserts, no deeper line after them, where the input ends no sibling
-        with that punctuation (see ``invented``): names of empty values.
-        Adds to :attr:`phrase` the words of each such token beyond the
-        first, with or without a value below: a phrase made a name."""
+        with that punctuation (see ``invented``): names of empty values;
+        and lines of one data token joined to the next by punctuation put
+        in place of their line break (:meth:`_joins_lines`).  Adds to
+        :attr:`phrase` the words of each such token beyond the first, with
+        or without a value below: a phrase made a name."""
         count = 0
         repaired, after, starts = self.repaired, self.after, self.after_starts
         if not starts:
@@ -1975,8 +1980,16 @@ class _Assessment:
                 word.role is not Role.DATA
                 or word.start < line
                 or (index > 1 and after[index - 2].end > line)
-                or _data_before(after, index + 1, end)
             ):
+                continue
+            if index + 1 < len(after) and self._joins_lines(word, after[index + 1]):
+                # the punctuation stands where the word's line ended: the
+                # word becomes a name over the next line's (TOML's
+                # `FIXME.edition = "2018"`), structure the input never had
+                self.phrase += max(0, len(word.value.split()) - 1)
+                count += 1
+                continue
+            if _data_before(after, index + 1, end):
                 continue
             # a phrase made a name (`TODO check this value:`): its words
             # beyond the first (see ``phrase``)
@@ -1987,6 +2000,13 @@ class _Assessment:
             ):
                 count += 1
         return count
+
+    def _joins_lines(self, word: Lexeme, following: Lexeme) -> bool:
+        """Does the repair delete a line break of the input between ``word``
+        and ``following`` (lexemes of the repaired text)?"""
+        behind = self.mapping.behind
+        low, high = behind(word.end - 1) + 1, behind(following.start)
+        return any(self.original[offset] == "\n" for offset in _within(self.deleted, low, high))
 
     def _absorbed(self) -> int:
         """Values that a delimiter inserted at their edge makes begin or end
