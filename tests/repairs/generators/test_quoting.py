@@ -176,3 +176,8 @@ def test_a_key_ends_at_a_colon_the_lexer_read_into_a_comment() -> None:
     found = texts(proposed(QUOTING, text, "yaml"))
     assert 'responses:\n  "200 #1":\n    description: OK\n' in found
 
+
+def test_an_item_of_a_list_one_a_line_ends_before_the_separator_that_ends_its_line() -> None:
+    damaged = 'status = [\n  "ci (a, b)",\n  ci (c, d) #1,\n  "ci (e, f)",\n]\n'
+    found = texts(proposed(QUOTING, damaged, "toml"))
+    assert damaged.replace("ci (c, d) #1", '"ci (c, d) #1"') in found

@@ -12,11 +12,13 @@ token or closer, or to the first of them, or of the one-character
 structure tokens the lexer read inside a longer token (the ``,`` of YAML's
 ``[a, *3.11, b]``, which it reads as one plain scalar; the ``:`` of a key
 ``200 #1:`` read into a comment), not glued to text on both sides
-(``*/triagebot.toml,`` ends before its ``,``, not at the ``.`` inside); the
-blanks around are left outside the quotes.  A span is
-not a value that needs quotes when it is plain words (letters, digits,
-blanks, ``_``, ``-``: an unquoted word is the hints' to quote, and ``tru``
-may be ``true`` cut short), starts or ends with a quote (a string that lost
+(``*/triagebot.toml,`` ends before its ``,``, not at the ``.`` inside),
+or to the one-character separator (not a closer) that ends the line (an
+item of a list written one a line, ``ci (stable, macos) #1,``); the
+blanks around are left outside the quotes.  A span is not a value that
+needs quotes when it is plain words (letters, digits, blanks, ``_``,
+``-``: an unquoted word is the hints' to quote, and ``tru`` may be
+``true`` cut short), starts or ends with a quote (a string that lost
 one: ``demo"``), holds a string of the grammar (it has its quotes:
 ``ISODate("2024")``) or a bracket that is structure: one without its
 pair in the span, or a pair around all of it (quoting it would turn
@@ -127,6 +129,14 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             for position in range(content, end)
             if text[position] in punctuation and not _inside(text, position)
         ]
+        last = _trim_blanks(text, content, end) - 1
+        last_stop = (
+            last
+            if last > content
+            and text[last] not in _separators(context)  # a closer ends more than the item
+            and (last in absorbed or (last, last + 1) in structure)
+            else None
+        )
         for first in starts:
             first = _skip_blanks(text, first, end)
             # a value up to the rest of the line may hold structure (``a: b``),
@@ -151,6 +161,10 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             )
             if apart is not None:
                 candidates.add((first, _trim_blanks(text, first, apart)))
+            # and before the separator that ends the line (an item of a
+            # list written one a line: `ci (stable, macos) #1,`)
+            if last_stop is not None and last_stop > first:
+                candidates.add((first, _trim_blanks(text, first, last_stop)))
             spans.update(
                 (first, last)
                 for first, last in candidates
