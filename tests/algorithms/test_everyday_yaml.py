@@ -70,6 +70,17 @@ def _top(damaged: str) -> str:
             "jobs:\n  build:\n    caches: [npm, node]\n    script: make\n",
         ),
         ("set: !!set {a, b}}\nhost: x\n", "set: !!set {a, b}\nhost: x\n"),
+        # a value that needs quotes is quoted whole, not edited: one that
+        # begins with ': ', or with `*` that no alias name follows, one with a
+        # template before its ': ', one in a flow mapping, a key with ' #'
+        ("summary: : see below\nname: x\n", 'summary: ": see below"\nname: x\n'),
+        ("patterns:\n  - *: all\n  - docs\n", 'patterns:\n  - "*: all"\n  - docs\n'),
+        ("dest: {{ home }}: backup\nmode: 1\n", 'dest: "{{ home }}: backup"\nmode: 1\n'),
+        (
+            "meta: {name: web, note: v2: beta}\nport: 1\n",
+            'meta: {name: web, note: "v2: beta"}\nport: 1\n',
+        ),
+        ("codes:\n  404 #2:\n    text: missing\n", 'codes:\n  "404 #2":\n    text: missing\n'),
     ],
 )
 def test_the_top_repair_keeps_the_data(damaged: str, meant: str) -> None:
