@@ -22,7 +22,7 @@ def _texts(text: str, budget: Budget | None = None) -> list[str]:
 
 
 def test_the_line_goes_to_the_nearest_column_a_sibling_uses() -> None:
-    assert _texts("a:\n  b: 1\n c: 2\n") == ["a:\n  b: 1\n  c: 2\n"]
+    assert _texts("a:\n  b: 1\n c: 2\n")[0] == "a:\n  b: 1\n  c: 2\n"
     # as near: the previous line's column, not the enclosing one's
     assert _texts("a:\n  b:\n    c: 1\n   d: 2\n") == ["a:\n  b:\n    c: 1\n    d: 2\n"]
 
@@ -58,3 +58,13 @@ def test_a_line_moves_alone_or_with_what_it_nests() -> None:
 
 def test_the_budget_is_kept() -> None:
     assert len(_texts("a:\n  b: 1\n c: 2\n", Budget(max_tests=1))) == 1
+
+
+def test_the_line_before_the_error_moves_where_the_error_s_line_would_nest_off_step() -> None:
+    # `runs-on` lost two spaces; the error shows at `steps`: moved left alone,
+    # `steps` would nest its item four spaces deep in a file that nests by two
+    text = "jobs:\n  build:\n    name: b\n  runs-on: x\n    steps:\n      - run: make\n"
+    found = _texts(text)
+    meant = "jobs:\n  build:\n    name: b\n    runs-on: x\n    steps:\n      - run: make\n"
+    assert meant in found
+    assert "jobs:\n  build:\n    name: b\n  runs-on: x\n  steps:\n      - run: make\n" not in found

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
@@ -165,14 +166,41 @@ def _shift(lines: list[_Line], block: list[int], by: int) -> tuple[Edit, ...] | 
     return tuple(edits)
 
 
+def _off_step(lines: list[_Line]) -> int:
+    """Lines nested under another (the nearest line before them that is less
+    indented) by a step other than the one the text nests by most often:
+    where a line moved to a column its neighbours do not nest at."""
+    steps: list[int] = []
+    enclosing: list[int] = []  # indentations of the lines a line may nest under
+    for line in lines:
+        if line.blank:
+            continue
+        while enclosing and enclosing[-1] >= line.indent:
+            enclosing.pop()
+        if enclosing:
+            steps.append(line.indent - enclosing[-1])
+        enclosing.append(line.indent)
+    if not steps:
+        return 0
+    counted = Counter(steps)
+    usual = max(counted, key=lambda step: (counted[step], -step))
+    return len(steps) - counted[usual]
+
+
 def reindent_repairs(
     text: str, oracle: Oracle, *, error: int, budget: Budget = UNLIMITED
 ) -> IndentationResult:
     """Repairs of ``text`` that move one line (alone or with what it nests)
-    near ``error`` to another column, each checked by the oracle: on the
-    nearest line to the error that some column makes valid, the preferred
-    column that does (nearest, a sibling's, not leaving a key's block out),
-    for the line alone and for the line with what it nests."""
+    near ``error`` to another column, each checked by the oracle: the
+    preferred column that makes the text valid (nearest, a sibling's, not
+    leaving a key's block out), for the line alone and for the line with
+    what it nests; on the error's line and the :data:`LINES_BEFORE` lines
+    before it, keeping the moves that leave the fewest lines off the step
+    the file nests by (:func:`_off_step`).  A mistake often shows on the
+    line after it: ``runs-on:`` two spaces short between ``name:`` and
+    ``steps:`` is noticed at ``steps:``, and moving ``steps:`` alone left
+    leaves its items nested four spaces deep in a file that nests by two
+    (moving it with its items is kept, and changes more lines)."""
     checked, meter = metered(oracle, budget)
     lines = _lines(text)
     line_of_error = max(0, sum(1 for line in lines if line.start <= error) - 1)
@@ -182,10 +210,9 @@ def reindent_repairs(
         if index < len(lines) and not lines[index].blank and index > 0
     ]
     repairs: dict[str, Repair] = {}
+    off: dict[str, int] = {}  # each repair's lines off the step (see _off_step)
     try:
         for index in candidates:
-            if repairs:
-                break  # the line nearest the error that can be moved is the one
             block = _block(lines, index)
             ways = [[index], block] if len(block) > 1 else [[index]]
             for moved in ways:
@@ -198,7 +225,10 @@ def reindent_repairs(
                         repairs[candidate] = Repair(
                             candidate, edits, ALGORITHM, True, distance(text, candidate)
                         )
+                        off[candidate] = _off_step(_lines(candidate))
                         break  # the preferred column that works, for this way of moving
     except BudgetExhausted:
         pass
-    return IndentationResult(tuple(repairs.values()), RunStats.of(meter))
+    fewest = min(off.values(), default=0)
+    kept = tuple(repair for repair in repairs.values() if off[repair.text] == fewest)
+    return IndentationResult(kept, RunStats.of(meter))
