@@ -81,6 +81,16 @@ def _top(damaged: str) -> str:
             'meta: {name: web, note: "v2: beta"}\nport: 1\n',
         ),
         ("codes:\n  404 #2:\n    text: missing\n", 'codes:\n  "404 #2":\n    text: missing\n'),
+        # a lost colon after a quoted key; after a list item's first word where
+        # the next line is the item's next key, not a block under it
+        (
+            'files:\n  - "src" "lib/*.py"\n  - "docs": "*.md"\n',
+            'files:\n  - "src": "lib/*.py"\n  - "docs": "*.md"\n',
+        ),
+        (
+            "steps:\n  - name Build it\n    run: make\n  - name: Test\n    run: make test\n",
+            "steps:\n  - name: Build it\n    run: make\n  - name: Test\n    run: make test\n",
+        ),
     ],
 )
 def test_the_top_repair_keeps_the_data(damaged: str, meant: str) -> None:

@@ -373,6 +373,8 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         # YAML reserves `@` and the backquote at the start of a plain value
         ("yaml", "user: @admin\nid: 1\n", 'user: "@admin"\nid: 1\n'),
         ("yaml", "steps:\n  - `make`\n", 'steps:\n  - "`make`"\n'),
+        # a key that lost its colon before its comment
+        ("yaml", "a: 1\nfunding # your name\nb: 2\n", "a: 1\nfunding: # your name\nb: 2\n"),
     ],
 )
 def test_what_users_get_wrong_in_each_format(grammar: str, damaged: str, repaired: str) -> None:
