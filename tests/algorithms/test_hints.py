@@ -608,3 +608,15 @@ def test_an_xml_element_is_not_ended_before_a_sibling_without_content_under_it()
     # with content indented under it, before the next line as little indented
     text = "<l>\n  <i>\n    <n/>\n  <i>\n    <n/>\n  </i>\n</l>\n"
     assert "<l>\n  <i>\n    <n/></i>\n  <i>\n    <n/>\n  </i>\n</l>\n" in _texts("xml", text)
+
+
+def test_an_xml_value_that_lost_its_quote_in_a_tag_over_lines_ends_with_its_line() -> None:
+    # one attribute a line: the value ran on over the line break, past a `>`
+    text = '<f>\n  <field\n    id="{a>b} c\n    name="n"/>\n</f>\n'
+    assert text.replace("b} c\n", 'b} c"\n', 1) in _texts("xml", text)
+
+
+def test_an_xml_value_that_lost_its_quote_before_a_slash_and_the_tags_end_keeps_the_slash() -> None:
+    # `3.0/>`: the `/` ends the value (a URL's path), or an empty-element tag
+    text = '<a>\n  <link href="https://example.org/3.0/>Terms</link>\n</a>\n'
+    assert text.replace("3.0/>", '3.0/">', 1) in _texts("xml", text)

@@ -118,3 +118,35 @@ def test_an_element_whose_text_is_a_cdata_section_is_closed_after_it() -> None:
     original = "<feed>\n  <item>\n    <title><![CDATA[a <b>]] c]]></title>\n  </item>\n</feed>\n"
     damaged = original.replace("</title>", "", 1)
     assert _top(damaged) == original
+
+
+@pytest.mark.parametrize(
+    ("damaged", "meant"),
+    [
+        # a word right after the start tag of an element that HTML never puts
+        # in running text: its text, not a void element's sibling
+        (
+            '<page>\n  <p>Read <link href="https://example.org/">the terms.</p>\n</page>\n',
+            '<page>\n  <p>Read <link href="https://example.org/">the terms.</link></p>\n</page>\n',
+        ),
+        # a line of mixed content, its element ended at the end of its text
+        (
+            "<doc>\n  <p>Go <b>now</b> or <i>later</i>.\n</doc>\n",
+            "<doc>\n  <p>Go <b>now</b> or <i>later</i>.</p>\n</doc>\n",
+        ),
+        # an element that holds nothing, before a sibling at its column
+        (
+            '<g>\n  <path d="M1">\n\n  <path d="M2"></path>\n</g>\n',
+            '<g>\n  <path d="M1"></path>\n\n  <path d="M2"></path>\n</g>\n',
+        ),
+        # ... and before its parent's end tag, its start tag over two lines
+        (
+            '<svg>\n  <path fill="none"\n    d="M2">\n</svg>\n',
+            '<svg>\n  <path fill="none"\n    d="M2"></path>\n</svg>\n',
+        ),
+    ],
+)
+def test_a_lost_end_tag_goes_where_the_content_of_its_element_ends(
+    damaged: str, meant: str
+) -> None:
+    assert _top(damaged) == meant
