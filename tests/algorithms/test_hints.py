@@ -612,8 +612,11 @@ def test_an_xml_element_is_not_ended_before_a_sibling_without_content_under_it()
 
 def test_an_xml_value_that_lost_its_quote_in_a_tag_over_lines_ends_with_its_line() -> None:
     # one attribute a line: the value ran on over the line break, past a `>`
-    text = '<f>\n  <field\n    id="{a>b} c\n    name="n"/>\n</f>\n'
-    assert text.replace("b} c\n", 'b} c"\n', 1) in _texts("xml", text)
+    text = '<f>\n  <field\n    id="{a>b} c\n    name="n">\n  </field>\n</f>\n'
+    found = _texts("xml", text)
+    assert text.replace("b} c\n", 'b} c"\n', 1) in found
+    # not ended at the `>`, with the next line's attribute made text
+    assert text.replace("{a>", '{a">', 1) not in found
 
 
 def test_an_xml_value_that_lost_its_quote_before_a_slash_and_the_tags_end_keeps_the_slash() -> None:
