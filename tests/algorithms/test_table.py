@@ -79,3 +79,15 @@ def test_a_column_empty_in_every_record_is_the_table_s_own() -> None:
     assert empty_column(_table("a,b,\nc,d,\n"), 3)
     assert not empty_column(_table("a,b,\nc,d,e\n"), 3)
     assert not empty_column(_table("a,b,\n"), 3)  # one record says nothing
+
+
+def test_a_value_out_of_its_column_s_order_between_its_neighbours_is_a_misfit() -> None:
+    rows = _table("1,1,0\n1,2,1\n2,1,0\n2,2,0\n3,1,1\n3,2,0\n3,3,1\n")
+    columns = profile(rows, 3)
+    assert [column.order for column in columns] == [1, 0, 0]
+    above, below = ["3", "1", "1"], ["3", "3", "0"]
+    assert misfits(columns, ["", "2", "0"], (above, below)) == 0  # the id lost
+    assert misfits(columns, ["2", "", "0"], (above, below)) == 1  # 2 after a 3
+    assert misfits(columns, ["2", "", "0"]) == 0  # no neighbours: no order to keep
+    assert profile(_table("b\na\nc\nd\ne\nf\n"), 1)[0].order == 0  # falls once
+    assert profile(_table("f\ne\nd\nc\nb\na\n"), 1)[0].order == -1

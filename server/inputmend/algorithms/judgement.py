@@ -167,7 +167,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     For formats with ``fields``: what the values in the records near the
     edits lack of what nearly every value of their column shares (in the
     text's first 16 KB: shape, digits pattern, length, the few values a
-    column repeats, empty fields; :mod:`inputmend.algorithms.table`), a
+    column repeats, empty fields, the order of a sorted column between the
+    records above and below; :mod:`inputmend.algorithms.table`), a
     value that runs over lines counting the records it swallowed; less
     that of the input there (so a repair that puts a record's values back
     under their columns counts below zero).  A field lost or added shifts
@@ -1049,10 +1050,11 @@ class Judge:
         self.columns()
         return self._empty_column
 
-    def misfits(self, values: Sequence[str]) -> int:
-        """How many of a record's ``values`` (its fields' text, in order) are
-        not of their columns (:func:`inputmend.algorithms.table.misfits`)."""
-        return misfits(self.columns(), values)
+    def misfits(self, values: Sequence[str], neighbours: Sequence[Sequence[str]] = ()) -> int:
+        """How far a record's ``values`` (its fields' text, in order) are out
+        of their columns, given the ``neighbours`` records before and after
+        it where known (:func:`inputmend.algorithms.table.misfits`)."""
+        return misfits(self.columns(), values, neighbours)
 
 
 COLUMN_SAMPLE = 16384
@@ -1972,9 +1974,9 @@ class _Assessment:
         return wrong + added
 
     def _misplaced(self) -> int:
-        """Values not of their column's shape or digits pattern in the
-        window's records, less those of the input there (see the module
-        documentation)."""
+        """How far the values of the window's records are out of their
+        columns, each record read between the ones above and below it,
+        less the input's there (see the module documentation)."""
         columns = self.judge.columns()
         separator = self.judge.lexer.hints.fields
         if not any(column.informed for column in columns) or separator is None:
@@ -1982,10 +1984,13 @@ class _Assessment:
         whole = self.judge.starts_record(self.window.start)
 
         def count(text: str, lexemes: list[Lexeme]) -> int:
-            records = _records(text, lexemes)
+            records = [_field_values(record, separator) for record in _records(text, lexemes)]
+            first = 0 if whole else 1
             found = 0
-            for record in records if whole else records[1:]:
-                found += self.judge.misfits(_field_values(record, separator))
+            for index in range(first, len(records)):
+                above = records[index - 1] if index > first else []
+                below = records[index + 1] if index + 1 < len(records) else []
+                found += self.judge.misfits(records[index], (above, below))
             return found
 
         return count(self.repaired, self.after) - count(self.original, self.before)

@@ -22,7 +22,11 @@ records that have the table's number of fields (:func:`profile`):
 - whether it is ever *empty*, in a table whose records leave some fields
   empty: an empty field belongs in a column that has them;
 - whether a value of it runs over *lines*: one that does where none of the
-  others do has swallowed the records after it.
+  others do has swallowed the records after it;
+- their *order*: a column whose values never fall from one record to the
+  next (ids, times) takes no value that falls below the record's
+  neighbour above or rises above the one below (nor, never rising, the
+  other way round).
 
 A property says something only where nearly all (9 in 10) of at least
 :data:`SAMPLE` values share it (the shape and digits: 2).  A value counts
@@ -34,6 +38,8 @@ lacking none fits.  Pure functions and frozen values.
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -72,6 +78,9 @@ class Column:
     """Whether a field of it may be empty; None where the table says nothing."""
     lines: bool = False
     """Whether a value of it runs over lines."""
+    order: int = 0
+    """1 where its values never fall from a record to the next (and rise at
+    least once), -1 where they never rise (and fall), else 0."""
 
     @property
     def informed(self) -> bool:
@@ -145,20 +154,80 @@ def _column(values: list[str], gaps: bool) -> Column:
         ),
         empty=(len(filled) < len(values)) if gaps and len(values) >= SAMPLE else None,
         lines=any("\n" in value for value in filled),
+        order=_order(values),
     )
 
 
-def misfits(columns: Sequence[Column], values: Sequence[str]) -> int:
+def misfits(
+    columns: Sequence[Column],
+    values: Sequence[str],
+    neighbours: Sequence[Sequence[str]] = (),
+) -> int:
     """What a record's ``values`` (its fields' text, in order) lack of what
     their ``columns`` share (:meth:`Column.lacks`), and, for each line break
     in a value of a column whose values are on one line, a misfit for each
     column: the break stands for a record swallowed into the value (a quote
-    closed lines later), whose own values are no longer there to count.
-    Values past the last column are not counted."""
-    return sum(
+    closed lines later), whose own values are no longer there to count;
+    given the records before and after it (``neighbours``, each None where
+    there is none in view), one for each value out of its column's order
+    between theirs.  Values past the last column are not counted."""
+    found = sum(
         column.lacks(value) + (0 if column.lines else len(columns) * value.count("\n"))
         for column, value in zip(columns, values, strict=False)
     )
+    if len(neighbours) == 2:
+        above, below = neighbours
+        for index, (column, value) in enumerate(zip(columns, values, strict=False)):
+            if column.order:
+                steps = (
+                    _step(above[index] if index < len(above) else "", value),
+                    _step(value, below[index] if index < len(below) else ""),
+                )
+                found += any(step == -column.order for step in steps)
+    return found
+
+
+def _key(value: str) -> float | str | None:
+    """What orders a value: its number, else its text (None when empty)."""
+    written = _bare(value)
+    if not written:
+        return None
+    try:
+        number = float(written)
+    except ValueError:
+        return written
+    return None if math.isnan(number) else number
+
+
+def _step(first: str, second: str) -> int:
+    """1 where ``second`` is more than ``first``, -1 where less, 0 where
+    equal or not comparable (one empty, a number and a text)."""
+    low, high = _key(first), _key(second)
+    if low is None or high is None:
+        return 0
+    if isinstance(low, float) and isinstance(high, float):
+        return (high > low) - (high < low)
+    if isinstance(low, str) and isinstance(high, str):
+        return (high > low) - (high < low)
+    return 0
+
+
+def _order(values: list[str]) -> int:
+    """1 where ``values`` (a column's, record after record) never fall and
+    rise at least once, over at least :data:`SAMPLE` comparable steps; -1
+    the other way round; else 0."""
+    steps = [_step(a, b) for a, b in itertools.pairwise(values) if _bare(a) and _bare(b)]
+    if len(steps) < SAMPLE:
+        return 0
+    for direction in (1, -1):
+        if -direction not in steps and direction in steps:
+            comparable = all(
+                type(_key(a)) is type(_key(b))
+                for a, b in itertools.pairwise(values)
+                if _bare(a) and _bare(b)
+            )
+            return direction if comparable else 0
+    return 0
 
 
 def _bare(value: str) -> str:
