@@ -40,7 +40,7 @@ from inputmend.repairs.context import (
 )
 from inputmend.repairs.generators import GENERATORS, Generator
 from inputmend.repairs.generators.base import always
-from inputmend.repairs.generators.completion import COMPLETION
+from inputmend.repairs.generators.completion import COMPLETION_ALONE
 from inputmend.repairs.generators.ddmax import (
     DDMAX,
     DDMAX_LINES,
@@ -110,7 +110,7 @@ REPAIR_ALGORITHMS: dict[str, RepairAlgorithm] = {
             "completion",
             "append what a valid prefix lacks (for an incorrect input: complete the part "
             "before the error, drop the rest)",
-            (COMPLETION,),
+            (COMPLETION_ALONE,),
         ),
         RepairAlgorithm(
             "fsynth", "FSynth: edits at the parse boundary", (replace(FSYNTH, wanted=always),)

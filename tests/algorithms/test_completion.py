@@ -139,3 +139,29 @@ def test_a_field_with_a_separator_cut_off_early_in_its_record_gets_empty_fields(
     assert open_field.text == header + '4,"Dee, x",,,'
     assert closed.text == header + '4,"Dee,x",,,'
     assert one_short.text == header + '4,2,3,"Dee,x",'
+
+
+def test_a_rest_that_may_not_be_dropped_is_only_kept_after_a_closed_construct() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    text = '{"a": {"b": [1, 2}, "c": 3}'
+    asked: list[int] = []
+
+    def droppable(whole: str, cut: int, suffix: str) -> bool:
+        assert whole == text and suffix.strip()  # what completes the prefix
+        asked.append(cut)
+        return False
+
+    options = CompletionOptions(oracle.completion, oracle.last_token_start, droppable=droppable)
+    repairs = complete_text(text, oracle, options=options).repairs
+    # each cut asked; none dropped: the construct closed in place, the rest kept
+    assert asked == [text.index("}"), text.index("2")]
+    assert [r.text for r in repairs] == ['{"a": {"b": [1, 2]}, "c": 3}']
+
+
+def test_an_incomplete_text_is_completed_whatever_may_be_dropped() -> None:
+    oracle = IncrementalGrammarOracle("json")
+    options = CompletionOptions(
+        oracle.completion, oracle.last_token_start, droppable=lambda text, cut, suffix: False
+    )
+    (repair,) = complete_text('{"a": [1', oracle, options=options).repairs
+    assert repair.text == '{"a": [1]}'

@@ -15,7 +15,8 @@ For an *incorrect* text the same applies to the part before the error: the
 prefix up to the parse boundary, and the prefix before the last token before
 it (a fault inside a token often shows only after it), each completed, with
 the rest dropped (a truncated text with a garbled tail).  Dropping a large
-tail loses data; the ranking and the loss rule judge that.  The rest is
+tail loses data; the ranking and the loss rule judge that, and the caller
+may say which rests are not to be dropped at all (``droppable``).  The rest is
 also kept, after the shortest head of the completion (up to a punctuation
 character, short of the whole) that lets it parse: an inner construct
 closed where the refused token needs it closed (``</dependency>`` lost before ``</dependencies>``,
@@ -80,6 +81,10 @@ class CompletionOptions:
     token_start: TokenStart | None = None
     locate: Callable[[str], Feedback] | None = None
     fields: str | None = None
+    droppable: Callable[[str, int, str], bool] | None = None
+    """May an incorrect text's rest from an offset be dropped, the prefix
+    completed by the given text (None: any rest may)?  A prefix whose rest
+    may not is only closed in place."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,13 @@ def complete_text(
             prefix = text[:cut]
             suffix = options.complete(prefix)
             if suffix is None:
+                continue
+            drops = options.droppable
+            if feedback.verdict is Verdict.INCORRECT and drops and not drops(text, cut, suffix):
+                # a rest too large to lose: only kept, after a construct closed
+                closed = _closed_in_place(text, cut, suffix, checked)
+                if closed is not None:
+                    repairs.append(_repair(text, cut, closed))
                 continue
             # the blanks that ended the text stay after the completion (the
             # rest of them, where the cut is among them)
