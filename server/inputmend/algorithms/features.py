@@ -96,9 +96,9 @@ class Features:
     into a record, or an empty field too many); their characters count in
     ``data_lost``, the separator not in ``structure_lost``."""
     misplaced: int = 0
-    """What values lack of what their column's values share, less that of
-    the input (``Judgement.misplaced``; below zero when the repair puts
-    values back under their columns)."""
+    """Values not of their column's shape, less those of the input
+    (``Judgement.misplaced``; below zero when the repair puts values back
+    under their columns)."""
     invented: int = 0
     """Values made up (``Judgement.invented``)."""
     unfilled: int = 0

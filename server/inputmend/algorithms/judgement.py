@@ -164,17 +164,16 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     two tokens of one record).  Data in the wrong column or row is the worst
     damage to a table, so the ranking looks at this first.
 ``misplaced``
-    For formats with ``fields``: what the values in the records near the
-    edits lack of what nearly every value of their column shares (in the
-    text's first 16 KB: shape, digits pattern, length, the few values a
-    column repeats, empty fields, the order of a sorted column between the
-    records above and below; :mod:`inputmend.algorithms.table`), a
-    value that runs over lines counting the records it swallowed; less
-    that of the input there (so a repair that puts a record's values back
-    under their columns counts below zero).  A field lost or added shifts
-    every value after it into the wrong column: of the places for an empty
-    field, or of the pairs of fields to quote as one, the one that puts the
-    values back under their columns is meant.
+    For formats with ``fields``: values in the records near the edits whose
+    shape (an integer, a decimal, text with letters, other characters; after
+    a blank or not) is not their column's, where the column's records (in
+    the text's first 16 KB) nearly all share one shape, or whose digits
+    pattern (each digit written ``9``: a year's ``9999``) is not the one
+    nearly all of them share; less those of the input there (so a repair that
+    puts a record's values back under their columns counts below zero).  A
+    field lost or added shifts every value after it into the wrong column:
+    of the places for an empty field, or of the pairs of fields to quote as
+    one, the one that puts the values back under their columns is meant.
 ``joined``
     For formats with ``fields``: quoted fields made by putting quotes around
     adjacent fields and the separators between them, every character kept
@@ -231,7 +230,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 
-from inputmend.algorithms.table import Column, empty_column, misfits, profile
 from inputmend.core import levenshtein
 from inputmend.core.budget import BudgetExhausted
 from inputmend.core.loss import prose, significant
@@ -523,7 +521,8 @@ class Judge:
         self.token_start = token_start
         self.stop = stop
         self._header: int | None = None
-        self._columns: tuple[Column, ...] | None = None
+        self._columns: tuple[str | None, ...] | None = None
+        self._digits: tuple[str | None, ...] = ()
         self._empty_column = False
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
@@ -1023,12 +1022,13 @@ class Judge:
             self._header = max(counts, key=counts.count) if counts else 0
         return self._header
 
-    def columns(self) -> tuple[Column, ...]:
-        """What the input's table says about each of its columns
-        (:func:`inputmend.algorithms.table.profile`), read in the records of
-        its first :data:`COLUMN_SAMPLE` characters that have the header's
-        number of fields, the first record (a header) left out; empty
-        without ``fields`` hints."""
+    def column_shapes(self) -> tuple[str | None, ...]:
+        """The shape (:func:`_shape`) nearly every value of each column has,
+        read in the records of the input's first :data:`COLUMN_SAMPLE`
+        characters that have the header's number of fields (None for a
+        column without one; empty without ``fields`` hints); also the
+        digits pattern (:func:`_digits`) nearly every value has, where one
+        has (a year's ``9999``, a price's ``9.99``, a date's ``9999-99-99``)."""
         separator = self.lexer.hints.fields
         header = self.header_fields()
         if separator is None or header is None:
@@ -1036,29 +1036,106 @@ class Judge:
         if self._columns is None:
             end = self.original.rfind("\n", 0, COLUMN_SAMPLE) + 1 or len(self.original)
             lexemes = self.lexer.lex(self.original, 0, end)
-            records = [
-                _field_values(record, separator) for record in _records(self.original, lexemes)[1:]
-            ]
-            self._columns = profile(records, header + 1)
-            self._empty_column = empty_column(records, header + 1)
+            seen: list[dict[str | None, int]] = [{} for _ in range(header + 1)]
+            digits: list[dict[str | None, int]] = [{} for _ in range(header + 1)]
+            for record in _records(self.original, lexemes)[1:]:
+                values = _field_values(record, separator)
+                if len(values) == header + 1:
+                    for column, pattern, value in zip(seen, digits, values, strict=True):
+                        shape, written = _shape(value), _digits(value)
+                        column[shape] = column.get(shape, 0) + 1
+                        pattern[written] = pattern.get(written, 0) + 1
+            self._columns = tuple(_dominant(column) for column in seen)
+            self._digits = tuple(_most(pattern) for pattern in digits)
+            self._empty_column = any(list(column) == [None] and column[None] > 1 for column in seen)
         return self._columns
 
     def empty_column(self) -> bool:
         """Has the table a column whose field is empty in every record read
-        for :meth:`columns` (two or more)?  An empty field there is the
-        table's own (``a,b,`` on every row)."""
-        self.columns()
+        for :meth:`column_shapes` (two or more)?  An empty field there is
+        the table's own (``a,b,`` on every row)."""
+        self.column_shapes()
         return self._empty_column
 
-    def misfits(self, values: Sequence[str], neighbours: Sequence[Sequence[str]] = ()) -> int:
-        """How far a record's ``values`` (its fields' text, in order) are out
-        of their columns, given the ``neighbours`` records before and after
-        it where known (:func:`inputmend.algorithms.table.misfits`)."""
-        return misfits(self.columns(), values, neighbours)
+    def misfits(self, values: Sequence[str]) -> int:
+        """How many of a record's ``values`` (its fields' text, in order) are
+        not of their column's shape or digits pattern (:meth:`column_shapes`)."""
+        columns = self.column_shapes()
+        return sum(
+            not _fits(_shape(value), wanted) or not _fits(_digits(value), pattern)
+            for wanted, pattern, value in zip(columns, self._digits, values, strict=False)
+        )
 
 
 COLUMN_SAMPLE = 16384
-"""Characters at the start of the input whose records say what each column holds."""
+"""Characters at the start of the input whose records say each column's shape."""
+
+_INTEGER = re.compile(r"[-+]?\d+")
+_DECIMAL = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _shape(value: str) -> str | None:
+    """What kind of value a field holds: ``integer``, ``decimal``, ``text``
+    (a letter in it), ``other`` (digits and punctuation: a date, a range),
+    None when empty; written after a blank, it is another shape (``blank
+    text``: the words after a comma in prose, `` and Barbuda``)."""
+    blank = "blank " if value[:1].isspace() else ""
+    value = value.strip().strip('"').strip()
+    if not value:
+        return None
+    if _INTEGER.fullmatch(value):
+        return blank + "integer"
+    if _DECIMAL.fullmatch(value):
+        return blank + "decimal"
+    return blank + ("text" if any(c.isalpha() for c in value) else "other")
+
+
+_NUMBERS = ("integer", "decimal")
+
+_DIGIT = re.compile(r"\d")
+
+
+def _digits(value: str) -> str | None:
+    """A value of digits and punctuation with each digit written ``9``
+    (``9999-99-99`` for a date, ``-9.99`` for a price): how many digits it
+    has where; None when empty or when it holds a letter (text has no
+    such pattern)."""
+    value = value.strip().strip('"').strip()
+    if not value or any(c.isalpha() for c in value):
+        return None
+    return _DIGIT.sub("9", value)
+
+
+def _most(column: dict[str | None, int]) -> str | None:
+    """What at least 9 in 10 of a column's (at least 2) values that have
+    one share (None where they share none)."""
+    found = {key: n for key, n in column.items() if key is not None}
+    total = sum(found.values())
+    if total < 2:
+        return None
+    key, count = max(found.items(), key=lambda item: item[1])
+    return key if 10 * count >= 9 * total else None
+
+
+def _dominant(column: dict[str | None, int]) -> str | None:
+    """The shape of at least 9 in 10 of a column's (at least 2) non-empty
+    values; ``number`` where integers and decimals together are."""
+    shapes = {shape: n for shape, n in column.items() if shape is not None}
+    total = sum(shapes.values())
+    if total < 2:
+        return None
+    shape, count = max(shapes.items(), key=lambda item: item[1])
+    if 10 * count >= 9 * total:
+        return shape
+    numbers = sum(shapes.get(kind, 0) for kind in _NUMBERS)
+    return "number" if 10 * numbers >= 9 * total else None
+
+
+def _fits(shape: str | None, wanted: str | None) -> bool:
+    """Does a value of ``shape`` fit a column of shape ``wanted``?"""
+    if shape is None or wanted is None or shape == wanted:
+        return True
+    return wanted == "number" and shape in _NUMBERS
 
 
 def _field_values(record: list[Lexeme], separator: str) -> list[str]:
@@ -1974,23 +2051,20 @@ class _Assessment:
         return wrong + added
 
     def _misplaced(self) -> int:
-        """How far the values of the window's records are out of their
-        columns, each record read between the ones above and below it,
-        less the input's there (see the module documentation)."""
-        columns = self.judge.columns()
+        """Values not of their column's shape or digits pattern in the
+        window's records, less those of the input there (see the module
+        documentation)."""
+        columns = self.judge.column_shapes()
         separator = self.judge.lexer.hints.fields
-        if not any(column.informed for column in columns) or separator is None:
+        if not any(columns) or separator is None:
             return 0
         whole = self.judge.starts_record(self.window.start)
 
         def count(text: str, lexemes: list[Lexeme]) -> int:
-            records = [_field_values(record, separator) for record in _records(text, lexemes)]
-            first = 0 if whole else 1
+            records = _records(text, lexemes)
             found = 0
-            for index in range(first, len(records)):
-                above = records[index - 1] if index > first else []
-                below = records[index + 1] if index + 1 < len(records) else []
-                found += self.judge.misfits(records[index], (above, below))
+            for record in records if whole else records[1:]:
+                found += self.judge.misfits(_field_values(record, separator))
             return found
 
         return count(self.repaired, self.after) - count(self.original, self.before)

@@ -12,7 +12,7 @@ value put into the record, ``1,x,C,5``), or in a table with a column
 empty in every record, where an empty field may be that column's
 (:meth:`Judge.empty_column <inputmend.algorithms.judgement.Judge.empty_column>`):
 the fields whose deletion leaves
-the fewest values out of their columns (:meth:`Judge.misfits
+the fewest values out of their columns' shapes (:meth:`Judge.misfits
 <inputmend.algorithms.judgement.Judge.misfits>`) are proposed deleted with
 a separator beside them (``dropped``), unless some separators of the
 record but not all are followed by a blank: then the field too many is
@@ -49,8 +49,8 @@ def proposals(
     """Edits that give the record ``text[start:end]`` (its separators at
     ``separators``) ``fields`` fields: an empty field put in where it has one
     too few, an empty field deleted where it has one too many; then, given
-    ``misfits`` (how far a record's values are out of their columns), the
-    fields holding a value whose deletion leaves the fewest
+    ``misfits`` (how many of a record's values are out of their columns'
+    shapes), the fields holding a value whose deletion leaves the fewest
     misfits, each deleted with the separator after it (the last one with
     the separator before it); in a record with an empty field, only where
     the table has an ``empty_column``."""
@@ -81,7 +81,7 @@ def _dropped(
     empty_column: bool,
 ) -> Iterator[tuple[Edit, ...]]:
     """Deletions of one field holding a value (and a separator beside it)
-    that leave the fewest values of the record out of their columns,
+    that leave the fewest values of the record out of their columns' shapes,
     in a record whose fields all hold values (an empty one is the one too
     many, deleted at no loss), or in a table with an ``empty_column`` (an
     empty field may be that column's).  None where some separators but not
