@@ -11,6 +11,7 @@ from typing import Any
 from tests.lsp.raw import RawServer, frame, notification, raw_server, request
 
 DAVE = '{ "name": "Dave" "age": 42 }'
+UNCLOSED = '{"sizes": [1, 2, 3}'  # two repairs: `]` inserted, or `3` replaced by `null]`
 CHANGED = '{"zzzzzzzzz" "a": 0, "b": 1}'
 VERSIONED = {"workspace": {"workspaceEdit": {"documentChanges": True}}}
 
@@ -89,7 +90,7 @@ def test_apply_repair_takes_the_version_and_the_repairs_id(tmp_path: Path) -> No
     with raw_server() as server:
         server.applied = []  # type: ignore[attr-defined]
         server.initialize(capabilities=VERSIONED)
-        uri = server.open(tmp_path / "dave.json", DAVE)
+        uri = server.open(tmp_path / "sizes.json", UNCLOSED)
         _analysed(server, 2, uri)
         repairs = _repairs(server, 3, uri)
         second = repairs[1]["data"]
