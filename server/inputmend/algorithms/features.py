@@ -26,6 +26,7 @@ from pathlib import Path
 
 from inputmend.algorithms.judgement import Judgement
 from inputmend.core.model import Edit, Repair, inserts_lines
+from inputmend.core.text import line_at
 from inputmend.grammar.registry import grammar_dirs
 
 WEIGHTS_FILE = "ranking.toml"
@@ -254,18 +255,16 @@ def _joins(original: str, edit: Edit) -> bool:
     other than a line break, with text kept on both sides)?"""
     if edit.insert.endswith("\n"):
         return False
-    start = original.rfind("\n", 0, edit.offset) + 1
-    end = original.find("\n", edit.end)
-    following = original[edit.end : len(original) if end < 0 else end]
-    return bool(original[start : edit.offset].strip() and following.strip())
+    start, _ = line_at(original, edit.offset)
+    _, end = line_at(original, edit.end)
+    return bool(original[start : edit.offset].strip() and original[edit.end : end].strip())
 
 
 def _blank_line(text: str, offset: int) -> bool:
     """Is the line of ``offset`` a line of blanks only (not the end of a text
     after its last line break)?"""
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    return start < len(text) and not text[start : len(text) if end < 0 else end].strip()
+    start, end = line_at(text, offset)
+    return start < len(text) and not text[start:end].strip()
 
 
 def _new_layout(original: str, repair: Repair) -> int:

@@ -227,6 +227,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 
@@ -234,7 +235,7 @@ from inputmend.core import levenshtein
 from inputmend.core.budget import BudgetExhausted
 from inputmend.core.loss import prose, significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
-from inputmend.core.text import first_on_line
+from inputmend.core.text import first_on_line, line_at
 from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
 
 LOOKAROUND = 512
@@ -1726,23 +1727,19 @@ class _Assessment:
         written, which the loss rule does not count (it stays in the
         file, and hiding it hides no key or value)."""
         original, before = self.original, self.before
-        lines: dict[int, int] = {}  # start of a line -> its characters commented whole
-        end = -1
+        lines: Counter[tuple[int, int]] = Counter()  # (start, end) -> characters commented
+        line = (0, -1)
         for offset in sorted(self.commented):
-            if offset >= end:
-                start = original.rfind("\n", 0, offset) + 1
-                end = original.find("\n", offset)
-                end = len(original) if end < 0 else end
-                lines[start] = 0
-            lines[start] += offset not in self.trailing
+            if offset >= line[1]:
+                line = line_at(original, offset)
+            lines[line] += offset not in self.trailing
         hidden = 0
-        for start, count in lines.items():
-            end = original.find("\n", start)
-            line = original[start : len(original) if end < 0 else end]
-            if not count or count != significant(line) or not prose(line):
+        for (start, end), count in lines.items():
+            text = original[start:end]
+            if not count or count != significant(text) or not prose(text):
                 continue
             first = max(0, bisect.bisect_right(self.before_starts, start) - 1)
-            last = bisect.bisect_left(self.before_starts, start + len(line))
+            last = bisect.bisect_left(self.before_starts, end)
             if not any(t.role is Role.STRUCTURE and t.end > start for t in before[first:last]):
                 hidden += count
         return hidden

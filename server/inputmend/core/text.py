@@ -552,6 +552,16 @@ def line_start(text: str, offset: int) -> int:
     return text.rfind("\n", 0, offset) + 1
 
 
+def line_at(text: str, offset: int) -> tuple[int, int]:
+    """The start and end (before its line break) of the line holding ``offset``."""
+    start = line_start(text, offset)
+    end = text.find("\n", offset)
+    end = len(text) if end < 0 else end
+    if end > start and text[end - 1] == "\r":
+        end -= 1
+    return start, end
+
+
 def first_on_line(text: str, offset: int) -> bool:
     """Is there nothing but blanks before ``offset`` on its line?"""
     return not text[line_start(text, offset) : offset].strip()

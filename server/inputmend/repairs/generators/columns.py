@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair
 from inputmend.core.oracle import Verdict
+from inputmend.core.text import line_at
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
 
@@ -122,11 +123,7 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
         or context.feedback.verdict is not Verdict.INCORRECT
     ):
         return NOTHING
-    start = text.rfind("\n", 0, error) + 1
-    end = text.find("\n", error)
-    end = len(text) if end < 0 else end
-    if text[start:end].endswith("\r"):
-        end -= 1
+    start, end = line_at(text, error)
     lexemes = context.guidance.lexer.lex(text, start, end)
     separators = [t.start for t in lexemes if t.value == separator and t.start < end]
     places = proposals(

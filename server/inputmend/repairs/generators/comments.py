@@ -19,12 +19,13 @@ from collections.abc import Iterator, Sequence
 
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair
+from inputmend.core.text import line_at
 from inputmend.grammar.syntax import Comments
 from inputmend.grammar.tolerant import Lexeme, Role
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
 from inputmend.repairs.generators.completion import not_completed
-from inputmend.repairs.generators.quoting import failing_lines, line_at
+from inputmend.repairs.generators.quoting import failing_lines
 
 ALGORITHM = "comment"
 

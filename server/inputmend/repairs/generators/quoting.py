@@ -41,6 +41,7 @@ from collections.abc import Iterator
 from inputmend.core.budget import Budget, RunStats
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.oracle import Oracle
+from inputmend.core.text import line_at
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.syntax import Brackets
 from inputmend.grammar.tolerant import Role
@@ -58,16 +59,6 @@ SPANS = 32
 LINE = 1 << 12
 """The longest line read for values (a longer one is a document written on
 one line, not a line of a configuration file)."""
-
-
-def line_at(text: str, offset: int) -> tuple[int, int]:
-    """The start and end (before its line break) of the line holding ``offset``."""
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    end = len(text) if end < 0 else end
-    if end > start and text[end - 1] == "\r":
-        end -= 1
-    return start, end
 
 
 def failing_lines(text: str, error: int) -> list[tuple[int, int]]:
