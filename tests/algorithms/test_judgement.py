@@ -10,7 +10,7 @@ import pytest
 
 from inputmend.algorithms.judgement import Judge, Judgement, _Runs
 from inputmend.core.budget import BudgetExhausted
-from inputmend.core.model import Edit, Repair, distance, edits_between
+from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import hints_beside
@@ -83,6 +83,23 @@ def test_an_edit_over_a_bracket_and_a_quote_keeps_the_string_behind(json: Tolera
     assert judged.tokens_kept == 7  # all but the junk brackets
     # ... also with a comma deleted in the same stretch
     assert judge(json, "{'k': ('x',)}", '{"k": ["x"]}').data_lost == 0
+
+
+def test_a_value_made_up_beside_a_kept_token_is_invented_however_the_edits_align() -> None:
+    # `"": "b"` from `"b"` inserts `": "` after the first quote or `"": `
+    # before it: one text, one judgement, the string kept and the key made up
+    for name, original, inside, outside in (
+        ("json", '{"a": 1, "b"}', Edit(10, 0, '": "'), Edit(9, 0, '"": ')),
+        ("json", '{"a": 1, "b"}', Edit(11, 0, '": "'), Edit(12, 0, ': ""')),
+        ("toml", 'a = 1\n"b"\n', Edit(7, 0, '" = "'), Edit(6, 0, '"" = ')),
+    ):
+        lexer = _lexer(name)
+        judged = [
+            Judge(original, lexer)(Repair(apply_edits(original, [edit]), (edit,), "t", True, 4))
+            for edit in (inside, outside)
+        ]
+        assert judged[0] == judged[1]
+        assert (judged[0].invented, judged[0].changed) == (1, 0)
 
 
 def test_foreign_syntax_removed_as_its_hint_says_is_not_lost(json: TolerantLexer) -> None:

@@ -214,7 +214,11 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 
 Edits are judged character by character where they replace one for one,
 and apart where they keep characters between (``('a'`` rewritten as
-``["a"`` is a bracket and then the string ``'a'``, kept).
+``["a"`` is a bracket and then the string ``'a'``, kept).  An insertion
+of more than one character that lies among equal characters inside an
+input token is judged at the token's edge when the repair keeps the token
+whole there (``"": "b"`` from ``"b"``: the string kept, the key invented,
+whether the edit script inserts ``": "`` or ``"": ``).
 
 The judgement looks at the input only around the edits: on the lines they
 touch and the line before, at most :data:`LOOKAROUND` characters away, and as
@@ -483,6 +487,79 @@ class _Window:
     end: int
     before: list[Lexeme]  # the input's lexemes there
     after: list[Lexeme]  # the repaired text's lexemes there
+
+
+def _slid_out_of_tokens(
+    original: str, edits: list[Edit], windows: Sequence[_Window], mapping: _EditMap
+) -> list[Edit]:
+    """``edits`` with each insertion that lies inside a token of the input
+    moved to that token's edge where the repaired text is the same and the
+    token is in it whole, with its kind; ``edits`` itself when none moves.
+
+    Where among equal characters an edit script puts an insertion says
+    nothing: ``"": "b"`` from ``"b"`` inserts ``": "`` after the first quote
+    as well as ``"": `` before it.  Read the first way, the input's string
+    is split and the empty key holds a quote of the input, so nothing looks
+    made up; read the second, the string is kept and the key is invented.
+    The token the repair leaves whole is the input's, so the second reading
+    is judged, whichever the edit script gave.
+
+    Only an insertion of more than one character moves: it brings structure
+    of its own (a separator and a quote), so the token it leaves whole is one
+    the input has.  One character among equal ones is most often a lost
+    quote put back, and after a lost quote the error-tolerant lexer reads
+    strings and non-strings the wrong way round up to the next quote: there
+    the token the slide would keep whole is a misread one."""
+    slid: list[Edit] | None = None
+    starts = [window.start for window in windows]
+    for index, edit in enumerate(edits):
+        text, offset = edit.insert, edit.offset
+        if edit.delete or len(text) < 2:
+            continue
+        if not (
+            (offset > 0 and original[offset - 1] == text[-1])
+            or (offset < len(original) and original[offset] == text[0])
+        ):
+            continue  # (most insertions: no other place gives the same text)
+        at = bisect.bisect_right(starts, offset) - 1
+        if at < 0 or windows[at].end < offset:
+            continue
+        before = windows[at].before
+        found = bisect.bisect_left(before, offset, key=lambda t: t.start) - 1
+        if found < 0 or not offset < before[found].end or before[found].role is Role.JUNK:
+            continue
+        token = before[found]
+        # never onto or past a neighbouring edit
+        low = edits[index - 1].end + 1 if index else 0
+        high = edits[index + 1].offset - 1 if index + 1 < len(edits) else len(original)
+        places: list[tuple[int, str]] = []
+        left, moved = offset, text
+        while left > max(token.start, low) and original[left - 1] == moved[-1]:
+            left, moved = left - 1, original[left - 1] + moved[:-1]
+        if left == token.start:
+            places.append((left, moved))
+        right, moved = offset, text
+        while right < min(token.end, high) and original[right] == moved[0]:
+            right, moved = right + 1, moved[1:] + original[right]
+        if right == token.end:
+            places.append((right, moved))
+        size, after = token.end - token.start, windows[at].after
+        for place, moved in sorted(places, key=lambda p: abs(p[0] - offset)):
+            # where the token starts in the repaired text, the edit moved there
+            start = token.start + mapping.shift[index] + (len(moved) if place == token.start else 0)
+            there = bisect.bisect_left(after, start, key=lambda t: t.start)
+            while (
+                there < len(after)
+                and after[there].start == start
+                and not (after[there].end == start + size and after[there].kind == token.kind)
+            ):
+                there += 1
+            if there < len(after) and after[there].start == start:
+                if slid is None:
+                    slid = list(edits)
+                slid[index] = Edit(place, 0, moved)
+                break
+    return edits if slid is None else slid
 
 
 TokenStart = Callable[[int], int | None]
@@ -893,6 +970,15 @@ class Judge:
         counts[_ESCAPES_KEPT] += self.escapes_kept(deleted, unescaped)
         wrapping = {offset for offsets in unwrapped for offset in offsets}
         windows = self._windows(repaired, edits, mapping, unread)
+        slid = _slid_out_of_tokens(original, edits, windows, mapping)
+        if slid is not edits:
+            # the same text, its insertions placed where they keep a token
+            # whole: only what is inserted moves, the windows stay the same
+            edits = slid
+            mapping = _EditMap(edits)
+            inserted = _changes(original, edits, mapping)[1]
+            if decoded and repaired is repair.text:
+                inserted = [offset for offset in inserted if offset not in decoded]
         inserted_runs = _Runs.of(inserted)  # shared by the windows: read once
         for window in windows:
             found = _Assessment(
