@@ -57,6 +57,20 @@ def test_valid_text_is_read_as_the_grammar_reads_it(json: GrammarLexer) -> None:
     assert [t.value for t in lexemes][3] == '"http://x.org/#a"'
 
 
+@pytest.mark.parametrize("name", ["json", "jsonc"])
+def test_only_a_string_with_inner_quotes_is_read_as_one_with_unescaped_quotes(
+    name: str,
+) -> None:
+    lexer = _lexer(name)
+    valid = _lex(lexer, '{"a": "say hi", "b": "x\\"y"}')
+    assert [t.foreign for t in valid if t.kind == "STRING"] == [None] * 4
+    inner = _lex(lexer, '{"a": "say "hi" now"}')
+    assert [t.foreign for t in inner if t.kind == "STRING"] == [
+        None,
+        "unescaped quote in a string",
+    ]
+
+
 def test_a_token_cut_off_by_the_end_is_partial(json: GrammarLexer) -> None:
     last = _lex(json, '["fo')[-1]
     assert (last.kind, last.value, last.partial) == ("STRING", '"fo', True)
