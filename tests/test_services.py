@@ -409,6 +409,18 @@ def test_a_stray_letter_between_a_key_and_its_value_is_not_read_as_inner_quotes(
     text = '{ "sizes" : [ { "unit" : "cm" , "width" q "40" } ] }'
     result = services.repair(text, IncrementalGrammarOracle("json"))
     assert result.repairs[0].text == text.replace('" q "', '" : "')
+    # without blanks: a lone quote glued to letters could be an inner one
+    text = '{"unit":"cm","width"q"40"}'
+    result = services.repair(text, IncrementalGrammarOracle("json"))
+    assert result.repairs[0].text == text.replace('"q"', '":"')
+
+
+def test_inner_quotes_glued_to_the_text_around_them_are_escaped() -> None:
+    # quotes around a word in an address, and one inside a word: every
+    # character kept, rather than the quotes deleted as stray
+    text = '{"author": "Jo <"jo"@x.org>", "license": "M"IT"}'
+    result = services.repair(text, IncrementalGrammarOracle("json"))
+    assert json.loads(result.repairs[0].text) == {"author": 'Jo <"jo"@x.org>', "license": 'M"IT'}
 
 
 def test_a_quote_lost_before_the_closing_brackets_goes_back_before_them() -> None:

@@ -346,6 +346,10 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("dot", 'digraph { a [label="say "hi""]; }', 'digraph { a [label="say \\"hi\\""]; }'),
         ("json", '{"a": "say "hi""}', '{"a": "say \\"hi\\""}'),
         ("jsonc", '{"a": "say "hi""}', '{"a": "say \\"hi\\""}'),
+        # inner quotes glued to the text around them, one inside a word
+        ("json", '{"a": "<"jo"@x.org>"}', '{"a": "<\\"jo\\"@x.org>"}'),
+        ("json", '{"a": "x --"no"-cache"}', '{"a": "x --\\"no\\"-cache"}'),
+        ("json", '{"a": "M"IT"}', '{"a": "M\\"IT"}'),
         # a tab typed in a string, a \u that is no escape: kept as written
         ("json", '{"a": "x\ty"}', '{"a": "x\\ty"}'),
         ("jsonc", '{"a": "x\ty"}', '{"a": "x\\ty"}'),
@@ -558,6 +562,9 @@ def test_words_in_a_toml_array_are_written_as_a_string_from_their_first_letter()
     [
         ('{"d": "a 15" laptop"}', {"d": 'a 15" laptop'}),  # an inch mark
         ('{"d": "27" monitor, 4K"}', {"d": '27" monitor, 4K'}),
+        # the words after it hold an address; the string starts a line
+        ('{"d": "Jo" Doe (https://x.org)"}', {"d": 'Jo" Doe (https://x.org)'}),
+        ('{"d": [\n  "Jo" Doe"\n]}', {"d": ['Jo" Doe']}),
         ("{`a`: `it's`}", {"a": "it's"}),  # template literals
     ],
 )
