@@ -350,6 +350,10 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("json", '{"a": "<"jo"@x.org>"}', '{"a": "<\\"jo\\"@x.org>"}'),
         ("json", '{"a": "x --"no"-cache"}', '{"a": "x --\\"no\\"-cache"}'),
         ("json", '{"a": "M"IT"}', '{"a": "M\\"IT"}'),
+        # one quote of a pair lost its backslash: the other stays as it is
+        ("json", '{"a": "<b c="d\\" />"}', '{"a": "<b c=\\"d\\" />"}'),
+        ("jsonc", '{"a": "<b c="d\\" />"}', '{"a": "<b c=\\"d\\" />"}'),
+        ("jsonc", '{"a": "x\\\\"y" z"}', '{"a": "x\\\\\\"y\\" z"}'),
         # a tab typed in a string, a \u that is no escape: kept as written
         ("json", '{"a": "x\ty"}', '{"a": "x\\ty"}'),
         ("jsonc", '{"a": "x\ty"}', '{"a": "x\\ty"}'),
