@@ -893,3 +893,14 @@ def test_words_before_a_quote_put_back_are_no_name_of_several_words() -> None:
     original = '<a>\n  <o type="rss" text="Quarry releases xmlUrl="https://q.example/x"/>\n</a>\n'
     closed = original.replace("releases xmlUrl", 'releases" xmlUrl')
     assert judge(xml, original, closed).phrase == 0
+
+
+def test_a_record_starts_after_a_crlf_line_break() -> None:
+    text = "a,b\r\n1,2\r\n3,4\r\n"
+    # the grammar's scan: the token at or before an offset (here the line breaks)
+    scan = {5: 3, 10: 8}
+    records = Judge(text, _lexer("csv"), token_start=scan.get)
+    assert records.starts_record(0) and records.starts_record(5) and records.starts_record(10)
+    assert not records.starts_record(6)  # inside a record
+    assert Judge("a,b\n1,2\n", _lexer("csv"), token_start={4: 3}.get).starts_record(4)
+    assert not Judge(text, _lexer("csv"), token_start={5: 2}.get).starts_record(5)

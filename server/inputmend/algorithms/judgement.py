@@ -1066,13 +1066,15 @@ class Judge:
 
     def starts_record(self, offset: int) -> bool:
         """Does a record of the input start at ``offset``: a line start where the
-        grammar's scan has a token start (the line break's or the next one's;
-        not inside a quoted field that runs over lines)?"""
+        grammar's scan has a token start (the line break's, a CR LF pair's
+        or an LF's, or the next one's; not inside a quoted field that runs
+        over lines)?"""
         if offset == 0:
             return True
         if self.original[offset - 1] != "\n" or self.token_start is None:
             return False
-        return self.token_start(offset) in (offset - 1, offset)
+        crlf = self.original[offset - 2 : offset] == "\r\n"
+        return self.token_start(offset) in (offset - 1 - crlf, offset)
 
     def header_fields(self) -> int | None:
         """The number of field separators the input's records share
