@@ -375,6 +375,26 @@ def test_an_empty_field_put_where_the_value_was_lost_keeps_the_columns() -> None
     assert _features(damaged, CARS + ",Honda Civic,4\n", csv).misplaced == 0  # a name as mpg
 
 
+def test_values_that_meet_their_column_s_value_in_the_records_beside_are_in_place() -> None:
+    csv = _lexer("csv")
+    rows = "id,a,b,c\n1,0.51,0.23,0.40\n2,0.72,0.25,0.40\n"
+    below = "4,0.64,0.27,0.40\n"
+    damaged = rows + "3,0.93,0.40\n" + below  # a value of a or b lost: every shape alike
+    right = _features(damaged, rows + "3,0.93,,0.40\n" + below, csv).misplaced
+    assert right < 0  # 0.40 under c again, as in the records beside
+    assert _features(damaged, rows + "3,,0.93,0.40\n" + below, csv).misplaced == right
+    assert _features(damaged, rows + "3,0.93,0.40,\n" + below, csv).misplaced == 0
+
+
+def test_records_kept_both_are_not_compared_with_each_other() -> None:
+    csv = _lexer("csv")
+    rows = "id,a,b\n1,5,x\n"
+    damaged = rows + "<<<<<<< HEAD\n2,5,x\n=======\n2,6,x\n>>>>>>> other\n3,7,y\n"
+    both = _features(damaged, rows + "2,5,x\n2,6,x\n3,7,y\n", csv, algorithm="conflicts")
+    ours = _features(damaged, rows + "2,5,x\n3,7,y\n", csv, algorithm="conflicts")
+    assert both.misplaced == ours.misplaced  # alike rows, not a record's columns
+
+
 def test_a_number_with_another_count_of_digits_than_its_column_s_is_misplaced() -> None:
     csv = _lexer("csv")
     rows = "year,births,rate\n1958,4255000,24.3\n1959,4245000,24.0\n1960,4257850,23.7\n"

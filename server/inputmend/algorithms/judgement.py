@@ -169,18 +169,25 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     a blank or not) is not their column's, where the column's records (in
     the text's first 16 KB) nearly all share one shape, or whose digits
     pattern (each digit written ``9``: a year's ``9999``) is not the one
-    nearly all of them share; less those of the input there (so a repair that
-    puts a record's values back under their columns counts below zero).  A
-    field lost or added shifts every value after it into the wrong column:
-    of the places for an empty field, or of the pairs of fields to quote as
-    one, the one that puts the values back under their columns is meant.
+    nearly all of them share; less the values equal to their column's value
+    in the record above or below (a flag, a year, a code that a column
+    repeats; each pair of adjacent records counted once, and only where the
+    repair keeps the number of records); less those of the input there (so
+    a repair that puts a record's values back under their columns counts
+    below zero).  A field lost or added shifts every value after it into the
+    wrong column: of the places for an empty field, or of the pairs of
+    fields to quote as one, the one that puts the values back under their
+    columns is meant.
 ``joined``
     For formats with ``fields``: quoted fields made by putting quotes around
     adjacent fields and the separators between them, every character kept
     (``4,"5,6"`` from ``4,5,6`` for a row with one field too many: a value
     that held the separator and lost its quotes).  Two values become one, so
     the repair is not harmless, but nothing is lost, overwritten or merged
-    out of sight (``4,56`` merges them and hides where they met).
+    out of sight (``4,56`` merges them and hides where they met).  Not a
+    value written with the separator as prose writes it, a blank after each
+    (``Hydro, Curtailment``), on a line whose other separators have none:
+    that is one value that lost its quotes, not two fields.
 ``dropped``
     For formats with ``fields``: fields that the repair deletes whole with
     a separator beside them (``1,C,5`` from ``1,x,C,5``, a junk field put
@@ -602,6 +609,7 @@ class Judge:
         self._columns: tuple[str | None, ...] | None = None
         self._digits: tuple[str | None, ...] = ()
         self._empty_column = False
+        self._beside: dict[tuple[int, int], tuple[list[str], list[str]]] = {}
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
         self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
@@ -1139,6 +1147,33 @@ class Judge:
             self._empty_column = any(list(column) == [None] and column[None] > 1 for column in seen)
         return self._columns
 
+    def beside(self, start: int, end: int) -> tuple[list[str], list[str]]:
+        """The field values (:func:`_field_values`) of the input's records on
+        the lines just above ``start`` and just below ``end`` (a stretch of
+        whole lines: empty lists where it is not, or where there is no such
+        line, or it is the header)."""
+        separator = self.lexer.hints.fields
+        text = self.original
+        if separator is None:
+            return [], []
+        known = self._beside.get((start, end))
+        if known is not None:
+            return known
+        above: list[str] = []
+        if start > 0 and text[start - 1] == "\n":
+            low = text.rfind("\n", 0, start - 1) + 1
+            if low > 0:  # not the header
+                above = _field_values(self.lexer.lex(text, low, start), separator)
+        below: list[str] = []
+        low = end if end == 0 or text[end - 1] == "\n" else text.find("\n", end) + 1
+        if 0 < low < len(text) and (end == low or text[end:low].strip() == ""):
+            high = text.find("\n", low)
+            high = len(text) if high < 0 else high + 1
+            if text[low:high].strip():
+                below = _field_values(self.lexer.lex(text, low, high), separator)
+        self._beside[(start, end)] = above, below
+        return above, below
+
     def empty_column(self) -> bool:
         """Has the table a column whose field is empty in every record read
         for :meth:`column_shapes` (two or more)?  An empty field there is
@@ -1225,6 +1260,20 @@ def _fits(shape: str | None, wanted: str | None) -> bool:
     if shape is None or wanted is None or shape == wanted:
         return True
     return wanted == "number" and shape in _NUMBERS
+
+
+def _matched(upper: list[str], lower: list[str], fields: int) -> int:
+    """How many values of two adjacent records (their fields' text, in
+    order) equal the other's in their column: none unless both have the
+    table's number of ``fields``; an empty field matches nothing.  A field
+    lost or added shifts the values after it out of their columns, away
+    from the values that the records beside it hold there (a flag, a year,
+    a code that a column repeats); put back, they meet them again.  Counted
+    per pair of records, so that a repair whose window reaches a record
+    further is not counted the matches of that record twice."""
+    if len(upper) != fields or len(lower) != fields:
+        return 0
+    return sum(1 for up, low in zip(upper, lower, strict=True) if up.strip() and up == low)
 
 
 def _field_values(record: list[Lexeme], separator: str) -> list[str]:
@@ -1584,6 +1633,7 @@ class _Assessment:
                 self.deleted, self.mapping.behind(cover.start), self.mapping.behind(cover.end - 1)
             )
         )
+
 
     def _reread(self, position: int, cover: Lexeme) -> bool:
         """Is the token at ``position`` a word of the text of ``cover``, a
@@ -2137,22 +2187,39 @@ class _Assessment:
 
     def _misplaced(self) -> int:
         """Values not of their column's shape or digits pattern in the
-        window's records, less those of the input there (see the module
-        documentation)."""
+        window's records, less the values equal to their column's value in
+        the record above or below (:func:`_matched`, each adjacent pair of
+        records once); less the same count of the input there (see the
+        module documentation).  The values are compared with the records
+        beside theirs only where the repair keeps the window's number of
+        records: it moves values between columns, not rows (two sides of a
+        merge conflict kept both are alike, not aligned)."""
         columns = self.judge.column_shapes()
         separator = self.judge.lexer.hints.fields
-        if not any(columns) or separator is None:
+        fields = self.judge.header_fields()
+        if separator is None or fields is None or not self.before:
             return 0
         whole = self.judge.starts_record(self.window.start)
+        skip = 0 if whole else 1  # a record begun before the window
+        before = [_field_values(r, separator) for r in _records(self.original, self.before)]
+        after = [_field_values(r, separator) for r in _records(self.repaired, self.after)]
+        before, after = before[skip:], after[skip:]
+        found = 0
+        if any(columns):
+            found += sum(map(self.judge.misfits, after)) - sum(map(self.judge.misfits, before))
+        if len(before) == len(after):
+            first, last = self.before[0].start, self.before[-1].end
+            above, below = self.judge.beside(self.original.rfind("\n", 0, first) + 1, last)
+            above = above if whole else []
 
-        def count(text: str, lexemes: list[Lexeme]) -> int:
-            records = _records(text, lexemes)
-            found = 0
-            for record in records if whole else records[1:]:
-                found += self.judge.misfits(_field_values(record, separator))
-            return found
+            def matched(rows: list[list[str]]) -> int:
+                return sum(
+                    _matched(upper, lower, fields + 1)
+                    for upper, lower in itertools.pairwise([above, *rows, below])
+                )
 
-        return count(self.repaired, self.after) - count(self.original, self.before)
+            found -= matched(after) - matched(before)
+        return found
 
 
 _WRAPPERS = len(fields(Judgement)) - 1
