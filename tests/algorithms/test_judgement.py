@@ -178,9 +178,18 @@ def test_punctuation_re_read_as_other_punctuation_is_not_changed() -> None:
 
 def test_quoting_adjacent_fields_into_one_joins_them_and_loses_nothing() -> None:
     csv = _lexer("csv")
+    text = "id,size,count\n4,5,6\n"  # one field too many
+    quoted = judge(csv, text, 'id,size,count\n4,"5,6"\n')
+    assert (quoted.joined, quoted.changed, quoted.data_lost, quoted.harmless) == (1, 0, 0, False)
+    spaced = "name, city\nSmith, John, Oslo\n"  # the file's separators all take a blank
+    assert judge(csv, spaced, 'name, city\n"Smith, John", Oslo\n').joined == 1
+
+
+def test_quoting_a_value_written_with_a_comma_and_a_blank_is_no_join() -> None:
+    csv = _lexer("csv")
     text = "name,city\nSmith, John,Oslo\n"  # one field too many
     quoted = judge(csv, text, 'name,city\n"Smith, John",Oslo\n')
-    assert (quoted.joined, quoted.changed, quoted.data_lost, quoted.harmless) == (1, 0, 0, False)
+    assert (quoted.joined, quoted.changed, quoted.data_lost, quoted.harmless) == (0, 0, 0, True)
     merged = judge(csv, text, "name,city\nSmith John,Oslo\n")
     assert (merged.joined, merged.changed, merged.structure_lost) == (0, 2, 1)
     edited = judge(csv, text, 'name,city\n"Smith; John",Oslo\n')  # more than quotes

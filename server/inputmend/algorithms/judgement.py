@@ -1521,7 +1521,8 @@ class _Assessment:
             if self._reclassified(position, cover):
                 return False
             if self._quotes_fields(position, cover):
-                self.joined.add(id(cover))
+                if not self._written_with_separator(cover):
+                    self.joined.add(id(cover))
                 return False
             return not (self._reread(position, cover) or self._read_inside_out(position, cover))
         return False
@@ -1634,6 +1635,27 @@ class _Assessment:
             )
         )
 
+    def _written_with_separator(self, cover: Lexeme) -> bool:
+        """Is the quoted field ``cover`` (adjacent fields quoted as one) a
+        value written with the separator as prose writes it, a blank after
+        each (``Smith, John``, ``2018-06-06, 16:11``), on a line whose other
+        separators have none?  Such a value lost its quotes; the blank tells
+        it from two fields of the record, and quoting it is no join."""
+        separator = self.judge.lexer.hints.fields
+        if separator is None:
+            return False
+        text = self.repaired
+        inner = [
+            m.end() + cover.start
+            for m in re.finditer(re.escape(separator), text[cover.start : cover.end - 1])
+        ]
+        if not inner or not all(text[end : end + 1] in (" ", "\t") for end in inner):
+            return False
+        line_start = text.rfind("\n", 0, cover.start) + 1
+        line_end = text.find("\n", cover.end)
+        line_end = len(text) if line_end < 0 else line_end
+        outside = text[line_start : cover.start] + "\n" + text[cover.end : line_end]
+        return f"{separator} " not in outside and f"{separator}\t" not in outside
 
     def _reread(self, position: int, cover: Lexeme) -> bool:
         """Is the token at ``position`` a word of the text of ``cover``, a
