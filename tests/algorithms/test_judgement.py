@@ -913,3 +913,10 @@ def test_a_record_starts_after_a_crlf_line_break() -> None:
     assert not records.starts_record(6)  # inside a record
     assert Judge("a,b\n1,2\n", _lexer("csv"), token_start={4: 3}.get).starts_record(4)
     assert not Judge(text, _lexer("csv"), token_start={5: 2}.get).starts_record(5)
+
+
+def test_a_separator_after_a_record_s_lone_value_makes_up_no_empty_value() -> None:
+    csv = _lexer("csv")
+    original = "x,y\n4.6,0.02\n7.6\n8.8,0.03\n"  # the record lost its second value
+    assert judge(csv, original, "x,y\n4.6,0.02\n7.6,\n8.8,0.03\n").invented == 0
+    assert judge(_lexer("yaml"), "a: 1\nFIXME\nb: 2\n", "a: 1\nFIXME:\nb: 2\n").invented == 1

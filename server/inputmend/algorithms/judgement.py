@@ -127,7 +127,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     the ``0`` of ``[1, 2,0, 3]``), plus letters and digits inserted into other
     tokens; delimiters and closers are not invented data.  Also empty values
     made up: a line that held one data token which the repair ends with
-    punctuation it inserts (``FIXME:`` from ``FIXME``, ``default =``), when
+    punctuation it inserts (``FIXME:`` from ``FIXME``, ``default =``; not a
+    CSV record's field separator, its table has the field), when
     no deeper line follows (the value of ``server:`` above an indented
     block) and the input ends no sibling of that line (a line of its
     indentation under the same less indented line) with that punctuation
@@ -2102,7 +2103,9 @@ class _Assessment:
     def _emptied(self) -> int:
         """Lines of one data token that the repair ends with punctuation it
         inserts, no deeper line after them, where the input ends no sibling
-        with that punctuation (see ``invented``): names of empty values;
+        with that punctuation (see ``invented``): names of empty values, but
+        for the field separator of a format whose records have the header's
+        number of fields (a record of one value given its second, empty);
         and lines of one data token joined to the next by punctuation put
         in place of their line break (:meth:`_joins_lines`).  Adds to
         :attr:`phrase` the words of each such token beyond the first, with
@@ -2146,8 +2149,8 @@ class _Assessment:
                 self.phrase += max(0, len(word.value.split()) - 1)
                 count += 1
                 continue
-            if _data_before(after, index + 1, end):
-                continue
+            if _data_before(after, index + 1, end) or lexeme.value == self.judge.lexer.hints.fields:
+                continue  # (a record's field separator: its table has the field)
             # a phrase made a name (`TODO check this value:`): its words
             # beyond the first (see ``phrase``)
             self.phrase += max(0, len(word.value.split()) - 1)
