@@ -9,7 +9,14 @@ import pytest
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import hints_beside
-from inputmend.grammar.tolerant import GenericLexer, GrammarLexer, Lexeme, Role, _ForeignTokens
+from inputmend.grammar.tolerant import (
+    GenericLexer,
+    GrammarLexer,
+    Lexeme,
+    Role,
+    _ForeignTokens,
+    _Held,
+)
 
 
 def _lexer(name: str) -> GrammarLexer:
@@ -255,7 +262,7 @@ def test_a_foreign_token_is_not_looked_for_where_its_last_character_never_comes(
         )
         for position in range(len(text)):
             expected = None
-            for rewrite, _, _ in tokens.by_char.get(text[position], tokens.any_start):
+            for rewrite, *_ in tokens.by_char.get(text[position], tokens.any_start):
                 found = rewrite.pattern.match(text, position)
                 if found is not None and (expected is None or found.end() > expected[1].end()):
                     expected = rewrite, found
@@ -265,6 +272,46 @@ def test_a_foreign_token_is_not_looked_for_where_its_last_character_never_comes(
             assert (got and (got[0], got[1].span())) == (
                 expected and (expected[0], expected[1].span())
             ), (text, position)
+
+
+@pytest.mark.parametrize("name", ["json", "jsonc", "yaml", "toml", "xml", "csv", "ini"])
+def test_a_foreign_token_is_not_looked_for_in_a_text_that_lacks_what_it_holds(
+    name: str,
+) -> None:
+    """What a text holds (:class:`_Held`) tells which rewrites cannot match
+    in it (a character each match holds is not there); the longest foreign
+    token at each place is the same as without it."""
+    tokens = _ForeignTokens(hints_beside(registry.bundled()[name].path))
+    rng = random.Random(name)
+    pieces = ['"', "'", "a", " ", "\\", "\n", "\t", ",", "}", "True", "+", "/*", "<", "#", "."]
+    for _ in range(300):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 30)))
+        held = tokens.held(text)
+        for position in range(len(text)):
+            got = tokens.longest(text, position, held)
+            expected = tokens.longest(text, position)
+            assert (got and (got[0], got[1].span())) == (
+                expected and (expected[0], expected[1].span())
+            ), (text, position)
+
+
+def test_a_record_without_backslashes_is_not_read_for_them() -> None:
+    tokens = _ForeignTokens(hints_beside(registry.bundled()["json"].path))
+    text = '{"a": "b", "c": [1, 2]}'
+    every = [tried[0].name for tried in tokens.by_char['"']]
+    usable = [tried[0].name for tried in _Held(text).usable('"', tokens.by_char['"'])]
+    assert "backslashes not doubled" in every
+    assert "backslashes not doubled" not in usable
+    assert "unescaped quote in a string" in usable
+
+
+def test_what_a_text_holds_is_looked_for_once_for_its_stretches() -> None:
+    tokens = _ForeignTokens(hints_beside(registry.bundled()["json"].path))
+    text = '{"a": "b"}'
+    held = tokens.held(text)
+    assert tokens.held(text) is held
+    assert tokens.held(text + " ") is not held
+    assert tokens.held(text) is not held  # only the last text's is kept
 
 
 def test_the_readings_of_canonical_texts_kept_are_bounded(json: GrammarLexer) -> None:

@@ -36,6 +36,7 @@ Python loop), so the lexemes are the same with or without it.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -97,6 +98,49 @@ lexer serves every request of a process (a server, millions of records), and
 the canonical forms of their foreign tokens are as many as their texts."""
 
 
+Tried = tuple[Rewrite, Any, str | None, tuple[frozenset[str], ...]]
+"""A rewrite as :meth:`_ForeignTokens.longest` tries it: with its pattern's
+match, the character its matches end with and the sets of characters each of
+its matches holds one of."""
+
+
+class _Held:
+    """What one text holds, as the foreign tokens ask it: a rewrite each of
+    whose matches holds one of a set of characters (its
+    :attr:`~inputmend.grammar.hints.Rewrite.required_chars`) that the text
+    lacks cannot match anywhere in it, and is not run at any of its places
+    (a JSON string's hints for backslashes, tabs or a `+`, in a record that
+    has none).  Each set is looked for once per text, however many
+    stretches of it are lexed (a judge lexes a document's windows one by
+    one)."""
+
+    __slots__ = ("_held", "_usable", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._held: dict[tuple[frozenset[str], ...], bool] = {}
+        self._usable: dict[str, list[Tried]] = {}
+
+    def usable(self, char: str, rewrites: list[Tried]) -> list[Tried]:
+        """The ``rewrites`` tried at a ``char`` whose matches the text may hold."""
+        found = self._usable.get(char)
+        if found is None:
+            found = self._usable[char] = [
+                tried for tried in rewrites if not tried[3] or self._holds(tried[3])
+            ]
+        return found
+
+    def _holds(self, needed: tuple[frozenset[str], ...]) -> bool:
+        """Does the text hold one character of each set of ``needed``?"""
+        found = self._held.get(needed)
+        if found is None:
+            text = self.text
+            found = self._held[needed] = all(
+                any(char in text for char in chars) for chars in needed
+            )
+        return found
+
+
 class _ForeignTokens:
     """The lexing side of a grammar's hints: foreign tokens by first character."""
 
@@ -110,30 +154,48 @@ class _ForeignTokens:
             ]
             for char in chars
         }
+        self._last: _Held | None = None
+
+    def held(self, text: str) -> _Held:
+        """What ``text`` holds (:class:`_Held`): the last text's is kept, so
+        the stretches of one text lexed one after another look once (a
+        reference to that one text is kept until another is lexed)."""
+        last = self._last
+        if last is None or last.text is not text:
+            last = self._last = _Held(text)
+        return last
 
     @staticmethod
-    def _tried(rewrite: Rewrite) -> tuple[Rewrite, Any, str | None]:
-        """A rewrite as :meth:`longest` tries it: with its pattern's match
-        and the character its matches end with."""
-        return rewrite, rewrite.pattern.match, rewrite.last_char
+    def _tried(rewrite: Rewrite) -> Tried:
+        """A rewrite as :meth:`longest` tries it: with its pattern's match,
+        the character its matches end with and the sets of characters each
+        of its matches holds one of."""
+        return rewrite, rewrite.pattern.match, rewrite.last_char, rewrite.required_chars
 
     def may_start(self, char: str) -> bool:
         """Can a foreign token begin with ``char``?"""
         return bool(self.any_start) or char in self.by_char
 
-    def longest(self, text: str, position: int) -> tuple[Rewrite, Any] | None:
+    def longest(
+        self, text: str, position: int, held: _Held | None = None
+    ) -> tuple[Rewrite, Any] | None:
         """The longest foreign token at ``position`` (the first hint on ties),
         of at most :data:`FOREIGN_REACH` characters: a pattern that looks for a
         string's line break must not read a long string at every quote (nor
-        at all where the character its matches end with does not follow)."""
-        rewrites = self.by_char.get(text[position], self.any_start)
+        at all where the character its matches end with does not follow, or
+        where the text lacks a character every match holds, as ``held``,
+        what it holds, tells)."""
+        char = text[position]
+        rewrites = self.by_char.get(char, self.any_start)
+        if rewrites and held is not None:
+            rewrites = held.usable(char, rewrites)
         if not rewrites:
             return None
         best: tuple[Rewrite, Any] | None = None
         best_end = position  # a match must take a character
         reach = min(len(text), position + FOREIGN_REACH)
         lasts: dict[str, bool] = {}  # does the character follow (the rewrites share a few)
-        for rewrite, match, last in rewrites:
+        for rewrite, match, last, _ in rewrites:
             if last is not None:
                 follows = lasts.get(last)
                 if follows is None:
@@ -165,6 +227,11 @@ class GrammarLexer:
         self._context = _Context(grammar) if hints.contextual else None
         # the loop in C: False until first built, None where there is none
         self._tolerant: Any = False if native else None
+        # its callbacks for a text read without foreign tokens
+        self._plain = (
+            functools.partial(self._step_free, None),
+            functools.partial(self._hint, None),
+        )
 
     def _role(self, name: str) -> Role:
         declared = self.hints.roles.get(name)
@@ -295,14 +362,20 @@ class GrammarLexer:
 
     def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
         lexemes: list[Lexeme] = []
+        held = self._foreign.held(text) if foreign else None
         loop = self._loop()
         if loop is not None and start >= 0 and end <= len(text):
-            loop.lex(text, start, end, foreign, lexemes, self._step_free, self._hint)
+            if held is None:
+                step, hint = self._plain
+            else:
+                step = functools.partial(self._step_free, held)
+                hint = functools.partial(self._hint, held)
+            loop.lex(text, start, end, foreign, lexemes, step, hint)
             return lexemes
         position = start
         states: frozenset[int] | None = None  # where the parser may be (None: unknown)
         while position < end:
-            position, states = self._step(text, position, foreign, states, lexemes)
+            position, states = self._step(text, position, foreign, states, lexemes, held)
             if position < 0:
                 break
         return lexemes
@@ -329,19 +402,32 @@ class GrammarLexer:
         return self._tolerant
 
     def _step_free(
-        self, text: str, position: int, end: int, foreign: bool, lexemes: list[Lexeme]
+        self,
+        held: _Held | None,
+        text: str,
+        position: int,
+        end: int,
+        foreign: bool,
+        lexemes: list[Lexeme],
     ) -> int:
         """One turn of :meth:`lex`'s loop without a parser context: where
-        the C loop cannot read a place as this loop does."""
-        return self._step(text, position, foreign, None, lexemes)[0]
+        the C loop cannot read a place as this loop does (``held``: what the
+        text holds, see :class:`_Held`)."""
+        return self._step(text, position, foreign, None, lexemes, held)[0]
 
     def _hint(
-        self, text: str, position: int, token_end: int, foreign: bool, lexemes: list[Lexeme]
+        self,
+        held: _Held | None,
+        text: str,
+        position: int,
+        token_end: int,
+        foreign: bool,
+        lexemes: list[Lexeme],
     ) -> int:
         """Appends the foreign token at ``position`` when one reaches at least
         to ``token_end`` (where the terminals' token ends): its end; -1 when
-        there is none."""
-        hint = self._foreign.longest(text, position)
+        there is none.  ``held``: what the text holds (:class:`_Held`)."""
+        hint = self._foreign.longest(text, position, held)
         if hint is None or hint[1].end() < token_end:
             return -1
         rewrite, found = hint
@@ -357,11 +443,13 @@ class GrammarLexer:
         foreign: bool,
         states: frozenset[int] | None,
         lexemes: list[Lexeme],
+        held: _Held | None = None,
     ) -> tuple[int, frozenset[int] | None]:
         """One turn of :meth:`lex`'s loop: appends the lexeme that begins at
         ``position`` (if any) and gives the position after it, -1 where the
         lexing ends (a token cut off by the end of the text), and the
-        parser's states after it."""
+        parser's states after it (``held``: what the text holds, see
+        :class:`_Held`)."""
         size = len(text)
         context = self._context
         char = text[position]
@@ -378,7 +466,7 @@ class GrammarLexer:
             name, token_end, guessed = lone, position + 1, False
             if context is not None and states is not None:  # a guess where not expected
                 guessed = lone not in context.allowed(states)
-        if foreign and (hinted := self._hint(text, position, token_end, True, lexemes)) >= 0:
+        if foreign and (hinted := self._hint(held, text, position, token_end, True, lexemes)) >= 0:
             return hinted, None
         # a token the end of the text cuts off, also where a shorter token
         # matches (`""` of a cut-off `"""` string), of a terminal the
@@ -507,6 +595,7 @@ class GenericLexer:
 
     def lex(self, text: str, start: int, end: int, *, foreign: bool = True) -> list[Lexeme]:
         lexemes: list[Lexeme] = []
+        held = self._foreign.held(text) if foreign else None
         position = start
         while position < end:
             if text[position].isspace():
@@ -514,7 +603,7 @@ class GenericLexer:
                 continue
             found = _GENERIC.match(text, position)
             token_end = found.end() if found is not None else position
-            hint = self._foreign.longest(text, position) if foreign else None
+            hint = self._foreign.longest(text, position, held) if foreign else None
             if hint is not None and hint[1].end() >= token_end:
                 rewrite, match = hint
                 value = rewrite.canonical(match)
