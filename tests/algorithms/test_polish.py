@@ -243,6 +243,12 @@ def test_closers_stay_together_where_the_layout_does_not_show_the_nesting(
     assert laid_out(grammar, original, appended) == original + appended
 
 
+def test_closers_after_a_blank_line_stay_where_the_repair_put_them() -> None:
+    # a line of blanks after the content (one a lost end tag emptied) is kept
+    original = "<list>\n  <item>x</item>\n\n"
+    assert laid_out("xml", original, "</list>") == original + "</list>"
+
+
 def test_closers_stay_where_the_oracle_refuses_the_line_breaks() -> None:
     original = '{\n  "a": [\n    1'
     repair = Repair(original + "]}", (Edit(len(original), 0, "]}"),), "completion", True, 1)

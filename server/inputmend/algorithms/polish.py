@@ -567,7 +567,12 @@ def closers_on_lines(
 
     rather than ``"a"]}``.  A closer whose opener is on the last line stays
     there (``{"b": 1}``), and a text whose opening lines do not end with
-    their openers keeps its closers together (Lisp's ``(+ x y)))``).  Which
+    their openers keeps its closers together (Lisp's ``(+ x y)))``).  A
+    text whose content is followed by a line that holds only blanks keeps
+    its closers where the repair put them: such a line is one a lost
+    closer emptied (or the text's own layout), and laying the closers out
+    anew would delete it, changing what the text holds where blanks are
+    data (XML's character data).  Which
     line opened a closer is read from the indentation: the lines before the
     end with less indentation than every line after them; the closer must
     pair with the end of that line (``{`` for ``}``, ``<item>`` for
@@ -581,6 +586,8 @@ def closers_on_lines(
     if original[cut:].strip(_BLANKS + "".join(SEPARATORS)) or original[:cut] != repair.text[:cut]:
         return repair
     content_end = len(original[:cut].rstrip(_BLANKS))
+    if original[content_end:].count("\n") >= 2:  # a line of blanks after the content
+        return repair
     line_start = original.rfind("\n", 0, content_end) + 1
     opening_lines = _opening_lines(original, line_start)
     if not opening_lines:  # before lexing the last line: a minified text is one line
