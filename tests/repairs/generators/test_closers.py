@@ -63,6 +63,18 @@ def test_a_text_cut_off_after_a_blank_line_is_closed_on_it() -> None:
     assert found[0] == "<a>\n  <b/>\n</a>\n"
 
 
+def test_a_closer_lost_from_the_end_goes_on_the_last_blank_line() -> None:
+    # `</license>` lost from its line, the last before the final line break,
+    # after a blank line that parted it from the content: that one stays
+    text = "<license>\n  <p>text</p>\n\n\n"
+    completed = _completed(text, Edit(len(text), 0, "</license>"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert found[0] == "<license>\n  <p>text</p>\n\n</license>\n"
+    # and the ranking keeps it there: polishing deletes no blank line
+    result = services.repair(text, IncrementalGrammarOracle("xml"), budget=Budget(max_tests=2000))
+    assert result.repairs[0].text == "<license>\n  <p>text</p>\n\n</license>\n"
+
+
 def test_nothing_without_a_completion_at_the_start_of_the_line() -> None:
     request = context(RSS, "xml")
     assert not CLOSERS.wanted(request, ())

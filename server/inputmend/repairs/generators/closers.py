@@ -6,9 +6,10 @@ When a text closes a construct before one still open inside it is closed
 refuses it), completion closes the inner one right there, in front of the
 refused token and on its line (``</channel></rss>``); when the text ends
 with it open, at the end, after the last line break (there only the first
-place below is tried, whatever the line above it opened: a text cut off
-after lines that hold only blanks was cut where they begin, and it is not
-laid out further by this generator).  But in a text laid
+place below is tried, whatever the line above it opened, and on the last
+of the lines that hold only blanks before the end: a closer lost from the
+end of a text leaves its line, emptied, before the text's final line
+break; the text is not laid out further by this generator).  But in a text laid
 out one construct per line the lost closer had a line of its own: often
 its blanks are still there, on the line above.  So a completion's closer
 inserted at the start of the refused token's line (after its blanks; an
@@ -104,7 +105,11 @@ def proposals(text: str, at: int, closer: str, *, own_line: bool) -> Iterator[tu
     ending = "\r\n" if above.endswith("\r") else "\n"
     above = above.removesuffix("\r")
     if not above.strip():
-        yield (Edit(_run_top(text, above_start), 0, closer),)
+        # at the end of the text, the last line of blanks: what the closer's
+        # line, emptied, left before the text's final line break
+        last = not text[at:].strip()
+        place = above_start + len(above) if last else _run_top(text, above_start)
+        yield (Edit(place, 0, closer),)
         return
     if not own_line:
         return
