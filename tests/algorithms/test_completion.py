@@ -81,6 +81,13 @@ def test_a_text_cut_off_after_an_opener_is_closed_not_shortened() -> None:
     assert closed.text == "{{}}"
 
 
+def test_a_text_cut_off_after_a_closer_keeps_it_as_written() -> None:
+    # the start tag's `>` is not re-read as `/>`: that rewrites what was cut off
+    oracle = IncrementalGrammarOracle("xml")
+    (closed,) = complete_text('<a xmlns="urn:x">', oracle, options=_options(oracle)).repairs
+    assert closed.text == '<a xmlns="urn:x"></a>'
+
+
 def test_a_text_that_breaks_at_its_final_newline_keeps_it() -> None:
     oracle = IncrementalGrammarOracle("toml")
     text = 'deps = { python = "^3.11"\n'  # an inline table may not span lines

@@ -112,8 +112,10 @@ def complete_text(
         cuts = [] if cut is None else [cut]
         if cut is not None and options.token_start:
             start = options.token_start(text[:cut])
-            if start is not None and start < cut and (
-                feedback.verdict is Verdict.INCORRECT or _punctuation(text[start:cut])
+            if (
+                start is not None
+                and start < cut
+                and (feedback.verdict is Verdict.INCORRECT or _punctuation(text[start:cut]))
             ):
                 cuts.append(start)
         ending = text[len(text.rstrip()) :]
@@ -121,7 +123,7 @@ def complete_text(
             meter.poll()
             prefix = text[:cut]
             suffix = options.complete(prefix)
-            if suffix is None:
+            if suffix is None or not _written_back(text, cut, suffix, feedback.verdict):
                 continue
             drops = options.droppable
             if feedback.verdict is Verdict.INCORRECT and drops and not drops(text, cut, suffix):
@@ -246,7 +248,21 @@ def _filled(text: str, separator: str, oracle: Oracle, least: int = 1) -> str | 
 
 
 def _punctuation(token: str) -> bool:
-    """Is ``token`` a separator (no letter, digit, quote or opening bracket),
-    which a text cut off after it may go without (``[1, 2,`` -> ``[1, 2]``,
-    not ``[1, 2, null]``)?  An opener is kept: the form it began is closed."""
+    """Is ``token`` punctuation (no letter, digit, quote or opening bracket):
+    where a head of a completion may end?"""
     return bool(token.strip()) and not any(c.isalnum() or c in "\"'`([{<" for c in token)
+
+
+def _written_back(text: str, cut: int, suffix: str, verdict: Verdict) -> bool:
+    """May an incomplete ``text``, cut at ``cut`` before the punctuation it
+    ends in, be completed by ``suffix`` there?  A separator, yes: the text
+    goes without it (``[1, 2,`` -> ``[1, 2]``, not ``[1, 2, null]``).  A
+    closer only when the suffix writes it back as it was (``(k y))`` ->
+    ``(k y)))``, before the final line break): the form it ended stays
+    ended as written, not re-read (an XML start tag's ``>`` at the end as
+    ``/>``, which rewrites the input where appending to it is enough)."""
+    dropped = text[cut:].strip()
+    if verdict is not Verdict.INCOMPLETE or not dropped:
+        return True
+    closer = any(c in ")]}>" for c in dropped)
+    return not closer or suffix.startswith(dropped)
