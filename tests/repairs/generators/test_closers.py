@@ -173,3 +173,26 @@ def test_a_text_cut_off_after_a_blank_line_is_closed_on_it_whatever_the_line_abo
     completed = _completed(text, Edit(len(text), 0, "</b></a>"))
     found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
     assert found[0] == '<a>\n<b name="x">\n</b></a>\n'
+
+
+def test_a_closer_goes_where_the_indentation_ends_its_construct() -> None:
+    # `</family>` lost after `Minion Math`: the next line, a sibling as deep
+    # as the line that opened it, says the element ended on that line,
+    # before its comment; not before the refused `</prefer>`, nor on a line
+    # of its own there
+    text = (
+        "<prefer>\n  <family>Latin Modern Math</family> <!-- TeX -->\n"
+        "  <family>STIX Two Math</family> <!-- Tiro -->\n"
+        "  <family>Minion Math <!-- Adobe -->\n"
+        "  <family>Lucida Math</family> <!-- Adobe -->\n"
+        "  <family>Asana Math</family>\n</prefer>\n"
+    )
+    intended = text.replace("Minion Math ", "Minion Math</family> ")
+    at = text.index("</prefer>")
+    completed = _completed(text, Edit(at, 0, "</family>"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert intended in found
+    own_lines = ("\n</family>\n</prefer>", "\n </family>\n</prefer>", "\n  </family>\n</prefer>")
+    assert not any(line in repaired for repaired in found for line in own_lines)
+    result = services.repair(text, IncrementalGrammarOracle("xml"), budget=Budget(max_tests=2000))
+    assert result.repairs[0].text == intended

@@ -41,6 +41,17 @@ only blanks (not in a text cut off: its end is not laid out).  In a run
 of blank lines a closer goes on the first: it ends the content above it,
 and the blank lines after it part that from what follows.
 
+A lost closer whose line went with it leaves the indentation to say where
+it was: what a construct holds is indented deeper than the line that
+opened it, so the construct ended before the first line below that is
+indented no deeper (a sibling, ``<family>Minion Math <!-- Adobe -->``
+over ``<family>Lucida Math</family>``), at the end of the text of the
+line above that one, its trailing comment left after it.  The closer is
+proposed there (for the :data:`ENDED_LINES` first such lines; not in a
+text cut off), and when such a line comes before the error's, not on a
+line of its own in front of the refused token, which the layout
+contradicts.
+
 The oracle checks every proposal; only blanks and the closer change.  Of
 the indentations of one line of its own, the first the oracle accepts is
 proposed: its layout is this generator's choice, which the ranking has no
@@ -58,6 +69,7 @@ from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.oracle import Verdict
 from inputmend.core.text import common_prefix, line_start
+from inputmend.grammar.tolerant import Role
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import Candidates, Generator, verified
 
@@ -201,9 +213,14 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
     # what depends on the error's place alone, asked of the grammar once
     # and only when a completion needs it
     @functools.cache
+    def ended() -> tuple[tuple[int, int], ...]:
+        return _ended_by_indentation(context, error_line) if laid_out else ()
+
+    @functools.cache
     def own_line_allowed() -> bool:
         return (
             error_line > 0
+            and not any(line < error_line for line, _ in ended())
             and _closes_earlier(context, _content_end_above(text, error_line))
             and not _opened_before_content(context, error_line)
         )
@@ -238,6 +255,9 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
         if laid_out:
             for end in emptied_lines():
                 yield (Edit(end, 0, closer or edit.insert),)
+            for _, place in ended():
+                if place < edit.offset:
+                    yield (Edit(place, 0, closer or edit.insert),)
 
 
 def _content_end_above(text: str, line: int) -> int:
@@ -265,22 +285,82 @@ def _opened_before_content(context: RepairContext, error_line: int) -> bool:
     construct's closer less; its content goes on when the grammar completes
     the text before the line's last token as after it."""
     locator = context.locator
+    start = _opening_line(context, error_line)
+    if locator is None or start is None:
+        return False
+    text = context.text
+    inside = locator.completion(text[:error_line])
+    end = start + len(text[start:].split("\n", 1)[0].rstrip())
+    last = locator.last_token_start(text[:end])
+    return last is not None and last > start and locator.completion(text[:last]) == inside
+
+
+def _opening_line(context: RepairContext, error_line: int) -> int | None:
+    """Where the line that opened the construct open at the error's line
+    (the innermost) starts: the nearest above where the grammar completes
+    the text with that construct's closer less (None: not within
+    :data:`OPENER_LINES` lines)."""
+    locator = context.locator
     text = context.text
     if locator is None:
-        return False
+        return None
     inside = locator.completion(text[:error_line])
     start = error_line
     for _ in range(OPENER_LINES):
         if start == 0 or inside is None:
-            return False
+            return None
         start = line_start(text, start - 1)
         before = locator.completion(text[:start])
-        if before is None or len(before) >= len(inside) or not inside.endswith(before):
-            continue
-        end = start + len(text[start:].split("\n", 1)[0].rstrip())
-        last = locator.last_token_start(text[:end])
-        return last is not None and last > start and locator.completion(text[:last]) == inside
-    return False
+        if before is not None and len(before) < len(inside) and inside.endswith(before):
+            return start
+    return None
+
+
+ENDED_LINES = 2
+"""Lines no deeper than the one that opened a construct, the nearest first,
+before which a closer is proposed (each one oracle run)."""
+
+
+def _ended_by_indentation(context: RepairContext, error_line: int) -> tuple[tuple[int, int], ...]:
+    """Where the indentation says the construct open at the error's line
+    ended: before a line below the one that opened it (from the next one
+    to the error's) indented no deeper than that one, at the end of the
+    text on the line above it, its trailing comments and blanks left
+    after; the first :data:`ENDED_LINES` such lines, each as (where that
+    line starts, the place).  One above the error's line says the closer
+    has no line of its own before the error's.  In a text laid out one construct a
+    line, what the construct holds is indented deeper than its opening
+    line (``<family>Minion Math <!-- Adobe -->`` then a sibling
+    ``<family>`` under it: the end tag lost after ``Math``).  The first
+    such line may still close an inner construct the opening line opened
+    too (``<a><b>`` over ``</b>``): the oracle refuses that place."""
+    text = context.text
+    opening = _opening_line(context, error_line)
+    if opening is None:
+        return ()
+    width = len(_indent(text[opening:]))
+    places: list[tuple[int, int]] = []
+    start = opening
+    while start < error_line and len(places) < ENDED_LINES:
+        start = text.find("\n", start) + 1
+        if start == 0:
+            break
+        line = text[start:].split("\n", 1)[0]
+        if line.strip() and len(_indent(line)) <= width:
+            places.append((start, _text_end(context, _content_end_above(text, start))))
+    return tuple(places)
+
+
+def _text_end(context: RepairContext, end: int) -> int:
+    """Where the text of the line that ends at ``end`` ends: before the
+    comments and blanks at its end."""
+    text = context.text
+    start = line_start(text, end)
+    tokens = context.guidance.lexer.lex(text, start, end)
+    while tokens and tokens[-1].role is Role.LAYOUT:
+        end = tokens[-1].start
+        tokens = tokens[:-1]
+    return start + len(text[start:end].rstrip())
 
 
 def _closes_earlier(context: RepairContext, offset: int) -> bool:
