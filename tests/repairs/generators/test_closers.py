@@ -196,3 +196,11 @@ def test_a_closer_goes_where_the_indentation_ends_its_construct() -> None:
     assert not any(line in repaired for repaired in found for line in own_lines)
     result = services.repair(text, IncrementalGrammarOracle("xml"), budget=Budget(max_tests=2000))
     assert result.repairs[0].text == intended
+
+
+def test_the_indentation_of_a_string_cut_off_places_no_closer() -> None:
+    # the lines of a multi-line string are its text, however indented: its
+    # closing quotes are not put back before a line that is less indented
+    text = 'a = 1\nb = """\n    #define X 1\n  #else\n#endif // X'
+    completed = _completed(text, Edit(len(text), 0, '"""'))
+    assert not texts(CLOSERS.run(context(text, "toml"), (completed,), Budget(max_tests=50)))

@@ -47,10 +47,10 @@ opened it, so the construct ended before the first line below that is
 indented no deeper (a sibling, ``<family>Minion Math <!-- Adobe -->``
 over ``<family>Lucida Math</family>``), at the end of the text of the
 line above that one, its trailing comment left after it.  The closer is
-proposed there (for the :data:`ENDED_LINES` first such lines; not in a
-text cut off), and when such a line comes before the error's, not on a
-line of its own in front of the refused token, which the layout
-contradicts.
+proposed there (for the :data:`ENDED_LINES` first such lines; only where
+the grammar refused a token, not in a text cut off), and when such a line
+comes before the error's, not on a line of its own in front of the
+refused token, which the layout contradicts.
 
 The oracle checks every proposal; only blanks and the closer change.  Of
 the indentations of one line of its own, the first the oracle accepts is
@@ -214,7 +214,9 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
     # and only when a completion needs it
     @functools.cache
     def ended() -> tuple[tuple[int, int], ...]:
-        return _ended_by_indentation(context, error_line) if laid_out else ()
+        # a closer the grammar refused, not a text cut off: its end is not laid out
+        refused = context.feedback.verdict is Verdict.INCORRECT
+        return _ended_by_indentation(context, error_line) if laid_out and refused else ()
 
     @functools.cache
     def own_line_allowed() -> bool:
@@ -333,11 +335,17 @@ def _ended_by_indentation(context: RepairContext, error_line: int) -> tuple[tupl
     line (``<family>Minion Math <!-- Adobe -->`` then a sibling
     ``<family>`` under it: the end tag lost after ``Math``).  The first
     such line may still close an inner construct the opening line opened
-    too (``<a><b>`` over ``</b>``): the oracle refuses that place."""
+    too (``<a><b>`` over ``</b>``): the oracle refuses that place.  Not
+    where that construct is a string or a comment: its lines are text."""
     text = context.text
     opening = _opening_line(context, error_line)
-    if opening is None:
+    locator = context.locator
+    if opening is None or locator is None:
         return ()
+    inside, before = locator.completion(text[:error_line]), locator.completion(text[:opening])
+    closer = (inside or "")[: len(inside or "") - len(before or "")]
+    if any(quote in closer for quote in _quotes(context)):
+        return ()  # a string's lines are its text, not laid out
     width = len(_indent(text[opening:]))
     places: list[tuple[int, int]] = []
     start = opening
@@ -349,6 +357,14 @@ def _ended_by_indentation(context: RepairContext, error_line: int) -> tuple[tupl
         if line.strip() and len(_indent(line)) <= width:
             places.append((start, _text_end(context, _content_end_above(text, start))))
     return tuple(places)
+
+
+def _quotes(context: RepairContext) -> tuple[str, ...]:
+    """The quotes of the grammar's strings, and the ends of its block comments."""
+    syntax = context.syntax
+    brackets = () if syntax.brackets is None else syntax.brackets.quotes
+    strings = tuple(string.quote for string in syntax.strings)
+    return (*brackets, *strings, *(end for _, end in syntax.comments.block))
 
 
 def _text_end(context: RepairContext, end: int) -> int:
