@@ -746,6 +746,16 @@ def test_a_refused_line_joined_to_a_value_is_not_changed_where_the_document_cont
     assert judge_of.follows("CONT") and not _ini_judge("[env]\na = 1\nb = 2\n").follows("CONT")
 
 
+def test_a_tag_ended_as_empty_invents_as_much_on_its_line_as_past_its_break() -> None:
+    # `<b` that lost its `/>`: ended there, or at the start of the next line,
+    # the element is as empty; where the punctuation goes is layout
+    xml = _lexer("xml")
+    original = "<r>\n  <a>\n    <b\n  </a>\n</r>\n"
+    on_its_line = judge(xml, original, original.replace("<b\n", "<b/>\n"))
+    past_the_break = judge(xml, original, original.replace("  </a>", "  /></a>"))
+    assert on_its_line.invented == past_the_break.invented == 1
+
+
 def test_a_word_made_the_name_of_an_empty_value_invents_one() -> None:
     yaml = _lexer("yaml")
     original = "a: 1\nFIXME\nb: 2\n"

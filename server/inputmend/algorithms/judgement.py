@@ -128,7 +128,9 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     tokens; delimiters and closers are not invented data.  Also empty values
     made up: a line that held one data token which the repair ends with
     punctuation it inserts (``FIXME:`` from ``FIXME``, ``default =``; not a
-    CSV record's field separator, its table has the field), when
+    CSV record's field separator, its table has the field; also past a line
+    break, at the start of the next line: XML's ``<b`` ended by ``/>`` there
+    is as empty as ``<b/>``), when
     no deeper line follows (the value of ``server:`` above an indented
     block) and the input ends no sibling of that line (a line of its
     indentation under the same less indented line) with that punctuation
@@ -2132,13 +2134,18 @@ class _Assessment:
                 != lexeme.end - lexeme.start
             ):
                 continue
-            line = repaired.rfind("\n", 0, lexeme.start) + 1
             end = repaired.find("\n", lexeme.end)
             end = len(repaired) if end < 0 else end
             word = after[index - 1]
+            # the word's line: punctuation put after it past a line break
+            # (``<b`` then ``/>`` at the start of the next line) ends it too,
+            # and what follows on that next line is that line's own
+            line = repaired.rfind("\n", 0, word.start) + 1
+            if "\n" in repaired[word.end : lexeme.start]:
+                end = lexeme.end
             if (
                 word.role is not Role.DATA
-                or word.start < line
+                or repaired[word.end : lexeme.start].strip()
                 or (index > 1 and after[index - 2].end > line)
             ):
                 continue
