@@ -736,14 +736,35 @@ def test_a_refused_line_joined_to_a_value_that_ended_on_its_line_is_changed() ->
 def test_a_refused_line_joined_to_a_value_is_not_changed_where_the_document_continues_values() -> (
     None
 ):
-    # the same line in a document that continues a value on indented lines
+    # a value's word in a document that continues values on indented lines
     # elsewhere: there the indented line is its own kind of token, and the
     # join is how the document writes values, not prose made data
-    original = "[env]\ndeps =\n    bar\nname = value\nsee issue 42\nother = 1\n"
-    repaired = original.replace("\nsee", "\n see")
+    original = "[env]\ndeps =\n    bar\nenable = value\nsuppressed-message\nother = 1\n"
+    repaired = original.replace("\nsuppressed", "\n suppressed")
     judge_of = _ini_judge(original)
     assert _judged(judge_of, repaired).changed == 0
     assert judge_of.follows("CONT") and not _ini_judge("[env]\na = 1\nb = 2\n").follows("CONT")
+    # words of prose continue no value that ended on its line: a word only
+    # where the document continues such values after `name = value` itself
+    for line, changed in (("see issue 42", 1), ("FIXME", 1)):
+        damaged = original.replace("suppressed-message", line)
+        assert _judged(_ini_judge(damaged), damaged.replace(f"\n{line}", f"\n {line}")).changed == (
+            changed
+        )
+    continued = "[env]\nenvlist = a,\n    b\nname = value\nFIXME\nother = 1\n"
+    assert _judged(_ini_judge(continued), continued.replace("\nFIXME", "\n FIXME")).changed == 0
+
+
+def test_a_refused_line_set_apart_from_a_list_above_does_not_continue_it() -> None:
+    # below a blank line, or a comment at its own column, a word left of the
+    # list's items is more likely prose than an item, unless the document
+    # continues its lists so elsewhere
+    for between, changed in (("", 0), ("\n", 1), ("# note\n", 1), ("    # note\n", 0)):
+        original = f"[env]\ndeps =\n    bar\n{between}foo\nother = 1\n"
+        repaired = original.replace("\nfoo", "\n    foo")
+        assert _judged(_ini_judge(original), repaired).changed == changed, between
+    spaced = "[env]\ndeps =\n    bar\n\n    baz\nname =\n    a\n\nfoo\nother = 1\n"
+    assert _judged(_ini_judge(spaced), spaced.replace("\nfoo", "\n    foo")).changed == 0
 
 
 def test_a_tag_ended_as_empty_invents_as_much_on_its_line_as_past_its_break() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inputmend.core.loss import LossLimit, prose, significant
+from inputmend.core.loss import LossLimit, plain_words, prose, significant
 
 
 def test_significant_characters_leave_out_every_kind_of_whitespace() -> None:
@@ -67,3 +67,9 @@ def test_a_line_of_words_is_prose(line: str) -> None:
 )
 def test_names_values_and_short_lines_are_not_prose(line: str) -> None:
     assert not prose(line)
+
+
+def test_words_of_prose_are_plain_however_few() -> None:
+    assert plain_words("FIXME") and plain_words("see issue 42") and plain_words("E126,")
+    for text in ("suppressed-message", "-r requirements.txt", "src/", "a_b", ""):
+        assert not plain_words(text), text

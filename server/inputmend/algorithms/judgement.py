@@ -247,9 +247,9 @@ from dataclasses import dataclass, fields
 
 from inputmend.core import levenshtein
 from inputmend.core.budget import BudgetExhausted
-from inputmend.core.loss import prose, significant
+from inputmend.core.loss import plain_words, prose, significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
-from inputmend.core.text import first_on_line, line_at
+from inputmend.core.text import first_on_line, line_at, line_start
 from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
 
 LOOKAROUND = 512
@@ -266,6 +266,9 @@ TABLE_LINES = 64
 """Lines at the start of a table whose records say how many fields they all
 have (``fields`` hints): a few dozen outvote a damaged header, and reading
 them costs the same on a table of any length."""
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
+"""A line of blanks only, with the line break before it."""
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 """A line with its line break (the last one may have none)."""
@@ -620,7 +623,10 @@ class Judge:
         self._opened: dict[int, int] = {}  # see :meth:`_start_of`
         self._fixed: dict[int, bool] = {}  # see :meth:`fix_removes_punctuation`
         self._escapes: dict[str, list[int]] | None = None  # see :meth:`escapes_kept`
-        self._following: frozenset[str | None] | None = None  # see :meth:`follows`
+        self._whole: list[Lexeme] | None = None  # see :meth:`_read_whole`
+        self._whole_starts: list[int] = []
+        # see :meth:`follows`
+        self._following: frozenset[tuple[str | None, str | None, bool]] | None = None
 
     # -- escapes ------------------------------------------------------------
 
@@ -922,18 +928,48 @@ class Judge:
                 return True
         return False
 
-    def follows(self, kind: str | None) -> bool:
+    def follows(self, kind: str | None, earlier: str | None = None, *, apart: bool = False) -> bool:
         """Does a token of ``kind`` begin a line of the input below another
-        token (comments aside)?  The document's own evidence of what it
-        writes: one that continues values on lines of their own elsewhere
-        (``key =`` and its items indented below) does so here too.  The
+        token (comments aside); given ``earlier``, below a token of that
+        kind, set apart from it or not (``apart``: below a blank line or a
+        comment at the line's own column, :func:`_apart`)?  The document's
+        own evidence of what it writes: one that continues values on lines
+        of their own elsewhere (``key =`` and its items indented below;
+        ``envlist = py39,`` and more items below) does so here too; one
+        that never continues a value below a blank line does not.  The
         whole input is lexed once, the first time it is asked."""
         if self._following is None:
             text = self.original
+            data = self._read_whole()
+            self._following = frozenset(
+                (before.kind, token.kind, _apart(text, before.end, token.start))
+                for before, token in itertools.pairwise(data)
+                if first_on_line(text, token.start)
+            )
+        if earlier is None:
+            return any(found == kind for _, found, _ in self._following)
+        return (earlier, kind, apart) in self._following
+
+    def _read_whole(self) -> list[Lexeme]:
+        """The input's tokens other than layout, the whole input lexed from
+        its start (once, the first time it is asked)."""
+        if self._whole is None:
+            text = self.original
             lexemes = self.lexer.lex(text, 0, len(text), foreign=False)
-            data = [t for t in lexemes if t.role is not Role.LAYOUT]
-            self._following = frozenset(t.kind for t in data[1:] if first_on_line(text, t.start))
-        return kind in self._following
+            self._whole = [t for t in lexemes if t.role is not Role.LAYOUT]
+            self._whole_starts = [t.start for t in self._whole]
+        return self._whole
+
+    def token_before(self, offset: int) -> Lexeme | None:
+        """The input's last token other than layout that ends at or before
+        ``offset``, as the whole input lexed from its start reads it: a
+        window lexed from the middle of a document guesses the kind of its
+        first tokens (an INI continuation line read as a section's name)."""
+        whole = self._read_whole()
+        index = bisect.bisect_right(self._whole_starts, offset) - 1
+        while index >= 0 and whole[index].end > offset:
+            index -= 1
+        return whole[index] if index >= 0 else None
 
     # -- judging ------------------------------------------------------------
 
@@ -1537,14 +1573,22 @@ class _Assessment:
         tolerant lexer gave it there is a guess: the grammar read no token
         there (an INI line ``foo`` without ``=`` reads as a name, and is
         more of the value above once indented).  The kind the repair gives
-        it must agree with the token before it in the input: punctuation,
+        it must agree with the token before it in the input (read from the
+        input's start, :meth:`Judge.token_before`).  Below punctuation,
         after which no value began yet (``deps =`` and a list on the lines
-        below), or a token of that kind (a value already continued over
-        lines), or one of a kind the input has tokens of that kind after
-        elsewhere (:meth:`Judge.follows`: a document that continues values
-        after ``name = value``).  Else, after a value of another kind the
-        token becomes more of a value that ended on its line: prose that
-        lost its comment marker, joined to the value above."""
+        below), or below a token of that kind (a value already continued
+        over lines), it does, unless it is set apart from it (:func:`_apart`:
+        by a blank line, or a comment at its own column) where the input
+        continues no value so elsewhere (:meth:`Judge.follows`).  Below a
+        value of another kind, which ended on its line, it does where the
+        input continues such values so elsewhere, or, not set apart, where
+        it continues values at all and the token is not words of prose
+        (``enable = locally-disabled`` and ``suppressed-message`` below it:
+        :func:`~inputmend.core.loss.plain_words`); a line of prose
+        (:func:`~inputmend.core.loss.prose`) never does.  Else the token
+        becomes more of a value that ended before it: prose that lost its
+        comment marker (``FIXME``, ``see issue 42``), joined to the value
+        above."""
         token = self.before[position]
         if not (
             token.role is Role.DATA
@@ -1556,14 +1600,19 @@ class _Assessment:
         refused = self.judge.refused_at()
         if refused is None or not token.start <= refused <= token.end:
             return False
-        earlier = next(
-            (t for t in reversed(self.before[:position]) if t.role is not Role.LAYOUT), None
-        )
-        return earlier is not None and (
-            earlier.role is Role.STRUCTURE
-            or earlier.kind == cover.kind
-            or self.judge.follows(cover.kind)
-        )
+        earlier = self.judge.token_before(token.start)
+        if earlier is None:
+            return False
+        apart = _apart(self.original, earlier.end, token.start)
+        if earlier.role is not Role.STRUCTURE and earlier.kind != cover.kind:
+            # a value of another kind above it, which ended on its line
+            if prose(token.value):
+                return False
+            if not apart and self.judge.follows(cover.kind) and not plain_words(token.value):
+                return True
+        elif not apart:
+            return True
+        return self.judge.follows(cover.kind, earlier.kind, apart=apart)
 
     def _quoted(self, position: int, cover: Lexeme | None) -> bool:
         """Is the input's token at ``position`` swallowed whole, with other
@@ -2571,6 +2620,26 @@ def _alike(char: str, written: str) -> bool:
     for an opener, a quote for a quote), so that it re-reads it?  An ``&``
     overwritten by a quote is lost: it is no quote of another writing."""
     return any(char in kind and written in kind for kind in _KINDS)
+
+
+def _apart(text: str, end: int, start: int) -> bool:
+    """Is the token at ``start``, first on its line, set apart from the
+    token that ends at ``end`` (the last token before it other than layout):
+    by a blank line, or by a line of layout right above it that begins at
+    its own column (a comment it reads as more of: ``# see the docs`` above
+    ``default``, where ``    # see the docs`` above an unindented ``E126,``
+    is a comment among a value's lines)?"""
+    if _BLANK_LINE.search(text, end, start) is not None:
+        return True
+    line = line_start(text, start)
+    if not line:
+        return False
+    above = line_start(text, line - 1)
+    return (
+        above >= end
+        and bool(text[above:line].strip())
+        and _indent(text[above:line]) == _indent(text[line:start])
+    )
 
 
 def _data_before(lexemes: list[Lexeme], index: int, end: int) -> bool:

@@ -83,5 +83,13 @@ def prose(line: str) -> bool:
     would make every such repair lossy in a file of a few lines: ``this is
     a comment`` is 14 of the 32 characters of ``[server]`` with it and
     ``port = 8080``)."""
-    words = line.split()
-    return len(words) >= PROSE_WORDS and all(_WORD.fullmatch(word) for word in words)
+    return len(line.split()) >= PROSE_WORDS and plain_words(line)
+
+
+def plain_words(text: str) -> bool:
+    """Is ``text`` one or more words of prose (see :func:`prose`): letters
+    and digits, nothing a value or a name is written with?  ``FIXME`` and
+    ``see issue 42`` are; ``suppressed-message``, ``-r requirements.txt``
+    and ``src/`` are not."""
+    words = text.split()
+    return bool(words) and all(_WORD.fullmatch(word) for word in words)
