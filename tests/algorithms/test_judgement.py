@@ -777,6 +777,21 @@ def test_a_tag_ended_as_empty_invents_as_much_on_its_line_as_past_its_break() ->
     assert on_its_line.invented == past_the_break.invented == 1
 
 
+def test_a_line_moved_out_of_the_block_it_shared_with_the_line_above_is_changed() -> None:
+    yaml = _lexer("yaml")
+    # `interval` one level up makes the prose above it the value of `schedule`
+    original = "schedule:\n  added for the new release\n  interval: daily\nname: x\n"
+    moved = original.replace("  interval", "interval")
+    assert judge(yaml, original, moved).changed == 1
+    assert judge(yaml, original, original.replace("  added", "  # added")).changed == 0
+    # a line put back from a column of its own, or one that began alike with
+    # no line above (a list's item above a key), leaves no block it shared
+    misindented = "a:\n  b: 1\n    c: 2\n"
+    assert judge(yaml, misindented, misindented.replace("    c", "  c")).changed == 0
+    listed = "items:\n  - a\n  - b\n  next: 1\n"
+    assert judge(yaml, listed, listed.replace("  next", "next")).changed == 0
+
+
 def test_a_word_made_the_name_of_an_empty_value_invents_one() -> None:
     yaml = _lexer("yaml")
     original = "a: 1\nFIXME\nb: 2\n"

@@ -1048,7 +1048,49 @@ class Judge:
             if original[start:end].strip()
             and not any(w.start < end and start < w.end for w in windows)
         )
+        counts[0] += self._unaligned(edits)
         return Judgement(*counts)
+
+    def _unaligned(self, edits: Sequence[Edit]) -> int:
+        """Lines of the input that the repair indents less, where they began
+        at the column of the line right above them, a line of data that
+        begins alike (both items of a list, or neither) and that the repair
+        leaves where it is: the line leaves the block it shared with that
+        line, and whatever was read as its sibling becomes its parent's
+        value (``schedule:``, a line of prose that lost its comment marker
+        and ``interval: daily`` below it: ``interval`` moved up a level
+        makes the prose the value of ``schedule``).  A line put back
+        into its block from a column of its own is not counted (see
+        ``changed``)."""
+        text = self.original
+        dedented = [
+            edit
+            for edit in edits
+            if edit.delete > len(edit.insert)
+            and not text[edit.offset : edit.end].strip(" \t")
+            and not edit.insert.strip(" \t")
+            and first_on_line(text, edit.end)
+            and text[edit.end : line_at(text, edit.end)[1]].strip()
+        ]
+        if not dedented:
+            return 0
+        moved = {line_start(text, edit.offset) for edit in edits if first_on_line(text, edit.end)}
+        count = 0
+        for edit in dedented:
+            line = line_start(text, edit.offset)
+            if not line:
+                continue
+            above = line_start(text, line - 1)
+            upper = text[above : line - 1]
+            if not upper.strip() or above in moved:
+                continue
+            earlier = self.token_before(line)
+            if earlier is None or earlier.start < above:
+                continue  # the line above holds no data: a comment
+            own = text[line : line_at(text, line)[1]]
+            if _indent(upper) == _indent(own) and _lead(upper) == _lead(own):
+                count += 1
+        return count
 
     def _unread_deletions(self, edits: Sequence[Edit]) -> tuple[list[Edit], int]:
         """The edits to read, and the data the long deletions lose: a long
@@ -2650,6 +2692,13 @@ def _data_before(lexemes: list[Lexeme], index: int, end: int) -> bool:
             return True
         index += 1
     return False
+
+
+def _lead(line: str) -> str:
+    """How a line's text begins: its first character where that is
+    punctuation (``-`` of a list's item), else a word's."""
+    first = line.lstrip(" \t")[:1]
+    return "w" if first.isalnum() or first in "\"'_" else first
 
 
 def _indent(line: str) -> int:
