@@ -790,6 +790,9 @@ def test_a_line_moved_out_of_the_block_it_shared_with_the_line_above_is_changed(
     assert judge(yaml, misindented, misindented.replace("    c", "  c")).changed == 0
     listed = "items:\n  - a\n  - b\n  next: 1\n"
     assert judge(yaml, listed, listed.replace("  next", "next")).changed == 0
+    # a key that begins with punctuation still begins as a word does
+    schema = "schema:\n  TODO check this value\n  $ref: x.yaml\nname: x\n"
+    assert judge(yaml, schema, schema.replace("  $ref", "$ref")).changed == 1
 
 
 def test_a_word_made_the_name_of_an_empty_value_invents_one() -> None:

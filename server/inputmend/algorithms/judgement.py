@@ -2695,10 +2695,11 @@ def _data_before(lexemes: list[Lexeme], index: int, end: int) -> bool:
 
 
 def _lead(line: str) -> str:
-    """How a line's text begins: its first character where that is
-    punctuation (``-`` of a list's item), else a word's."""
-    first = line.lstrip(" \t")[:1]
-    return "w" if first.isalnum() or first in "\"'_" else first
+    """How a line's text begins: a mark of punctuation a blank follows
+    (``-`` of a list's item), or else a word (``$ref``, ``name``)."""
+    content = line.lstrip(" \t")
+    mark = content.split(None, 1)[0] if content.strip() else ""
+    return mark if mark and not any(c.isalnum() for c in mark) else "w"
 
 
 def _indent(line: str) -> int:
