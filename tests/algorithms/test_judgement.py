@@ -809,9 +809,15 @@ def test_a_word_made_the_name_of_an_empty_value_invents_one() -> None:
     # ... among its siblings: empty values elsewhere say nothing about them
     elsewhere = "on:\n  push:\n  pull:\nname: x\ndefault\njobs:\n  a: 1\n"
     assert judge(yaml, elsewhere, elsewhere.replace("default", "default:")).invented == 1
-    # a list as deep as the key, YAML's sequence without indentation, is its value
+    # a list as deep as the key, YAML's sequence without indentation, is its
+    # value where the input writes lists so under their keys
     listed = "hooks:\n- id: x\n  args\n  - --fix\n"
     assert judge(yaml, listed, listed.replace("args", "args:")).invented == 0
+    indented = "servers:\n  default\n  - url: /\npaths:\n  - a\n"
+    assert judge(yaml, indented, indented.replace("default", "default:")).invented == 1
+    # ... and the word is not among the items of such a list
+    among = "rust:\n- nightly\nFIXME\n- beta\n"
+    assert judge(yaml, among, among.replace("FIXME", "FIXME:")).invented == 1
     sibling = "on:\n  push:\n  pull:\n  fork\nname: x\njobs:\n  a: 1\n"
     assert judge(yaml, sibling, sibling.replace("fork", "fork:")).invented == 0
 

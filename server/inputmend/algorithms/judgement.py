@@ -280,6 +280,11 @@ below, which no indentation makes more of the value on its line."""
 _ITEM = re.compile(r"-(?:[ \t]|\r?$)")
 """The dash that begins an item of a list written one a line (YAML's)."""
 
+_KEY_COLUMN_LIST = re.compile(
+    r"^([ \t]*)[^\s#-][^\n]*:[ \t]*\r?\n(?:[ \t]*\r?\n)*\1-(?:[ \t]|\r?$)", re.M
+)
+"""A line that ends in ``:`` and an item of a list at its column below it."""
+
 _WORD = re.compile(r"\S+")
 """A word: what blanks separate."""
 
@@ -623,6 +628,7 @@ class Judge:
         self._opened: dict[int, int] = {}  # see :meth:`_start_of`
         self._fixed: dict[int, bool] = {}  # see :meth:`fix_removes_punctuation`
         self._escapes: dict[str, list[int]] | None = None  # see :meth:`escapes_kept`
+        self._key_column_lists: bool | None = None  # see :meth:`lists_at_key_column`
         self._whole: list[Lexeme] | None = None  # see :meth:`_read_whole`
         self._whole_starts: list[int] = []
         # see :meth:`follows`
@@ -854,6 +860,14 @@ class Judge:
         except BudgetExhausted:
             return True
         return False
+
+    def lists_at_key_column(self) -> bool:
+        """Does the input write a list as deep as its key (a line that ends
+        in ``:`` and an item of a list at its column right below it: YAML's
+        sequence without indentation)?  Read once for the whole input."""
+        if self._key_column_lists is None:
+            self._key_column_lists = _KEY_COLUMN_LIST.search(self.original) is not None
+        return self._key_column_lists
 
     def ends_lines(self, punctuation: str, line: int) -> bool:
         """Does the input end a sibling of the line that starts at ``line``
@@ -2252,8 +2266,12 @@ class _Assessment:
             # a phrase made a name (`TODO check this value:`): its words
             # beyond the first (see ``phrase``)
             self.phrase += max(0, len(word.value.split()) - 1)
+            # a list as deep as the word is its value only where the input
+            # writes lists so under their keys, and the word is no item's
+            # neighbour in such a list (`- nightly`, `FIXME`, `- beta`)
+            items = self.judge.lists_at_key_column() and not _item_above(repaired, line)
             if not (
-                _deeper_after(repaired, line, end)
+                _deeper_after(repaired, line, end, items=items)
                 or self.judge.ends_lines(lexeme.value, self.mapping.behind(line))
             ):
                 count += 1
@@ -2707,11 +2725,11 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _deeper_after(text: str, line: int, end: int) -> bool:
+def _deeper_after(text: str, line: int, end: int, *, items: bool = True) -> bool:
     """Is the next line of ``text`` with text after the line ``[line, end)``
-    indented deeper than it (a block that is its value), or as deep and an
-    item of a list (YAML's sequence written without indentation under its
-    key)?"""
+    indented deeper than it (a block that is its value), or, with ``items``,
+    as deep and an item of a list (YAML's sequence written without
+    indentation under its key)?"""
     indent = len(text[line:end]) - len(text[line:end].lstrip(" \t"))
     position = end
     while position < len(text):
@@ -2722,7 +2740,23 @@ def _deeper_after(text: str, line: int, end: int) -> bool:
         if following.strip():
             content = following.lstrip(" \t")
             deeper = len(following) - len(content)
-            return deeper > indent or (deeper == indent and _ITEM.match(content) is not None)
+            return deeper > indent or (
+                items and deeper == indent and _ITEM.match(content) is not None
+            )
+    return False
+
+
+def _item_above(text: str, line: int) -> bool:
+    """Is the nearest line with text above the line at ``line`` an item of a
+    list (see :data:`_ITEM`) at its column?"""
+    indent = _indent(text[line : line_at(text, line)[1]])
+    position = line
+    while position > 0:
+        start = line_start(text, position - 1)
+        above = text[start : position - 1]
+        if above.strip():
+            return _indent(above) == indent and _ITEM.match(above.lstrip(" \t")) is not None
+        position = start
     return False
 
 
