@@ -934,6 +934,16 @@ def test_a_phrase_made_a_name_counts_its_words() -> None:
     assert judge(yaml, listed, listed.replace("args", "args:")).phrase == 0
 
 
+def test_a_name_the_document_gives_values_elsewhere_is_followed_by_a_value() -> None:
+    yaml = _lexer("yaml")
+    # `name` names values in the other jobs: the words after it are a value
+    original = "jobs:\n  a:\n    name OS Test\n    x: 1\n  b:\n    name: Lint\n"
+    assert judge(yaml, original, original.replace("name OS", "name: OS")).phrase == 0
+    # a word that names nothing elsewhere, with a phrase after it, is prose
+    prose = original.replace("name OS Test", "see OS Test")
+    assert judge(yaml, prose, prose.replace("see OS", "see: OS")).phrase == 1
+
+
 def test_a_text_an_end_tag_closes_is_no_phrase_made_a_name() -> None:
     # the end tag divides the text it closes, but no value follows it on
     # its line: the words before it are a text, not a name of several words

@@ -629,6 +629,7 @@ class Judge:
         self._fixed: dict[int, bool] = {}  # see :meth:`fix_removes_punctuation`
         self._escapes: dict[str, list[int]] | None = None  # see :meth:`escapes_kept`
         self._key_column_lists: bool | None = None  # see :meth:`lists_at_key_column`
+        self._names: frozenset[str] | None = None  # see :meth:`names`
         self._whole: list[Lexeme] | None = None  # see :meth:`_read_whole`
         self._whole_starts: list[int] = []
         # see :meth:`follows`
@@ -860,6 +861,23 @@ class Judge:
         except BudgetExhausted:
             return True
         return False
+
+    def names(self) -> frozenset[str]:
+        """The names the input gives values: its data tokens that punctuation
+        follows on their line (``name`` of ``name: x``, ``port`` of ``port =
+        1``), as the whole input lexed from its start reads them."""
+        if self._names is None:
+            text = self.original
+            self._names = frozenset(
+                name.value.strip()
+                for name, mark in itertools.pairwise(self._read_whole())
+                if name.role is Role.DATA
+                and mark.role is Role.STRUCTURE
+                and mark.value.strip()
+                and all(c in _SEPARATORS for c in mark.value.strip())
+                and "\n" not in text[name.end : mark.start]
+            )
+        return self._names
 
     def lists_at_key_column(self) -> bool:
         """Does the input write a list as deep as its key (a line that ends
@@ -1593,13 +1611,19 @@ class _Assessment:
                     cut = dividing[0][1]
                     line_end = self.repaired.find("\n", cut, high)
                     after = _WORD.findall(self.repaired, cut, high if line_end < 0 else line_end)
-                    self.phrase += max(0, len(after) - 1)
+                    start = max(low, self.repaired.rfind("\n", low, dividing[0][0]) + 1)
+                    head = self.repaired[start : dividing[0][0]].strip()
+                    mark = self.repaired[dividing[0][0] : dividing[0][1]].strip()
+                    separated = bool(mark) and all(c in _SEPARATORS for c in mark)
+                    # a name the input gives a value elsewhere is followed by
+                    # a value, whatever its words (`name: OS Test` where the
+                    # list's other items have `name: ...`): no phrase
+                    if not (separated and head in self.judge.names()):
+                        self.phrase += max(0, len(after) - 1)
                     # and before it on its line, where a separator divides
                     # it from a value that follows: a name of several words
                     # (not a text that an end tag or a quote closes)
-                    mark = self.repaired[dividing[0][0] : dividing[0][1]].strip()
-                    if after and mark and all(c in _SEPARATORS for c in mark):
-                        start = max(low, self.repaired.rfind("\n", low, dividing[0][0]) + 1)
+                    if after and separated:
                         before = _WORD.findall(self.repaired, start, dividing[0][0])
                         self.phrase += max(0, len(before) - 1)
             return False
