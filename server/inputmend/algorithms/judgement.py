@@ -30,11 +30,14 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     grammar refused the input kept with its text and only read as another
     kind (an INI line ``foo`` after ``deps =``, a name without its ``=``,
     indented as more of the value above): its kind in the input is the
-    tolerant lexer's guess at text the grammar did not read.  Counted too:
-    a line of one data token that the repair indents deeper than the line
-    above, which ends in a value after its punctuation (``version: 1.0`` and
-    a line of prose below it indented): the line becomes more of that value,
-    read over lines, which the tolerant lexer cannot see.
+    tolerant lexer's guess at text the grammar did not read (where it agrees
+    with the token above: see :meth:`_Assessment._reclassified`).  Counted
+    too: a line of one data token that the repair indents deeper than the
+    line above, which ends in a value after its punctuation (``version:
+    1.0`` and a line of prose below it indented): the line becomes more of
+    that value, read over lines, which the tolerant lexer cannot see; and a
+    line the repair indents less out of the block it shared with the data
+    line right above it (:meth:`Judge._unaligned`).
 ``data_lost``
     Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
@@ -114,7 +117,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     A name followed by a phrase, or a phrase made a name, is how a line of
     prose that lost its comment marker reads as a key and its value; a
     value a lost delimiter left after its key is most often one word, and so
-    is the key.
+    is the key.  After a name the input gives a value elsewhere
+    (:meth:`Judge.names`) the words are a value, and count none.
 ``structure_lost``
     Punctuation tokens deleted, overwritten or turned into a comment, except a duplicate (the stray
     comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``), punctuation
@@ -132,7 +136,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     break, at the start of the next line: XML's ``<b`` ended by ``/>`` there
     is as empty as ``<b/>``), when
     no deeper line follows (the value of ``server:`` above an indented
-    block) and the input ends no sibling of that line (a line of its
+    block, or a list as deep where the input writes lists so under their
+    keys) and the input ends no sibling of that line (a line of its
     indentation under the same less indented line) with that punctuation
     itself (a JSON list with one item a line, each but the one that lost it
     ending in ``,``; a mapping of empty values): the word becomes a name of
