@@ -755,6 +755,16 @@ def test_a_refused_line_joined_to_a_value_is_not_changed_where_the_document_cont
     assert _judged(_ini_judge(continued), continued.replace("\nFIXME", "\n FIXME")).changed == 0
 
 
+def test_a_refused_line_of_prose_is_no_item_of_a_list_above() -> None:
+    # below `deps =` or an item of its list, a word is the item it was, and
+    # a line of prose (three words or more) is prose that lost its marker
+    for before in ("deps =\n", "deps =\n    bar\n"):
+        for line, changed in (("foo", 0), ("set by the installer", 1)):
+            original = f"[env]\n{before}{line}\nother = 1\n"
+            repaired = original.replace(f"\n{line}", f"\n    {line}")
+            assert _judged(_ini_judge(original), repaired).changed == changed, (before, line)
+
+
 def test_a_refused_line_set_apart_from_a_list_above_does_not_continue_it() -> None:
     # below a blank line, or a comment at its own column, a word left of the
     # list's items is more likely prose than an item, unless the document

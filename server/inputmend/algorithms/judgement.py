@@ -1669,8 +1669,9 @@ class _Assessment:
         input continues such values so elsewhere, or, not set apart, where
         it continues values at all and the token is not words of prose
         (``enable = locally-disabled`` and ``suppressed-message`` below it:
-        :func:`~inputmend.core.loss.plain_words`); a line of prose
-        (:func:`~inputmend.core.loss.prose`) never does.  Else the token
+        :func:`~inputmend.core.loss.plain_words`).  A line of prose
+        (:func:`~inputmend.core.loss.prose`) never does, below any token: a
+        value's lines are its items, not sentences.  Else the token
         becomes more of a value that ended before it: prose that lost its
         comment marker (``FIXME``, ``see issue 42``), joined to the value
         above."""
@@ -1688,11 +1689,11 @@ class _Assessment:
         earlier = self.judge.token_before(token.start)
         if earlier is None:
             return False
+        if prose(token.value):
+            return False
         apart = _apart(self.original, earlier.end, token.start)
         if earlier.role is not Role.STRUCTURE and earlier.kind != cover.kind:
             # a value of another kind above it, which ended on its line
-            if prose(token.value):
-                return False
             if not apart and self.judge.follows(cover.kind) and not plain_words(token.value):
                 return True
         elif not apart:
