@@ -81,6 +81,12 @@ def _top(damaged: str) -> str:
             'meta: {name: web, note: "v2: beta"}\nport: 1\n',
         ),
         ("codes:\n  404 #2:\n    text: missing\n", 'codes:\n  "404 #2":\n    text: missing\n'),
+        # a value that goes on after the brackets it begins with: a template, a
+        # format string, a shell test; a comment after it stays one
+        ("src: {{ root }}/lib/app.py\nmode: 1\n", 'src: "{{ root }}/lib/app.py"\nmode: 1\n'),
+        ("url: {host}:8080/api # local\nmode: 1\n", 'url: "{host}:8080/api" # local\nmode: 1\n'),
+        ("log: [%(levelname)s] %(msg)s\nn: 1\n", 'log: "[%(levelname)s] %(msg)s"\nn: 1\n'),
+        ("script:\n  - [ -d out ] || mkdir out\n  - make\n", 'script:\n  - "[ -d out ] || mkdir out"\n  - make\n'),
         # a lost colon after a quoted key; after a list item's first word where
         # the next line is the item's next key, not a block under it
         (
