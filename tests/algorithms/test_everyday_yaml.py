@@ -87,6 +87,12 @@ def _top(damaged: str) -> str:
         ("url: {host}:8080/api # local\nmode: 1\n", 'url: "{host}:8080/api" # local\nmode: 1\n'),
         ("log: [%(levelname)s] %(msg)s\nn: 1\n", 'log: "[%(levelname)s] %(msg)s"\nn: 1\n'),
         ("script:\n  - [ -d out ] || mkdir out\n  - make\n", 'script:\n  - "[ -d out ] || mkdir out"\n  - make\n'),
+        # an alias or anchor with more on its line than an alias or an anchored
+        # node can be: words after an alias, punctuation glued to a name, an
+        # anchor before a text that holds ': '
+        ("note: *Read the guide first\nn: 1\n", 'note: "*Read the guide first"\nn: 1\n'),
+        ("tags:\n  - &beta+rc\n  - stable\n", 'tags:\n  - "&beta+rc"\n  - stable\n'),
+        ("help: &Usage: tool [options]\nn: 1\n", 'help: "&Usage: tool [options]"\nn: 1\n'),
         # a lost colon after a quoted key; after a list item's first word where
         # the next line is the item's next key, not a block under it
         (
