@@ -81,6 +81,10 @@ def _top(damaged: str) -> str:
             'meta: {name: web, note: "v2: beta"}\nport: 1\n',
         ),
         ("codes:\n  404 #2:\n    text: missing\n", 'codes:\n  "404 #2":\n    text: missing\n'),
+        (
+            "codes:\n  200: done:\n    text: 'ok'\n  404:\n    text: 'missing'\n",
+            "codes:\n  '200: done':\n    text: 'ok'\n  404:\n    text: 'missing'\n",
+        ),
         # a value that goes on after the brackets it begins with: a template, a
         # format string, a shell test; a comment after it stays one
         ("src: {{ root }}/lib/app.py\nmode: 1\n", 'src: "{{ root }}/lib/app.py"\nmode: 1\n'),
