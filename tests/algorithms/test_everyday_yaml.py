@@ -90,7 +90,10 @@ def _top(damaged: str) -> str:
         ("src: {{ root }}/lib/app.py\nmode: 1\n", 'src: "{{ root }}/lib/app.py"\nmode: 1\n'),
         ("url: {host}:8080/api # local\nmode: 1\n", 'url: "{host}:8080/api" # local\nmode: 1\n'),
         ("log: [%(levelname)s] %(msg)s\nn: 1\n", 'log: "[%(levelname)s] %(msg)s"\nn: 1\n'),
-        ("script:\n  - [ -d out ] || mkdir out\n  - make\n", 'script:\n  - "[ -d out ] || mkdir out"\n  - make\n'),
+        (
+            "script:\n  - [ -d out ] || mkdir out\n  - make\n",
+            'script:\n  - "[ -d out ] || mkdir out"\n  - make\n',
+        ),
         # an alias or anchor with more on its line than an alias or an anchored
         # node can be: words after an alias, punctuation glued to a name, an
         # anchor before a text that holds ': '

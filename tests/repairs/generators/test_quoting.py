@@ -150,6 +150,15 @@ def test_a_value_in_a_flow_sequence_ends_at_a_comma_the_lexer_read_into_it() -> 
     assert "a: 1\nv: ['3.10', \"*3.11\", '3.12']\n" in texts(proposed(QUOTING, text, "yaml"))
 
 
+def test_a_value_in_brackets_is_one_item_up_to_its_closer() -> None:
+    # never two items quoted as one; an item that holds ': ' up to the closer
+    found = texts(proposed(QUOTING, "a: 1\nv: [*3.11, stable]\n", "yaml"))
+    assert 'a: 1\nv: ["*3.11", stable]\n' in found
+    assert 'a: 1\nv: ["*3.11, stable"]\n' not in found
+    found = texts(proposed(QUOTING, "a: 1\nv: [x, *: all]\n", "yaml"))
+    assert 'a: 1\nv: [x, "*: all"]\n' in found
+
+
 def test_brackets_inside_a_longer_text_are_text() -> None:
     text = "a: 1\nname: *{{ company }}.widget.{{ project }}\n"
     found = texts(proposed(QUOTING, text, "yaml"))

@@ -14,7 +14,10 @@ structure tokens the lexer read inside a longer token (the ``,`` of YAML's
 ``200 #1:`` read into a comment), not glued to text on both sides
 (``*/triagebot.toml,`` ends before its ``,``, not at the ``.`` inside),
 or to the one-character separator (not a closer) that ends the line (an
-item of a list written one a line, ``ci (stable, macos) #1,``); the
+item of a list written one a line, ``ci (stable, macos) #1,``); a value
+that starts inside brackets is one item: it may also end at the closer
+after it (``[*: all]``), and never holds a separator of items that stands
+apart (the ``,`` of ``[*3.11, stable]``: two items, not one value); the
 blanks around are left outside the quotes.  A span is not a value that
 needs quotes when it is plain words (letters, digits, blanks, ``_``,
 ``-``: an unquoted word is the hints' to quote, and ``tru`` may be
@@ -128,11 +131,20 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             and (last in absorbed or (last, last + 1) in structure)
             else None
         )
+        stretches = _bracketed_stretches(context, content, end)
+        items = _item_separators(context)
         for first in starts:
             first = _skip_blanks(text, first, end)
             # a value up to the rest of the line may hold structure (``a: b``),
             # one that ends at a structure token or a closer holds none
             candidates = {(first, last) for last in ends}
+            # in brackets, a value is one item: up to the closer after it
+            # (``[*: draft]``), never over a separator of items
+            # (``[*1.46, stable]``: two items, one of them to quote)
+            inside = any(opener <= first <= closer for opener, closer in stretches)
+            closer = next((at for at in separators if at > first), None)
+            if inside and closer is not None:
+                candidates.add((first, _trim_blanks(text, first, closer)))
             stops = [*(start for start, _ in structure), *separators]
             following = sorted(stop for stop in stops if stop > first)
             if following:
@@ -159,7 +171,9 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             spans.update(
                 (first, last)
                 for first, last in candidates
-                if last > first and _value_like(context, text[first:last])
+                if last > first
+                and _value_like(context, text[first:last])
+                and not (inside and _holds_item_separator(text[first:last], items))
             )
     return sorted(spans, key=lambda span: (abs(span[0] - error), span))[:SPANS]
 
@@ -213,6 +227,56 @@ def _punctuation(context: RepairContext) -> str:
             for char in singles.union(string.punctuation)
             if [lexeme.role for lexeme in lexer.lex(char, 0, 1, foreign=False)] == [Role.STRUCTURE]
         )
+    )
+
+
+def _bracketed_stretches(context: RepairContext, start: int, end: int) -> list[tuple[int, int]]:
+    """The stretches of the line ``[start, end)`` inside brackets: from an
+    opener to its closer, or to ``end`` where it is not closed on the line
+    (read as the grammar's bracket pattern reads them: strings and comments
+    hide brackets)."""
+    brackets = context.syntax.brackets
+    if brackets is None:
+        return []
+    opened: list[int] = []
+    stretches: list[tuple[int, int]] = []
+    for match in brackets.finditer(context.text[start:end]):
+        if match.group("o") is not None:
+            opened.append(start + match.end())
+        elif match.group("c") is not None and opened:
+            stretches.append((opened.pop(), start + match.start()))
+    stretches.extend((opener, end) for opener in opened)
+    return stretches
+
+
+def _item_separators(context: RepairContext) -> str:
+    """The grammar's one-character literals that separate items in
+    brackets: structure alone, neither a bracket nor a quote (YAML's and
+    JSON's ``,``; JSON's ``:`` too, which parts a key from its value)."""
+    grammar = context.grammar
+    brackets = context.syntax.brackets
+    if grammar is None or brackets is None:
+        return ""
+    lexer = context.guidance.lexer
+    excluded = {*brackets.openers, *brackets.closers, *(q.quote for q in context.syntax.strings)}
+    return "".join(
+        sorted(
+            literal
+            for literal in set(grammar.literals.values())
+            if len(literal) == 1
+            and literal not in excluded
+            and [lexeme.role for lexeme in lexer.lex(literal, 0, 1, foreign=False)]
+            == [Role.STRUCTURE]
+        )
+    )
+
+
+def _holds_item_separator(body: str, separators: str) -> bool:
+    """Does ``body`` hold one of ``separators`` that stands apart, before a
+    blank (``*1.46, stable``), not one glued inside a word (``a,b``)?"""
+    return any(
+        char in separators and body[index + 1 : index + 2].isspace()
+        for index, char in enumerate(body)
     )
 
 
