@@ -94,6 +94,12 @@ def _top(damaged: str) -> str:
             "script:\n  - [ -d out ] || mkdir out\n  - make\n",
             'script:\n  - "[ -d out ] || mkdir out"\n  - make\n',
         ),
+        # in a flow collection: an item that begins with `*` and no alias name,
+        # a value that holds ': ' in a pair of a flow sequence; a key that holds
+        # ': ' before a flow mapping
+        ("globs: [x, *.md: docs]\nn: 1\n", 'globs: [x, "*.md: docs"]\nn: 1\n'),
+        ("jobs: [cron: 0 * * *: nightly]\nn: 1\n", 'jobs: [cron: "0 * * *: nightly"]\nn: 1\n'),
+        ("codes:\n  404: gone: {text: no}\n", 'codes:\n  "404: gone": {text: no}\n'),
         # an alias or anchor with more on its line than an alias or an anchored
         # node can be: words after an alias, punctuation glued to a name, an
         # anchor before a text that holds ': '
