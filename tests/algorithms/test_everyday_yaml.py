@@ -63,6 +63,10 @@ def _top(damaged: str) -> str:
             'deploy:\n  token: {{ secret_token }}"\n  region: eu\n',
             'deploy:\n  token: "{{ secret_token }}"\n  region: eu\n',
         ),
+        # ... also where the value holds the other quote, a comment follows it,
+        # or a list item begins with a template
+        ("check: 'web' in groups\"\nn: 1\n", "check: \"'web' in groups\"\nn: 1\n"),
+        ('paths:\n  - {{ root }}/tasks"\n  - b\n', 'paths:\n  - "{{ root }}/tasks"\n  - b\n'),
         # doubled indicators: the copy removed, not closed into a nested collection
         ("steps:\n  -- uses: git\n  - run: make\n", "steps:\n  - uses: git\n  - run: make\n"),
         (
