@@ -74,6 +74,7 @@ def _top(damaged: str) -> str:
             "jobs:\n  build:\n    caches: [npm, node]\n    script: make\n",
         ),
         ("set: !!set {a, b}}\nhost: x\n", "set: !!set {a, b}\nhost: x\n"),
+        ("on: [push]]\nname: ci\n", "on: [push]\nname: ci\n"),
         # a value that needs quotes is quoted whole, not edited: one that
         # begins with ': ', or with `*` that no alias name follows, one with a
         # template before its ': ', one in a flow mapping, a key with ' #'
