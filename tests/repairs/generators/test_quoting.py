@@ -157,6 +157,9 @@ def test_a_value_in_brackets_is_one_item_up_to_its_closer() -> None:
     assert 'a: 1\nv: ["*3.11, stable"]\n' not in found
     found = texts(proposed(QUOTING, "a: 1\nv: [x, *: all]\n", "yaml"))
     assert 'a: 1\nv: [x, "*: all"]\n' in found
+    # a closer in a comment is text: a key and its value are not one item
+    found = texts(proposed(QUOTING, "a: 1\nv: {k: a, note: for sale #1}\n", "yaml"))
+    assert 'a: 1\nv: {k: a, "note: for sale #1"}\n' not in found
 
 
 def test_brackets_inside_a_longer_text_are_text() -> None:

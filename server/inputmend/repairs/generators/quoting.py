@@ -16,9 +16,10 @@ structure tokens the lexer read inside a longer token (the ``,`` of YAML's
 or to the one-character separator (not a closer) that ends the line (an
 item of a list written one a line, ``ci (stable, macos) #1,``); a value
 that starts inside brackets is one item: it may also end at the closer
-after it (``[*: all]``), and never holds a separator of items that stands
-apart (the ``,`` of ``[*3.11, stable]``: two items, not one value); the
-blanks around are left outside the quotes.  A span is not a value that
+after it (``[*: all]``) where no comment begins before that closer, and
+never holds a separator of items that stands apart (the ``,`` of
+``[*3.11, stable]``: two items, not one value); the blanks around are
+left outside the quotes.  A span is not a value that
 needs quotes when it is plain words (letters, digits, blanks, ``_``,
 ``-``: an unquoted word is the hints' to quote, and ``tru`` may be
 ``true`` cut short), starts or ends with a quote (a string that lost
@@ -103,11 +104,13 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
         for lexeme in lexemes:
             if lexeme.role is Role.LAYOUT and lexeme.start < lexeme.end <= end:
                 ends.add(_trim_blanks(text, content, lexeme.start))
+        comments: list[int] = []  # where a comment may begin: a marker after a blank
         for marker in context.syntax.comments.line:
             found = text.find(marker, content, end)
             while found >= 0:
                 if found > content and text[found - 1] in " \t":
                     ends.add(_trim_blanks(text, content, found))
+                    comments.append(found)
                 found = text.find(marker, found + 1, end)
         # where a closer is written, also where a value's ``#`` made the
         # rest of its line a comment (``[* #1]``)
@@ -139,11 +142,13 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             # one that ends at a structure token or a closer holds none
             candidates = {(first, last) for last in ends}
             # in brackets, a value is one item: up to the closer after it
-            # (``[*: draft]``), never over a separator of items
-            # (``[*1.46, stable]``: two items, one of them to quote)
+            # (``[*: draft]``) where no comment begins before it (a closer
+            # in a comment is text: the spans above end where it begins),
+            # never over a separator of items (``[*1.46, stable]``: two
+            # items, one of them to quote)
             inside = any(opener <= first <= closer for opener, closer in stretches)
             closer = next((at for at in separators if at > first), None)
-            if inside and closer is not None:
+            if inside and closer is not None and not any(first < at < closer for at in comments):
                 candidates.add((first, _trim_blanks(text, first, closer)))
             stops = [*(start for start, _ in structure), *separators]
             following = sorted(stop for stop in stops if stop > first)
