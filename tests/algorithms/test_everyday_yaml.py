@@ -113,6 +113,7 @@ def _top(damaged: str) -> str:
         ("help: &Usage: tool [options]\nn: 1\n", 'help: "&Usage: tool [options]"\nn: 1\n'),
         # a lost colon after a quoted key; after a list item's first word where
         # the next line is the item's next key, not a block under it
+        ("codes:\n  '404'\n    text: missing\n", "codes:\n  '404':\n    text: missing\n"),
         (
             'files:\n  - "src" "lib/*.py"\n  - "docs": "*.md"\n',
             'files:\n  - "src": "lib/*.py"\n  - "docs": "*.md"\n',
