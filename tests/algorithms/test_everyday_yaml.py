@@ -105,6 +105,7 @@ def _top(damaged: str) -> str:
         ("globs: [x, *.md: docs]\nn: 1\n", 'globs: [x, "*.md: docs"]\nn: 1\n'),
         ("globs: [*']\nn: 1\n", "globs: ['*']\nn: 1\n"),  # a lost opening quote
         ("note: *it'\nn: 1\n", "note: '*it'\nn: 1\n"),
+        ('globs:\n  - *"  # all\n  - a\n', 'globs:\n  - "*"  # all\n  - a\n'),
         ("jobs: [cron: 0 * * *: nightly]\nn: 1\n", 'jobs: [cron: "0 * * *: nightly"]\nn: 1\n'),
         ("codes:\n  404: gone: {text: no}\n", 'codes:\n  "404: gone": {text: no}\n'),
         # an alias or anchor with more on its line than an alias or an anchored
