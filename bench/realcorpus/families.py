@@ -46,6 +46,26 @@ def same(damage: op.Operator) -> Operator:
     return operator
 
 
+def wrapped(grammar: str, damage: op.Operator) -> Operator:
+    """A ``bench.damage`` wrapper (text put around the document): where text
+    follows the document (a closing fence, a sentence), the line break
+    before it may be the document's or the wrapper's, so the document ending
+    in one line break or in none is intended too: no repair can know which
+    the document had, and a YAML block scalar at its end holds that line
+    break in its value."""
+
+    def operator(text: str, rng: random.Random) -> Damage | None:
+        damaged = damage(text, rng)
+        if damaged is None:
+            return None
+        body = text.rstrip("\n")
+        endings = () if damaged.endswith(text) else (body, body + "\n")
+        also = tuple(ending for ending in endings if ending != text and is_valid(grammar, ending))
+        return Damage(damaged, (text, *also))
+
+    return operator
+
+
 def truncated(text: str, rng: random.Random) -> Damage | None:
     damaged = op.truncation(text, rng)
     return None if damaged is None else Damage(damaged, (damaged,), prefix=True)
@@ -473,5 +493,9 @@ FAMILIES: dict[str, dict[str, list[Operator]]] = {
         {"csv": csv_columns, "xml": lost_end_tag, "ini": ini_unindented_continuation},
         {"yaml": same(op.misindented)},
     ),
-    "llm-output": _merge(_from_table("wrapper")),
+    "llm-output": {
+        fmt: [wrapped(fmt, FORMATS[fmt].operators["wrapper"])]
+        for fmt in FAMILY_FORMATS
+        if "wrapper" in FORMATS[fmt].operators
+    },
 }

@@ -192,3 +192,18 @@ def test_lost_end_tag_in_mixed_content_intends_it_after_any_word_of_the_run() ->
         "<p>see <a>the link for</a> more</p>",
         "<p>see <a>the link for more</a></p>",
     }
+
+
+def test_a_wrapper_that_rewrites_the_final_line_break_intends_either_ending() -> None:
+    # a block scalar at the end holds the final line break in its value; a
+    # fence writes one of its own, so no repair can know the document had none
+    document = "name: demo\nscript: |\n  make test"
+    fence = fam.wrapped("yaml", lambda text, rng: f"```yaml\n{text}\n```\n")
+    damage = fence(document, random.Random(0))
+    assert damage is not None
+    assert damage.intended == (document, document + "\n")
+    assert not same_data("yaml", document, document + "\n")
+    # text put before the document keeps its ending: only the document is intended
+    before = fam.wrapped("yaml", lambda text, rng: f"Here it is:\n\n{text}")
+    kept = before(document, random.Random(0))
+    assert kept is not None and kept.intended == (document,)
