@@ -5,11 +5,13 @@ from __future__ import annotations
 from inputmend.grammar.syntax import Comments
 from inputmend.grammar.tolerant import Lexeme, Role
 from inputmend.repairs.generators.comments import (
+    ABOVE,
     BEHIND,
     COMMENTS,
     RUN,
     block_proposals,
     line_proposals,
+    prose_lines,
     run_on,
     unclosed,
 )
@@ -26,6 +28,31 @@ def test_the_line_before_the_error_is_commented_out_at_its_indentation() -> None
     text = "name: demo\nlist:\n  - a\n  see the docs\n  - b\n"
     found = texts(proposed(COMMENTS, text, "yaml"))
     assert "name: demo\nlist:\n  - a\n  # see the docs\n  - b\n" in found
+
+
+def test_prose_above_a_comment_is_commented_out_though_the_error_is_after_it() -> None:
+    # the parser reads on over `# Required` and stops at `version`
+    text = "# config\n\nset by the installer\n# Required\nversion: 2\n"
+    found = texts(proposed(COMMENTS, text, "yaml"))
+    assert "# config\n\n# set by the installer\n# Required\nversion: 2\n" in found
+
+
+def test_the_prose_line_is_the_first_above_the_error_that_is_no_comment() -> None:
+    comments = Comments(line=("#",))
+    text = "a: 1\nsee the docs\n# one\n\n# two\nb: 2\n"
+    error = text.index("b:")
+    above = text.index("see")
+    assert (above, above + len("see the docs")) in prose_lines(text, error, comments)
+    # a comment line is the line before the error: it is still proposed
+    assert (text.index("# two"), text.index("\nb:")) in prose_lines(text, error, comments)
+
+
+def test_comment_lines_read_over_are_bounded() -> None:
+    comments = Comments(line=("#",))
+    text = "see the docs\n" + "# note\n" * ABOVE + "b: 2\n"
+    assert all(start > 0 for start, _ in prose_lines(text, text.index("b:"), comments))
+    shorter = "see the docs\n" + "# note\n" * (ABOVE - 1) + "b: 2\n"
+    assert (0, len("see the docs")) in prose_lines(shorter, shorter.index("b:"), comments)
 
 
 def test_a_run_of_prose_lines_is_commented_out_together() -> None:

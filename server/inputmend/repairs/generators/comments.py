@@ -32,6 +32,10 @@ ALGORITHM = "comment"
 RUN = 4
 """Lines after the failing one that one proposal may comment out with it."""
 
+ABOVE = 16
+"""Comment lines read over, going up from the error, to the line of prose
+above them (a parser reads on over comments: its error is after them)."""
+
 BEHIND = 1 << 14
 """How far before the error block comments are read as the lexer reads them
 (from a token the grammar read there): the lexing costs the same on a text
@@ -47,10 +51,34 @@ def marked(text: str, line: tuple[int, int], marker: str) -> Edit:
     return Edit(content, 0, marker + " ")
 
 
-def line_proposals(text: str, error: int, comments: Comments) -> Iterator[tuple[Edit, ...]]:
-    """The failing lines commented out, first each alone, then each with the
-    next lines (up to :data:`RUN`, a run of prose that lost its markers)."""
+def prose_lines(text: str, error: int, comments: Comments) -> list[tuple[int, int]]:
+    """The failing lines (:func:`~inputmend.repairs.generators.quoting.failing_lines`)
+    with content, and the first line above the error that is neither blank
+    nor a comment, over up to :data:`ABOVE` comment lines: prose that lost
+    its marker above a comment (``set by the installer`` over ``# Required``)
+    is read on over that comment, and the parser stops after it."""
     lines = [line for line in failing_lines(text, error) if text[line[0] : line[1]].strip()]
+    start = line_at(text, min(error, len(text)))[0]
+    skipped = 0
+    while start > 0 and skipped < ABOVE:
+        line = line_at(text, start - 1)
+        start = line[0]
+        content = text[line[0] : line[1]].strip()
+        if not content:
+            continue
+        if not content.startswith(comments.line):
+            if line not in lines:
+                lines.append(line)
+            break
+        skipped += 1
+    return lines
+
+
+def line_proposals(text: str, error: int, comments: Comments) -> Iterator[tuple[Edit, ...]]:
+    """The failing lines and the prose above comments before the error
+    (:func:`prose_lines`) commented out, first each alone, then each with
+    the next lines (up to :data:`RUN`, a run of prose that lost its markers)."""
+    lines = prose_lines(text, error, comments)
     for line in lines:
         for marker in comments.line:
             yield (marked(text, line, marker),)
