@@ -85,3 +85,34 @@ def test_windows_and_edited_texts() -> None:
     assert len(partial.text) == 256 and not partial.complete
     partial.reach(300)
     assert len(partial.text) == 512  # grows at least twofold
+
+
+def test_texts_that_stop_alike_rebuild_the_stack_before_their_error_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    grammar = CompiledGrammar.load("json")
+    scanner = Scanner(grammar, checkpoint_every=8, margin=4)
+    record = '{"id": 7, "tags: ["a", "b"], "name": "Lee"}'  # a key that lost its quote
+    error = record.index("a")
+    # the plain steps a search tries at the error: the same tokens before it
+    tried = [record[:error] + insert + record[error:] for insert in ",:;)]}"]
+    tried.append(record[:error] + record[error + 1 :])
+    shifts = 0
+    real = grammar.tables.shift
+
+    def counted(node: object, terminal: str) -> object:
+        nonlocal shifts
+        shifts += 1
+        return real(node, terminal)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(grammar.tables, "shift", counted)
+    first = [scanner.fresh(text).feedback for text in tried]
+    once = shifts
+    again = [scanner.fresh(text).feedback for text in tried]
+    assert shifts == once > 0  # rebuilt for the first scans, not again
+    # each as a scanner that never rebuilt a stack reports it
+    assert (
+        first
+        == again
+        == [Scanner(grammar, checkpoint_every=8, margin=4).fresh(text).feedback for text in tried]
+    )

@@ -51,6 +51,7 @@ STOP_EVERY = 4096  # tokens between two calls of the stop hook
 NATIVE_RUN = 8  # tokens a call of the C loop takes for the next one to come right away
 NATIVE_PAUSE = 64  # most tokens this loop takes before it calls the C loop again
 MARKER_SEARCH = 48  # stacks tried when looking for what a layout's tokens make acceptable
+REPLAYS = 4096  # stacks rebuilt from a checkpoint kept for the next scan that stops there
 _FAR = 1 << 62  # an offset beyond every text
 
 Stop = Callable[[], None]  # called now and then by long scans; raises to abandon them
@@ -352,6 +353,7 @@ class Scanner:
         self._markers = sorted(terminals - set(grammar.terminals) - {END})  # zero-width tokens
         self._after_markers_memo: dict[tuple[int, ...], frozenset[str]] = {}
         self._expected_memo: dict[frozenset[str], str] = {}
+        self._replays: dict[tuple[StackNode | str, ...], StackNode] = {}  # see _replay
         self.native = grammar.native_program
         self.program = None if self.native is None else self.native.program  # the loop in C
         self.checkpoint_every = checkpoint_every
@@ -376,6 +378,7 @@ class Scanner:
         """Forget the interned stacks and states."""
         self.interner.clear()
         self._extras.clear()
+        self._replays.clear()
         if self.checks is not None:
             self.checks.clear()
 
@@ -596,7 +599,7 @@ class Scanner:
                 if stop is not None and count - counted >= STOP_EVERY:
                     stop()
             action = None
-            marker = lexed = False
+            marker = lexed = reduced = False
             refusal: str | None = None
             if shifted_markers < len(markers):
                 kind = markers[shifted_markers]
@@ -711,6 +714,7 @@ class Scanner:
             if lexed and action is None:
                 # parse step: the reductions the token calls for, then its shift
                 action = actions[state].get(kind)
+                reduced = action is not None and action < 0
                 while action is not None and action < 0:
                     length, origin = reductions[-action - 1]
                     depth = len(frame)
@@ -742,8 +746,9 @@ class Scanner:
                     return self._rejected(window, at, checked)._replace(blind=last_end < 0)
                 check_state = checked
             if action is None:  # the parser cannot go on here
-                # the stack before the token (the parse step may have reduced it)
-                node = replay(snapshot, kinds) if lexed else push(base, frame)
+                # the stack before the token: as the parse step left it, unless
+                # it reduced it (then rebuilt from the last interned stack)
+                node = replay(snapshot, kinds) if lexed and reduced else push(base, frame)
                 lookback = self._lookback(group, snapshot, kinds, previous, previous_kinds)
                 here = (layout_state, check_state)
                 at = ScanState(node, lookback, last_start, last_end, pos, here)
@@ -819,12 +824,22 @@ class Scanner:
         return Lookback.last(self._replay, snapshot, kinds, previous, previous_kinds)
 
     def _replay(self, start: StackNode, kinds: list[str]) -> StackNode:
-        """The stack after shifting ``kinds`` (which the parser takes) on ``start``."""
-        node = start
-        for kind in kinds:
-            shifted = self.tables.shift(node, kind)
-            assert shifted is not None  # ``kinds`` were shifted before
-            node = shifted
+        """The stack after shifting ``kinds`` (which the parser takes) on ``start``,
+        made once for each interned ``start`` and ``kinds``: the texts a search
+        checks share their start, so their scans stop with the same tokens
+        since the same checkpoint (each shift is a Python step, and a scan of
+        a short text in C costs a few of them)."""
+        key: tuple[StackNode | str, ...] = (start, *kinds)
+        node = self._replays.get(key)
+        if node is None:
+            node = start
+            for kind in kinds:
+                shifted = self.tables.shift(node, kind)
+                assert shifted is not None  # ``kinds`` were shifted before
+                node = shifted
+            if len(self._replays) > REPLAYS:
+                self._replays.clear()
+            self._replays[key] = node
         return node
 
     # -- verdicts --------------------------------------------------------------
