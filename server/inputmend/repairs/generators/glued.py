@@ -7,17 +7,23 @@ document does.  Its pairs (a data token, a structure token, a data token on
 one line, as the grammar's lexer reads them) give the names it uses, the
 values it holds and how it writes its separator (``=`` or `` = ``).  The
 first word of the error's line (and of the line before it) is divided where
-its start is a name the document uses, or a name of the same family (the
-same stem before its first punctuation, written the same way: ``Name[it]``
-beside ``Name[de]``, ``Comment`` beside ``Comment[de]``), or where its end
-(with the rest of the line) is a value the document holds or a value of a
-shape of its own (a number after a letter, a truth value; ``on`` and ``no``
-only where the document writes truth values, since many words end in them).
-Without any of these, a word in two cases (``CategoriesSettings``) is divided
-where its first capital after a small letter begins a new word, once.  The
-separator written is the document's own.  The oracle verifies every
-candidate; the ranking chooses among them and every other generator's
-repairs.
+its start is a name the document uses, or the stem of one (``Comment``
+beside ``Comment[de]``), or a name of the same family (written alike, with
+one word different: ``Name[it]`` beside ``Name[de]``, ``GenericName[fr]``
+beside ``Comment[fr]``), or one of these with an index in brackets
+(``Comment[pt_BR]`` beside ``Comment``), or where its end (with the rest of
+the line) is a value the document holds or a value of a shape of its own (a
+number after a letter, a truth value; ``on`` and ``no`` only where the
+document writes truth values, since many words end in them).  A name or
+value the document only resembles is divided off where a new word begins
+(after punctuation, at a capital after a small letter), never inside a
+word: ``TypeApplication`` ends in ``on`` and ``X-KDE-PluginInfo-Author``
+begins with a name of the family of ``X-KDE-Library``, but neither is
+divided there.  Without any of these, a word in two cases
+(``CategoriesSettings``) is divided where its first capital after a small
+letter begins a new word, once.  The separator written is the document's
+own.  The oracle verifies every candidate; the ranking chooses among them
+and every other generator's repairs.
 """
 
 from __future__ import annotations
@@ -48,9 +54,15 @@ ones: its names and values are there as well as anywhere)."""
 _STEM = re.compile(r"[^\W_]+(?:[-_.][^\W_]+)*")
 """A name's stem: letters and digits, joined by ``-``, ``_``, ``.``."""
 
-_WORDS = re.compile(r"[^\W_]+")
+_WORDS = re.compile(r"\w+")
+"""The words of a name: ``Name``, ``zh_CN`` in ``Name[zh_CN]``."""
 
-_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_INDEXED = re.compile(r"(?P<name>[^\[\]]+)\[[^\[\]\s]+\]")
+"""A name with an index in brackets: ``Name[de]``, ``path[0]``."""
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+"""A number glued to a name (unsigned: a sign between two words is a hyphen
+more often, ``UTF-8``, ``x86-64``)."""
 
 _TRUTH = frozenset({"true", "false", "yes", "no", "on", "off"})
 """Truth values as configuration files write them, in any case."""
@@ -104,32 +116,64 @@ def _shape(name: str) -> str:
     return _WORDS.sub("a", name)
 
 
+def _family(word: str, name: str) -> bool:
+    """Are ``word`` and ``name`` of one family: written alike (the same
+    punctuation between their words), of two words or more, and different in
+    one word only (``Name[it]`` beside ``Name[de]``, ``GenericName[fr]``
+    beside ``Comment[fr]``, ``X-KDE-PluginInfo-Author`` beside
+    ``X-KDE-PluginInfo-Email``)?"""
+    if _shape(word) != _shape(name):
+        return False
+    mine, theirs = _WORDS.findall(word), _WORDS.findall(name)
+    return len(mine) > 1 and sum(a != b for a, b in zip(mine, theirs, strict=True)) == 1
+
+
 def known_name(word: str, pairs: Pairs) -> bool:
-    """Is ``word`` a name of the document, a stem of one, or of the family of
-    one (same stem, same shape)?"""
+    """Is ``word`` a name of the document, a stem of one, of the family of
+    one (see :func:`_family`), or one of these with an index in brackets
+    (``Comment[pt_BR]`` beside ``Comment``: the index is part of the name)?"""
     if word in pairs.names:
         return True
     stem = _stem(word)
     if not stem:
         return False
-    for name in pairs.names:
-        if _stem(name) != stem:
-            continue
-        if word == stem or _shape(name) == _shape(word):
-            return True
-    return False
+    if any(word == _stem(name) or _family(word, name) for name in pairs.names):
+        return True
+    indexed = _INDEXED.fullmatch(word)
+    return indexed is not None and known_name(indexed.group("name"), pairs)
 
 
-def known_value(value: str, name: str, pairs: Pairs) -> bool:
+def known_value(value: str, name: str, pairs: Pairs, *, apart: bool = True) -> bool:
     """Is ``value`` (all that follows ``name`` on its line) a value of the
     document, a truth value, or a number after a name that ends in a letter?
     A truth value of two or three letters (``on``, ``no``) counts only where
-    the document writes truth values: so many words end in them."""
+    the document writes truth values and a new word begins (``apart``, see
+    :func:`boundary`): so many words end in them."""
     if value in pairs.values:
         return True
     if value.lower() in _TRUTH:
-        return len(value) > 3 or any(known.lower() in _TRUTH for known in pairs.values)
+        if len(value) > 3:
+            return True
+        return apart and any(known.lower() in _TRUTH for known in pairs.values)
     return _NUMBER.fullmatch(value) is not None and name[-1:].isalpha()
+
+
+def boundary(word: str, cut: int) -> bool:
+    """Does a new word begin at ``cut`` in ``word``: after or before
+    punctuation or a blank, at a capital after a small letter (or the last
+    capital of a run of them before a small letter: ``UTF|Name``), between a
+    letter and a digit?  A name that only resembles the document's names, or
+    a short truth value, is glued to its neighbour there, never inside a
+    word (``TypeApplication`` ends in ``on``, ``PluginInfo`` begins with
+    ``Plugin``)."""
+    before, after = word[cut - 1], word[cut]
+    if not (before.isalnum() and after.isalnum()):
+        return True
+    if before.isdigit() != after.isdigit():
+        return True
+    if before.islower() and after.isupper():
+        return True
+    return before.isupper() and after.isupper() and word[cut + 1 : cut + 2].islower()
 
 
 def divisions(word: str, pairs: Pairs, rest: str = "") -> list[int]:
@@ -138,14 +182,18 @@ def divisions(word: str, pairs: Pairs, rest: str = "") -> list[int]:
     longest known name, the longest known value (a shorter name of the
     document, ``Name`` of ``Name[de]``, is its stem, not the name written);
     without any, the first capital after a small letter.  ``rest`` follows
-    the word on its line: the value holds it."""
+    the word on its line: the value holds it.  A name the document writes
+    counts wherever it ends; one it only resembles (its stem, a name of its
+    family) only where a new word begins (:func:`boundary`), and so does a
+    short truth value (:func:`known_value`)."""
     both: list[int] = []
     named: list[int] = []
     valued: list[int] = []
     for cut in range(1, len(word)):
         left, right = word[:cut], word[cut:]
-        is_name = known_name(left, pairs)
-        is_value = known_value(right + rest, left, pairs)
+        apart = boundary(word, cut)
+        is_name = left in pairs.names or (apart and known_name(left, pairs))
+        is_value = known_value(right + rest, left, pairs, apart=apart)
         if is_name and is_value:
             both.append(cut)
         elif is_name:
