@@ -92,6 +92,22 @@ def test_without_support_a_word_is_divided_where_a_new_word_begins_once() -> Non
     assert divisions("lowercase", PAIRS) == []
 
 
+def test_without_a_capital_a_word_is_divided_before_a_word_written_elsewhere() -> None:
+    words = frozenset({"mp3splt", "gtk", "audio", "exec"})
+    assert divisions("Execmp3splt-gtk", PAIRS, words=words) == [len("Exec")]
+    assert divisions("Keywordsaudio;midi;", PAIRS, words=words) == [len("Keywords")]
+    assert divisions("Keywordsaudio;midi;", PAIRS) == []
+    assert divisions("Iconmp", PAIRS, words=frozenset({"mp"})) == []  # too short to tell
+
+
+def test_the_words_written_elsewhere_are_those_outside_the_line() -> None:
+    text = "[s]\nName=mp3splt-gtk\nExecmp3splt-gtk\nIcon=x\n"
+    found = texts(proposed(GLUED, text, "ini"))
+    assert found == [text.replace("Execmp3splt", "Exec=mp3splt")]
+    alone = "[s]\nName=x\nExecmp3splt-gtk\nIcon=y\n"
+    assert texts(proposed(GLUED, alone, "ini")) == []
+
+
 def test_the_document_separator_is_put_where_the_names_end() -> None:
     text = "[Desktop Entry]\nName=Colors\nName[de]=Farben\nName[it]Colori\nExec=x\n"
     found = texts(proposed(GLUED, text, "ini"))

@@ -21,7 +21,10 @@ word: ``TypeApplication`` ends in ``on`` and ``X-KDE-PluginInfo-Author``
 begins with a name of the family of ``X-KDE-Library``, but neither is
 divided there.  Without any of these, a word in two cases
 (``CategoriesSettings``) is divided where its first capital after a small
-letter begins a new word, once.  The separator written is the document's
+letter begins a new word, once; a word without one, before the longest word
+of three letters or more that ends its first word and that the rest of the
+document writes apart (``Execmp3splt-gtk`` where a path holds ``mp3splt``,
+``Keywordsaudio;`` beside ``Audio``).  The separator written is the document's
 own.  The oracle verifies every candidate; the ranking chooses among them
 and every other generator's repairs.
 """
@@ -176,7 +179,9 @@ def boundary(word: str, cut: int) -> bool:
     return before.isupper() and after.isupper() and word[cut + 1 : cut + 2].islower()
 
 
-def divisions(word: str, pairs: Pairs, rest: str = "") -> list[int]:
+def divisions(
+    word: str, pairs: Pairs, rest: str = "", *, words: frozenset[str] = frozenset()
+) -> list[int]:
     """Where ``word`` may be divided into a name and a value, the best
     supported first: the longest known name before a known value, the
     longest known name, the longest known value (a shorter name of the
@@ -185,7 +190,9 @@ def divisions(word: str, pairs: Pairs, rest: str = "") -> list[int]:
     the word on its line: the value holds it.  A name the document writes
     counts wherever it ends; one it only resembles (its stem, a name of its
     family) only where a new word begins (:func:`boundary`), and so does a
-    short truth value (:func:`known_value`)."""
+    short truth value (:func:`known_value`).  Without a capital either, the
+    word is divided before a word the rest of the document writes apart
+    (``words``, see :func:`written_apart`)."""
     both: list[int] = []
     named: list[int] = []
     valued: list[int] = []
@@ -206,7 +213,28 @@ def divisions(word: str, pairs: Pairs, rest: str = "") -> list[int]:
     for cut in range(1, len(word)):
         if word[cut - 1].islower() and word[cut].isupper():
             return [cut]
+    return written_apart(word, words)
+
+
+def written_apart(word: str, words: frozenset[str]) -> list[int]:
+    """Where the first word of ``word`` ends in a word of ``words`` (the
+    words the rest of the document writes, in small letters) of three
+    letters or more, the longest: ``Execmp3splt-gtk`` where the document
+    writes ``mp3splt`` elsewhere, ``Keywordsaudio;`` beside ``Audio``."""
+    first = _WORDS.match(word)
+    if first is None:
+        return []
+    for cut in range(1, first.end() - 2):
+        if word[cut : first.end()].casefold() in words:
+            return [cut]
     return []
+
+
+def vocabulary(text: str, start: int, end: int) -> frozenset[str]:
+    """The words (see ``_WORDS``) of ``text`` outside ``start``..``end``, in
+    small letters, the first ``SCAN`` characters read."""
+    outside = (text[:start] + "\n" + text[end:])[:SCAN]
+    return frozenset(word.casefold() for word in _WORDS.findall(outside))
 
 
 def proposals(context: RepairContext, error: int, pairs: Pairs) -> Iterator[tuple[Edit, ...]]:
@@ -221,7 +249,8 @@ def proposals(context: RepairContext, error: int, pairs: Pairs) -> Iterator[tupl
         if len(word) < 2 or pairs.separator.strip() in word:
             continue
         rest = text[content + len(word) : end].rstrip()
-        for cut in divisions(word, pairs, rest)[:LIMIT]:
+        words = vocabulary(text, start, end)
+        for cut in divisions(word, pairs, rest, words=words)[:LIMIT]:
             yield (Edit(content + cut, 0, pairs.separator),)
 
 
