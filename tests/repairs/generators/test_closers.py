@@ -75,6 +75,19 @@ def test_a_closer_lost_from_the_end_goes_on_the_last_blank_line() -> None:
     assert result.repairs[0].text == "<license>\n  <p>text</p>\n\n</license>\n"
 
 
+def test_a_line_that_ends_inside_a_tag_leaves_it_open() -> None:
+    # `</group` lost its `>`: the blank line below is not an emptied line of
+    # a closer, though `></kcfg>` ends `</group></kcfg>` as a string
+    text = "<kcfg>\n  <group>\n    <entry/>\n  </group\n\n</kcfg>\n"
+    at = text.index("</kcfg>")
+    completed = _completed(text, Edit(at, 0, ">"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert text[:at] + "\n" + text[at:] not in found
+    assert text.replace("\n\n", "\n>\n") not in found
+    result = services.repair(text, IncrementalGrammarOracle("xml"), budget=Budget(max_tests=2000))
+    assert result.repairs[0].text == text.replace("</group", "</group>")
+
+
 def test_nothing_without_a_completion_at_the_start_of_the_line() -> None:
     request = context(RSS, "xml")
     assert not CLOSERS.wanted(request, ())

@@ -386,16 +386,28 @@ def _closes_earlier(context: RepairContext, offset: int) -> bool:
     opens nothing, or closes what earlier lines opened: ``</tr>``)?  Then a
     closer lost before the error's line closes a construct of an earlier
     line, and may have a line of its own; else it ends that line's own
-    (``<b lang="fr"`` lacks ``/>`` at its end)."""
+    (``<b lang="fr"`` lacks ``/>`` at its end).  Comparing completions
+    tells the ends of constructs from the ends of tokens only when both
+    are whole: ``></kcfg>`` after ``  </group`` ends ``</group></kcfg>``
+    too.  So the line must also end where the text below it may go on
+    (the first character after the blanks that follow it): a line that
+    ends inside a construct of its own (``</group`` lacks its ``>``) leaves
+    no room for the ``<`` of the next tag, one that ends where a construct
+    of an earlier line may close does (``"target": "es5"`` before ``}``)."""
     locator = context.locator
     if locator is None:
         return False
-    start = line_start(context.text, offset)
+    text = context.text
+    start = line_start(text, offset)
     before, after = (
-        locator.completion(context.text[:start]),
-        locator.completion(context.text[:offset]),
+        locator.completion(text[:start]),
+        locator.completion(text[:offset]),
     )
-    return before is not None and after is not None and before.endswith(after)
+    if before is None or after is None or not before.endswith(after):
+        return False
+    below = len(text) - len(text[offset:].lstrip())
+    following = text[below : below + 1]
+    return not following or bool(locator.continuations(text[:below], following))
 
 
 def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
