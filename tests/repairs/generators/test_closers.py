@@ -75,6 +75,23 @@ def test_a_closer_lost_from_the_end_goes_on_the_last_blank_line() -> None:
     assert result.repairs[0].text == "<license>\n  <p>text</p>\n\n</license>\n"
 
 
+def test_a_closer_appended_after_the_line_that_opened_it_goes_on_that_line() -> None:
+    # `</svg>` lost from the end of the one line that holds the whole element
+    text = '<svg viewBox="0 0 1 1"><path d="m0 0z"/> <!-- end -->\n'
+    completed = _completed(text, Edit(len(text), 0, "</svg>"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert found == ['<svg viewBox="0 0 1 1"><path d="m0 0z"/></svg> <!-- end -->\n']
+    # of several closers, only those of what the last line opened go on it
+    text = "<a>\n  <b>x<c/>\n"
+    completed = _completed(text, Edit(len(text), 0, "</b></a>"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert found == ["<a>\n  <b>x<c/></b>\n</a>"]
+    # a line that opens nothing left open keeps the closers at the end
+    text = "<a>\n  <b/>\n"
+    completed = _completed(text, Edit(len(text), 0, "</a>"))
+    assert not CLOSERS.wanted(context(text, "xml"), (completed,))
+
+
 def test_a_line_that_ends_inside_a_tag_leaves_it_open() -> None:
     # `</group` lost its `>`: the blank line below is not an emptied line of
     # a closer, though `></kcfg>` ends `</group></kcfg>` as a string

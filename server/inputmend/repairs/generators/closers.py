@@ -9,7 +9,10 @@ with it open, at the end, after the last line break (there only the first
 place below is tried, whatever the line above it opened, and on the last
 of the lines that hold only blanks before the end: a closer lost from the
 end of a text leaves its line, emptied, before the text's final line
-break; the text is not laid out further by this generator).  But in a text laid
+break; the text is not laid out further by this generator, except that
+closers appended after a last line of content go, as far as that line
+opened what they close, at the end of its text: ``<svg><path/>`` over the
+final line break lost ``</svg>`` from its one line).  But in a text laid
 out one construct per line the lost closer had a line of its own: often
 its blanks are still there, on the line above.  So a completion's closer
 inserted at the start of the refused token's line (after its blanks; an
@@ -254,12 +257,38 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
             closer, own_line = edit.insert, True  # closed at the end of the line above
         if own_line is not None and (not own_line or own_line_allowed()):
             yield from proposals(text, content, closer or edit.insert, own_line=own_line)
+        if not laid_out and edit.offset == len(text):
+            known = {other.text for other in found}  # completion's own, before the break
+            for edits in _on_last_line(context, edit.insert):
+                if apply_edits(text, edits) not in known:
+                    yield edits
         if laid_out:
             for end in emptied_lines():
                 yield (Edit(end, 0, closer or edit.insert),)
             for _, place in ended():
                 if place < edit.offset:
                     yield (Edit(place, 0, closer or edit.insert),)
+
+
+def _on_last_line(context: RepairContext, closers: str) -> Iterator[tuple[Edit, ...]]:
+    """``closers``, appended after the last line break of a text that ends
+    with a line of content and its line break (not a new line begun, which
+    the closers end), split where that line began: the closers of what the
+    line opened go at the end of its text (``<svg ...><path .../>`` over
+    the final line break: ``</svg>`` lost from the end of its one line, not
+    from a line of its own below), the rest stay at the end.  The part is
+    what the grammar completes the text with at the end that it does not at
+    the start of that line."""
+    text, locator = context.text, context.locator
+    end = _content_end_above(text, len(text))
+    if locator is None or end == 0 or text[end:] not in ("\n", "\r\n"):
+        return  # not one line break after it: blank lines, or a line begun
+    start = line_start(text, end)
+    before = "" if start == 0 else locator.completion(text[:start])
+    if before is None or len(before) >= len(closers) or not closers.endswith(before):
+        return
+    edits = (Edit(_text_end(context, end), 0, closers[: len(closers) - len(before)]),)
+    yield edits + ((Edit(len(text), 0, before),) if before else ())
 
 
 def _content_end_above(text: str, line: int) -> int:
