@@ -150,3 +150,24 @@ def test_a_lost_end_tag_goes_where_the_content_of_its_element_ends(
     damaged: str, meant: str
 ) -> None:
     assert _top(damaged) == meant
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # a start tag's lost `>` glued its name to its text, which holds an
+        # element of its own before the end tag: the name its end tag closes
+        (
+            '<license>\n\n  <pThis work is under a\n  <link href="x">it</link>.</p>\n</license>\n',
+            '<license>\n\n  <p>This work is under a\n  <link href="x">it</link>.</p>\n</license>\n',
+        ),
+        # its name alone on its line, the next line a tag: `>` after the name
+        (
+            '<a>\n        <props\n                <prop n="1"/>\n        </props>\n</a>\n',
+            '<a>\n        <props>\n                <prop n="1"/>\n        </props>\n</a>\n',
+        ),
+    ],
+)
+def test_a_start_tag_gets_its_lost_greater_than_after_its_name(damaged: str, repaired: str) -> None:
+    result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=Budget(timeout_s=20))
+    assert result.repairs[0].text == repaired
