@@ -149,6 +149,20 @@ def test_plain_steps_that_delete_the_text_stop() -> None:
     assert all(name.startswith("delete") for name in found.rewrites)
 
 
+def test_a_step_that_ties_with_another_hint_s_is_walked_from_both(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `port 8080` lost its `=` or is a continuation line: either step reaches
+    # the next fault, whose repair each walk then adds; the ranking chooses
+    text = "[server]\nhost = example.org\nport 8080\n\n[paths\nroot = /srv\n"
+    texts = _texts("ini", text)
+    assert "[server]\nhost = example.org\nport = 8080\n\n[paths]\nroot = /srv\n" in texts
+    assert "[server]\nhost = example.org\n port 8080\n\n[paths]\nroot = /srv\n" in texts
+    # with no walk begun again, the first step's repair of both is the only one
+    monkeypatch.setattr(hints_module, "BRANCHES", 0)
+    assert len(_texts("ini", text)) == 1
+
+
 def test_a_walk_of_hundreds_of_steps_keeps_its_edits() -> None:
     # a foreign literal on each of 500 lines: a step each, a chain of 500 drafts
     text = "{\n" + ",\n".join(f'  "k{i}": True' for i in range(500)) + "\n}"

@@ -51,6 +51,13 @@ often noticed lines later)."""
 RUN_ON_REACH = 8 * REACH
 """Characters before an error within which a rewrite may start at all."""
 
+BRANCHES = 2
+"""Walks begun again from a step that another hint's step ties with (the
+same progress): two faults with a hint each near the first error, such as
+INI's `port 8080` that lost its `=` and could be a continuation line, reach
+the same place by either step; the walk that takes the first would never
+offer the other's repair of both.  The ranking chooses among them."""
+
 POLL_EVERY = 256
 """Matches of a pattern between two looks at the budget."""
 PLAIN_DELETIONS = 16
@@ -626,15 +633,17 @@ def hint_repairs(
             found[candidate.text] = candidate.repair("by the hints: " + ", ".join(names))
 
     Best = tuple[int, _Draft, Feedback, str]
+    ties: list[Best] = []  # the other options of the latest attempt as far as its best
 
     def attempt(
         options: list[tuple[str, tuple[Edit, ...]]], *, hint: bool = True
     ) -> tuple[bool, Best | None]:
         """Try each option: every one that makes the text valid is a candidate
         (the ranking chooses; not when no hint took part); otherwise the one
-        that parses furthest."""
+        that parses furthest (the others as far, in ``ties``)."""
         best: Best | None = None
         solved = False
+        ties.clear()
         for name, edits in options:
             trial = draft.applied(edits)
             trial_feedback = locate(trial.text)
@@ -645,74 +654,99 @@ def hint_repairs(
             progress = _remaining(trial_feedback, trial.text)
             if best is None or progress < best[0]:
                 best = (progress, trial, trial_feedback, name)
+                ties.clear()
+            elif progress == best[0] and trial.text != best[1].text:
+                ties.append((progress, trial, trial_feedback, name))
         return solved, best
 
     spent = RunStats(0, 0.0)
-    # Where the search for fixes anywhere before an error starts: the text
-    # before the last error's neighbourhood was searched for the errors
-    # before (every step since edits only after it), so a plain step past
-    # each of a run of errors costs a few lines, not the whole text again.
-    searched = 0
+    walks: list[tuple[_Draft, Feedback | None, list[str], int, int]] = [(draft, None, [], 0, 0)]
+    branches = BRANCHES
+    first_applied: list[str] | None = None
     try:
-        feedback = locate(draft.text)
-        while not feedback.valid and (hints.rewrites or hints.wrappers or hints.concatenated):
-            current = draft.text
-            scans: Scans = {}  # this text's matches, near the error and before it
-            error = len(current) if feedback.error_offset is None else feedback.error_offset
-            if feedback.verdict is Verdict.INCORRECT and feedback.error_offset is None:
-                break  # no position to go by
-            anchors = {error, line_start(current, error)}
-            last = None
-            if locator is not None and error > 0:
-                last = locator.last_token_start(current[:error])
-                if last is not None:
-                    anchors.add(last)
-            early = _near(current, error, last)
-            near = [
-                *_wrappers_at(current, error, hints),
-                *_rewrites_at(
-                    current, error, hints, anchors, early, last, poll=meter.poll, scans=scans
-                ),
-                *_concatenation_at(
-                    current, error, hints, locate, None if locator is None else locator.completion
-                ),
-            ]
-            remaining = _remaining(feedback, current)
-            # one fix in several places competes with each place alone: two
-            # HTML `<li>` left open before one `</ul>` need both, while
-            # renaming the `</ul>` gets further but is not what was meant
-            solved, best = attempt([*near, *_together(near)])
-            if not solved and _stuck(best, remaining) and anywhere:
-                # nothing near the error helps: fixes anywhere before it
-                anywhere_before = _rewrites_at(
-                    current, error, hints, set(), searched, poll=meter.poll, scans=scans
-                )
-                solved, best = attempt(anywhere_before)
-                searched = max(searched, min(early, line_start(current, error)))
-            if not solved and _stuck(best, remaining) and len(applied) == hinted:
-                # words where a value stands, without quotes: a string (not
-                # after a plain step, whose guess may have made the words:
-                # the `n` of `\n` once its backslash is deleted)
-                solved, best = attempt(_words_quoted(current, error, quote))
-            # a plain step at the end of a valid prefix can only complete it,
-            # which counts after a hint's step alone (completion does better)
-            plain = not solved and _stuck(best, remaining) and (remaining > 0 or hinted > 0)
-            if plain and deleted >= PLAIN_DELETIONS:
-                break  # the walk deletes the text: no hint has helped for a while
-            if plain:
-                solved, best = attempt(_plain_steps(current, error), hint=False)
-            if solved or best is None or _stuck(best, remaining):
-                break
-            _, draft, feedback, name = best
-            searched = min(searched, common_prefix(current, draft.text))  # a step before it
-            applied.append(name)
-            hinted += not plain
-            deleted = deleted + max(0, len(current) - len(draft.text)) if plain else 0
-        if hinted and not found and finish is not None:
-            finished, spent = finish(draft.text, budget.after(RunStats.of(meter)))
-            for repair in finished:
-                accept(draft.applied(repair.edits), applied)
+        while walks:
+            draft, start, applied, hinted, searched = walks.pop(0)
+            found_before = len(found)
+            # Where the search for fixes anywhere before an error starts: the
+            # text before the last error's neighbourhood was searched for the
+            # errors before (every step since edits only after it), so a plain
+            # step past each of a run of errors costs a few lines, not the
+            # whole text again.
+            feedback = locate(draft.text) if start is None else start
+            deleted = 0
+            while not feedback.valid and (hints.rewrites or hints.wrappers or hints.concatenated):
+                current = draft.text
+                scans: Scans = {}  # this text's matches, near the error and before it
+                error = len(current) if feedback.error_offset is None else feedback.error_offset
+                if feedback.verdict is Verdict.INCORRECT and feedback.error_offset is None:
+                    break  # no position to go by
+                anchors = {error, line_start(current, error)}
+                last = None
+                if locator is not None and error > 0:
+                    last = locator.last_token_start(current[:error])
+                    if last is not None:
+                        anchors.add(last)
+                early = _near(current, error, last)
+                near = [
+                    *_wrappers_at(current, error, hints),
+                    *_rewrites_at(
+                        current, error, hints, anchors, early, last, poll=meter.poll, scans=scans
+                    ),
+                    *_concatenation_at(
+                        current,
+                        error,
+                        hints,
+                        locate,
+                        None if locator is None else locator.completion,
+                    ),
+                ]
+                remaining = _remaining(feedback, current)
+                # one fix in several places competes with each place alone: two
+                # HTML `<li>` left open before one `</ul>` need both, while
+                # renaming the `</ul>` gets further but is not what was meant
+                solved, best = attempt([*near, *_together(near)])
+                if not solved and _stuck(best, remaining) and anywhere:
+                    # nothing near the error helps: fixes anywhere before it
+                    anywhere_before = _rewrites_at(
+                        current, error, hints, set(), searched, poll=meter.poll, scans=scans
+                    )
+                    solved, best = attempt(anywhere_before)
+                    searched = max(searched, min(early, line_start(current, error)))
+                if not solved and _stuck(best, remaining) and len(applied) == hinted:
+                    # words where a value stands, without quotes: a string (not
+                    # after a plain step, whose guess may have made the words:
+                    # the `n` of `\n` once its backslash is deleted)
+                    solved, best = attempt(_words_quoted(current, error, quote))
+                # a plain step at the end of a valid prefix can only complete it,
+                # which counts after a hint's step alone (completion does better)
+                plain = not solved and _stuck(best, remaining) and (remaining > 0 or hinted > 0)
+                if plain and deleted >= PLAIN_DELETIONS:
+                    break  # the walk deletes the text: no hint has helped for a while
+                if plain:
+                    solved, best = attempt(_plain_steps(current, error), hint=False)
+                if solved or best is None or _stuck(best, remaining):
+                    break
+                if not plain:
+                    for _, other, other_feedback, other_name in ties[:branches]:
+                        at = min(searched, common_prefix(current, other.text))
+                        steps = [*applied, other_name]
+                        walks.append((other, other_feedback, steps, hinted + 1, at))
+                    branches -= min(branches, len(ties))
+                _, draft, feedback, name = best
+                searched = min(searched, common_prefix(current, draft.text))  # a step before it
+                applied.append(name)
+                hinted += not plain
+                deleted = deleted + max(0, len(current) - len(draft.text)) if plain else 0
+            if hinted and len(found) == found_before and finish is not None:
+                finished, finishing = finish(draft.text, budget.after(RunStats.of(meter)))
+                spent = spent + finishing
+                for repair in finished:
+                    accept(draft.applied(repair.edits), applied)
+            if first_applied is None:
+                first_applied = applied
     except BudgetExhausted:
         pass
     spent = replace(spent, elapsed_s=0.0)  # already in the meter's time
-    return HintRepairs(tuple(found.values()), RunStats.of(meter) + spent, tuple(applied))
+    return HintRepairs(
+        tuple(found.values()), RunStats.of(meter) + spent, tuple(first_applied or applied)
+    )
