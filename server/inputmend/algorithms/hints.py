@@ -625,7 +625,6 @@ def hint_repairs(
     draft = _Draft(text)
     applied: list[str] = []
     hinted = 0  # steps in ``applied`` that a hint proposed (the rest are plain)
-    deleted = 0  # characters deleted by plain steps since the last hint's step
     found: dict[str, Repair] = {}
 
     def accept(candidate: _Draft, names: list[str]) -> None:
@@ -660,20 +659,23 @@ def hint_repairs(
         return solved, best
 
     spent = RunStats(0, 0.0)
-    walks: list[tuple[_Draft, Feedback | None, list[str], int, int]] = [(draft, None, [], 0, 0)]
+    # Each walk: its draft, that draft's feedback (None: not located yet),
+    # its steps and how many a hint proposed, and where its search for fixes
+    # anywhere before an error starts (the text before the last error's
+    # neighbourhood was searched for the errors before: every step since
+    # edits only after it, so a plain step past each of a run of errors
+    # costs a few lines, not the whole text again).
+    walks: list[tuple[_Draft, Feedback | None, list[str], int, int]] = [
+        (draft, None, applied, hinted, 0)
+    ]
     branches = BRANCHES
     first_applied: list[str] | None = None
     try:
         while walks:
             draft, start, applied, hinted, searched = walks.pop(0)
             found_before = len(found)
-            # Where the search for fixes anywhere before an error starts: the
-            # text before the last error's neighbourhood was searched for the
-            # errors before (every step since edits only after it), so a plain
-            # step past each of a run of errors costs a few lines, not the
-            # whole text again.
             feedback = locate(draft.text) if start is None else start
-            deleted = 0
+            deleted = 0  # characters deleted by plain steps since the last hint's step
             while not feedback.valid and (hints.rewrites or hints.wrappers or hints.concatenated):
                 current = draft.text
                 scans: Scans = {}  # this text's matches, near the error and before it
@@ -748,5 +750,7 @@ def hint_repairs(
         pass
     spent = replace(spent, elapsed_s=0.0)  # already in the meter's time
     return HintRepairs(
-        tuple(found.values()), RunStats.of(meter) + spent, tuple(first_applied or applied)
+        tuple(found.values()),
+        RunStats.of(meter) + spent,
+        tuple(applied if first_applied is None else first_applied),
     )
