@@ -1279,7 +1279,7 @@ class Judge:
             return known
         above: list[str] = []
         if start > 0 and text[start - 1] == "\n":
-            low = text.rfind("\n", 0, start - 1) + 1
+            low = line_start(text, start - 1)
             if low > 0:  # not the header
                 above = _field_values(self.lexer.lex(text, low, start), separator)
         below: list[str] = []
@@ -1789,10 +1789,8 @@ class _Assessment:
         ]
         if not inner or not all(text[end : end + 1] in (" ", "\t") for end in inner):
             return False
-        line_start = text.rfind("\n", 0, cover.start) + 1
-        line_end = text.find("\n", cover.end)
-        line_end = len(text) if line_end < 0 else line_end
-        outside = text[line_start : cover.start] + "\n" + text[cover.end : line_end]
+        start, end = line_start(text, cover.start), line_at(text, cover.end)[1]
+        outside = text[start : cover.start] + "\n" + text[cover.end : end]
         return f"{separator} " not in outside and f"{separator}\t" not in outside
 
     def _reread(self, position: int, cover: Lexeme) -> bool:
@@ -2275,7 +2273,7 @@ class _Assessment:
             # the word's line: punctuation put after it past a line break
             # (``<b`` then ``/>`` at the start of the next line) ends it too,
             # and what follows on that next line is that line's own
-            line = repaired.rfind("\n", 0, word.start) + 1
+            line = line_start(repaired, word.start)
             if "\n" in repaired[word.end : lexeme.start]:
                 end = lexeme.end
             if (
