@@ -71,7 +71,7 @@ from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.oracle import Verdict
-from inputmend.core.text import common_prefix, line_start
+from inputmend.core.text import common_prefix, line_at, line_start
 from inputmend.grammar.tolerant import Role
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import Candidates, Generator, verified
@@ -87,6 +87,12 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
+def _line(text: str, start: int) -> str:
+    """The text of the line that starts at ``start``, without its line break
+    (not a copy of the rest of the text: these are read line by line)."""
+    return text[start : line_at(text, start)[1]]
+
+
 def line_leading(text: str, edit: Edit) -> str | None:
     """What ``edit`` inserts, when it is an insertion that can be read as one
     at the start of its line's content (after the line's blanks): the text
@@ -94,7 +100,7 @@ def line_leading(text: str, edit: Edit) -> str | None:
     if edit.delete or not edit.insert:
         return None
     start = line_start(text, edit.offset)
-    content = start + len(_indent(text[start:]))
+    content = start + len(_indent(_line(text, start)))
     inserted, at = edit.insert, edit.offset
     while at > content and text[at - 1] == inserted[-1]:
         inserted, at = inserted[-1] + inserted[:-1], at - 1
@@ -210,7 +216,7 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
     if context.feedback.verdict is Verdict.COMPLETE or error is None:
         return
     error_line = line_start(text, error)
-    content = error_line + len(_indent(text[error_line:]))
+    content = error_line + len(_indent(_line(text, error_line)))
     laid_out = content < len(text)  # not a text cut off
 
     # what depends on the error's place alone, asked of the grammar once
@@ -321,7 +327,7 @@ def _opened_before_content(context: RepairContext, error_line: int) -> bool:
         return False
     text = context.text
     inside = locator.completion(text[:error_line])
-    end = start + len(text[start:].split("\n", 1)[0].rstrip())
+    end = start + len(_line(text, start).rstrip())
     last = locator.last_token_start(text[:end])
     return last is not None and last > start and locator.completion(text[:last]) == inside
 
@@ -375,14 +381,14 @@ def _ended_by_indentation(context: RepairContext, error_line: int) -> tuple[tupl
     closer = (inside or "")[: len(inside or "") - len(before or "")]
     if any(quote in closer for quote in _quotes(context)):
         return ()  # a string's lines are its text, not laid out
-    width = len(_indent(text[opening:]))
+    width = len(_indent(_line(text, opening)))
     places: list[tuple[int, int]] = []
     start = opening
     while start < error_line and len(places) < ENDED_LINES:
         start = text.find("\n", start) + 1
         if start == 0:
             break
-        line = text[start:].split("\n", 1)[0]
+        line = _line(text, start)
         if line.strip() and len(_indent(line)) <= width:
             places.append((start, _text_end(context, _content_end_above(text, start))))
     return tuple(places)
