@@ -262,17 +262,10 @@ def _item_separators(context: RepairContext) -> str:
     brackets = context.syntax.brackets
     if grammar is None or brackets is None:
         return ""
-    lexer = context.guidance.lexer
+    literals = set(grammar.literals.values())
     excluded = {*brackets.openers, *brackets.closers, *(q.quote for q in context.syntax.strings)}
     return "".join(
-        sorted(
-            literal
-            for literal in set(grammar.literals.values())
-            if len(literal) == 1
-            and literal not in excluded
-            and [lexeme.role for lexeme in lexer.lex(literal, 0, 1, foreign=False)]
-            == [Role.STRUCTURE]
-        )
+        char for char in _punctuation(context) if char in literals and char not in excluded
     )
 
 
