@@ -233,7 +233,8 @@ def written_apart(word: str, words: frozenset[str]) -> list[int]:
 def vocabulary(text: str, start: int, end: int) -> frozenset[str]:
     """The words (see ``_WORDS``) of ``text`` outside ``start``..``end``, in
     small letters, the first ``SCAN`` characters read."""
-    outside = (text[:start] + "\n" + text[end:])[:SCAN]
+    head = text[: min(start, SCAN)]
+    outside = (head + "\n" + text[end : end + SCAN])[:SCAN]
     return frozenset(word.casefold() for word in _WORDS.findall(outside))
 
 
