@@ -648,3 +648,38 @@ def test_an_xml_value_that_lost_its_quote_before_a_slash_and_the_tags_end_keeps_
     # `3.0/>`: the `/` ends the value (a URL's path), or an empty-element tag
     text = '<a>\n  <link href="https://example.org/3.0/>Terms</link>\n</a>\n'
     assert text.replace("3.0/>", '3.0/">', 1) in _texts("xml", text)
+
+
+def _searched(text: str, early: int, end: int, error: int, hints: Any) -> list[tuple[str, Any]]:
+    """What the pattern pass keeps, found by each pattern's search alone."""
+    found = []
+    for rewrite in hints.rewrites:
+        overlapped = rewrite.kind == "fix"
+        for match in rewrite.pattern.finditer(text, early, end, overlapped=overlapped):
+            if match.start() > error:
+                break
+            if match.end() > match.start():
+                found.append((rewrite.name, match))
+    return found
+
+
+@pytest.mark.parametrize("grammar", ["json", "jsonc", "toml", "yaml", "ini", "xml"])
+def test_the_pattern_pass_finds_what_each_pattern_s_search_finds(grammar: str) -> None:
+    import random
+
+    hints = CompiledGrammar.load(grammar).hints()
+    rng = random.Random(grammar)
+    pieces = ['"', "'", "a b", ": ", ", ", "{", "}", "[", "]", "\n", "#", "//", "0.", "1", "\\"]
+    texts = [
+        '{"a": "He said "hi" to me", b: 1,}',
+        "[1, 2, 3,] // note\n",
+        *("".join(rng.choice(pieces) for _ in range(rng.randrange(1, 60))) for _ in range(200)),
+    ]
+    for text in texts:
+        for error in sorted({0, len(text) // 2, len(text) - 1, rng.randrange(len(text) + 1)}):
+            early = rng.randrange(error + 1)
+            end = min(len(text), error + rng.choice((3, 512)))
+            scanned = hints_module._scan(text, early, end, error, hints, lambda: None)
+            got = [(rewrite.name, match.span(), match.groupdict()) for rewrite, match in scanned]
+            searched = _searched(text, early, end, error, hints)
+            assert got == [(name, m.span(), m.groupdict()) for name, m in searched], text

@@ -25,6 +25,8 @@ hints, and still decides itself.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 import weakref
 from collections.abc import Callable, Sequence
@@ -367,6 +369,7 @@ def _scan(
     present = set(text[early : error + 1])  # where the matches kept begin
     held = set(text[early:end])  # what the matches are made of
     scanned: list[tuple[Rewrite, Any]] = []
+    starting: dict[frozenset[str], list[int]] = {}  # where each set of first characters is
     for rewrite in hints.rewrites:
         starts = rewrite.first_chars
         if starts is not None and starts.isdisjoint(present):
@@ -374,6 +377,20 @@ def _scan(
         if any(needed.isdisjoint(held) for needed in rewrite.required_chars):
             continue  # a character every match holds is not there
         overlapped = rewrite.kind == "fix"  # a fix may start anywhere: at each field, say
+        if starts is not None:
+            places = starting.get(starts)
+            if places is None:
+                last = min(error + 1, end)
+                # (as far as one more than a pattern is matched at one by one)
+                first = itertools.islice(
+                    _first_chars(starts).finditer(text, early, last), MATCHED_AT + 1
+                )
+                places = starting[starts] = [at.start() for at in first]
+            if len(places) <= MATCHED_AT:
+                found_at = _matches_at(text, places, end, rewrite, overlapped, poll)
+                if found_at is not None:
+                    scanned += found_at
+                    continue
         region = (text, early, end)
         for count, found in enumerate(rewrite.pattern.finditer(*region, overlapped=overlapped)):
             if found.start() > error:
@@ -383,6 +400,55 @@ def _scan(
             if found.end() > found.start():
                 scanned.append((rewrite, found))
     return scanned
+
+
+MATCHED_AT = 16
+"""Most places a pattern is matched at one by one, each a Python call: where
+its first characters are few before the error, matching there alone skips
+the search of the rest of the text (after the error, up to the next match
+or the end), most of the cost of a pattern that reads a line from each
+quote; where they are many, the calls cost more than the search."""
+
+
+def _matches_at(
+    text: str,
+    places: list[int],
+    end: int,
+    rewrite: Rewrite,
+    overlapped: bool,
+    poll: Callable[[], object],
+) -> list[tuple[Rewrite, Any]] | None:
+    """The matches :func:`_scan` keeps of ``rewrite`` (in ``text[:end]``),
+    found by matching at ``places`` alone, where its first characters stand
+    (up to the error): a search finds a match at the first place it can, so
+    matching at each place and going on from each match's end (``overlapped``:
+    from the next place) finds the same.  None after an empty match (a search
+    goes on from it by rules of its own: the caller searches)."""
+    match = rewrite.pattern.match
+    found_at: list[tuple[Rewrite, Any]] = []
+    after = 0
+    for place in places:
+        if place < after:
+            continue  # inside the last match
+        found = match(text, place, end)
+        if found is None:
+            continue
+        if len(found_at) % POLL_EVERY == 0:
+            poll()
+        if found.end() == found.start():
+            if not overlapped:
+                return None
+            continue
+        found_at.append((rewrite, found))
+        if not overlapped:
+            after = found.end()
+    return found_at
+
+
+@functools.lru_cache(maxsize=256)
+def _first_chars(chars: frozenset[str]) -> re.Pattern[str]:
+    """A pattern of any one of ``chars``."""
+    return re.compile("[" + "".join(re.escape(char) for char in sorted(chars)) + "]")
 
 
 def _together(
