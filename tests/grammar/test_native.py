@@ -138,6 +138,25 @@ def test_a_long_document_stops_for_the_budget_in_the_c_loop() -> None:
 
 
 @needs_c
+@pytest.mark.parametrize("tokens", [STOP_EVERY - 1, STOP_EVERY, STOP_EVERY + 1])
+def test_a_text_of_as_many_tokens_as_a_stop_hook_s_turn_calls_it_as_in_python(
+    tokens: int,
+) -> None:
+    grammar = CompiledGrammar.load("json")
+    # `[`, pairs of `1` and `,`, then `1]` (an odd number of tokens) or `[]]`
+    ending = "1]" if tokens % 2 else "[]]"
+    text = "[" + "1," * ((tokens - 1 - len(ending)) // 2) + ending
+    calls = {"c": 0, "python": 0}
+    in_c = Scanner(grammar, checkpoint_every=8, margin=32)
+    in_python = Scanner(grammar, checkpoint_every=8, margin=32)
+    in_python.program = None
+    first = in_c.fresh(text, stop=lambda: calls.__setitem__("c", calls["c"] + 1))
+    second = in_python.fresh(text, stop=lambda: calls.__setitem__("python", calls["python"] + 1))
+    assert _summary(first) == _summary(second)
+    assert calls["c"] == calls["python"]
+
+
+@needs_c
 @pytest.mark.parametrize("name", [*sorted(DOCUMENTS), "xml", "yaml"])
 def test_the_error_tolerant_lexer_reads_as_in_python(name: str) -> None:
     grammar = CompiledGrammar.load(name)

@@ -624,7 +624,10 @@ static int ints_push(IntArray *array, int value) {
  * the window, else -1; where it stopped because the window may cut the token
  * at `pos` short (a token ending at or after `limit`, or none), cut_end is
  * that token's end (-1: none) and cut_reach how far the DFA read (`size`:
- * it could go on), else both are -1. */
+ * it could go on), else both are -1.  Then (stuck, stuck_end): where it
+ * stopped because the parser cannot take the token at `pos` (of a terminal
+ * without a long alternative to watch), that token's terminal and end, so
+ * that Python need not lex it again; else None and -1. */
 static PyObject *program_run(Program *self, PyObject *args) {
     Interner *interner;
     PyObject *text, *base_object, *frame_list, *snapshot, *kinds, *previous, *previous_kinds;
@@ -661,7 +664,8 @@ static PyObject *program_run(Program *self, PyObject *args) {
     Py_INCREF(previous);
     Py_INCREF(previous_kinds);
     const int terminals = self->n_terminals, nonterminals = self->n_nonterminals;
-    Py_ssize_t taken = 0, no_token = -1, cut_end = -1, cut_reach = -1;
+    Py_ssize_t taken = 0, no_token = -1, cut_end = -1, cut_reach = -1, stuck_end = -1;
+    PyObject *stuck = Py_None;
     while (taken < tokens) {
         int state = frame.size ? frame.items[frame.size - 1] : base->state;
         int scanner = self->scanner[state];
@@ -741,7 +745,13 @@ static PyObject *program_run(Program *self, PyObject *args) {
             if (ints_push(&overlay, top) < 0) goto error_refs;
             action = self->action[(Py_ssize_t)top * terminals + terminal];
         }
-        if (action == NONE) break; /* the parser cannot take it: Python says why */
+        if (action == NONE) { /* the parser cannot take it: Python says why */
+            if (!dfa->watch[terminal]) {
+                stuck = PyTuple_GET_ITEM(self->names, terminal);
+                stuck_end = end;
+            }
+            break;
+        }
         /* commit: the reductions, then the shift */
         if (below != base) {
             Py_INCREF(below);
@@ -791,9 +801,9 @@ static PyObject *program_run(Program *self, PyObject *args) {
     }
     PyMem_Free(frame.items);
     PyMem_Free(overlay.items);
-    return Py_BuildValue("nNNnNNNNnnnnn", pos, (PyObject *)base, frame_out, count, snapshot,
+    return Py_BuildValue("nNNnNNNNnnnnnOn", pos, (PyObject *)base, frame_out, count, snapshot,
                          kinds, previous, previous_kinds, last_start, last_end, no_token, cut_end,
-                         cut_reach);
+                         cut_reach, stuck, stuck_end);
 error_refs:
     Py_DECREF(base);
     Py_XDECREF(snapshot);

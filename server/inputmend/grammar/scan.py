@@ -32,6 +32,8 @@ stacks) and a scan rejoins its base only where stack and states are the same.
 from __future__ import annotations
 
 import bisect
+import functools
+import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -52,6 +54,7 @@ NATIVE_RUN = 8  # tokens a call of the C loop takes for the next one to come rig
 NATIVE_PAUSE = 64  # most tokens this loop takes before it calls the C loop again
 MARKER_SEARCH = 48  # stacks tried when looking for what a layout's tokens make acceptable
 REPLAYS = 4096  # stacks rebuilt from a checkpoint kept for the next scan that stops there
+ACCEPTABLE_MEMO = 4096  # stacks whose acceptable terminals are kept
 _FAR = 1 << 62  # an offset beyond every text
 
 Stop = Callable[[], None]  # called now and then by long scans; raises to abandon them
@@ -256,6 +259,11 @@ class EditedText:
         return self.base[: self.start] + self.insert + self.base[self.end :]
 
 
+def _nothing(start: int, end: int) -> str:
+    """The source of a complete window: nothing beyond it to read."""
+    return ""
+
+
 class Window:
     """The part of a document being lexed: ``text`` covers
     ``document[offset : offset + len(text)]`` and grows on demand."""
@@ -269,8 +277,11 @@ class Window:
 
     @classmethod
     def whole(cls, text: str, offset: int = 0) -> Window:
-        """A complete window over ``text``, which starts at ``offset``."""
-        window = cls(lambda a, b: "", offset, offset)
+        """A complete window over ``text``, which starts at ``offset`` (made
+        without :meth:`__init__`'s first read: a search scans thousands of
+        short texts whole, and this is part of each scan's cost)."""
+        window = cls.__new__(cls)
+        window.source, window.offset = _nothing, offset
         window.text, window.length = text, offset + len(text)
         return window
 
@@ -331,6 +342,29 @@ class _Stopped(NamedTuple):
     blind: bool = False
 
 
+class _Shared:
+    """What a grammar's scanners learn that depends on the grammar alone,
+    shared by all of them: a library call builds a new oracle, and its
+    scanner would otherwise learn it anew for each small text."""
+
+    def __init__(self, grammar: CompiledGrammar) -> None:
+        terminals = {name for row in grammar.tables.actions.values() for name in row}
+        self.markers = sorted(terminals - set(grammar.terminals) - {END})  # zero-width tokens
+        self.after_markers: dict[tuple[int, ...], frozenset[str]] = {}
+        self.expected: dict[frozenset[str], str] = {}
+
+
+_SHARED: weakref.WeakKeyDictionary[CompiledGrammar, _Shared] = weakref.WeakKeyDictionary()
+
+
+def _shared(grammar: CompiledGrammar) -> _Shared:
+    """The :class:`_Shared` of ``grammar``, made on first use."""
+    found = _SHARED.get(grammar)
+    if found is None:
+        found = _SHARED[grammar] = _Shared(grammar)
+    return found
+
+
 def _undecodable(text: str) -> list[int]:
     """Where ``text`` holds undecodable bytes (escapes beyond ASCII: an ASCII
     text, most of them, is answered without a regex pass)."""
@@ -349,11 +383,13 @@ class Scanner:
         self.layout = grammar.layout
         self.checks = grammar.checks
         self._extras: dict[Extra, Extra] = {}
-        terminals = {name for row in self.tables.actions.values() for name in row}
-        self._markers = sorted(terminals - set(grammar.terminals) - {END})  # zero-width tokens
-        self._after_markers_memo: dict[tuple[int, ...], frozenset[str]] = {}
-        self._expected_memo: dict[frozenset[str], str] = {}
+        self._plain_extra: Extra | None = None  # initial_extra() without layout and checks
+        shared = _shared(grammar)
+        self._markers = shared.markers
+        self._after_markers_memo = shared.after_markers
+        self._expected_memo = shared.expected
         self._replays: dict[tuple[StackNode | str, ...], StackNode] = {}  # see _replay
+        self._acceptable_memo: dict[StackNode, frozenset[str]] = {}  # see _acceptable
         self.native = grammar.native_program
         self.program = None if self.native is None else self.native.program  # the loop in C
         self.checkpoint_every = checkpoint_every
@@ -370,6 +406,11 @@ class Scanner:
         return found
 
     def initial_extra(self) -> Extra:
+        if self.layout is None and self.checks is None:
+            # (the same interned pair every time: a scan asks twice)
+            if self._plain_extra is None:
+                self._plain_extra = self.intern_extra((None, None))
+            return self._plain_extra
         layout = self.layout.initial() if self.layout is not None else None
         checks = self.checks.initial if self.checks is not None else None
         return self.intern_extra((layout, checks))
@@ -378,14 +419,78 @@ class Scanner:
         """Forget the interned stacks and states."""
         self.interner.clear()
         self._extras.clear()
+        self._plain_extra = None
         self._replays.clear()
+        self._acceptable_memo.clear()
         if self.checks is not None:
             self.checks.clear()
 
     def fresh(self, text: str, *, stop: Stop | None = None) -> Scan:
         """Scan ``text`` from its start."""
         root, extra = self.interner.root, self.initial_extra()
-        return self._scan(text, Window.whole(text), root, extra, _undecodable(text), stop)
+        bad = _undecodable(text)
+        if self.program is not None and self.layout is None and self.checks is None:
+            scan = self._fresh_in_c(text, extra, bad)
+            if scan is not None:
+                return scan
+        return self._scan(text, Window.whole(text), root, extra, bad, stop)
+
+    def _fresh_in_c(self, text: str, extra: Extra, bad: list[int]) -> Scan | None:
+        """:meth:`fresh`'s scan of ``text`` (a grammar without layout and
+        checks) when the C loop takes it to its end or to its error in one
+        call, as :meth:`_run` would find it, without :meth:`_run`'s set-up
+        and loop (most of a short text's scan); None when the C loop stops
+        for anything else (a token it leaves to Python, the stop hook's
+        turn), for :meth:`_run` to scan it.  A search checks
+        thousands of short texts, most of them wrong in a few tokens."""
+        program, interner, native = self.program, self.interner, self.native
+        assert program is not None and native is not None
+        root, size = interner.root, len(text)
+        positions, stacks, extras = [0], [root], [extra]
+        while True:
+            (pos, base, frame, count, snapshot, kinds, previous, previous_kinds,
+             last_start, last_end, no_token_at, _, _, stuck_kind, _) = program.run(
+                interner, text, 0, size, True, size + 1, root, [], 0,
+                self.checkpoint_every, STOP_EVERY, bad[0] if bad else _FAR, root, [], None, [],
+                0, -1, positions, stacks, extras, extra, 0,
+            )  # fmt: skip
+            state = frame[-1] if frame else base.state
+            if not native.install_for(state):
+                break
+            del positions[1:], stacks[1:], extras[1:]  # (it lacked the DFA of this state)
+        if count >= STOP_EVERY:
+            return None  # the stop hook's turn
+        here = (None, None)
+        lookback = Lookback.last(self._replay, snapshot, kinds, previous, previous_kinds)
+        if pos >= size:  # the text ends here
+            node = interner.push(base, frame)
+            ending = ScanState(node, lookback, last_start, last_end, pos, here)
+            stopped = _Stopped(self._at_end(node, None, size), ending, blind=last_end < 0)
+        elif pos == no_token_at or stuck_kind is not None:  # an error at ``pos``
+            # the stack before the token: as it is, or before the reductions
+            # the token called for (the parse step's, which it cannot shift)
+            action = None if stuck_kind is None else self.tables.actions[state].get(stuck_kind)
+            reduced = action is not None and action < 0
+            node = self._replay(snapshot, kinds) if reduced else interner.push(base, frame)
+            at = ScanState(node, lookback, last_start, last_end, pos, here)
+            feedback = self._error(Window.whole(text), at, bad)
+            assert feedback is not None  # (the window is the whole text)
+            incomplete = feedback.verdict is Verdict.INCOMPLETE
+            stopped = _Stopped(feedback, at if incomplete else None, blind=last_end < 0)
+        else:
+            return None
+        self.scanned_chars += pos
+        return Scan(
+            stopped.feedback,
+            size,
+            bad,
+            [],
+            end=stopped.end,
+            _text=text,
+            _positions=positions,
+            _stacks=stacks,
+            _extras=extras,
+        )
 
     def resume(
         self,
@@ -567,12 +672,15 @@ class Scanner:
         native_from = native_after = native_pause = 0
         no_token_at = -1  # where the C loop found that no terminal matches
         no_token_size = 0  # in a window of this size
+        stuck_kind: str | None = None  # the token the C loop stopped before, the parser
+        stuck_end, stuck_at = -1, -1  # cannot take: its end, and where it starts
         while True:
             if program is not None and pos >= native_from and count >= native_after:
                 limit = min(resync_from, size + 1 if complete else size - LOOKAHEAD)
                 counted = count
                 (pos, base, frame, count, snapshot, kinds, previous, previous_kinds,
-                 last_start, last_end, no_token_at, cut_end, cut_reach) = program.run(
+                 last_start, last_end, no_token_at, cut_end, cut_reach, stuck_kind,
+                 stuck_end) = program.run(
                     self.interner, text, pos, size, complete, limit, base, frame, count,
                     every, STOP_EVERY, next_bad, snapshot, kinds, previous, previous_kinds,
                     last_start, last_end, trace.positions if record else None,
@@ -580,6 +688,7 @@ class Scanner:
                 )  # fmt: skip
                 state = frame[-1] if frame else base.state
                 no_token_size = size
+                stuck_at = pos if stuck_kind is not None else -1
                 assert self.native is not None
                 if self.native.install_for(state):  # it lacked the DFA of this state: go on
                     continue
@@ -654,6 +763,10 @@ class Scanner:
                     # lex step: the token at ``pos``, by the scanner of this parser state
                     scanner = scanners[state]
                     told = pos == no_token_at and size == no_token_size
+                    if pos == stuck_at and size == no_token_size:
+                        # the C loop lexed it and stopped before it: only the parse step is left
+                        assert stuck_kind is not None
+                        kind, end, lexed, told = stuck_kind, stuck_end, True, True
                     for pattern in scanner.regexes if not told else ():
                         match = pattern.match(text, pos)
                         if match is not None:
@@ -882,7 +995,7 @@ class Scanner:
         read it (YAML's ``- `` is an entry, ``-x`` a scalar): what the parser
         would take after the layout's zero-width tokens counts too."""
         partial_extent = self.grammar.partial_extent
-        acceptable = self.tables.acceptable if self.layout is None else self._after_markers
+        acceptable = self._acceptable
         text, size = window.text, len(window.text)
         pos = state.position
         limit = self._limit(state)
@@ -896,6 +1009,22 @@ class Scanner:
             return boundary, expected
         window.reach(window.offset + 2 * size)
         return None
+
+    def _acceptable(self, stack: StackNode) -> frozenset[str]:
+        """What the parser takes next on ``stack`` (:meth:`_after_markers`
+        with a layout), kept for each stack object: a search's texts stop
+        on the same few interned stacks, and the tables' memo reads the top
+        of each stack before it answers."""
+        found = self._acceptable_memo.get(stack)
+        if found is None:
+            if self.layout is None:
+                found = self.tables.acceptable(stack)
+            else:
+                found = self._after_markers(stack)
+            if len(self._acceptable_memo) > ACCEPTABLE_MEMO:
+                self._acceptable_memo.clear()
+            self._acceptable_memo[stack] = found
+        return found
 
     def _after_markers(self, stack: StackNode) -> frozenset[str]:
         """The terminals of the text the parser takes on ``stack`` or after a
@@ -936,7 +1065,7 @@ class Scanner:
         if boundary >= len(text):
             return Feedback(Verdict.INCOMPLETE, window.length, "unexpected end of input")
         where = boundary + offset
-        found_text = snippet(text[boundary : boundary + 1])
+        found_text = _char_snippet(text[boundary : boundary + 1])
         if boundary > pos:
             return Feedback(
                 Verdict.INCORRECT,
@@ -980,6 +1109,13 @@ class Scanner:
             assert feedback is not None
             return feedback
         return Feedback(Verdict.INCORRECT, bad_at + window.offset, UNDECODABLE_MESSAGE)
+
+
+@functools.lru_cache(maxsize=1024)
+def _char_snippet(char: str) -> str:
+    """:func:`snippet` of one character (an error message shows the one at
+    the error, and a search's messages show the same few)."""
+    return snippet(char)
 
 
 def _moved(feedback: Feedback, delta: int) -> Feedback:
