@@ -434,6 +434,7 @@ class Native:
         order = grammar.lexing_order
         self._numbers = {terminal.name: number for number, terminal in enumerate(order)}
         self._key = tuple((t.name, t.source, t.name in grammar.ignored) for t in order)
+        self._own: tuple[Any, tuple[bool, ...]] | None = None  # _terminals(self._key)
 
     def install_for(self, state: int) -> bool:
         """Build and install the DFA of the scanner of ``state`` if it is not
@@ -482,7 +483,7 @@ class Native:
         number = self._followed(terminal)
         if number is None:
             return None
-        end = int(_terminals(self._key)[0].match(number, text, position))
+        end = int(self._terminals()[0].match(number, text, position))
         return None if end == -2 else end
 
     def extent(self, terminal: str, text: str, start: int, end: int) -> int | None:
@@ -492,7 +493,7 @@ class Native:
         number = self._followed(terminal)
         if number is None:
             return None
-        found = int(_terminals(self._key)[0].extent(number, text, start, end))
+        found = int(self._terminals()[0].extent(number, text, start, end))
         return None if found < 0 else found
 
     def tolerant(
@@ -533,7 +534,15 @@ class Native:
     def _followed(self, terminal: str) -> int | None:
         """The number of the DFA of ``terminal``, None when it has none."""
         number = self._numbers.get(terminal)
-        return number if number is not None and _terminals(self._key)[1][number] else None
+        return number if number is not None and self._terminals()[1][number] else None
+
+    def _terminals(self) -> tuple[Any, tuple[bool, ...]]:
+        """:func:`_terminals` of this grammar, kept: its cache's key is every
+        terminal's pattern, hashed anew on each look-up, and a scan's error
+        looks up a terminal's extent a few times."""
+        if self._own is None:
+            self._own = _terminals(self._key)
+        return self._own
 
 
 @functools.lru_cache(maxsize=64)
