@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from inputmend.grammar.compiled import CompiledGrammar
@@ -35,13 +36,28 @@ def _layout_kind(char: str) -> str:
     return "a" if char.isalpha() else "0" if char.isdigit() else "other"
 
 
+_CACHES: weakref.WeakKeyDictionary[CompiledGrammar, dict[tuple[object, ...], str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _cache_of(grammar: CompiledGrammar) -> dict[tuple[object, ...], str]:
+    """The answers kept for ``grammar``, shared by its oracles: an answer
+    depends on the grammar and the key alone, and a library call builds a
+    new oracle for each small text, which would learn them anew."""
+    found = _CACHES.get(grammar)
+    if found is None:
+        found = _CACHES[grammar] = {}
+    return found
+
+
 class Continuations:
     """The characters of an alphabet that can follow a prefix without making
     it incorrect there, with a cache of recent answers."""
 
     def __init__(self, grammar: CompiledGrammar) -> None:
         self.grammar = grammar
-        self._cache: dict[tuple[object, ...], str] = {}
+        self._cache = _cache_of(grammar)
 
     def __call__(
         self,
