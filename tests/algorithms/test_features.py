@@ -452,3 +452,12 @@ def test_a_line_break_replaced_between_two_lines_of_text_rewrites_both() -> None
     assert lines_touched(text, _to(text, "[db]\nport = 1\n"), whole_lines=False) == 1
     tail = _to("a = 1 junk\n\nb = 2\n", "a = 1\nb = 2\n")
     assert lines_touched("a = 1 junk\n\nb = 2\n", tail, whole_lines=False) == 1
+
+
+def test_a_value_of_a_form_its_column_never_had_is_misplaced() -> None:
+    csv = _lexer("csv")
+    rows = "a,b,c\n" + "".join(f"0.0{n}21,{7 * n}.1{n}553,{3 * n}.3{n}\n" for n in range(5))
+    damaged = rows + "0.0821,1.38\n"  # b lost: decimals, no digits pattern shared by 9 in 10
+    right = _features(damaged, rows + "0.0821,,1.38\n", csv).misplaced
+    wrong = _features(damaged, rows + "0.0821,1.38,\n", csv).misplaced
+    assert right < wrong  # two places after the point are c's, not b's

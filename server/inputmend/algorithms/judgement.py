@@ -177,7 +177,10 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     a blank or not) is not their column's, where the column's records (in
     the text's first 16 KB) nearly all share one shape, or whose digits
     pattern (each digit written ``9``: a year's ``9999``) is not the one
-    nearly all of them share; less the values equal to their column's value
+    nearly all of them share, or that have a form (a number's sign and
+    digits before and after the point, text's runs of letters and digits:
+    :mod:`~inputmend.algorithms.fieldforms`) that none of their column's
+    values has; less the values equal to their column's value
     in the record above or below (a flag, a year, a code that a column
     repeats; each pair of adjacent records counted once, and only where the
     repair keeps the number of records); less those of the input there (so
@@ -250,6 +253,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 
+from inputmend.algorithms.fieldforms import ColumnForms
 from inputmend.core import levenshtein
 from inputmend.core.budget import BudgetExhausted
 from inputmend.core.loss import plain_words, prose, significant
@@ -624,6 +628,7 @@ class Judge:
         self._header: int | None = None
         self._columns: tuple[str | None, ...] | None = None
         self._digits: tuple[str | None, ...] = ()
+        self._forms = ColumnForms((), ())
         self._empty_column = False
         self._beside: dict[tuple[int, int], tuple[list[str], list[str]]] = {}
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
@@ -1253,8 +1258,9 @@ class Judge:
             lexemes = self.lexer.lex(self.original, 0, end)
             seen: list[dict[str | None, int]] = [{} for _ in range(header + 1)]
             digits: list[dict[str | None, int]] = [{} for _ in range(header + 1)]
-            for record in _records(self.original, lexemes)[1:]:
-                values = _field_values(record, separator)
+            rows = [_field_values(record, separator) for record in _records(self.original, lexemes)]
+            self._forms = ColumnForms.of(rows[1:], header + 1)
+            for values in rows[1:]:
                 if len(values) == header + 1:
                     for column, pattern, value in zip(seen, digits, values, strict=True):
                         shape, written = _shape(value), _digits(value)
@@ -1301,11 +1307,17 @@ class Judge:
 
     def misfits(self, values: Sequence[str]) -> int:
         """How many of a record's ``values`` (its fields' text, in order) are
-        not of their column's shape or digits pattern (:meth:`column_shapes`)."""
+        not of their column's shape or digits pattern (:meth:`column_shapes`),
+        or have a form that none of their column's values has
+        (:meth:`ColumnForms.strange <inputmend.algorithms.fieldforms.ColumnForms.strange>`)."""
         columns = self.column_shapes()
         return sum(
-            not _fits(_shape(value), wanted) or not _fits(_digits(value), pattern)
-            for wanted, pattern, value in zip(columns, self._digits, values, strict=False)
+            not _fits(_shape(value), wanted)
+            or not _fits(_digits(value), pattern)
+            or self._forms.strange(column, value)
+            for column, (wanted, pattern, value) in enumerate(
+                zip(columns, self._digits, values, strict=False)
+            )
         )
 
 
@@ -2355,15 +2367,15 @@ class _Assessment:
         return wrong + added
 
     def _misplaced(self) -> int:
-        """Values not of their column's shape or digits pattern in the
-        window's records, less the values equal to their column's value in
-        the record above or below (:func:`_matched`, each adjacent pair of
-        records once); less the same count of the input there (see the
-        module documentation).  The values are compared with the records
-        beside theirs only where the repair keeps the window's number of
-        records: it moves values between columns, not rows (two sides of a
-        merge conflict kept both are alike, not aligned)."""
-        columns = self.judge.column_shapes()
+        """Values not of their column's shape, digits pattern or forms
+        (:meth:`Judge.misfits`) in the window's records, less the values
+        equal to their column's value in the record above or below
+        (:func:`_matched`, each adjacent pair of records once); less the
+        same count of the input there (see the module documentation).  The
+        values are compared with the records beside theirs only where the
+        repair keeps the window's number of records: it moves values between
+        columns, not rows (two sides of a merge conflict kept both are
+        alike, not aligned)."""
         separator = self.judge.lexer.hints.fields
         fields = self.judge.header_fields()
         if separator is None or fields is None or not self.before:
@@ -2373,9 +2385,7 @@ class _Assessment:
         before = [_field_values(r, separator) for r in _records(self.original, self.before)]
         after = [_field_values(r, separator) for r in _records(self.repaired, self.after)]
         before, after = before[skip:], after[skip:]
-        found = 0
-        if any(columns):
-            found += sum(map(self.judge.misfits, after)) - sum(map(self.judge.misfits, before))
+        found = sum(map(self.judge.misfits, after)) - sum(map(self.judge.misfits, before))
         if len(before) == len(after):
             first, last = self.before[0].start, self.before[-1].end
             above, below = self.judge.beside(self.original.rfind("\n", 0, first) + 1, last)

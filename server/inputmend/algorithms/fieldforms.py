@@ -1,0 +1,83 @@
+"""The forms of a table's field values, and the forms each column has shown.
+
+A field lost or added in a record shifts the values after it into the
+neighbouring columns.  Where a column's values nearly all share one shape
+(an integer, a year's ``9999``), a shifted value stands out by breaking it
+(see ``Judgement.misplaced``); many columns share no such shape and still
+hold values of a few forms: decimals of five places after the point next
+to decimals of ten, positive numbers next to signed ones, two-letter codes
+next to names.  A value whose form no value of its column has (among
+enough of them, :data:`FEW`) does not belong there, whatever the others'
+mix.  The forms of a value (:func:`forms`): for a number, its kind
+(integer or decimal), its sign, its count of digits before and after the
+point; for other text, its letters and digits written as one ``a`` or
+``9`` a run (``a/a`` for ``N/A``, ``9a`` for ``9E``, ``a a a.`` for
+``Envoy Air Inc.``).  Each form is counted on its own, so a value fits
+when each of them has been seen in its column, not necessarily together.
+Pure functions and immutable values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+FEW = 4
+"""Values a column needs before a form that none of them has counts against
+a value (fewer say too little about the column)."""
+
+_NUMBER = re.compile(r"[-+]?(\d*)(?:\.(\d*))?(?:[eE][-+]?\d+)?")
+_WORD = re.compile(r"[^\W\d_]+")
+_DIGITS = re.compile(r"\d+")
+
+
+def forms(value: str) -> tuple[str, ...]:
+    """The forms of one field's text (blanks and quotes around it left out;
+    none for an empty field, which fits any column)."""
+    value = value.strip().strip('"').strip()
+    if not value:
+        return ()
+    number = _NUMBER.fullmatch(value)
+    if number is not None and (number.group(1) or number.group(2)):
+        whole, fraction = number.group(1), number.group(2)
+        return (
+            "decimal" if fraction is not None else "integer",
+            "signed" if value[0] == "-" else "unsigned",
+            f"{len(whole)} before",
+            f"{len(fraction or '')} after",
+        )
+    kind = "text" if any(c.isalpha() for c in value) else "other"
+    return kind, _DIGITS.sub("9", _WORD.sub("a", value))
+
+
+@dataclass(frozen=True)
+class ColumnForms:
+    """The forms (:func:`forms`) the values of each column of a table have
+    shown, and how many non-empty values each column had."""
+
+    seen: tuple[frozenset[str], ...]
+    counts: tuple[int, ...]
+
+    @classmethod
+    def of(cls, records: Iterable[Sequence[str]], width: int) -> ColumnForms:
+        """The forms of the ``records`` (their fields' text) that have
+        ``width`` fields; the others are left out (one may be the damaged)."""
+        seen: list[set[str]] = [set() for _ in range(width)]
+        counts = [0] * width
+        for record in records:
+            if len(record) != width:
+                continue
+            for column, value in enumerate(record):
+                found = forms(value)
+                if found:
+                    seen[column].update(found)
+                    counts[column] += 1
+        return cls(tuple(frozenset(column) for column in seen), tuple(counts))
+
+    def strange(self, column: int, value: str) -> bool:
+        """Has ``value`` a form that none of at least :data:`FEW` values of
+        ``column`` had?  False for a column the table does not have."""
+        if column >= len(self.seen) or self.counts[column] < FEW:
+            return False
+        return any(form not in self.seen[column] for form in forms(value))
