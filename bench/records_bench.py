@@ -18,7 +18,13 @@ process tree whose resident memory is sampled every 50 ms:
 * valid records alone: ``inputmend check`` and ``repair`` on the undamaged
   file with one worker (``--jobs 1``): what a valid record costs per core;
 * memory against file size: ``check --jobs 2`` on the valid file and on
-  four copies of it.
+  four copies of it;
+* where the damaged records' time goes: each damaged record judged again in
+  this process, one at a time, by the processor a worker builds (the CPU
+  time of each: mean, median, tail, by damage operator), then once more
+  under the profiler, whose cumulative times say which stages of the
+  repair (each generator, the ranking, the polish) and which functions
+  take it.
 
 The share of damaged records that come back with the original data is
 judged as in the everyday-damage benchmark (``bench/damage/evaluate.py``):
@@ -36,14 +42,17 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import cProfile
 import csv
 import importlib.util
 import io
 import json
 import os
+import pstats
 import random
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -52,6 +61,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
@@ -305,6 +315,127 @@ def aligned(path: Path, wanted: set[int]) -> dict[int, str]:
     return outputs
 
 
+# ---------------------------------------------------------------- breakdown
+def _processor(fmt: str, generated: Generated) -> Any:
+    """The record processor a worker of ``repair`` builds for this file."""
+    from inputmend.records.engines import RecordJob
+    from inputmend.records.oracles import csv_fields
+    from inputmend.records.process import RecordSettings
+
+    columns = None
+    if fmt == "csv":
+        with generated.path.open(encoding="utf-8", newline="") as lines:
+            columns = csv_fields(lines.readline().rstrip("\n"))
+    return RecordJob(
+        "lines" if fmt == "json" else "csv", None, RecordSettings(), columns=columns
+    ).processor()
+
+
+def _judge_all(processor: Any, cases: list[tuple[int, Case]]) -> list[float]:
+    """Each damaged record judged (and repaired) by ``processor``: the CPU
+    seconds of each."""
+    spent = []
+    for line, case in cases:
+        started = time.process_time()
+        processor.judge(case.damaged, line=line, ending="\n", size=len(case.damaged.encode()))
+        spent.append(time.process_time() - started)
+    return spent
+
+
+def _stages() -> dict[str, list[CodeType]]:
+    """The stages of one repair, by name: each generator of the ``auto``
+    algorithm, the generators' tests of whether to run, the pipeline's own
+    steps, and the oracle's scans (which the stages above all call)."""
+    from inputmend.oracles.incremental import IncrementalGrammarOracle
+    from inputmend.repairs import context, pipeline, polish, rank
+    from inputmend.services import REPAIR_ALGORITHMS
+
+    stages: dict[str, list[CodeType]] = {}
+    tests: list[CodeType] = []
+    for generator in REPAIR_ALGORITHMS["auto"].generators:
+        run = getattr(generator.run, "__code__", None)
+        if run is not None:
+            stages.setdefault(f"generator {generator.name}", [run])
+        wanted = getattr(generator.wanted, "__code__", None)
+        if wanted is not None and wanted not in tests:
+            tests.append(wanted)
+    stages["the generators' tests of whether to run"] = tests
+    stages["context of the request"] = [context.context_of.__code__]
+    stages["settled: is a repair known to be first"] = [pipeline.settled.__code__]
+    stages["ranking"] = [rank.rank_in.__code__]
+    stages["polish"] = [polish.polish.__code__]
+    stages["oracle scans (inside the stages above)"] = [IncrementalGrammarOracle.scan.__code__]
+    return stages
+
+
+def breakdown(fmt: str, generated: Generated) -> None:
+    """Print where the damaged records' CPU time goes (see the module's docstring)."""
+    cases = sorted(generated.cases.items())
+    if not cases:
+        return
+    loaded = "inputmend.repairs.pipeline" in sys.modules  # by an earlier format's breakdown
+    started = time.process_time()
+    processor = _processor(fmt, generated)
+    first = _judge_all(processor, cases[:1])[0]
+    setup = time.process_time() - started
+    spent = _judge_all(processor, cases)
+    total = sum(spent)
+    ordered = sorted(spent)
+    tail = ordered[-max(1, len(ordered) // 10) :]
+    machinery = (
+        "the repair machinery loaded before, by the format above"
+        if loaded
+        else "the repair machinery loaded, as each worker process does once"
+    )
+    print("\nWhere the damaged records' time goes (this process, one record at a time):\n")
+    print(
+        f"- the processor built and the first damaged record judged, {machinery}: "
+        f"{1000 * setup:.0f} ms CPU ({1000 * first:.0f} ms of it the record)\n"
+        f"- then {len(spent):,} damaged records: {total:.2f} s CPU; per record mean "
+        f"{1000 * total / len(spent):.2f} ms, median {1000 * statistics.median(spent):.2f} ms, "
+        f"p95 {1000 * ordered[int(0.95 * (len(ordered) - 1))]:.1f} ms, "
+        f"max {1000 * ordered[-1]:.0f} ms; the slowest 10% take {sum(tail) / total:.0%}"
+    )
+    by_operator: dict[str, list[float]] = collections.defaultdict(list)
+    for (_, case), seconds in zip(cases, spent, strict=True):
+        by_operator[case.operator].append(seconds)
+    print("\n| operator | records | CPU | share | mean | median |\n|---|---|---|---|---|---|")
+    for operator, times in sorted(by_operator.items(), key=lambda item: -sum(item[1])):
+        print(
+            f"| {operator} | {len(times)} | {sum(times):.2f} s | {sum(times) / total:.0%} "
+            f"| {1000 * sum(times) / len(times):.2f} ms "
+            f"| {1000 * statistics.median(times):.2f} ms |"
+        )
+    # CPU time, not wall time: a busy machine would charge its waits to
+    # whatever function was running
+    profiler = cProfile.Profile(time.process_time)
+    profiler.enable()
+    for line, case in cases:
+        processor.judge(case.damaged, line=line, ending="\n", size=len(case.damaged.encode()))
+    profiler.disable()
+    table: dict[tuple[str, int, str], Any] = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    profiled = sum(entry[2] for entry in table.values())  # every function's own time
+    print(
+        f"\nThe same records under the profiler ({profiled:.1f} s CPU with its overhead): "
+        "the stages' cumulative time (a stage at 1% or more), as a share of the whole\n"
+    )
+    print("| stage | calls | share |\n|---|---|---|")
+    for name, codes in _stages().items():
+        keys = [(code.co_filename, code.co_firstlineno, code.co_name) for code in codes]
+        found = [table[key] for key in keys if key in table]
+        share = sum(entry[3] for entry in found) / profiled
+        if share >= 0.01:
+            print(f"| {name} | {sum(entry[1] for entry in found):,} | {share:.0%} |")
+    print("\nThe functions with the most time of their own:\n")
+    print("| function | calls | own time | share |\n|---|---|---|---|")
+    for (path, number, function), entry in sorted(table.items(), key=lambda item: -item[1][2])[:12]:
+        where = os.path.relpath(path, REPO) if path.startswith(str(REPO)) else path
+        print(
+            f"| `{where}:{number}({function})` | {entry[1]:,} | {1000 * entry[2]:,.0f} ms "
+            f"| {entry[2] / profiled:.0%} |"
+        )
+
+
 # ------------------------------------------------------------------ running
 def _rate(records: int, seconds: float) -> str:
     return f"{records / seconds:,.0f}"
@@ -401,6 +532,8 @@ def bench_format(fmt: str, folder: Path, args: argparse.Namespace) -> None:
     for label, recovery in recoveries.items():
         left = sum(recovery.unchanged.values())
         print(f"\n{label}: {left:,} damaged records left as they were (not repaired).")
+    if args.breakdown:
+        breakdown(fmt, generated)
 
 
 def _sum(counter: collections.Counter[str], operator: str) -> int:
@@ -438,6 +571,12 @@ def main() -> None:
     parser.add_argument("--formats", default="json,csv")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", type=Path, help="keep the generated files and outputs here")
+    parser.add_argument(
+        "--no-breakdown",
+        dest="breakdown",
+        action="store_false",
+        help="skip the breakdown of the damaged records' time",
+    )
     args, _ = parser.parse_known_args()
     print(f"# Record mode: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     if args.keep:
