@@ -449,6 +449,19 @@ def _row(label: str, records: int, measured: Measured, extra: str = "") -> str:
     )
 
 
+def _ratios(runs: dict[str, Measured], peer: Measured) -> str:
+    """Each run's speed as a share of the peer's (issue #30's goal: 0.5x):
+    by wall time, and by CPU time (which a busy machine inflates less; the
+    peer uses one core, inputmend two processes)."""
+    parts = [
+        f"{label}: {peer.seconds / run.seconds:.2f}x by wall time, "
+        f"{peer.cpu_s / run.cpu_s:.2f}x by CPU time"
+        for label, run in runs.items()
+        if run.status in (0, 1) and run.seconds > 0 and run.cpu_s > 0
+    ]
+    return "Against the peer's loop (its records/s is 1x): " + "; ".join(parts) + "."
+
+
 def _summary_line(stderr: str) -> str:
     lines = [line for line in stderr.splitlines() if " records in " in line]
     return lines[-1] if lines else stderr.strip().splitlines()[-1] if stderr.strip() else ""
@@ -466,6 +479,8 @@ def bench_format(fmt: str, folder: Path, args: argparse.Namespace) -> None:
     mode = ["--records", "lines" if fmt == "json" else "csv"]
     outputs: dict[str, dict[int, str]] = {}
     rows = []
+    timed: dict[str, Measured] = {}  # inputmend's runs, for the ratios to the peer
+    peer: Measured | None = None
     runs = {
         "inputmend, local engine, 2 processes": ["--jobs", "2"],
         "inputmend, Dask, local cluster of 2 workers": ["--engine", "dask", "--jobs", "2"],
@@ -479,6 +494,7 @@ def bench_format(fmt: str, folder: Path, args: argparse.Namespace) -> None:
         command = [*INPUTMEND, "repair", str(generated.path), *mode, "-o", str(target), *options]
         measured = measure([*command, "--json"], stdout=report)
         outputs[label] = reported(report)
+        timed[label] = measured
         rows.append(
             _row(label, generated.records, measured, f" {_summary_line(measured.stderr)} |")
         )
@@ -490,12 +506,14 @@ def bench_format(fmt: str, folder: Path, args: argparse.Namespace) -> None:
         else:
             target = folder / "out-json-repair.jsonl"
             command = [sys.executable, __file__, "json-repair", str(generated.path), str(target)]
-            measured = measure(command)
+            measured = peer = measure(command)
             outputs["json-repair"] = aligned(target, set(generated.cases))
             rows.append(_row(label, generated.records, measured, " |"))
             print(rows[-1], file=sys.stderr, flush=True)
     print("\n| run | time | CPU | records/s | peak memory | summary |\n|---|---|---|---|---|---|")
     print("\n".join(rows))
+    if peer is not None:
+        print(f"\n{_ratios(timed, peer)}")
 
     print("\nValid records alone (the undamaged file), one worker:\n")
     print("| run | time | CPU | records/s | peak memory |\n|---|---|---|---|---|")
