@@ -17,7 +17,8 @@ from inputmend.algorithms.layout import (
     quote_edits,
 )
 from inputmend.core.budget import Budget, BudgetExhausted
-from inputmend.core.model import Edit
+from inputmend.core.model import Edit, apply_edits
+from inputmend.core.oracle import Feedback, Verdict
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.syntax import brackets_of
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -352,3 +353,49 @@ def test_a_bracket_written_twice_is_tried_before_the_edges_of_later_lines() -> N
         budget=Budget(max_tests=deletion + 1),
     )
     assert original in [repair.text for repair in found.repairs]
+
+
+class _Counting:
+    """The JSON grammar's oracle, counting its runs."""
+
+    def __init__(self) -> None:
+        self.inner = IncrementalGrammarOracle("json")
+        self.texts: set[str] = set()
+
+    def check(self, text: str) -> Feedback:
+        self.texts.add(text)
+        return self.inner.check(text)
+
+    def describe(self) -> str:
+        return "counting"
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        '{"a": [1, {"b": 2, "c": [3, 4]], "d": {"e": 5}, "f": [6, 7]}',
+        DOCUMENT.replace('"tags": [', '"tags": [[', 1),
+    ],
+)
+def test_edits_after_the_parse_boundary_are_not_checked(broken: str) -> None:
+    """They keep the prefix the oracle rejects whatever follows: the same
+    repairs, for fewer oracle runs."""
+    brackets = brackets_of(CompiledGrammar.load("json"))
+    assert brackets is not None
+    every, bounded = _Counting(), _Counting()
+    boundary = every.inner.check(broken).error_offset
+    assert boundary is not None
+    assert every.inner.check(broken[: boundary + 1]).verdict is Verdict.INCORRECT
+    found = layout_repairs(broken, every, brackets=brackets)
+    fewer = layout_repairs(broken, bounded, brackets=brackets, boundary=boundary)
+    assert [r.text for r in fewer.repairs] == [r.text for r in found.repairs]
+    edits = list(layout_edits(broken, brackets))
+    before = {apply_edits(broken, (e,)) for e in edits if e.offset <= boundary}
+    after = {apply_edits(broken, (e,)) for e in edits if e.offset > boundary} - before
+    assert after
+    assert after <= every.texts
+    assert not after & bounded.texts
+    assert fewer.stats.tests == len(bounded.texts) < len(every.texts)

@@ -645,12 +645,16 @@ def layout_repairs(
     brackets: Brackets,
     incomplete: bool = False,
     unfinished: int | None = None,
+    boundary: int | None = None,
     budget: Budget = UNLIMITED,
 ) -> LayoutResult:
     """Repairs of ``text`` by one bracket edit where its layout says the
     nesting went wrong (see :func:`layout_edits`), each checked by the
     oracle; ``incomplete``: the text is a valid prefix that lacks its end,
-    ``unfinished``: see :func:`layout_of`."""
+    ``unfinished``: see :func:`layout_of`.  ``boundary``: a place where the
+    oracle is known to reject ``text[: boundary + 1]`` whatever follows it
+    (its parse boundary); an edit after it keeps that prefix, so it is not
+    checked (on a one-line record about half of the edits)."""
     checked, meter = metered(oracle, budget)
     repairs: list[Repair] = []
     try:
@@ -658,6 +662,8 @@ def layout_repairs(
             text, brackets, openers=not incomplete, poll=meter.poll, unfinished=unfinished
         )
         for edit in edits:
+            if boundary is not None and edit.offset > boundary:
+                continue
             candidate = apply_edits(text, (edit,))
             feedback = checked.check(candidate)
             tries = (

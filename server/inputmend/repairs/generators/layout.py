@@ -32,16 +32,38 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
             tail = cut_off(context.text, context.locator)
             if tail and "\n" not in tail and "\r" not in tail:
                 unfinished = len(context.text) - len(tail)
+        boundary = _sure_boundary(context)
+        if boundary is not None:
+            stats = stats + RunStats(1, 0.0)  # the grammar's run that confirmed it
         placed = layout_repairs(
             context.text,
             context.oracle,
             brackets=brackets,
             incomplete=incomplete,
             unfinished=unfinished,
+            boundary=boundary,
             budget=budget.after(stats),
         )
         repairs, stats = repairs + list(placed.repairs), stats + placed.stats
     return Candidates(tuple(repairs), None, stats)
+
+
+def _sure_boundary(context: RepairContext) -> int | None:
+    """The text's parse boundary when the oracle's own grammar confirms it:
+    the grammar rejects the text up to and with the character at the
+    reported error offset, and a text that begins so is rejected by the
+    grammar whatever follows (its verdicts on prefixes are exact), and so by
+    the oracle, which accepts only what its grammar accepts (the grammar is
+    the oracle, or one of the parts that must all accept).  None when there
+    is no such grammar or it does not confirm the offset."""
+    error = context.feedback.error_offset
+    grammar = context.incremental
+    incorrect = context.feedback.verdict is Verdict.INCORRECT
+    if grammar is None or not incorrect or error is None or error >= len(context.text):
+        return None
+    if grammar.check(context.text[: error + 1]).verdict is not Verdict.INCORRECT:
+        return None
+    return error
 
 
 def layout_may_help(context: RepairContext, found: tuple[Repair, ...]) -> bool:
