@@ -312,6 +312,25 @@ def test_more_repairs_with_extra_levels() -> None:
     assert max(r.distance for r in more.repairs) == 2
 
 
+def test_unranked_repairs_are_the_same_in_the_order_found() -> None:
+    """``ranked=False`` leaves the ranking to the caller: the same repairs,
+    unjudged, unless there are more than ``max_repairs`` to choose from."""
+    text = '{ "name": "Dave" "age": 42 }'
+    ranked = fsynth(text, JSON_ORACLE, options=FSynthOptions(extra_levels=1, max_repairs=50))
+    found = fsynth(
+        text, JSON_ORACLE, options=FSynthOptions(extra_levels=1, max_repairs=50, ranked=False)
+    )
+    assert len(ranked.repairs) > 2
+    assert sorted(r.text for r in found.repairs) == sorted(r.text for r in ranked.repairs)
+    assert [r.distance for r in found.repairs] == sorted(r.distance for r in found.repairs)
+    assert all(r.tokens_kept for r in ranked.repairs)
+    assert not any(r.tokens_kept for r in found.repairs)
+    chosen = fsynth(
+        text, JSON_ORACLE, options=FSynthOptions(extra_levels=1, max_repairs=2, ranked=False)
+    )
+    assert [r.text for r in chosen.repairs] == [r.text for r in ranked.repairs[:2]]
+
+
 def test_the_search_goes_on_while_every_repair_overwrites_data() -> None:
     text = "[1 2 3]"
     # one edit makes it valid only by overwriting data (`[1 , 3]`) or

@@ -141,6 +141,14 @@ class FSynthOptions:
         boundary is the same byte (about three quarters of the candidates on
         randomly mutated files).  Turn off for a program that accepts such
         bytes in some contexts but not others.
+    ``ranked``
+        Rank the complete repairs (:func:`~inputmend.algorithms.ranking.rank`,
+        with a generic lexer) to return the best ``max_repairs``.  ``False``:
+        when there are no more than ``max_repairs``, return them all in the
+        order found, unjudged; for a caller that ranks them itself with its
+        own judge (the repair pipeline: judging each repair twice, once with
+        a generic lexer whose order it then discards, was nearly half of
+        FSynth's time on a small record).
     """
 
     alphabet: Alphabet = DEFAULT_ALPHABET
@@ -161,6 +169,7 @@ class FSynthOptions:
     data_levels: int = 3
     max_edits: int | None = None
     fix_undecodable_in_place: bool = True
+    ranked: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.alphabet, str) and not self.alphabet:
@@ -674,7 +683,10 @@ def fsynth(
     for thread in completed:
         if thread.text not in unique:
             unique[thread.text] = _repair(text, thread, valid=True)
-    repairs = rank(text, unique.values(), options.max_repairs, stop=meter.poll)
+    if options.ranked or len(unique) > options.max_repairs:
+        repairs = rank(text, unique.values(), options.max_repairs, stop=meter.poll)
+    else:
+        repairs = tuple(unique.values())
 
     partial: Repair | None = None
     partial_boundary: int | None = None

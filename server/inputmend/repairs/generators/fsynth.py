@@ -21,8 +21,9 @@ from inputmend.repairs.generators.search import nothing_kept_whole
 
 
 def synthesize(context: RepairContext, budget: Budget) -> Candidates:
-    """FSynth's repairs of the context's text, and its best partial one."""
-    options = FSynthOptions()
+    """FSynth's repairs of the context's text, and its best partial one
+    (unranked when few: the pipeline ranks every generator's repairs)."""
+    options = FSynthOptions(ranked=False)
     incremental = context.incremental
     if incremental is not None:
         # Only characters the grammar can accept at the boundary, one per class
