@@ -38,6 +38,7 @@ string quotes gets nothing.  The oracle verifies every candidate.
 
 from __future__ import annotations
 
+import bisect
 import re
 import string
 from collections.abc import Iterator
@@ -84,6 +85,9 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
     documentation), those that start nearest to ``error`` first."""
     text = context.text
     spans: set[tuple[int, int]] = set()
+    # what depends on the grammar alone, once
+    closers, punctuation = _separators(context), _punctuation(context)
+    items = _item_separators(context, punctuation)
     for start, end in failing_lines(text, error):
         if end - start > LINE:
             continue
@@ -114,13 +118,10 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
                 found = text.find(marker, found + 1, end)
         # where a closer is written, also where a value's ``#`` made the
         # rest of its line a comment (``[* #1]``)
-        separators = [
-            position for position in range(content, end) if text[position] in _separators(context)
-        ]
+        separators = [position for position in range(content, end) if text[position] in closers]
         # one-character structure the lexer read inside a longer token (the
         # `,` of YAML's `[a, *3.11, b]`, read as part of one plain scalar by
         # a lexer that cannot tell a flow collection from a block)
-        punctuation = _punctuation(context)
         absorbed = [
             position
             for position in range(content, end)
@@ -130,12 +131,12 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
         last_stop = (
             last
             if last > content
-            and text[last] not in _separators(context)  # a closer ends more than the item
+            and text[last] not in closers  # a closer ends more than the item
             and (last in absorbed or (last, last + 1) in structure)
             else None
         )
         stretches = _bracketed_stretches(context, content, end)
-        items = _item_separators(context)
+        stops = sorted([*(start for start, _ in structure), *separators])
         for first in starts:
             first = _skip_blanks(text, first, end)
             # a value up to the rest of the line may hold structure (``a: b``),
@@ -150,8 +151,7 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             closer = next((at for at in separators if at > first), None)
             if inside and closer is not None and not any(first < at < closer for at in comments):
                 candidates.add((first, _trim_blanks(text, first, closer)))
-            stops = [*(start for start, _ in structure), *separators]
-            following = sorted(stop for stop in stops if stop > first)
+            following = stops[bisect.bisect_right(stops, first) :]
             if following:
                 candidates.add((first, _trim_blanks(text, first, following[0])))
             # and at the first that stands apart: punctuation glued to text
@@ -254,19 +254,18 @@ def _bracketed_stretches(context: RepairContext, start: int, end: int) -> list[t
     return stretches
 
 
-def _item_separators(context: RepairContext) -> str:
+def _item_separators(context: RepairContext, punctuation: str) -> str:
     """The grammar's one-character literals that separate items in
     brackets: structure alone, neither a bracket nor a quote (YAML's and
-    JSON's ``,``; JSON's ``:`` too, which parts a key from its value)."""
+    JSON's ``,``; JSON's ``:`` too, which parts a key from its value), of
+    its ``punctuation`` (:func:`_punctuation`)."""
     grammar = context.grammar
     brackets = context.syntax.brackets
     if grammar is None or brackets is None:
         return ""
     literals = set(grammar.literals.values())
     excluded = {*brackets.openers, *brackets.closers, *(q.quote for q in context.syntax.strings)}
-    return "".join(
-        char for char in _punctuation(context) if char in literals and char not in excluded
-    )
+    return "".join(char for char in punctuation if char in literals and char not in excluded)
 
 
 def _holds_item_separator(body: str, separators: str) -> bool:
