@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,4 +145,37 @@ def test_a_loop_made_without_its_tables_says_so() -> None:
     from inputmend.grammar import _native  # type: ignore[attr-defined]
 
     with pytest.raises(ValueError, match="not initialized"):
-        _native.Tolerant.__new__(_native.Tolerant).lex("{}", 0, 2, None, [], print, print)
+        loop = _native.Tolerant.__new__(_native.Tolerant)
+        loop.lex("{}", 0, 2, None, [], print, None, None, None, 1)
+
+
+@needs_c
+def test_the_foreign_tokens_tried_at_a_character_are_asked_once_per_text() -> None:
+    """The C loop asks which foreign tokens to try at a character the first
+    time it meets it in a text, for all the text's stretches after."""
+    in_c, in_python = _lexers("json")
+    text = '{"a": \'x\', "b": True, "c": 1}\n' * 50
+    asked: list[int] = []
+    tries = in_c._foreign.tries
+
+    def counted(held: Any, code: int) -> Any:
+        asked.append(code)
+        return tries(held, code)
+
+    in_c._foreign.tries = counted  # type: ignore[method-assign]
+    found = in_c.lex(text, 0, len(text) // 2) + in_c.lex(text, len(text) // 2, len(text))
+    assert found == in_python.lex(text, 0, len(text) // 2) + in_python.lex(
+        text, len(text) // 2, len(text)
+    )
+    assert sorted(asked) == sorted(set(asked))
+    assert {chr(code) for code in asked} >= {'"', ",", "1"}
+
+
+@needs_c
+def test_foreign_tokens_of_the_wrong_shape_are_a_clear_error() -> None:
+    in_c, _ = _lexers("json")
+    loop = in_c._loop()
+    with pytest.raises(ValueError, match="tries"):
+        loop.lex('"a"', 0, 3, True, [], print, [None] * 3, print, print, 4096)
+    with pytest.raises(TypeError, match="tuple"):
+        loop.lex('"a"', 0, 3, True, [], print, [None] * 128, lambda code: [code], print, 4096)

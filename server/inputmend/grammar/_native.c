@@ -1131,17 +1131,125 @@ static Py_ssize_t call_back(PyObject *function, PyObject *text, Py_ssize_t posit
     return found < -1 ? -1 : found;
 }
 
-/* lex(text, start, end, foreign, lexemes, step, hint): appends the lexemes
- * that start in text[start:end] to `lexemes`.  step(text, position, end,
- * foreign, lexemes) is one turn of the Python loop at `position` (the
- * position after it, -1 when the loop ends there); hint(text, position,
- * token_end, foreign, lexemes) appends the foreign token at `position` when
- * one reaches at least to `token_end` and returns its end (-1: none). */
+/* The foreign tokens tried at the ASCII character `ch` in `text`: the
+ * entry of `tries` (a list of 128), asked of fill(ch) the first time. */
+static PyObject *tries_at(PyObject *tries, PyObject *fill, Py_UCS4 ch) {
+    PyObject *entry = PyList_GET_ITEM(tries, ch);
+    if (entry != Py_None) return entry;
+    PyObject *code = PyLong_FromLong((long)ch);
+    if (code == NULL) return NULL;
+    entry = PyObject_CallOneArg(fill, code);
+    Py_DECREF(code);
+    if (entry == NULL) return NULL;
+    if (!PyTuple_Check(entry)) {
+        Py_DECREF(entry);
+        PyErr_SetString(PyExc_TypeError, "fill: a tuple of (match, last, rewrite)");
+        return NULL;
+    }
+    PyList_SetItem(tries, ch, entry); /* the list holds it from now on */
+    return entry;
+}
+
+/* The foreign token at `pos` (grammar/tolerant.py's _ForeignTokens.longest
+ * and GrammarLexer._hint): each (match, last, rewrite) of the character's
+ * tries is matched over at most `reach_by` characters, where `last` (a code
+ * point, -1: any) comes after `pos` within them; the longest match (the
+ * first on ties) is appended by found(text, pos, rewrite, match, lexemes)
+ * when it reaches at least to `token_end`.  Its end; -1 for none, -2 on
+ * an exception. */
+static Py_ssize_t foreign_token(PyObject *text, Py_ssize_t pos, Py_ssize_t token_end,
+                                PyObject *entry, PyObject *found_back, Py_ssize_t reach_by,
+                                PyObject *lexemes) {
+    static PyObject *end_name = NULL;
+    const Py_ssize_t tried = PyTuple_GET_SIZE(entry);
+    if (tried == 0) return -1;
+    if (end_name == NULL && (end_name = PyUnicode_InternFromString("end")) == NULL) return -2;
+    const Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    const Py_ssize_t reach = pos + reach_by < size ? pos + reach_by : size;
+    PyObject *at = PyLong_FromSsize_t(pos), *upto = PyLong_FromSsize_t(reach);
+    PyObject *best = NULL, *rewrite = NULL;
+    Py_ssize_t best_end = pos, result = -2;
+    long lasts[8];   /* the characters looked for after `pos` (tries share a few) */
+    int follows[8];
+    int looked = 0;
+    if (at == NULL || upto == NULL) goto done;
+    for (Py_ssize_t i = 0; i < tried; i++) {
+        PyObject *item = PyTuple_GET_ITEM(entry, i);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3) {
+            PyErr_SetString(PyExc_TypeError, "a try: (match, last, rewrite)");
+            goto done;
+        }
+        long last = PyLong_AsLong(PyTuple_GET_ITEM(item, 1));
+        if (last == -1 && PyErr_Occurred()) goto done;
+        if (last >= 0) {
+            int follow = -1;
+            for (int k = 0; k < looked && follow < 0; k++)
+                if (lasts[k] == last) follow = follows[k];
+            if (follow < 0) {
+                Py_ssize_t where = PyUnicode_FindChar(text, (Py_UCS4)last, pos + 1, reach, 1);
+                if (where == -2) goto done;
+                follow = where >= 0;
+                if (looked < 8) {
+                    lasts[looked] = last;
+                    follows[looked++] = follow;
+                }
+            }
+            if (!follow) continue;
+        }
+        PyObject *items[] = {text, at, upto};
+        PyObject *match = PyObject_Vectorcall(PyTuple_GET_ITEM(item, 0), items, 3, NULL);
+        if (match == NULL) goto done;
+        if (match == Py_None) {
+            Py_DECREF(match);
+            continue;
+        }
+        PyObject *ended = PyObject_CallMethodNoArgs(match, end_name);
+        Py_ssize_t match_end = ended == NULL ? -1 : PyLong_AsSsize_t(ended);
+        Py_XDECREF(ended);
+        if (match_end == -1 && PyErr_Occurred()) {
+            Py_DECREF(match);
+            goto done;
+        }
+        if (match_end > best_end) {
+            Py_XSETREF(best, match);
+            rewrite = PyTuple_GET_ITEM(item, 2);
+            best_end = match_end;
+        } else {
+            Py_DECREF(match);
+        }
+    }
+    result = -1;
+    if (best != NULL && best_end >= token_end) {
+        PyObject *items[] = {text, at, rewrite, best, lexemes};
+        PyObject *appended = PyObject_Vectorcall(found_back, items, 5, NULL);
+        if (appended == NULL) {
+            result = -2;
+        } else {
+            result = PyLong_AsSsize_t(appended);
+            Py_DECREF(appended);
+            if (result == -1 && PyErr_Occurred()) result = -2;
+        }
+    }
+done:
+    Py_XDECREF(best);
+    Py_XDECREF(at);
+    Py_XDECREF(upto);
+    return result;
+}
+
+/* lex(text, start, end, foreign, lexemes, step, tries, fill, found, reach):
+ * appends the lexemes that start in text[start:end] to `lexemes`.
+ * step(text, position, end, foreign, lexemes) is one turn of the Python loop
+ * at `position` (the position after it, -1 when the loop ends there).  The
+ * foreign tokens (when `foreign`) are read here (see foreign_token): `tries`
+ * a list of 128 (None until fill(ch) says it: the (match, last, rewrite) of
+ * each foreign token tried at the ASCII character ch in this text), found
+ * appends the one read, `reach` the characters one may span. */
 static PyObject *tolerant_lex(Tolerant *self, PyObject *args) {
-    PyObject *text, *foreign, *lexemes, *step, *hint;
-    Py_ssize_t pos, end;
-    if (!PyArg_ParseTuple(args, "UnnOO!OO", &text, &pos, &end, &foreign, &PyList_Type, &lexemes,
-                          &step, &hint))
+    PyObject *text, *foreign, *lexemes, *step, *tries, *fill, *found_back;
+    Py_ssize_t pos, end, reach_by;
+    if (!PyArg_ParseTuple(args, "UnnOO!OOOOn", &text, &pos, &end, &foreign, &PyList_Type,
+                          &lexemes, &step, &tries, &fill, &found_back, &reach_by))
         return NULL;
     if (self->program == NULL || self->make == NULL) {
         PyErr_SetString(PyExc_ValueError, "a Tolerant that was not initialized");
@@ -1149,6 +1257,14 @@ static PyObject *tolerant_lex(Tolerant *self, PyObject *args) {
     }
     const int with_foreign = PyObject_IsTrue(foreign);
     if (with_foreign < 0) return NULL;
+    if (with_foreign && !(PyList_Check(tries) && PyList_GET_SIZE(tries) == 128)) {
+        PyErr_SetString(PyExc_ValueError, "tries: a list of one entry per ASCII character");
+        return NULL;
+    }
+    if (reach_by < 1) {
+        PyErr_SetString(PyExc_ValueError, "reach: at least one character");
+        return NULL;
+    }
     const Py_ssize_t size = PyUnicode_GET_LENGTH(text);
     if (pos < 0 || end > size) {
         PyErr_SetString(PyExc_IndexError, "a stretch out of the text");
@@ -1177,40 +1293,38 @@ static PyObject *tolerant_lex(Tolerant *self, PyObject *args) {
         const int32_t *starts = self->starts[ch];
         int name = self->lone[ch];
         Py_ssize_t token_end = pos + 1;
+        int to_the_end = 0; /* a terminal other than an ignored one reads to the text's end */
         if (name < 0) { /* the longest match, the first on ties */
             token_end = pos;
             for (int i = 0; i < count; i++) {
                 const Dfa *dfa = &program->dfas[starts[i]];
                 if (!dfa->ready) goto python;
-                Py_ssize_t found = match_end(dfa, kind, data, size, pos);
-                if (found == -2) goto python;
-                if (found > token_end) {
+                int found;
+                Py_ssize_t matched = -1, at;
+                if (walk(dfa, kind, data, size, pos, &found, &matched, &at) < 0) goto python;
+                if (found >= 0 && matched > token_end) {
                     name = starts[i];
-                    token_end = found;
+                    token_end = matched;
                 }
+                to_the_end |= at == size && !self->ignored[starts[i]];
             }
             if (name < 0) goto python; /* a comment without its end, or junk */
         }
         if (may_hint) {
-            next = call_back(hint, text, pos, token_end, foreign, lexemes);
+            PyObject *entry = tries_at(tries, fill, ch);
+            if (entry == NULL) return NULL;
+            Py_INCREF(entry); /* (the callbacks could replace the list's) */
+            next = foreign_token(text, pos, token_end, entry, found_back, reach_by, lexemes);
+            Py_DECREF(entry);
             if (next == -2) return NULL;
             if (next >= 0) {
                 pos = next;
                 continue;
             }
         }
-        if (self->lone[ch] < 0 && token_end < size) {
-            /* a token the end of the text cuts off: the Python loop reads it */
-            for (int i = 0; i < count; i++) {
-                if (self->ignored[starts[i]]) continue;
-                const Dfa *dfa = &program->dfas[starts[i]];
-                if (!dfa->ready) goto python;
-                int found;
-                Py_ssize_t matched, at;
-                if (walk(dfa, kind, data, size, pos, &found, &matched, &at) < 0 || at == size)
-                    goto python;
-            }
-        }
+        /* a token the end of the text cuts off (the walks above tell): the
+         * Python loop reads it */
+        if (self->lone[ch] < 0 && token_end < size && to_the_end) goto python;
         int blank = 1;
         for (Py_ssize_t i = pos; i < token_end && blank; i++)
             blank = Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i));

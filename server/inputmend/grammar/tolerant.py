@@ -28,9 +28,12 @@ matches (broken text).
 
 Where the C extension is built, :meth:`GrammarLexer.lex`'s loop runs in C
 (:meth:`~inputmend.grammar.native.Native.tolerant`) for a lexer without a
-parser context: it reads what it can exactly as the Python loop does and
-calls back for foreign tokens and for each place it cannot (one turn of the
-Python loop), so the lexemes are the same with or without it.
+parser context: it reads what it can exactly as the Python loop does, tries
+the hints' foreign tokens at a place as :meth:`_ForeignTokens.longest` does
+(their patterns called from C, no Python loop around them: a document has a
+string at every other token), and calls back to make a foreign token's
+lexeme and for each place it cannot read (one turn of the Python loop), so
+the lexemes are the same with or without it.
 """
 
 from __future__ import annotations
@@ -114,12 +117,15 @@ class _Held:
     stretches of it are lexed (a judge lexes a document's windows one by
     one)."""
 
-    __slots__ = ("_held", "_usable", "text")
+    __slots__ = ("_held", "_usable", "text", "tries")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._held: dict[tuple[frozenset[str], ...], bool] = {}
         self._usable: dict[str, list[Tried]] = {}
+        # per ASCII character, the C loop's tries there (see
+        # :meth:`_ForeignTokens.tries`), None until it first asks
+        self.tries: list[tuple[tuple[Any, int, Rewrite], ...] | None] = [None] * 128
 
     def usable(self, char: str, rewrites: list[Tried]) -> list[Tried]:
         """The ``rewrites`` tried at a ``char`` whose matches the text may hold."""
@@ -171,6 +177,20 @@ class _ForeignTokens:
         the character its matches end with and the sets of characters each
         of its matches holds one of."""
         return rewrite, rewrite.pattern.match, rewrite.last_char, rewrite.required_chars
+
+    def tries(self, held: _Held, code: int) -> tuple[tuple[Any, int, Rewrite], ...]:
+        """The foreign tokens :meth:`longest` tries at the character ``code``
+        in the text ``held`` tells of, as the C loop tries them: each
+        pattern's match, the code of the character its matches end with
+        (-1: none known) and the rewrite."""
+        char = chr(code)
+        rewrites = self.by_char.get(char, self.any_start)
+        if rewrites:
+            rewrites = held.usable(char, rewrites)
+        return tuple(
+            (match, -1 if last is None else ord(last), rewrite)
+            for rewrite, match, last, _ in rewrites
+        )
 
     def may_start(self, char: str) -> bool:
         """Can a foreign token begin with ``char``?"""
@@ -227,11 +247,8 @@ class GrammarLexer:
         self._context = _Context(grammar) if hints.contextual else None
         # the loop in C: False until first built, None where there is none
         self._tolerant: Any = False if native else None
-        # its callbacks for a text read without foreign tokens
-        self._plain = (
-            functools.partial(self._step_free, None),
-            functools.partial(self._hint, None),
-        )
+        # its callback for a text read without foreign tokens
+        self._plain = functools.partial(self._step_free, None)
 
     def _role(self, name: str) -> Role:
         declared = self.hints.roles.get(name)
@@ -366,11 +383,20 @@ class GrammarLexer:
         loop = self._loop()
         if loop is not None and start >= 0 and end <= len(text):
             if held is None:
-                step, hint = self._plain
+                loop.lex(text, start, end, foreign, lexemes, self._plain, None, None, None, 1)
             else:
-                step = functools.partial(self._step_free, held)
-                hint = functools.partial(self._hint, held)
-            loop.lex(text, start, end, foreign, lexemes, step, hint)
+                loop.lex(
+                    text,
+                    start,
+                    end,
+                    foreign,
+                    lexemes,
+                    functools.partial(self._step_free, held),
+                    held.tries,
+                    functools.partial(self._foreign.tries, held),
+                    self._found,
+                    FOREIGN_REACH,
+                )
             return lexemes
         position = start
         states: frozenset[int] | None = None  # where the parser may be (None: unknown)
@@ -430,7 +456,14 @@ class GrammarLexer:
         hint = self._foreign.longest(text, position, held)
         if hint is None or hint[1].end() < token_end:
             return -1
-        rewrite, found = hint
+        return self._found(text, position, hint[0], hint[1], lexemes)
+
+    def _found(
+        self, text: str, position: int, rewrite: Rewrite, found: Any, lexemes: list[Lexeme]
+    ) -> int:
+        """Appends the foreign token of ``rewrite`` that ``found`` matched at
+        ``position``: its end."""
+        del text  # (the C loop's callbacks all take the text first)
         value = rewrite.canonical(found)
         kind, role = self.classify(value)
         lexemes.append(Lexeme(kind, position, found.end(), value, role, rewrite.name))
