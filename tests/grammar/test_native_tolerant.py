@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from inputmend.grammar import native, registry
+from inputmend.grammar import native, registry, tolerant
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import hints_beside
 from inputmend.grammar.tolerant import GrammarLexer, Lexeme
@@ -61,8 +61,15 @@ def _same(first: list[Lexeme], second: list[Lexeme], text: str) -> None:
 
 
 @needs_c
+@pytest.mark.parametrize("reached", [False, True])
 @pytest.mark.parametrize("name", BUNDLED)
-def test_the_c_loop_lexes_as_the_python_loop(name: str) -> None:
+def test_the_c_loop_lexes_as_the_python_loop(
+    name: str, reached: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the foreign tokens' reach automata (``reached``: built for any
+    text, not only a long one) and without."""
+    if reached:
+        monkeypatch.setattr(tolerant, "REACHED_FROM", 0)
     in_c, in_python = _lexers(name)
     rng = random.Random(name)
     documents = _documents(name) + EXTRA
@@ -146,7 +153,7 @@ def test_a_loop_made_without_its_tables_says_so() -> None:
 
     with pytest.raises(ValueError, match="not initialized"):
         loop = _native.Tolerant.__new__(_native.Tolerant)
-        loop.lex("{}", 0, 2, None, [], print, None, None, None, 1)
+        loop.lex("{}", 0, 2, None, [], print, None, None, None, 1, None)
 
 
 @needs_c
@@ -158,9 +165,9 @@ def test_the_foreign_tokens_tried_at_a_character_are_asked_once_per_text() -> No
     asked: list[int] = []
     tries = in_c._foreign.tries
 
-    def counted(held: Any, code: int) -> Any:
+    def counted(held: Any, numbers: Any, code: int) -> Any:
         asked.append(code)
-        return tries(held, code)
+        return tries(held, numbers, code)
 
     in_c._foreign.tries = counted  # type: ignore[method-assign]
     found = in_c.lex(text, 0, len(text) // 2) + in_c.lex(text, len(text) // 2, len(text))
@@ -176,6 +183,82 @@ def test_foreign_tokens_of_the_wrong_shape_are_a_clear_error() -> None:
     in_c, _ = _lexers("json")
     loop = in_c._loop()
     with pytest.raises(ValueError, match="tries"):
-        loop.lex('"a"', 0, 3, True, [], print, [None] * 3, print, print, 4096)
+        loop.lex('"a"', 0, 3, True, [], print, [None] * 3, print, print, 4096, None)
     with pytest.raises(TypeError, match="tuple"):
-        loop.lex('"a"', 0, 3, True, [], print, [None] * 128, lambda code: [code], print, 4096)
+        loop.lex('"a"', 0, 3, True, [], print, [None] * 128, lambda code: [code], print, 4096, None)
+
+
+def _ends(dfa: tuple[Any, ...], text: str, start: int) -> set[int]:
+    """Where the reach automaton ``dfa`` marks an end, walked from ``start``."""
+    _, width, state, ascii_classes, high, table, ends = dfa
+    found: set[int] = set()
+    for index in range(start, len(text)):
+        code = ord(text[index])
+        cls = ascii_classes[code] if code < 128 else high
+        if cls < 0:
+            return set(range(index, len(text) + 1)) | found  # not followed: anything
+        state = table[state * width + cls]
+        if state < 0:
+            break
+        if ends[state] >= 0:
+            found.add(index + 1)
+    return found
+
+
+@pytest.mark.parametrize("name", ["json", "jsonc", "yaml", "toml", "xml", "dot"])
+def test_every_foreign_token_ends_where_its_reach_automaton_says_one_may(name: str) -> None:
+    """The automaton reads the pattern without its lookarounds: every match
+    of the pattern is one of its texts, so a place where it ends none
+    before a token's end has no foreign token that reaches that far."""
+    hints = hints_beside(registry.bundled()[name].path)
+    rng = random.Random(name)
+    pieces = ['"', "'", "a", "Z", " ", "\\", "\n", "\t", ",", ":", "}", "]", "True", "+", "/*"]
+    pieces += ["*/", "<", ">", "#", ".", "...", "0", "12", "-", "=", "\u2026", "\u201c", "é"]
+    built = 0
+    for rewrite in hints.tokens:
+        dfa = tolerant.reach_dfa(rewrite.pattern.pattern, rewrite.pattern.flags)
+        if dfa is None:
+            continue
+        built += 1
+        for _ in range(60):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 24)))
+            for position in range(len(text)):
+                found = rewrite.pattern.match(text, position)
+                if found is not None and found.end() > position:
+                    assert found.end() in _ends(dfa, text, position), (rewrite.name, text)
+    assert built
+
+
+@needs_c
+def test_a_long_text_runs_the_foreign_tokens_it_cannot_rule_out_only() -> None:
+    """In a document long enough for the reach automata, a pattern runs only
+    where a match of it could reach the end of the token there: a string's
+    hints for line breaks and lone quotes do not run at every string."""
+    in_c, in_python = _lexers("json")
+    line = '{"id": 1, "name": "user", "tags": ["a", "b"], "ok": true, "x": 0.5}\n'
+    text = line * (tolerant.REACHED_FROM // len(line) + 1)
+    runs = {"reached": 0, "all": 0}
+    tries = in_c._foreign.tries
+
+    def counted(held: Any, numbers: Any, code: int) -> Any:
+        key = "reached" if numbers else "all"
+
+        def run(match: Any) -> Any:
+            def counted_match(*args: Any) -> Any:
+                runs[key] += 1
+                return match(*args)
+
+            return counted_match
+
+        return tuple((run(m), last, r, n) for m, last, r, n in tries(held, numbers, code))
+
+    in_c._foreign.tries = counted  # type: ignore[method-assign]
+    found = in_c.lex(text, 0, len(text))
+    assert found == in_python.lex(text, 0, len(text))
+    short = text[: tolerant.REACHED_FROM // 2]
+    fresh, _ = _lexers("json")
+    fresh._foreign.tries = counted  # type: ignore[method-assign]
+    assert fresh.lex(short, 0, len(short)) == in_python.lex(short, 0, len(short))
+    per_line = {key: count / text.count("\n") for key, count in runs.items()}
+    per_line["all"] = runs["all"] / short.count("\n")
+    assert per_line["reached"] < per_line["all"] / 3

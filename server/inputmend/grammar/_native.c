@@ -1143,7 +1143,7 @@ static PyObject *tries_at(PyObject *tries, PyObject *fill, Py_UCS4 ch) {
     if (entry == NULL) return NULL;
     if (!PyTuple_Check(entry)) {
         Py_DECREF(entry);
-        PyErr_SetString(PyExc_TypeError, "fill: a tuple of (match, last, rewrite)");
+        PyErr_SetString(PyExc_TypeError, "fill: a tuple of (match, last, rewrite, number)");
         return NULL;
     }
     PyList_SetItem(tries, ch, entry); /* the list holds it from now on */
@@ -1151,15 +1151,18 @@ static PyObject *tries_at(PyObject *tries, PyObject *fill, Py_UCS4 ch) {
 }
 
 /* The foreign token at `pos` (grammar/tolerant.py's _ForeignTokens.longest
- * and GrammarLexer._hint): each (match, last, rewrite) of the character's
- * tries is matched over at most `reach_by` characters, where `last` (a code
- * point, -1: any) comes after `pos` within them; the longest match (the
- * first on ties) is appended by found(text, pos, rewrite, match, lexemes)
- * when it reaches at least to `token_end`.  Its end; -1 for none, -2 on
- * an exception. */
+ * and GrammarLexer._hint): each (match, last, rewrite, number) of the
+ * character's tries is matched over at most `reach_by` characters, where
+ * `last` (a code point, -1: any) comes after `pos` within them and where
+ * its reach automaton (DFA `number` of `reaches`, -1 or no program: none)
+ * ends a match at `token_end` or later; the longest match (the first on
+ * ties) is appended by found(text, pos, rewrite, match, lexemes) when it
+ * reaches at least to `token_end`.  Its end; -1 for none, -2 on an
+ * exception.  (A match that ends before `token_end` is never taken, so a
+ * pattern that cannot reach it need not run.) */
 static Py_ssize_t foreign_token(PyObject *text, Py_ssize_t pos, Py_ssize_t token_end,
                                 PyObject *entry, PyObject *found_back, Py_ssize_t reach_by,
-                                PyObject *lexemes) {
+                                const Program *reaches, PyObject *lexemes) {
     static PyObject *end_name = NULL;
     const Py_ssize_t tried = PyTuple_GET_SIZE(entry);
     if (tried == 0) return -1;
@@ -1175,9 +1178,20 @@ static Py_ssize_t foreign_token(PyObject *text, Py_ssize_t pos, Py_ssize_t token
     if (at == NULL || upto == NULL) goto done;
     for (Py_ssize_t i = 0; i < tried; i++) {
         PyObject *item = PyTuple_GET_ITEM(entry, i);
-        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3) {
-            PyErr_SetString(PyExc_TypeError, "a try: (match, last, rewrite)");
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 4) {
+            PyErr_SetString(PyExc_TypeError, "a try: (match, last, rewrite, number)");
             goto done;
+        }
+        long number = PyLong_AsLong(PyTuple_GET_ITEM(item, 3));
+        if (number == -1 && PyErr_Occurred()) goto done;
+        if (reaches != NULL && number >= 0 && number < reaches->n_dfas &&
+            reaches->dfas[number].ready) {
+            int found;
+            Py_ssize_t ended = -1, stopped;
+            if (walk(&reaches->dfas[number], PyUnicode_KIND(text), PyUnicode_DATA(text), reach,
+                     pos, &found, &ended, &stopped) >= 0 &&
+                (found < 0 || ended < token_end))
+                continue; /* no match reaches the token's end */
         }
         long last = PyLong_AsLong(PyTuple_GET_ITEM(item, 1));
         if (last == -1 && PyErr_Occurred()) goto done;
@@ -1237,20 +1251,27 @@ done:
     return result;
 }
 
-/* lex(text, start, end, foreign, lexemes, step, tries, fill, found, reach):
- * appends the lexemes that start in text[start:end] to `lexemes`.
+/* lex(text, start, end, foreign, lexemes, step, tries, fill, found, reach,
+ *     reaches): appends the lexemes that start in text[start:end] to
+ * `lexemes`.
  * step(text, position, end, foreign, lexemes) is one turn of the Python loop
  * at `position` (the position after it, -1 when the loop ends there).  The
  * foreign tokens (when `foreign`) are read here (see foreign_token): `tries`
  * a list of 128 (None until fill(ch) says it: the (match, last, rewrite) of
  * each foreign token tried at the ASCII character ch in this text), found
- * appends the one read, `reach` the characters one may span. */
+ * appends the one read, `reach` the characters one may span, `reaches` a
+ * Program of the reach automata the tries number (or None). */
 static PyObject *tolerant_lex(Tolerant *self, PyObject *args) {
-    PyObject *text, *foreign, *lexemes, *step, *tries, *fill, *found_back;
+    PyObject *text, *foreign, *lexemes, *step, *tries, *fill, *found_back, *reaches;
     Py_ssize_t pos, end, reach_by;
-    if (!PyArg_ParseTuple(args, "UnnOO!OOOOn", &text, &pos, &end, &foreign, &PyList_Type,
-                          &lexemes, &step, &tries, &fill, &found_back, &reach_by))
+    if (!PyArg_ParseTuple(args, "UnnOO!OOOOnO", &text, &pos, &end, &foreign, &PyList_Type,
+                          &lexemes, &step, &tries, &fill, &found_back, &reach_by, &reaches))
         return NULL;
+    if (reaches != Py_None && !PyObject_TypeCheck(reaches, &ProgramType)) {
+        PyErr_SetString(PyExc_TypeError, "reaches: a Program or None");
+        return NULL;
+    }
+    const Program *reach_program = reaches == Py_None ? NULL : (const Program *)reaches;
     if (self->program == NULL || self->make == NULL) {
         PyErr_SetString(PyExc_ValueError, "a Tolerant that was not initialized");
         return NULL;
@@ -1314,7 +1335,8 @@ static PyObject *tolerant_lex(Tolerant *self, PyObject *args) {
             PyObject *entry = tries_at(tries, fill, ch);
             if (entry == NULL) return NULL;
             Py_INCREF(entry); /* (the callbacks could replace the list's) */
-            next = foreign_token(text, pos, token_end, entry, found_back, reach_by, lexemes);
+            next = foreign_token(text, pos, token_end, entry, found_back, reach_by, reach_program,
+                                 lexemes);
             Py_DECREF(entry);
             if (next == -2) return NULL;
             if (next >= 0) {

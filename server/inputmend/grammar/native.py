@@ -531,6 +531,27 @@ class Native:
             junk,
         )
 
+    def reaches(self, dfas: Sequence[tuple[Any, ...]]) -> Any:
+        """The error-tolerant lexer's reach automata of foreign tokens in C
+        (see :func:`~inputmend.grammar.tolerant.reach_dfa`), as a program of
+        those DFAs alone, numbered in order: each state's ``match`` is 0
+        where some match of its pattern may end."""
+        assert _native is not None
+        return _native.Program(
+            0,
+            1,
+            0,
+            (),
+            (),
+            (),
+            (),
+            (),
+            (0,),
+            ("reach",),
+            {},
+            [(*dfa, (0,), (None,)) for dfa in dfas],
+        )
+
     def _followed(self, terminal: str) -> int | None:
         """The number of the DFA of ``terminal``, None when it has none."""
         number = self._numbers.get(terminal)

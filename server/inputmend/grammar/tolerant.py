@@ -47,6 +47,16 @@ from typing import Any, Protocol
 from inputmend.grammar import patterns
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS, Hints, Rewrite
+from inputmend.grammar.native import (
+    MAX_CLASSES,
+    MAX_DFA_STATES,
+    _ascii_members,
+    _Nfa,
+    _reachable,
+    _steps,
+    _uniform_beyond_ascii,
+)
+from inputmend.grammar.regex import RegexItem, UnsupportedRegex, parse_regex
 
 
 class Role(enum.Enum):
@@ -99,6 +109,16 @@ CLASSIFIED = 1 << 12
 """Canonical texts whose reading :meth:`GrammarLexer.classify` keeps: one
 lexer serves every request of a process (a server, millions of records), and
 the canonical forms of their foreign tokens are as many as their texts."""
+
+
+REACHED_FROM = 1 << 15
+"""Characters of a text from which the C loop rules out foreign tokens by
+their patterns' reach (see :func:`reach_dfa`) before it runs them: the
+automata are built once per lexer, when it first reads a text this long."""
+
+
+_NO_TRIES = (None, None, None, 1, None)
+"""The C loop's arguments for foreign tokens, where there are none."""
 
 
 Tried = tuple[Rewrite, Any, str | None, tuple[frozenset[str], ...]]
@@ -178,17 +198,20 @@ class _ForeignTokens:
         of its matches holds one of."""
         return rewrite, rewrite.pattern.match, rewrite.last_char, rewrite.required_chars
 
-    def tries(self, held: _Held, code: int) -> tuple[tuple[Any, int, Rewrite], ...]:
+    def tries(
+        self, held: _Held, numbers: dict[Rewrite, int], code: int
+    ) -> tuple[tuple[Any, int, Rewrite, int], ...]:
         """The foreign tokens :meth:`longest` tries at the character ``code``
         in the text ``held`` tells of, as the C loop tries them: each
         pattern's match, the code of the character its matches end with
-        (-1: none known) and the rewrite."""
+        (-1: none known), the rewrite and the number of its reach automaton
+        in ``numbers`` (-1: none)."""
         char = chr(code)
         rewrites = self.by_char.get(char, self.any_start)
         if rewrites:
             rewrites = held.usable(char, rewrites)
         return tuple(
-            (match, -1 if last is None else ord(last), rewrite)
+            (match, -1 if last is None else ord(last), rewrite, numbers.get(rewrite, -1))
             for rewrite, match, last, _ in rewrites
         )
 
@@ -247,6 +270,9 @@ class GrammarLexer:
         self._context = _Context(grammar) if hints.contextual else None
         # the loop in C: False until first built, None where there is none
         self._tolerant: Any = False if native else None
+        # the hints' reach automata in C and each rewrite's number among
+        # them (see :func:`reach_dfa`), built for the first long text
+        self._reaches: tuple[Any, dict[Rewrite, int]] = (None, {})
         # its callback for a text read without foreign tokens
         self._plain = functools.partial(self._step_free, None)
 
@@ -383,8 +409,9 @@ class GrammarLexer:
         loop = self._loop()
         if loop is not None and start >= 0 and end <= len(text):
             if held is None:
-                loop.lex(text, start, end, foreign, lexemes, self._plain, None, None, None, 1)
+                loop.lex(text, start, end, foreign, lexemes, self._plain, *_NO_TRIES)
             else:
+                reaches, numbers = self._reaches_for(text)
                 loop.lex(
                     text,
                     start,
@@ -393,9 +420,10 @@ class GrammarLexer:
                     lexemes,
                     functools.partial(self._step_free, held),
                     held.tries,
-                    functools.partial(self._foreign.tries, held),
+                    functools.partial(self._foreign.tries, held, numbers),
                     self._found,
                     FOREIGN_REACH,
+                    reaches,
                 )
             return lexemes
         position = start
@@ -426,6 +454,23 @@ class GrammarLexer:
                     Role.JUNK,
                 )
         return self._tolerant
+
+    def _reaches_for(self, text: str) -> tuple[Any, dict[Rewrite, int]]:
+        """The reach automata of the hints' foreign tokens in C and each
+        rewrite's number among them, built the first time a text of at least
+        :data:`REACHED_FROM` characters is lexed (none before: a short text
+        costs less to read than they cost to build)."""
+        if self._reaches[0] is None and len(text) >= REACHED_FROM:
+            native = self.grammar.native_program
+            numbers: dict[Rewrite, int] = {}
+            specs: list[tuple[Any, ...]] = []
+            for rewrite in self.hints.tokens:
+                spec = reach_dfa(rewrite.pattern.pattern, rewrite.pattern.flags)
+                if spec is not None:
+                    numbers[rewrite] = len(specs)
+                    specs.append(spec)
+            self._reaches = (None if native is None else native.reaches(specs), numbers)
+        return self._reaches
 
     def _step_free(
         self,
@@ -658,3 +703,113 @@ class GenericLexer:
                 lexemes.append(Lexeme(kind, position, token_end, value, Role.DATA))
             position = token_end
         return lexemes
+
+
+def reach_dfa(source: str, flags: int) -> tuple[Any, ...] | None:
+    """An automaton that tells how far a match of the pattern ``source``
+    (compiled with ``flags``) can reach from a place, for the C loop of
+    :class:`GrammarLexer`: the pattern without its lookarounds and anchors,
+    whose texts include every text the pattern matches, as a DFA that
+    follows every way of matching at once and marks each state where one
+    of them ends (as :func:`~inputmend.grammar.native.build_dfa` takes it:
+    ``(states, classes, start, ascii, high, next, match)``).  Where it
+    ends no match before a token's end, the pattern has no foreign token
+    that reaches that far there, and is not run (a JSON string's hints for
+    its line breaks, at a string that has none).  None for a pattern it
+    cannot follow (a back reference, a case-insensitive part, flags other
+    than the hints' own) or too large an automaton."""
+    plain = patterns.compile("").flags | re.MULTILINE | re.DOTALL
+    if flags & ~plain:
+        return None
+    try:
+        items = _consuming(parse_regex(source))
+        if _ignores_case(items):
+            return None
+        nfa = _Nfa()
+        start = nfa.sequence(items, nfa.match(0), flags & re.DOTALL)
+    except (UnsupportedRegex, re.error, RecursionError):
+        return None
+    distinct: dict[tuple[Any, ...], int] = {}
+    node_class: dict[int, int] = {}
+    members: list[tuple[bool, ...]] = []  # per distinct class: ASCII, then the others
+    for node, chars in enumerate(nfa.classes):
+        if chars is None:
+            continue
+        key = (chars.chars, chars.ranges, chars.categories, chars.negate, chars.ignore_case)
+        found = distinct.get(key)
+        if found is None:
+            found = distinct[key] = len(members)
+            members.append((*_ascii_members(chars), _uniform_beyond_ascii(chars), chars.negate))
+        node_class[node] = found
+    signatures: dict[tuple[bool, ...], int] = {}
+    ascii_classes = [
+        signatures.setdefault(tuple(member[code] for member in members), len(signatures))
+        for code in range(128)
+    ]
+    high = -1
+    if all(member[128] for member in members):  # the same for all others
+        high = signatures.setdefault(tuple(member[129] for member in members), len(signatures))
+    width = len(signatures)
+    if not members or width >= MAX_CLASSES:
+        return None
+    class_takes = [
+        [cls for signature, cls in signatures.items() if signature[index]]
+        for index in range(len(members))
+    ]
+    takes = {node: class_takes[index] for node, index in node_class.items()}
+    first = _reachable(nfa, [start])
+    states = {first: 0}
+    order = [first]
+    table: list[int] = []
+    ends = [-1]
+    index = 0
+    reached: dict[tuple[int, ...], frozenset[int]] = {}
+    while index < len(order):
+        steps = _steps(nfa, order[index], takes, width)
+        index += 1
+        for cls in range(width):
+            targets = tuple(steps[cls])
+            going = reached.get(targets)
+            if going is None:
+                going = reached[targets] = _reachable(nfa, targets)
+            if not going:
+                table.append(-1)
+                continue
+            number = states.get(going)
+            if number is None:
+                if len(order) >= MAX_DFA_STATES:
+                    return None
+                number = states[going] = len(order)
+                order.append(going)
+                ends.append(0 if any(nfa.kinds[n] == _Nfa.MATCH for n in going) else -1)
+            table.append(number)
+    return (len(order), width, 0, tuple(ascii_classes), high, tuple(table), tuple(ends))
+
+
+def _consuming(items: list[RegexItem]) -> list[RegexItem]:
+    """``items`` without the lookarounds and anchors in them (at any depth):
+    what is left reads the same characters, with fewer conditions."""
+    kept: list[RegexItem] = []
+    for op, arg in items:
+        if op in ("ASSERT", "ASSERT_NOT", "AT"):
+            continue
+        if op == "SUBPATTERN":
+            arg = (*arg[:3], _consuming(arg[3]))
+        elif op == "BRANCH":
+            arg = [_consuming(option) for option in arg]
+        elif op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            arg = (*arg[:2], _consuming(arg[2]))
+        kept.append(RegexItem(op, arg))
+    return kept
+
+
+def _ignores_case(items: list[RegexItem]) -> bool:
+    """Is a part of ``items`` case-insensitive?"""
+    for op, arg in items:
+        if op == "SUBPATTERN" and (arg[1] & re.IGNORECASE or _ignores_case(arg[3])):
+            return True
+        if op == "BRANCH" and any(_ignores_case(option) for option in arg):
+            return True
+        if op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") and _ignores_case(arg[2]):
+            return True
+    return False
