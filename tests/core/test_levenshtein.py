@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from inputmend.core import levenshtein
+from inputmend.core import levenshtein, model
 
 compiled = pytest.importorskip("Levenshtein")
 
@@ -71,3 +71,50 @@ def test_without_the_compiled_module_the_python_versions_answer(
         ("replace", 3, 5, 3, 5),
         ("equal", 5, 6, 5, 6),
     ]
+
+
+def _edited(seed: int, count: int) -> list[tuple[str, list[model.Edit]]]:
+    """Random texts, each with random non-overlapping edits (small alphabets,
+    so that an edit often undoes another nearby)."""
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        alphabet = rng.choice(ALPHABETS)
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 80)))
+        offsets = sorted(rng.sample(range(len(text) + 1), min(len(text) + 1, rng.randint(0, 6))))
+        edits = []
+        end = 0
+        for offset in offsets:
+            if offset < end:
+                continue
+            delete = rng.randint(0, min(3, len(text) - offset))
+            insert = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 3)))
+            if delete or insert:
+                edits.append(model.Edit(offset, delete, insert))
+                end = offset + delete
+        cases.append((text, edits))
+    return cases
+
+
+def test_the_distance_read_from_the_edits_is_the_distance() -> None:
+    for original, edits in _edited(4, 4000):
+        text = model.apply_edits(original, edits)
+        assert model.edited_distance(original, edits, text) == compiled.distance(original, text), (
+            original,
+            edits,
+        )
+
+
+def test_edits_that_undo_each_other_are_compared_whole() -> None:
+    """A character moved: its two edits sum to two, the counts of characters
+    to nothing, and the distance is the whole texts' (none at all across a
+    periodic stretch)."""
+    original = "x" + "ab" * 20
+    edits = [model.Edit(0, 1, ""), model.Edit(len(original), 0, "x")]
+    text = model.apply_edits(original, edits)
+    assert model.edited_distance(original, edits, text) == compiled.distance(original, text) == 2
+    moved = [model.Edit(0, 1, ""), model.Edit(1, 0, "x")]
+    assert model.edited_distance(original, moved, "axb" + "ab" * 19) == 2
+    periodic = "x" * 40
+    cycled = [model.Edit(0, 1, ""), model.Edit(len(periodic), 0, "x")]
+    assert model.edited_distance(periodic, cycled, periodic) == 0

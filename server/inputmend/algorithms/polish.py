@@ -30,7 +30,7 @@ from dataclasses import replace
 
 from inputmend.algorithms.layout import indentation_width
 from inputmend.algorithms.ranking import ORDER, StyleModel
-from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
+from inputmend.core.model import Edit, Repair, apply_edits, edited_distance, edits_between
 from inputmend.core.render import Lexer, plain_lexer, same_for_reader
 
 ATTACH_LEFT = frozenset(",;:)]}")
@@ -106,7 +106,9 @@ def polish_layout(
                 break
     if text == repair.text:
         return repair
-    return replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
+    return replace(
+        repair, text=text, edits=tuple(edits), distance=edited_distance(original, edits, text)
+    )
 
 
 def _local_cost(
@@ -205,7 +207,9 @@ def _blanks_moved(
     if edits == list(repair.edits):
         return repair
     text = apply_edits(original, edits)
-    moved = replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
+    moved = replace(
+        repair, text=text, edits=tuple(edits), distance=edited_distance(original, edits, text)
+    )
     if not same_for_reader(original, repair, moved, lexer) or not accepts(text):
         return repair
     return moved
@@ -420,7 +424,9 @@ def closer_on_its_line(
     after = _visible(text[line_start : following.end() + len(moved.insert)], lex)
     if before != after or not accepts(text):
         return repair
-    return replace(repair, text=text, edits=(moved,), distance=distance(original, text))
+    return replace(
+        repair, text=text, edits=(moved,), distance=edited_distance(original, (moved,), text)
+    )
 
 
 def spaced_as_the_input(
@@ -526,7 +532,9 @@ def opener_at_line_end(
     after = _visible(text[start : line_start + len(moved.insert) + 80], lex)
     if before != after or not accepts(text):
         return repair
-    return replace(repair, text=text, edits=(moved,), distance=distance(original, text))
+    return replace(
+        repair, text=text, edits=(moved,), distance=edited_distance(original, (moved,), text)
+    )
 
 
 def _closer_of(original: str, position: int, opener: str) -> int | None:
@@ -630,7 +638,7 @@ def closers_on_lines(
         Edit(content_end + e.offset, e.delete, e.insert)
         for e in edits_between(original[content_end:], text[content_end:])
     )
-    return replace(repair, text=text, edits=edits, distance=distance(original, text))
+    return replace(repair, text=text, edits=edits, distance=edited_distance(original, edits, text))
 
 
 def _visible(text: str, lex: Lexer) -> list[str]:
@@ -741,4 +749,6 @@ def with_filler(original: str, repair: Repair, filler: str) -> Repair | None:
     if not changed:
         return None
     text = apply_edits(original, edits)
-    return replace(repair, text=text, edits=tuple(edits), distance=distance(original, text))
+    return replace(
+        repair, text=text, edits=tuple(edits), distance=edited_distance(original, edits, text)
+    )

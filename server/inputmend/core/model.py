@@ -6,6 +6,7 @@ character offsets of the (decoded) input."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,6 +110,34 @@ class Abstraction:
 def distance(a: str, b: str) -> int:
     """Levenshtein edit distance (see :mod:`inputmend.core.levenshtein`)."""
     return levenshtein.distance(a, b)
+
+
+def edited_distance(original: str, edits: Sequence[Edit], text: str) -> int:
+    """The Levenshtein distance from ``original`` to ``text``, which the
+    non-overlapping ``edits`` make of it, read from the edits where they
+    settle it: each edit's own distance, summed, is at least the distance
+    (the text between the edits aligns with itself), and the characters
+    the edits add, or those they remove, counted by character, are at most
+    the distance (an operation adds at most one character and removes at
+    most one).  When the two meet, that is the distance, found in the
+    edits' characters rather than in the whole text (a megabyte with an
+    edit on every line); when they do not (an edit that undoes another
+    across the text between them), the whole texts are compared."""
+    bound = 0
+    balance: Counter[str] = Counter()
+    for edit in edits:
+        deleted = original[edit.offset : edit.end]
+        if deleted and edit.insert:
+            bound += levenshtein.distance(deleted, edit.insert)
+        else:
+            bound += len(deleted) + len(edit.insert)
+        balance.update(edit.insert)
+        balance.subtract(deleted)
+    added = sum(count for count in balance.values() if count > 0)
+    removed = -sum(count for count in balance.values() if count < 0)
+    if bound == max(added, removed):
+        return bound
+    return distance(original, text)
 
 
 def spans_to_edits(spans: Iterable[Span]) -> tuple[Edit, ...]:
