@@ -299,6 +299,36 @@ def test_a_later_generator_that_reaches_the_time_cap_loses_no_repair_found_befor
     assert result.stats.stop_reason == TIME_CAP_REACHED
 
 
+def test_a_repair_its_generator_verified_is_kept_when_that_generator_reaches_the_time_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A finished repair the whole oracle accepted is an answer, whatever
+    the clock says after: the time cap is reported, not a reason to drop it.
+    One the generator did not check is checked only while the cap lasts."""
+    clock = work_clock(monkeypatch)
+    text = "[1 2 3]"  # two edits: not settled, so checked only by the generator
+    repair = Repair("[1, 2, 3]", (Edit(2, 0, ","), Edit(4, 0, ",")), "proposed", True, 2)
+
+    def checked_then_capped(verified: bool) -> Run:
+        def run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> Candidates:
+            clock.advance(60.0)  # a sweep that ends after the whole time cap
+            cost = RunStats(1, 60.0, True, TIME_CAP_REACHED)
+            return Candidates((repair,), None, cost, verified=verified)
+
+        return run
+
+    for verified, kept in ((True, ["[1, 2, 3]"]), (False, [])):
+        generators = (Generator("capped", 1, checked_then_capped(verified)),)
+        algorithm = services.RepairAlgorithm("test", "", generators)
+        monkeypatch.setitem(services.REPAIR_ALGORITHMS, "test", algorithm)
+        oracle = _json_oracle()
+        budget = Budget(timeout_s=10.0, max_tests=100)
+        result = services.repair(text, oracle, algorithm="test", budget=budget)
+        assert [r.text for r in result.repairs] == kept
+        assert result.stats.stop_reason == TIME_CAP_REACHED
+        assert "[1, 2, 3]" not in oracle.seen  # not checked again past the cap
+
+
 def test_after_a_settled_repair_only_the_generators_that_break_ties_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -141,6 +141,8 @@ def run(
         if candidates.cost.time_capped:
             capped = candidates.cost.stop_reason
         found = (*found, *candidates.repairs)
+        if candidates.verified:  # checked by the whole oracle: kept after the time cap too
+            verdicts.update((repair.text, True) for repair in candidates.repairs)
         # verified now, so that a later generator that runs out the time cap
         # cannot leave them unverified
         _accepted(candidates.repairs, verified, verdicts, meter)

@@ -24,7 +24,8 @@ from inputmend.repairs.context import RepairContext
 @dataclass(frozen=True)
 class Candidates:
     """What one generator found: repairs (not yet verified by the whole
-    oracle), the best partial repair when there is one, and its cost."""
+    oracle, unless :attr:`verified`), the best partial repair when there is
+    one, and its cost."""
 
     repairs: tuple[Repair, ...]
     partial: Repair | None
@@ -32,6 +33,10 @@ class Candidates:
     settled: bool = False
     """The repairs settle the request: the generators after this one are not
     run (they would only search again for what was found, at length)."""
+    verified: bool = False
+    """The generator checked its repairs with the context's whole oracle:
+    the pipeline takes that verdict rather than check them again, also once
+    the run's time cap is reached (a whole-document check each)."""
 
 
 NOTHING = Candidates((), None, RunStats(0, 0.0))

@@ -40,7 +40,7 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
     # would read the large text again at each of its faults, and a search
     # could only find a shorter repair, never one that keeps more
     settled = not result.deleted and context.judge(repair).harmless
-    return Candidates((repair,), None, result.stats, settled=settled)
+    return Candidates((repair,), None, result.stats, settled=settled, verified=True)
 
 
 SWEEP = Generator(ALGORITHM, 2, _run, _wanted, takes_what_is_left=True)
