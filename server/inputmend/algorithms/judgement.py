@@ -1491,14 +1491,31 @@ class _Assessment:
     def judgement(self) -> tuple[int, ...]:
         removed = quoted = 0
         for lexeme in self.after:
-            self._restore(lexeme)
+            if (
+                lexeme.role is Role.DATA and lexeme.end - lexeme.start >= 3
+            ):  # (see :meth:`_restore`)
+                self._restore(lexeme)
         changed = 0
         misread = _glued_to_junk(self.before, self.original)
+        after, after_starts, lows, highs = self.after, self.after_starts, self.lows, self.highs
         for position, token in enumerate(self.before):
             if token.role is Role.JUNK:
                 continue
-            cover = self._cover(self.lows[position], self.highs[position])
-            if self._kept(position, cover):
+            cover = None  # (:meth:`_cover`, inline: it runs for every token)
+            low, high = lows[position], highs[position]
+            if low < high:
+                index = bisect.bisect_right(after_starts, low) - 1
+                if index >= 0 and after[index].end >= high:
+                    cover = after[index]
+            if (
+                # the same token in the repaired text (:meth:`_kept`'s first answer for most)
+                cover is not None
+                and cover.value == token.value
+                and cover.kind == token.kind
+                and token.foreign is None
+                and not token.partial
+                and token.role is not Role.LAYOUT
+            ) or self._kept(position, cover):
                 self.kept.add(position)
                 if cover is not None:
                     self.covers.add(id(cover))
@@ -1833,6 +1850,7 @@ class _Assessment:
             or quote.isalnum()
             or quote.isspace()
             or repaired[value.end - 1] != quote
+            or not _holds(self.inserted, value.start, value.end)  # (most: one search)
             or _within(self.inserted, value.start + 1, value.end - 1)
         ):
             return
@@ -2333,6 +2351,8 @@ class _Assessment:
             if lexeme.role is not Role.DATA or lexeme.end - lexeme.start < 3:
                 continue
             first, last = lexeme.start, lexeme.end - 1
+            if not _holds(self.inserted, first, last + 1):
+                continue
             for edge in _within(self.inserted, first, first + 1) + _within(
                 self.inserted, last, last + 1
             ):
@@ -2661,18 +2681,20 @@ def _glued_to_junk(lexemes: list[Lexeme], text: str) -> list[bool]:
     closing quote was lost) with the rest of that line: text misread as
     tokens, whose reading a repair may change."""
     marks = [False] * len(lexemes)
-    start = 0
-    for index in range(1, len(lexemes) + 1):
-        if index < len(lexemes) and lexemes[index].start == lexemes[index - 1].end:
-            continue
-        run = lexemes[start:index]
-        if any(t.role is Role.JUNK for t in run):
-            for inner in range(start, index):
-                marks[inner] = run[inner - start].foreign is None
-        start = index
+    end = 0  # the end of the last run of touching tokens marked
+    for index in [i for i, t in enumerate(lexemes) if t.role is Role.JUNK]:
+        if index < end:
+            continue  # in the run of a junk token before it
+        start, end = index, index + 1
+        while start and lexemes[start].start == lexemes[start - 1].end:
+            start -= 1
+        while end < len(lexemes) and lexemes[end].start == lexemes[end - 1].end:
+            end += 1
+        for inner in range(start, end):
+            marks[inner] = lexemes[inner].foreign is None
     # the rest of the line where a string ran on to is read inside out
     for index, lexeme in enumerate(lexemes):
-        if lexeme.foreign is None and _ran_on(lexeme, text):
+        if "\n" in lexeme.value and lexeme.foreign is None and _ran_on(lexeme, text):
             line_end = text.find("\n", lexeme.end)
             line_end = len(text) if line_end < 0 else line_end
             later = index
@@ -2829,6 +2851,12 @@ class _Runs:
         """The runs, in order, that end after ``low`` and start at or before ``high``."""
         first = bisect.bisect_right(self.ends, low)
         return self.runs[first : max(first, bisect.bisect_right(self.starts, high))]
+
+
+def _holds(sorted_offsets: list[int], start: int, end: int) -> bool:
+    """Does any of ``sorted_offsets`` lie in ``[start, end)``?"""
+    index = bisect.bisect_left(sorted_offsets, start)
+    return index < len(sorted_offsets) and sorted_offsets[index] < end
 
 
 def _within(sorted_offsets: list[int], start: int, end: int) -> list[int]:
