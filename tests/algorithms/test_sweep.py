@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
+
+import pytest
 
 from inputmend import services
-from inputmend.algorithms.sweep import LOOKAHEAD, sweep
-from inputmend.core.budget import Budget
+from inputmend.algorithms.sweep import LOOKAHEAD, SweepResult, sweep
+from inputmend.core.budget import TIME_CAP_REACHED, Budget
 from inputmend.core.model import apply_edits
 from inputmend.grammar.hints import NO_HINTS
 from inputmend.oracles.incremental import IncrementalGrammarOracle
+from tests.clock import work_clock
 
 BUDGET = Budget(timeout_s=60)
 
@@ -243,3 +247,26 @@ def test_numbers_on_lines_are_joined() -> None:
     repair = result.repair  # type: ignore[attr-defined]
     assert repair is not None and json.loads(repair.text) == numbers
     assert result.stats.tests <= 2 * len(numbers) + 30  # type: ignore[attr-defined]
+
+
+def test_a_sweep_that_ends_past_the_time_cap_still_gives_its_repair(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sweep checks its repair with the whole oracle: a run whose time
+    cap is reached as the sweep ends returns that repair, and says the cap
+    was reached."""
+    clock = work_clock(monkeypatch)
+
+    def slow(*args: Any, **kwargs: Any) -> SweepResult:
+        found = sweep(*args, **kwargs)
+        clock.advance(60.0)  # the whole time cap spent by the end of the sweep
+        return found
+
+    monkeypatch.setattr("inputmend.repairs.generators.sweep.sweep", slow)
+    records = _records(500)
+    result = services.repair(
+        _on_lines(records), IncrementalGrammarOracle("json"), budget=Budget(timeout_s=10)
+    )
+    assert result.repairs and result.repairs[0].algorithm == "sweep"
+    assert json.loads(result.repairs[0].text) == records
+    assert result.stats.stop_reason == TIME_CAP_REACHED
