@@ -1450,6 +1450,7 @@ class _Assessment:
         self.lows = mapping.starts([t.start for t in before])
         self.highs = mapping.ends_of([t.end for t in before])
         self._survived: dict[int, int] = {}  # see :meth:`survivors`
+        self._held: list[Lexeme] | None = None  # see :meth:`_holding`
         self.kept: set[int] = set()  # positions (in ``before``) of kept tokens
         self.retyped: set[int] = set()  # ... of punctuation re-read as other punctuation
         self.covers: set[int] = set()  # ids of repaired lexemes that are a kept token's form
@@ -1490,11 +1491,8 @@ class _Assessment:
 
     def judgement(self) -> tuple[int, ...]:
         removed = quoted = 0
-        for lexeme in self.after:
-            if (
-                lexeme.role is Role.DATA and lexeme.end - lexeme.start >= 3
-            ):  # (see :meth:`_restore`)
-                self._restore(lexeme)
+        for lexeme in self._holding():
+            self._restore(lexeme)
         changed = 0
         misread = _glued_to_junk(self.before, self.original)
         after, after_starts, lows, highs = self.after, self.after_starts, self.lows, self.highs
@@ -1829,6 +1827,22 @@ class _Assessment:
         token = self.before[position]
         return found is not None and found[0] - 1 <= token.start and token.end <= found[1] + 1
 
+    def _holding(self) -> list[Lexeme]:
+        """The repaired values (data of three characters or more) that hold an
+        inserted character, found once, in one search each: only there can
+        the repair put back a string's lost quote (:meth:`_restore`) or leave
+        a blank at a value's edge (:meth:`_absorbed`), and most values of a
+        long window hold none."""
+        if self._held is None:
+            inserted, size = self.inserted, len(self.inserted)
+            self._held = []
+            for lexeme in self.after:
+                if lexeme.role is Role.DATA and lexeme.end - lexeme.start >= 3:
+                    index = bisect.bisect_left(inserted, lexeme.start)
+                    if index < size and inserted[index] < lexeme.end:
+                        self._held.append(lexeme)
+        return self._held
+
     def _restore(self, value: Lexeme) -> None:
         """Is ``value`` a string that the repair makes by putting back a quote
         lost on the line of one of the input, only words between them?  Then
@@ -1850,7 +1864,6 @@ class _Assessment:
             or quote.isalnum()
             or quote.isspace()
             or repaired[value.end - 1] != quote
-            or not _holds(self.inserted, value.start, value.end)  # (most: one search)
             or _within(self.inserted, value.start + 1, value.end - 1)
         ):
             return
@@ -2347,12 +2360,8 @@ class _Assessment:
         with a blank: ``"yarn "}`` rather than ``"yarn" }``."""
         count = 0
         repaired = self.repaired
-        for lexeme in self.after:
-            if lexeme.role is not Role.DATA or lexeme.end - lexeme.start < 3:
-                continue
+        for lexeme in self._holding():
             first, last = lexeme.start, lexeme.end - 1
-            if not _holds(self.inserted, first, last + 1):
-                continue
             for edge in _within(self.inserted, first, first + 1) + _within(
                 self.inserted, last, last + 1
             ):
@@ -2851,12 +2860,6 @@ class _Runs:
         """The runs, in order, that end after ``low`` and start at or before ``high``."""
         first = bisect.bisect_right(self.ends, low)
         return self.runs[first : max(first, bisect.bisect_right(self.starts, high))]
-
-
-def _holds(sorted_offsets: list[int], start: int, end: int) -> bool:
-    """Does any of ``sorted_offsets`` lie in ``[start, end)``?"""
-    index = bisect.bisect_left(sorted_offsets, start)
-    return index < len(sorted_offsets) and sorted_offsets[index] < end
 
 
 def _within(sorted_offsets: list[int], start: int, end: int) -> list[int]:
