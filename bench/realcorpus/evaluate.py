@@ -137,11 +137,18 @@ def _changed_lines(before: str, after: str) -> set[int]:
 
 
 def touches_untouched_line(case: Case, repaired: str) -> bool:
-    """Does the repair change a line of the damaged text that the damage left as it was?"""
+    """Does the repair change a line of the damaged text that the damage left as it was?
+
+    A truncation cuts the text at its end: the last line that holds more than
+    blanks is where it cut (what follows it is blanks the cut left, and a
+    separator there is dangling because of the cut), so it and the lines after
+    it are touched; lines a completion adds after them are insertions."""
     damaged = case.damage.text
     touched = set().union(*(_changed_lines(damaged, i) for i in case.damage.intended))
     if case.damage.prefix:
-        touched.add(len(damaged.splitlines()) - 1)
+        lines = damaged.splitlines()
+        last = max((n for n, line in enumerate(lines) if line.strip()), default=0)
+        touched.update(range(last, len(lines)))
     return bool(_changed_lines(damaged, repaired) - touched)
 
 

@@ -46,6 +46,16 @@ def test_a_repair_that_rewrites_a_line_the_damage_left_alone_is_counted() -> Non
     assert touches_untouched_line(case, '{\n  "a": 1,\n  "b": 2}\n')
 
 
+def test_a_truncation_touches_its_last_line_that_holds_more_than_blanks() -> None:
+    cut = '{\n  "a": {\n    "b": 1,\n    '
+    case = _case("json", Damage(cut, (cut,), prefix=True))
+    # the dangling separator of the last written line goes, the cut's blanks with it
+    assert not touches_untouched_line(case, '{\n  "a": {\n    "b": 1\n  }\n}')
+    assert not touches_untouched_line(case, '{\n  "a": {\n    "b": 1}}')
+    # a line before it is not the cut's
+    assert touches_untouched_line(case, '{\n  "a": {"b": 1}}')
+
+
 def test_files_are_classified_by_name() -> None:
     assert classify("pkg/tsconfig.build.json", "{}") == "jsonc"
     assert classify("pkg/package.json", "{}") == "json"
