@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
@@ -44,7 +46,14 @@ def test_completing_a_truncated_text_closes_what_is_open(lexer) -> None:  # type
         "Close the 2 open brackets"
     )
     assert describe_repair("[1", [Edit(2, 0, "]")], lexer=lexer) == "Close the open bracket"
-    assert describe_repair('{"a": tr', [Edit(8, 0, "ue}")], lexer=lexer) == "Append `ue}`"
+    # a word cut short is named whole, before and after
+    assert describe_repair('{"a": tr', [Edit(8, 0, "ue}")], lexer=lexer) == (
+        "Complete `tr` as `true` and close the open bracket"
+    )
+    declaration = '<?xml version="1.0" encoding="U'
+    assert describe_repair(declaration, [Edit(len(declaration), 0, 'TF-8"?><a/>')]) == (
+        'Complete `U` as `UTF-8` and append `"?><a/>`'
+    )
 
 
 def test_trailing_and_doubled_delimiters(lexer) -> None:  # type: ignore[no-untyped-def]
@@ -54,6 +63,9 @@ def test_trailing_and_doubled_delimiters(lexer) -> None:  # type: ignore[no-unty
     doubled = "[1, 2,, 3]"
     assert describe_repair(doubled, [Edit(6, 1)], lexer=lexer) == "Remove extra `,` after `2`"
     assert describe_repair(doubled, [Edit(5, 1)], lexer=lexer) == "Remove extra `,` after `2`"
+    assert describe_repair('{"a"::1}', [Edit(5, 1)], lexer=lexer) == (
+        'Remove extra `:` after `"a"`'
+    )
     # replacing it by a space is removing it
     assert describe_repair(doubled, [Edit(6, 1, " ")], lexer=lexer) == (
         "Remove extra `,` after `2`"
@@ -282,3 +294,36 @@ def test_a_text_read_back_from_its_escapes_is_named_by_them() -> None:
     )
     # one escape alone is an ordinary edit
     assert not describe_repair('"a\\tb"', [Edit(2, 2, "\t")]).startswith("Unescape")
+
+
+def test_text_of_several_lines_is_named_by_one_line() -> None:
+    answer = 'Here is the JSON:\n```json\n{"a": 1}\n```\n'
+    start = answer.index("{")
+    edits = [Edit(0, start), Edit(answer.index("}") + 1, len(answer) - answer.index("}") - 1)]
+    assert describe_repair(answer, edits, lexer=JSON_LEXER) == (
+        "Remove `Here is the JSON:…` before `{` and remove ```` ``` ```` after `}`"
+    )
+
+    def comments(text: str) -> list[tuple[str | None, int, int]]:
+        found = re.finditer(r"/\*.*?\*/|[^\s,]+|,", text, re.DOTALL)
+        return [("word", match.start(), match.end()) for match in found]
+
+    # what an edit comes after: the line next to it
+    text = "[1 /* one\n   more */ 2]"
+    after_comment = text.index("*/") + 2
+    assert describe_repair(text, [Edit(after_comment, 0, ",")], lexer=comments) == (
+        "Insert missing `,` after `more */`"
+    )
+
+
+def test_a_long_line_is_lexed_from_outside_its_strings() -> None:
+    entries = ",".join(f'"name{n}":"value {n}"' for n in range(60))
+    text = "{" + entries + ',"size":38,}'
+    comma = text.rindex(",")
+    assert comma > 800  # far from where the line starts: its lexing starts inside it
+    assert describe_repair(text, [Edit(comma, 1)], lexer=JSON_LEXER) == "Remove trailing `,`"
+    doubled = "{" + entries + ',"size"::38}'
+    colon = doubled.index("::")
+    assert describe_repair(doubled, [Edit(colon, 1)], lexer=JSON_LEXER) == (
+        'Remove extra `:` after `"size"`'
+    )

@@ -83,6 +83,8 @@ class _Tokens:
         after = text.find("\n", end, high)
         last = text.find("\n", after + 1, high) if after >= 0 else -1
         window_end = last if last >= 0 else high
+        if window_start and text[window_start - 1] != "\n":
+            window_start = _in_phase(text, window_start, window_end, lexer)
         found = lexer(text[window_start:window_end])
         shifted = tuple((kind, s + window_start, e + window_start) for kind, s, e in found)
         return cls(text, shifted)
@@ -127,11 +129,43 @@ class _Tokens:
         return next((t for t in self.tokens if t[1] < offset < t[2]), None)
 
 
-def _quoted(text: str) -> str:
+PHASES = 3
+"""Quotes after which a lexer that starts inside a line may also start."""
+_PHASE_QUOTES = re.compile("[\"']")
+
+
+def _in_phase(text: str, start: int, end: int, lexer: Lexer) -> int:
+    """Where to start lexing ``text[start:end]``, a stretch that starts inside
+    a line (a minified document's one long line): ``start`` may be inside a
+    string, and a lexer started there reads strings as what lies between them
+    (``","mode":420,"`` and the letters of ``size`` one by one).  Of ``start``
+    and the places just after its first :data:`PHASES` quotes, the one whose
+    tokens leave the fewest characters unread (kind ``None``) past the last
+    of them; the earliest of equals."""
+    quotes = _PHASE_QUOTES.finditer(text, start, end)
+    starts = [start] + [match.end() for _, match in zip(range(PHASES), quotes, strict=False)]
+    common = starts[-1]
+
+    def unread(at: int) -> int:
+        return sum(e - s for kind, s, e in lexer(text[at:end]) if kind is None and s + at >= common)
+
+    return min(starts, key=lambda at: (unread(at), at))
+
+
+def _quoted(text: str, *, last_line: bool = False) -> str:
     """``text`` (shortened, the blanks around it left out) in backticks;
     text that holds backticks in a run
-    of one more, padded with a blank, as Markdown reads it (``` `` ```json `` ```)."""
-    shown = snippet(text.strip() or text, CONTEXT_SHOWN)
+    of one more, padded with a blank, as Markdown reads it (``` `` ```json `` ```).
+
+    Text of several lines shows one of them, as a reader names it rather
+    than as an escaped line break: its first, cut short (``Here is the JSON…``),
+    or its last when ``last_line`` (a neighbour an edit comes after: the line
+    next to the edit)."""
+    shown = text.strip() or text
+    lines = shown.splitlines() if shown.strip() else [shown]
+    if len(lines) > 1:
+        shown = lines[-1].strip() if last_line else lines[0].rstrip() + "…"
+    shown = snippet(shown, CONTEXT_SHOWN)
     if "`" not in shown:
         return f"`{shown}`"
     fence = "`" * (max(len(run) for run in re.findall("`+", shown)) + 1)
@@ -145,6 +179,12 @@ def _is_word(word: str) -> bool:
 
 def _is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
+
+
+def _in_word(char: str) -> bool:
+    """A character of a word as a reader cuts text into words (``UTF-8``,
+    ``1.5e+3``, ``snake_case``)."""
+    return char.isalnum() or char in "_.+-"
 
 
 def _is_string(word: str) -> bool:
@@ -202,7 +242,7 @@ class _Describer:
         if following is not None and (previous is None or glued):
             return f"before {_quoted(tokens.word(following))}"
         if previous is not None:
-            return f"after {_quoted(tokens.word(previous))}"
+            return f"after {_quoted(tokens.word(previous), last_line=True)}"
         return f"at {self.where(start)}"
 
     def closing(self, placed: _Edit) -> str | None:
@@ -224,6 +264,30 @@ class _Describer:
                 return None
             parts.append(_open_brackets(len(closers)))
         return "close " + " and ".join(parts) if parts else None
+
+    def completing(self, placed: _Edit) -> str | None:
+        """``complete `tr` as `true` and close the 2 open brackets``: an
+        insertion at the end of the text that goes on with the word the text
+        was cut in, named by that word before and after, then what follows it."""
+        edit = placed.edit
+        offset = edit.offset
+        if edit.delete or not offset or not edit.insert[:1].isalnum():
+            return None
+        if not self.original[offset - 1].isalnum():  # a letter or digit goes on with one
+            return None
+        glued = next((n for n, char in enumerate(edit.insert) if not _in_word(char)), None)
+        glued = len(edit.insert) if glued is None else glued
+        start = offset
+        while start > 0 and _in_word(self.original[start - 1]):
+            start -= 1
+        head = self.original[start:offset]
+        phrase = f"complete {_quoted(head)} as {_quoted(head + edit.insert[:glued])}"
+        rest = "".join(edit.insert[glued:].split())
+        if not rest:
+            return phrase
+        if set(rest) <= _CLOSERS:
+            return f"{phrase} and close {_open_brackets(len(rest))}"
+        return f"{phrase} and append {_quoted(' '.join(edit.insert[glued:].split()))}"
 
     def own_lines(self, edit: Edit) -> str | None:
         """``insert `</b>` on a line of its own before `</a>` ``: an edit that
@@ -248,7 +312,11 @@ class _Describer:
         at_end = not self.original[edit.offset :].strip()
         if at_end:
             # closers laid out on lines of their own read as one line: `</a> </b>`
-            return self.closing(placed) or f"append {_quoted(' '.join(inserted.split()))}"
+            return (
+                self.closing(placed)
+                or self.completing(placed)
+                or f"append {_quoted(' '.join(inserted.split()))}"
+            )
         own = self.own_lines(edit)
         if own is not None:
             return own
@@ -258,10 +326,11 @@ class _Describer:
         crossing = tokens.across(placed.at)
         if crossing is not None:  # it completes a token that starts before it (a quote)
             started = self.repaired[crossing[1] : placed.at]
-            return f"insert {missing}{_quoted(inserted)} after {_quoted(started)}"
+            return f"insert {missing}{_quoted(inserted)} after {_quoted(started, last_line=True)}"
         previous = tokens.before(placed.at)
         if previous is not None:
-            return f"insert {missing}{_quoted(inserted)} after {_quoted(tokens.word(previous))}"
+            anchor = _quoted(tokens.word(previous), last_line=True)
+            return f"insert {missing}{_quoted(inserted)} after {anchor}"
         return f"insert {missing}{_quoted(inserted)} {self.near(tokens, placed.at, end)}"
 
     def _removed(self, edit: Edit) -> tuple[_Tokens, str]:
@@ -277,10 +346,20 @@ class _Describer:
             following = tokens.after(edit.end)
             if following is not None and tokens.word(following) in _CLOSERS:
                 return f"remove trailing {_quoted(shown)}"
+        if not _is_word(shown):  # a separator or other punctuation written twice
+            following = tokens.after(edit.end)
             neighbours = (following, tokens.before(edit.offset))
             if any(t is not None and tokens.word(t) == shown for t in neighbours):
-                kept = [t for t in tokens.tokens if t[2] <= edit.offset and tokens.word(t) != shown]
-                where = f"after {_quoted(tokens.word(kept[-1]))}" if kept else "at the start"
+                kept = [
+                    token
+                    for token in tokens.tokens
+                    if token[2] <= edit.offset and tokens.word(token).strip() not in ("", shown)
+                ]
+                where = (
+                    f"after {_quoted(tokens.word(kept[-1]), last_line=True)}"
+                    if kept
+                    else self.near(tokens, edit.offset, edit.end)
+                )
                 return f"remove extra {_quoted(shown)} {where}"
         return f"remove {_quoted(shown)} {self.near(tokens, edit.offset, edit.end)}"
 
@@ -288,7 +367,8 @@ class _Describer:
         edit = placed.edit
         tokens, removed = self._removed(edit)
         where = self.near(tokens, edit.offset, edit.end)
-        return f"replace {_quoted(removed)} with {_quoted(edit.insert)} {where}"
+        inserted = " ".join(edit.insert.split())  # closers on lines of their own: `} }`
+        return f"replace {_quoted(removed)} with {_quoted(inserted)} {where}"
 
     def quoting(self, first: _Edit, second: _Edit) -> str | None:
         """Two inserted quotes that make one string: ``put `a` in quotes``;
