@@ -114,6 +114,18 @@ def test_delimiters_attach_as_in_nearly_every_format(
             '{\n  "a": {\n    "b": 1\n  ,\n  "c": 2\n}\n',
             '{\n  "a": {\n    "b": 1\n  },\n  "c": 2\n}\n',
         ),
+        # whatever the file's style says (`]` glued to its last item three times)
+        (
+            "json",
+            '{\n  "a": ["x"],\n  "b": ["y"],\n  "c": [\n    "z"\n  ,\n  "d": ["w"]\n}\n',
+            '{\n  "a": ["x"],\n  "b": ["y"],\n  "c": [\n    "z"\n  ],\n  "d": ["w"]\n}\n',
+        ),
+        # the text's last closer, lost from its line before the final line break
+        (
+            "json",
+            '{\n  "a": {"b": 1},\n  "c": [1, 2]\n\n',
+            '{\n  "a": {"b": 1},\n  "c": [1, 2]\n}\n',
+        ),
         # an empty line between Lisp forms is no place for a closer
         (
             "sexp",
@@ -130,6 +142,25 @@ def test_a_lost_closer_goes_where_its_line_was_left(
     # the search inserted it right after what precedes the blanks
     after = len(original[:at].rstrip())
     assert polished(grammar, original, [Edit(after, 0, closer)]) == expected
+
+
+@pytest.mark.parametrize(
+    ("original", "expected"),
+    [
+        # the document's opener, lost from its first line
+        ('\n  "a": {"b": 1},\n  "c": {"d": 2}\n}\n', '{\n  "a": {"b": 1},\n  "c": {"d": 2}\n}\n'),
+        # an opener lost from a line of its own, indented as the line before
+        (
+            '[\n  {"a": 1},\n  \n    "a": 2\n  }\n]\n',
+            '[\n  {"a": 1},\n  {\n    "a": 2\n  }\n]\n',
+        ),
+    ],
+)
+def test_a_lost_opener_goes_where_its_line_was_left(original: str, expected: str) -> None:
+    at = next(i for i in range(len(original)) if original[i] != expected[i])
+    # the search inserted it right before what follows the blanks
+    before = at + len(original[at:]) - len(original[at:].lstrip())
+    assert polished("json", original, [Edit(before, 0, expected[at])]) == expected
 
 
 def test_the_files_own_style_decides_where_it_has_one() -> None:

@@ -92,10 +92,12 @@ def polish_layout(
                 for place in cost
             }
         usual = _usual(original, current)
-        better = [
+        traced = [place for place in _traced(original, current) if place in cost]
+        better = traced + [
             place
             for place in sorted(places, key=cost.__getitem__)
-            if cost[place] < cost[current] or (place in usual and cost[place] == cost[current])
+            if place not in traced
+            and (cost[place] < cost[current] or (place in usual and cost[place] == cost[current]))
         ]
         for place in better:
             trial = [*edits[:index], place, *edits[index + 1 :]]
@@ -252,6 +254,8 @@ def _placements(original: str, edits: list[Edit], index: int) -> list[Edit]:
         padded = _padded(original, start, end, inserted)
         if padded is not None:
             ats.append(padded)
+    if set(inserted) <= ATTACH_RIGHT:
+        ats += _left_open_for_opener(original, start, end)
     places = [Edit(at, 0, inserted) for at in ats if floor < at < ceiling]
     return [place for place in places if place != edit] if start < end else []
 
@@ -259,16 +263,40 @@ def _placements(original: str, edits: list[Edit], index: int) -> list[Edit]:
 def _left_open(original: str, start: int, end: int) -> list[int]:
     """The ends of the indented empty lines among the blanks ``start:end`` that
     are indented at least as deep as the line after the blanks: a closer that
-    was deleted from its own line leaves it so (``    }`` became ``    ``)."""
+    was deleted from its own line leaves it so (``    }`` became ``    ``).
+    Before the end of the text, an empty line that is not indented counts
+    too: the last closer of a text, lost from its line, leaves it empty
+    before the text's final line break (``]`` + line break + line break)."""
     lines = original[start:end].split("\n")
     if len(lines) < 3:
         return []
     following = len(lines[-1].expandtabs())
+    at_end = end == len(original)
     places: list[int] = []
     at = start + len(lines[0]) + 1
     for line in lines[1:-1]:
         indent = len(line.rstrip("\r").expandtabs())
-        if indent and indent >= following:
+        if (indent or at_end) and indent >= following:
+            places.append(at + len(line.rstrip("\r")))
+        at += len(line) + 1
+    return places
+
+
+def _left_open_for_opener(original: str, start: int, end: int) -> list[int]:
+    """The ends of the empty lines among the blanks ``start:end`` left for an
+    opener that was deleted from its own line: an indented one indented no
+    deeper than the line after the blanks (what it opens is indented
+    deeper), or the text's first line when the blanks start the text (the
+    ``{`` of a document, lost from its first line)."""
+    lines = original[start:end].split("\n")
+    if len(lines) < 2:
+        return []
+    following = len(lines[-1].expandtabs())
+    places = [len(lines[0].rstrip("\r"))] if start == 0 else []
+    at = start + len(lines[0]) + 1
+    for line in lines[1:-1]:
+        indent = len(line.rstrip("\r").expandtabs())
+        if indent and indent <= following:
             places.append(at + len(line.rstrip("\r")))
         at += len(line) + 1
     return places
@@ -327,28 +355,45 @@ def _open_before(brackets: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
     return None
 
 
+def _traced(original: str, edit: Edit) -> list[Edit]:
+    """Where the damage left a trace of ``edit``'s delimiter among the blanks
+    around it, which the file's style does not outweigh (the line it was
+    lost from, which a place elsewhere would leave as the damage left it
+    and change a line the damage did not touch): a closer on an empty line
+    left indented for it (:func:`_left_open`), an opener on one
+    (:func:`_left_open_for_opener`), a closer before the separator that
+    starts the line after the blanks (its line kept that: ``  ,`` was
+    ``  },``); none when there is no trace."""
+    start, end = _blanks_around(original, edit)
+    if set(edit.insert) <= CLOSERS:
+        left_open = _left_open(original, start, end)
+        if left_open:
+            return [Edit(left_open[-1], 0, edit.insert)]
+        if "\n" in original[start:end] and original[end : end + 1] in SEPARATORS:
+            return [Edit(end, 0, edit.insert)]
+    if set(edit.insert) <= ATTACH_RIGHT:
+        left_open = _left_open_for_opener(original, start, end)
+        if left_open:
+            return [Edit(left_open[-1], 0, edit.insert)]
+    return []
+
+
 def _usual(original: str, edit: Edit) -> list[Edit]:
-    """Where ``edit``'s delimiter usually goes among the blanks around it: right
+    """Where ``edit``'s delimiter usually goes among the blanks around it: where
+    the damage left a trace of it (:func:`_traced`), right
     after what precedes them (closers, separators), right before what follows
-    them (openers), a closer on an empty line left indented for it, after the
-    spaces when its opener is followed by one, before the separator that
-    starts the line after the blanks (the line it was lost from kept it),
+    them (openers), after the
+    spaces when its opener is followed by one,
     or on a line of its own after the text's last line break when its
     opener ends its line (the block's last line was lost, not just its
     bracket); else where it is."""
     start, end = _blanks_around(original, edit)
-    left_open = [Edit(at, 0, edit.insert) for at in _left_open(original, start, end)]
-    if set(edit.insert) <= CLOSERS and left_open:
-        return left_open[-1:]
+    traced = _traced(original, edit)
+    if traced:
+        return traced
     padded = _padded(original, start, end, edit.insert) if set(edit.insert) <= CLOSERS else None
     if padded is not None:
         return [Edit(padded, 0, edit.insert)]
-    if (
-        set(edit.insert) <= CLOSERS
-        and "\n" in original[start:end]
-        and original[end : end + 1] in SEPARATORS
-    ):
-        return [Edit(end, 0, edit.insert)]  # its line kept the separator after it: `  },`
     if (
         set(edit.insert) <= CLOSERS
         and edit.offset == end == len(original)
