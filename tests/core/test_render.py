@@ -92,6 +92,12 @@ def test_inserted_layout_is_named(lexer) -> None:  # type: ignore[no-untyped-def
     )
 
 
+def test_removed_layout_is_named_not_escaped(lexer) -> None:  # type: ignore[no-untyped-def]
+    joined = '{"a": 1,\n    "b": 2}'
+    assert describe_repair(joined, [Edit(8, 5)], lexer=lexer) == "Remove a line break after `,`"
+    assert describe_repair('{"a":   1}', [Edit(5, 3)], lexer=lexer) == "Remove 3 spaces after `:`"
+
+
 def test_a_lost_quote_and_quoting_a_word(lexer) -> None:  # type: ignore[no-untyped-def]
     text = '{"test": "node --test,\n "lint": "x"}'
     end = text.index(",\n")
@@ -220,7 +226,7 @@ def test_blanks_changed_in_a_line_s_indentation_read_as_indenting_it() -> None:
     tab = Edit(text.index("   value"), 3, "\t")
     assert describe_repair(text, [tab]) == "Indent `value: 2` by 5 spaces more"
     # blanks between words are no indentation
-    assert describe_repair("a  b\n", [Edit(1, 1, "")]) == "Remove ` ` after `a`"
+    assert describe_repair("a  b\n", [Edit(1, 1, "")]) == "Remove a space after `a`"
 
 
 def test_line_breaks_read_as_tokens_name_no_edit() -> None:

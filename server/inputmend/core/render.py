@@ -192,10 +192,15 @@ def _is_string(word: str) -> bool:
 
 
 def _layout(text: str) -> str:
-    if text == " ":
-        return "a space"
-    if text in ("\n", "\r\n"):
-        return "a line break"
+    """Blanks as a reader names them (``a line break``, ``2 spaces``): a
+    line break's indentation is not named, and blanks are never quoted as
+    escapes."""
+    breaks = text.count("\n")
+    if breaks and not text.strip():
+        return "a line break" if breaks == 1 else f"{breaks} line breaks"
+    for blank, name in ((" ", "space"), ("\t", "tab")):
+        if text and text == blank * len(text):
+            return f"a {name}" if len(text) == 1 else f"{len(text)} {name}s"
     return _quoted(text)
 
 
@@ -341,7 +346,9 @@ class _Describer:
     def deletion(self, placed: _Edit) -> str:
         edit = placed.edit
         tokens, removed = self._removed(edit)
-        shown = removed.strip() or removed
+        if not removed.strip():
+            return f"remove {_layout(removed)} {self.near(tokens, edit.offset, edit.end)}"
+        shown = removed.strip()
         if shown in _SEPARATORS:
             following = tokens.after(edit.end)
             if following is not None and tokens.word(following) in _CLOSERS:
