@@ -302,6 +302,12 @@ def test_a_text_read_back_from_its_escapes_is_named_by_them() -> None:
     assert not describe_repair('"a\\tb"', [Edit(2, 2, "\t")]).startswith("Unescape")
 
 
+def test_text_cut_short_ends_after_a_word() -> None:
+    answer = "Here is the configuration you asked for:\n[a]\nb = 1\n"
+    title = describe_repair(answer, [Edit(0, answer.index("["))])
+    assert title == "Remove `Here is the…` before `[`"
+
+
 def test_text_of_several_lines_is_named_by_one_line() -> None:
     answer = 'Here is the JSON:\n```json\n{"a": 1}\n```\n'
     start = answer.index("{")

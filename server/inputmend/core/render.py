@@ -157,14 +157,19 @@ def _quoted(text: str, *, last_line: bool = False) -> str:
     text that holds backticks in a run
     of one more, padded with a blank, as Markdown reads it (``` `` ```json `` ```).
 
-    Text of several lines shows one of them, as a reader names it rather
-    than as an escaped line break: its first, cut short (``Here is the JSON…``),
-    or its last when ``last_line`` (a neighbour an edit comes after: the line
-    next to the edit)."""
+    Text cut short ends after a word when a blank is near the limit
+    (``Here is the fixed…``).  Text of several lines shows one of them, as a
+    reader names it rather than as an escaped line break: its first, cut
+    short (``Here is the JSON…``), or its last when ``last_line`` (a
+    neighbour an edit comes after: the line next to the edit)."""
     shown = text.strip() or text
     lines = shown.splitlines() if shown.strip() else [shown]
     if len(lines) > 1:
         shown = lines[-1].strip() if last_line else lines[0].rstrip() + "…"
+    if len(shown) > CONTEXT_SHOWN:  # cut short after a word where one ends near the limit
+        blank = shown.rfind(" ", 0, CONTEXT_SHOWN)
+        if blank > CONTEXT_SHOWN // 3:
+            shown = shown[:blank] + "…"
     shown = snippet(shown, CONTEXT_SHOWN)
     if "`" not in shown:
         return f"`{shown}`"
