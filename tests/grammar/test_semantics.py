@@ -136,6 +136,29 @@ def test_inih_refuses_only_names_without_values_before_the_first_section(
 
 
 @pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("[s]\npackage_dir =\n=src\n", "=src", "an empty name"),
+        ("[s]\n  : x\n", ": x", "an empty name"),  # indented, after no named pair
+        ("[a]\nx = 1\ntestenv:docs]\ny = 2\n", "testenv", "header without its '['"),
+        ("[a]\nx = 1\n  dev=1]\n", None, None),  # a continuation line: a value
+        ("[a]\nincrease_columns=]\n", None, None),  # a value `]`, after no name
+        ("[a]\nk = [1]\n", None, None),
+    ],
+)
+def test_inih_refuses_names_no_ini_file_writes(
+    text: str, line: str | None, message: str | None
+) -> None:
+    found = check_inih(text)
+    if line is None or message is None:
+        assert found.valid
+        return
+    assert found.verdict is Verdict.INCORRECT
+    assert found.error_offset == text.index(line)
+    assert message in found.message
+
+
+@pytest.mark.parametrize(
     ("grammar", "loader"),
     [("toml", "tomllib"), ("csv", "csv"), ("xml", "expat"), ("yaml", "yaml"), ("ini", "inih")],
 )

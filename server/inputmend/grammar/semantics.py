@@ -179,45 +179,89 @@ def check_configparser(text: str) -> Feedback:
 _INI_HEADER = re.compile(r"[ \t\f\v]*\[")
 _INI_COMMENT = re.compile(r"[ \t\f\v]*[;#]")
 _INI_PAIR = re.compile(r"[^=:]*[=:][ \t\f\v]*(?P<value>[^\r]*)")
+# a name line whose text ends in `]` after a name, with no `[` before it
+_INI_BRACKETLESS = re.compile(r"[^\[\r]*[^\[\]\s=:]\][ \t\f\v]*\r?")
+# a line that may be an empty name or a name line ending in `]`
+_INI_SUSPECT = re.compile(r"^[ \t\f\v]*[=:]|^[^\[\r\n]*[^\[\]\s=:]\][ \t\f\v]*\r?$", re.MULTILINE)
 
 
 def check_inih(text: str) -> Feedback:
-    """inih's reading (the grammar's) of a document that puts its names in
-    sections: before the first ``[section]`` header it may have names with
-    values (inih's global names), but when every line there that inih reads
-    as a name has no value (no text after its ``=`` or ``:``, no
-    continuation line), that name is a line of prose above the data
-    (``Here is the file:``), not a name of the document, and the document is
-    refused at its line.  A document without a header is inih's alone:
-    nothing then tells a name without a value from prose.  Only texts the
-    grammar accepts are asked, so every line is blank, a comment, a header, a
-    pair or a continuation."""
-    valueless: int | None = None
-    continued = False
+    """inih's reading (the grammar's), less three kinds of line it reads as
+    a name and that no INI file writes as one (none of the corpus's INI
+    documents has one, outside its section headers and continuation lines):
+
+    - a line of prose above the data: in a document that puts its names in
+      sections, when every line before the first ``[section]`` header that
+      inih reads as a name has no value (no text after its ``=`` or ``:``,
+      no continuation line), that name is a line of prose (``Here is the
+      file:``), not inih's global name.  A document without a header is
+      inih's alone: nothing then tells a name without a value from prose;
+    - an empty name (``=src``): a continuation line that lost its
+      indentation (``package_dir =`` then ``    =src``);
+    - a name line that ends in ``]`` after a name and has no ``[``
+      (``testenv:docs]``): a section header that lost its ``[``, which inih
+      reads as the name ``testenv`` and its value ``docs]``.
+
+    Refused at the start of that line.  Only texts the grammar accepts are
+    asked, so every line is blank, a comment, a header, a pair or a
+    continuation."""
+    # without a suspect line, nothing is left to read once prose is ruled out
+    suspect = _INI_SUSPECT.search(text) is not None
+    valueless: int | None = None  # the first name without a value, while no name has one
+    prose = True  # every name so far is before the first header and has no value
+    named = False  # after a pair with a name: an indented line continues its value
     offset = 0
     for line in text.splitlines(keepends=True):
         start, offset = offset, offset + len(line)
         body = line.rstrip("\r\n")
         if not body.strip() or _INI_COMMENT.match(body):
             continue
-        if _INI_HEADER.match(body) and not (continued and body[:1] in " \t\f\v"):
-            if valueless is None:
+        if named and body[:1] in " \t\f\v":
+            if not suspect:
+                return COMPLETE  # a continuation line: the name before has a value after all
+            prose = False
+            continue
+        if _INI_HEADER.match(body):
+            if prose and valueless is not None:
+                return _refused(
+                    text,
+                    valueless,
+                    "a name without a value, and no name with one, before the first "
+                    "[section] header: a line of prose?",
+                )
+            if not suspect:
                 return COMPLETE
-            return Feedback(
-                Verdict.INCORRECT,
-                _line_start(text, text.count("\n", 0, valueless) + 1),
-                "a name without a value, and no name with one, before the first "
-                "[section] header: a line of prose?",
-            )
-        if continued and body[:1] in " \t\f\v":
-            return COMPLETE  # the name before has a value after all
+            prose = named = False
+            continue
         pair = _INI_PAIR.match(body)
-        if pair is None or pair.group("value").strip():
-            return COMPLETE
-        if valueless is None:
+        if pair is None:
+            continue
+        indent = len(body) - len(body.lstrip(" \t\f\v"))
+        if body[indent] in "=:":
+            return _refused(
+                text,
+                start + indent,
+                "an empty name: a continuation line that lost its indentation?",
+            )
+        if _INI_BRACKETLESS.fullmatch(body):
+            return _refused(
+                text,
+                start + indent,
+                "a name line ending in ']': a [section] header without its '['?",
+            )
+        named = True
+        if prose and pair.group("value").strip():
+            if not suspect:
+                return COMPLETE
+            prose = False
+        elif prose and valueless is None:
             valueless = start
-        continued = True
     return COMPLETE
+
+
+def _refused(text: str, offset: int, message: str) -> Feedback:
+    """Incorrect at the first non-blank character of the line ``offset`` is on."""
+    return Feedback(Verdict.INCORRECT, _line_start(text, text.count("\n", 0, offset) + 1), message)
 
 
 def _ini_message(error: configparser.Error) -> str:
