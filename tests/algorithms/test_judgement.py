@@ -944,6 +944,18 @@ def test_a_phrase_made_a_name_counts_its_words() -> None:
     assert judge(yaml, listed, listed.replace("args", "args:")).phrase == 0
 
 
+def test_a_separator_inside_a_word_divides_it() -> None:
+    # a lone word that lost its comment marker cut into a name and a value
+    ini = _lexer("ini")
+    original = "[Desktop Entry]\ndefault\nType=Application\n"
+    cut = judge(ini, original, original.replace("default", "defaul:t"))
+    assert (cut.divided, cut.phrase) == (1, 0)
+    # a separator next to a blank divides between words, as before
+    named = judge(ini, original, original.replace("default", "default:"))
+    assert named.divided == 0
+    assert judge(ini, original, original.replace("default", "#default")).divided == 0
+
+
 def test_a_name_the_document_gives_values_elsewhere_is_followed_by_a_value() -> None:
     yaml = _lexer("yaml")
     # `name` names values in the other jobs: the words after it are a value

@@ -118,7 +118,8 @@ class Features:
     """Values of the input the repair divides into several tokens by
     putting a delimiter between their words (``Judgement.divided``:
     ``This is prose`` as ``This: is prose``, a key made of a phrase's first
-    word; also ``key value`` as ``key: value``, a lost delimiter put back)."""
+    word; also ``key value`` as ``key: value``, a lost delimiter put back;
+    or punctuation put inside a word, ``defaul:t``)."""
     phrase: int = 0
     """Words a divided value holds after the inserted punctuation beyond the
     first (``Judgement.phrase``: ``TODO: check this value`` has 2): a line

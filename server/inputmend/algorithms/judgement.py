@@ -102,8 +102,10 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
 ``divided``
     Data tokens of the input that the repair divides by putting punctuation
     between their words (``This is prose`` as ``This: is prose``; also ``key
-    value`` as ``key: value``, a lost delimiter put back): one value becomes
-    two, which is the repair or a misreading, as the data decides.
+    value`` as ``key: value``, a lost delimiter put back) or inside a word
+    (``default`` as ``defaul:t``, a lone word cut into a name and a value;
+    ``h9`` as ``h=9``, no phrase on either side): one value becomes two,
+    which is the repair or a misreading, as the data decides.
 ``phrase``
     Of the values ``divided``, the words after the inserted punctuation on
     its line beyond the first, and before it beyond the first where it is
@@ -1636,6 +1638,8 @@ class _Assessment:
                 low, high = self.lows[position], self.highs[position]
                 runs = _runs(_within(self.inserted, low + 1, high))
                 dividing = [run for run in runs if self._between_words(run)]
+                if not dividing and any(self._cuts_word(run) for run in runs):
+                    self.divided += 1  # a word cut in two: no phrase on either side
                 if dividing:
                     self.divided += 1
                     # on the punctuation's line: a value read over lines is a
@@ -1775,6 +1779,18 @@ class _Assessment:
         inserted = self.repaired[start:end]
         return any(not (c.isalnum() or c.isspace()) for c in inserted) and (
             self.repaired[start - 1 : start].isspace() or self.repaired[end : end + 1].isspace()
+        )
+
+    def _cuts_word(self, run: tuple[int, int]) -> bool:
+        """Is the text inserted at ``run`` punctuation between two letters or
+        digits of the repaired text (``defaul:t``: one word cut in two, a
+        name and a value made of its two ends)?"""
+        start, end = run
+        repaired = self.repaired
+        return (
+            not any(c.isalnum() or c.isspace() for c in repaired[start:end])
+            and repaired[start - 1 : start].isalnum()
+            and repaired[end : end + 1].isalnum()
         )
 
     def _hidden(self, token: Lexeme) -> bool:
