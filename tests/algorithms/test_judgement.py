@@ -956,6 +956,20 @@ def test_a_separator_inside_a_word_divides_it() -> None:
     assert judge(ini, original, original.replace("default", "#default")).divided == 0
 
 
+def test_a_block_comment_run_on_to_a_later_comments_closer_is_closed_on_its_line() -> None:
+    # `/* see issue 42` lost its `*/`: the lexer reads it on to the closer of
+    # `/* Linting */`, over the data between; closing it where its line
+    # ends makes that data data again, which is the repair, not a change
+    jsonc = _lexer("jsonc")
+    original = '{\n  "a": [1]\n  /* see issue 42\n  ,\n  /* Linting */\n  "b": 1\n}\n'
+    closed = judge(jsonc, original, original.replace("issue 42", "issue 42 */"))
+    assert closed.changed == 0
+    # a comment closed on a later line that holds no opener again is the
+    # input's own: reading its text as data changes it
+    own = '{\n  "a": [1]\n  /* see issue 42\n  , "c": 2 */\n  "b": 1\n}\n'
+    assert judge(jsonc, own, own.replace("issue 42", "issue 42 */")).changed == 1
+
+
 def test_a_name_the_document_gives_values_elsewhere_is_followed_by_a_value() -> None:
     yaml = _lexer("yaml")
     # `name` names values in the other jobs: the words after it are a value

@@ -1954,9 +1954,12 @@ class _Assessment:
     def _uncommented(self, position: int) -> bool:
         """Does the repaired text read a token that is not layout where the
         input's comment at ``position`` was (its text made data)?  Not for a
-        comment the input never closed (it ran on over the data: closing it
-        is the repair)."""
-        if self.before[position].partial:
+        comment the input never closed, nor for one that holds its opener
+        again on a later line (``/* see issue 42`` then ``/* Linting */``
+        further on: it ran on to the next comment's closer): it ran on over
+        the data, and closing it is the repair."""
+        token = self.before[position]
+        if token.partial or _runs_on(token.value):
             return False
         low, high = self.lows[position], self.highs[position]
         index = bisect.bisect_left(self.after_starts, low)
@@ -2755,6 +2758,23 @@ def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
 
 _SEPARATORS = ",;:=|"
 """Punctuation that separates: between items, or a name and its value."""
+_OPENER = re.compile(r"[^\w\s]{2}")
+
+
+def _runs_on(comment: str) -> bool:
+    """Is ``comment`` a block comment (its first two characters and its
+    last one punctuation, ``/* ... */``) that holds its opener again after
+    its first line break: a comment that lost its closer, read on to the
+    closer of a later one?"""
+    opener = _OPENER.match(comment)
+    line_break = comment.find("\n")
+    return (
+        opener is not None
+        and line_break >= 0
+        and not comment.rstrip()[-1:].isalnum()
+        and opener.group() in comment[line_break:]
+    )
+
 
 _KINDS = ("([{<", ")]}>", "\"'`\u2018\u2019\u201c\u201d", _SEPARATORS)
 """Punctuation by kind: openers, closers, quotes, separators."""
