@@ -319,6 +319,13 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("toml", "[tool]\nflag = True\n", "[tool]\nflag = true\n"),
         ("toml", "[tool]\nname = hello world\n", '[tool]\nname = "hello world"\n'),
         ("toml", "[tool]\n  my key = 1\n", '[tool]\n  "my key" = 1\n'),
+        # a value that starts with punctuation no TOML value starts with is text
+        ("toml", "[deps]\nserde = ^1.0 # pinned\n", '[deps]\nserde = "^1.0" # pinned\n'),
+        (
+            "toml",
+            "[deps]\nx = { version = >=0.3, optional = true }\n",
+            '[deps]\nx = { version = ">=0.3", optional = true }\n',
+        ),
         ("ini", "[a\r\nx = 1\r\n", "[a]\r\nx = 1\r\n"),  # a line end of \r\n too
         # a tab among lines indented by four: as deep as its siblings
         ("yaml", "db:\n\timage: x\n    env: 1\n", "db:\n    image: x\n    env: 1\n"),
