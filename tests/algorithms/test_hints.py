@@ -410,6 +410,25 @@ def test_what_users_get_wrong_in_each_format(grammar: str, damaged: str, repaire
     assert repaired in _texts(grammar, damaged)
 
 
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        "job:\n  steps:\n  - uses: a\n    with: b\n  FIXME\n  - run: c\n",  # between items
+        "env:\n  global:\n  default\n  - A=1\n",  # above the items of a key with no value
+    ],
+)
+def test_a_word_alone_above_items_the_lines_above_hold_is_no_key(damaged: str) -> None:
+    # a colon would move the items below out of their sequence into the
+    # new key's value: the word is a comment that lost its `#`
+    word = next(line for line in damaged.splitlines() if ":" not in line and "-" not in line)
+    assert not any(word + ":" in text for text in _texts("yaml", damaged))
+
+
+def test_a_word_alone_above_its_compact_sequence_is_a_key() -> None:
+    damaged = "job:\n  runs-on: linux\n  steps\n  - run: make\n"
+    assert damaged.replace("steps", "steps:") in _texts("yaml", damaged)
+
+
 def test_csv_quotes_are_proposed_at_every_field_the_ranking_chooses() -> None:
     text = 'name,amount\n"Lee, Ann",1\nMüller, Zoë",2\n"Chen, Mei",3\n'
     assert text.replace("Müller", '"Müller') in _texts("csv", text)
