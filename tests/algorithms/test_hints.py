@@ -404,6 +404,17 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("yaml", "steps:\n  - `make`\n", 'steps:\n  - "`make`"\n'),
         # a key that lost its colon before its comment
         ("yaml", "a: 1\nfunding # your name\nb: 2\n", "a: 1\nfunding: # your name\nb: 2\n"),
+        # double quotes inside a double-quoted value: single quotes around it
+        (
+            "yaml",
+            'name: x\ndescription: "A tool for "fixing" data"\n',
+            "name: x\ndescription: 'A tool for \"fixing\" data'\n",
+        ),
+        (
+            "yaml",
+            'sizes:\n  - "a 15" laptop, it\'s new"\n',
+            "sizes:\n  - 'a 15\" laptop, it''s new'\n",
+        ),
     ],
 )
 def test_what_users_get_wrong_in_each_format(grammar: str, damaged: str, repaired: str) -> None:
