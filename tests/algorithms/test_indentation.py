@@ -68,3 +68,12 @@ def test_the_line_before_the_error_moves_where_the_error_s_line_would_nest_off_s
     meant = "jobs:\n  build:\n    name: b\n    runs-on: x\n    steps:\n      - run: make\n"
     assert meant in found
     assert "jobs:\n  build:\n    name: b\n  runs-on: x\n  steps:\n      - run: make\n" not in found
+
+
+def test_a_line_of_prose_is_not_moved_under_a_key_without_a_value() -> None:
+    # indented, `see issue 42` would be the value of `liberapay`: it is a
+    # comment that lost its `#`, no line that lost its indentation
+    text = "github: me\nliberapay: # your name\nsee issue 42\nissuehunt: # yours\n"
+    assert not any("\n see issue 42" in found for found in _texts(text))
+    # a word or two is no prose: `data:` above it may be its key
+    assert _texts("items:\n  data:\n  ready now\n")

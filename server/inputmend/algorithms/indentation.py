@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
+from inputmend.core.loss import prose
 from inputmend.core.model import Edit, Repair, apply_edits, distance
 from inputmend.core.oracle import Oracle
 from inputmend.oracles.wrappers import metered
@@ -137,6 +138,36 @@ def _preferred(
     return sorted(columns, key=lambda column: column >= following)
 
 
+def _content(text: str, line: _Line) -> str:
+    """The text of ``line`` without its indentation, line break and comment."""
+    end = text.find("\n", line.start)
+    return text[line.start : len(text) if end < 0 else end].split(" #")[0].strip()
+
+
+def _valued(text: str, lines: list[_Line], moved: list[int], by: int) -> bool:
+    """Would moving the lines ``moved`` by ``by`` columns put a line of prose
+    (:func:`~inputmend.core.loss.prose`) deeper than the line of data above
+    it, a key whose ``:`` ends its line (no value, not a block scalar's
+    header), where it was not deeper before?  The prose would become that
+    key's value: ``liberapay: # your name`` and ``see issue 42`` below it is
+    a key without a value and a comment that lost its ``#``; indented, the
+    comment's words are the key's value."""
+    shifted = set(moved)
+    for index in {*moved, moved[-1] + 1}:
+        if index >= len(lines) or lines[index].blank or not prose(_content(text, lines[index])):
+            continue
+        above = next((i for i in range(index - 1, -1, -1) if not lines[i].blank), None)
+        if above is None or lines[above].block_header:
+            continue
+        if not _content(text, lines[above]).endswith(":"):
+            continue
+        before = lines[index].indent - lines[above].indent
+        after = before + (by if index in shifted else 0) - (by if above in shifted else 0)
+        if before <= 0 < after:
+            return True
+    return False
+
+
 def _block(lines: list[_Line], index: int) -> list[int]:
     """Line ``index`` and the lines nested under it (more indented, up to the
     next that is not; blank lines within go along)."""
@@ -217,8 +248,9 @@ def reindent_repairs(
             ways = [[index], block] if len(block) > 1 else [[index]]
             for moved in ways:
                 for column in _preferred(text, lines, index, moved, _columns(lines, index)):
-                    edits = _shift(lines, moved, column - lines[index].indent)
-                    if edits is None:
+                    by = column - lines[index].indent
+                    edits = _shift(lines, moved, by)
+                    if edits is None or _valued(text, lines, moved, by):
                         continue
                     candidate = apply_edits(text, edits)
                     if candidate not in repairs and checked.check(candidate).valid:
