@@ -229,8 +229,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     (``@@@``): not data for the ranking, but the loss rule counts them, so that
     deleting a long run of anything is never done unasked.  One overwritten
     by punctuation of its kind is re-read, not deleted (the ``(`` of a
-    Python tuple as ``[``, a ``;`` as ``,``); TOML's ``&main`` written
-    ``"main"`` loses its ``&``.
+    Python tuple as ``[``, a ``;`` as ``,``); TOML's ``§main`` written
+    ``"main"`` loses its ``§``.
 
 Edits are judged character by character where they replace one for one,
 and apart where they keep characters between (``('a'`` rewritten as
