@@ -329,6 +329,22 @@ def test_text_a_repair_turns_into_a_comment_is_commented_not_lost() -> None:
     assert (kept.commented, kept.data_lost) == (0, 0)
 
 
+def test_a_comment_that_holds_the_closer_of_its_line_s_bracket_is_data() -> None:
+    yaml = _lexer("yaml")
+    # `#1]` cannot be a comment inside the `[` it closes: the value needed quotes
+    text = "files:\n  - [/dev/null #1]\nnext: 2\n"
+    closed = judge(yaml, text, "files:\n  - [/dev/null] #1]\nnext: 2\n")
+    assert (closed.commented, closed.tail_commented, closed.data_lost) == (3, 3, 0)
+    assert not closed.harmless
+    after = judge(yaml, text, "files:\n  - [/dev/null #1]\n  ]\nnext: 2\n")
+    assert after.commented == 3
+    quoted = judge(yaml, text, 'files:\n  - ["/dev/null #1"]\nnext: 2\n')
+    assert (quoted.commented, quoted.tail_commented) == (0, 0)
+    # a comment after the bracket it would close, closed before it, is a comment
+    kept = "tags: [a, b] # see ]\nnext: x y: z\n"
+    assert judge(yaml, kept, 'tags: [a, b] # see ]\nnext: "x y: z"\n').commented == 0
+
+
 def test_a_line_of_prose_commented_whole_is_counted_apart() -> None:
     ini = _lexer("ini")
     text = "[server]\nthis is a comment\nport = 8080\n"

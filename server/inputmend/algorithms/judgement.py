@@ -261,6 +261,7 @@ from inputmend.core.budget import BudgetExhausted
 from inputmend.core.loss import plain_words, prose, significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
 from inputmend.core.text import first_on_line, line_at, line_start
+from inputmend.grammar.syntax import Brackets, brackets_of
 from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
 
 LOOKAROUND = 512
@@ -2031,14 +2032,20 @@ class _Assessment:
         original, mapping = self.original, self.mapping
         comments = [t for t in self.before if t.role is Role.LAYOUT]
         starts = {t.start for t in comments}
-        inside = {offset for t in comments for offset in range(t.start, t.end)}
+        inside = {
+            offset
+            for t in comments
+            if not self._hides_closer(t)
+            for offset in range(t.start, t.end)
+        }
         for lexeme in self.after:
             if lexeme.role is not Role.LAYOUT:
                 continue
             added = set(_within(self.inserted, lexeme.start, lexeme.end))
             repaired = self.repaired
             first = lexeme.start
-            if first not in added and mapping.behind(first) not in starts:
+            head = next((p for p in range(first, lexeme.end) if not repaired[p].isspace()), first)
+            if first not in added and not {mapping.behind(first), mapping.behind(head)} & starts:
                 # a layout lexeme that takes in the line break before the
                 # comment (YAML's): the comment starts at its inserted marker
                 first = next((p for p in sorted(added) if not repaired[p].isspace()), lexeme.end)
@@ -2075,6 +2082,58 @@ class _Assessment:
         return (
             [offset for offset in offsets if not original[offset].isspace()],
             [offset for offset in trailing if not original[offset].isspace()],
+        )
+
+    def _hides_closer(self, comment: Lexeme) -> bool:
+        """Does the input's ``comment`` hold, on its line, the closer of a
+        bracket opened before it on that line and not closed there
+        (``[/dev/null #1]``, ``[a, b #1, c]``), and does the repaired text
+        still read it as a comment (:meth:`_still_comment`)?  A comment
+        cannot close the collection it stands in: its marker is text of a
+        value that needed quotes, and a repair that closes the bracket
+        before it, or after its line, leaves the rest of the line hidden as
+        a comment, the input's closer with it.  Its text is read as data
+        that the repair comments out.  The brackets are read as the
+        grammar's bracket pattern reads them
+        (:func:`~inputmend.grammar.syntax.brackets_of`: strings and
+        comments hide them)."""
+        lexer = self.judge.lexer
+        brackets = brackets_of(lexer.grammar) if isinstance(lexer, GrammarLexer) else None
+        original = self.original
+        start = comment.start
+        while start < comment.end and original[start].isspace():
+            start += 1
+        end = original.find("\n", start, comment.end)
+        body = original[start : comment.end if end < 0 else end]
+        if brackets is None or not body or not any(c in body for c in brackets.closers):
+            return False
+        line = original.rfind("\n", 0, start) + 1
+        expected: list[tuple[str, ...]] = []  # the closers each open bracket may take
+        for match in brackets.finditer(original[line:start]):
+            if match.group("o") is not None:
+                closer = _OPENERS.get(match.group("o"))
+                expected.append(brackets.closers if closer is None else (closer,))
+            elif match.group("c") is not None and expected:
+                expected.pop()
+        return (
+            bool(expected)
+            and any(closer in body for closer in expected[-1])
+            and self._still_comment(brackets, start)
+        )
+
+    def _still_comment(self, brackets: Brackets, start: int) -> bool:
+        """Does the repaired text, read from the start of its line by the
+        bracket pattern, begin a comment (a token that hides brackets) where
+        the input's comment begins at ``start``?  A repair that quotes the
+        value around the marker makes it a string's text."""
+        repaired, position = self.repaired, self.mapping.start(start)
+        if position >= len(repaired) or repaired[position] != self.original[start]:
+            return False
+        line = repaired.rfind("\n", 0, position) + 1
+        end = repaired.find("\n", position)
+        return any(
+            match.group("s") is not None and line + match.start() == position
+            for match in brackets.finditer(repaired[line : len(repaired) if end < 0 else end])
         )
 
     def _prose_commented(self) -> int:
@@ -2139,6 +2198,10 @@ class _Assessment:
                     continue
                 lost += char.isalnum()
                 junk += not char.isalnum() and not self._overwritten_alike(offset, char)
+            elif hidden and token.role is Role.LAYOUT:
+                # a comment of the input read as data (:meth:`_hides_closer`)
+                commented += 1
+                tail += offset in self.trailing
             elif index in self.kept or index in self.retyped:
                 continue
             elif token.role is Role.STRUCTURE and token.foreign is None:

@@ -103,14 +103,15 @@ def not_completed(context: RepairContext, found: tuple[Repair, ...]) -> bool:
     before, needs nothing else: at its end (its parse boundary) edits can only
     insert, and completion already inserted the least that makes it valid.
     (A completion that changes how tokens read, or closes a string that ran
-    on past its line after a lost quote, is not enough.)"""
+    on past its line after a lost quote, or leaves a comment hiding the
+    closer it appends, ``[/dev/null #1]``, is not enough.)"""
     if context.feedback.verdict is not Verdict.INCOMPLETE:
         return True
     completed = [r for r in found if r.algorithm == ALGORITHM]
     if not completed:
         return True
     return not any(
-        judgement.changed == 0 and judgement.absorbed == 0
+        judgement.changed == 0 and judgement.absorbed == 0 and judgement.commented == 0
         for judgement in map(context.judge, completed)
     )
 
