@@ -319,6 +319,7 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("toml", "[tool]\nflag = True\n", "[tool]\nflag = true\n"),
         ("toml", "[tool]\nname = hello world\n", '[tool]\nname = "hello world"\n'),
         ("toml", "[tool]\n  my key = 1\n", '[tool]\n  "my key" = 1\n'),
+        ("toml", "[package]\nedition = 2018 and more\n", '[package]\nedition = "2018 and more"\n'),
         # a value that starts with punctuation no TOML value starts with is text
         ("toml", "[deps]\nserde = ^1.0 # pinned\n", '[deps]\nserde = "^1.0" # pinned\n'),
         (
