@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inputmend.algorithms.fieldforms import FEW, ColumnForms, forms
+from inputmend.algorithms.fieldforms import FEW, SPAN, ColumnForms, forms, number
 
 
 def test_a_number_s_forms_are_its_kind_sign_and_digits_before_and_after_the_point() -> None:
@@ -40,3 +40,19 @@ def test_a_column_of_few_values_and_records_of_another_width_say_nothing() -> No
     assert not ColumnForms.of(rows, 3).strange(0, "N/A")
     assert not ColumnForms.of(_table(), 4).strange(0, "N/A")  # no record of four fields
     assert not ColumnForms.of(_table(), 3).strange(3, "N/A")  # no such column
+
+
+def test_a_number_far_outside_its_column_s_span_is_strange() -> None:
+    rows = [[f"0.{40 + 6 * n}", f"1.{30 + 2 * n}"] for n in range(SPAN)]  # 0.40-0.82, 1.30-1.44
+    columns = ColumnForms.of(rows, 2)
+    assert columns.strange(0, "1.38")  # a second column's value
+    assert columns.strange(1, "0.72")
+    assert not columns.strange(0, "0.86")  # beyond the end, by less than the margin
+    assert not ColumnForms.of(rows[: SPAN - 1], 2).strange(0, "1.38")  # too few numbers
+
+
+def test_a_number_is_read_where_the_field_holds_one_and_is_finite() -> None:
+    assert number(' "-4.5e2" ') == -450.0
+    assert number("1e999") is None
+    assert number("N/A") is None
+    assert number("") is None

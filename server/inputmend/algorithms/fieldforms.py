@@ -14,11 +14,15 @@ point; for other text, its letters and digits written as one ``a`` or
 ``9`` a run (``a/a`` for ``N/A``, ``9a`` for ``9E``, ``a a a.`` for
 ``Envoy Air Inc.``).  Each form is counted on its own, so a value fits
 when each of them has been seen in its column, not necessarily together.
-Pure functions and immutable values.
+Columns of numbers of one form still differ in their size (loads of 0.4 to
+0.9 next to prices of 1.3 to 1.5): a number far outside the span of its
+column's numbers (beyond its ends by more than :data:`MARGIN` of its
+width) does not belong there either.  Pure functions and immutable values.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -26,6 +30,13 @@ from dataclasses import dataclass
 FEW = 4
 """Values a column needs before a form that none of them has counts against
 a value (fewer say too little about the column)."""
+SPAN = 8
+"""Numbers a column needs before a number far outside their span counts
+against a value: a few values' span is narrow by chance."""
+MARGIN = 0.25
+"""How far beyond the ends of its column's span, as a share of the span's
+width, a number may lie and still fit (a column's sample seldom holds its
+smallest and largest values)."""
 
 _NUMBER = re.compile(r"[-+]?(\d*)(?:\.(\d*))?(?:[eE][-+]?\d+)?")
 _WORD = re.compile(r"[^\W\d_]+")
@@ -35,7 +46,7 @@ _DIGITS = re.compile(r"\d+")
 def forms(value: str) -> tuple[str, ...]:
     """The forms of one field's text (blanks and quotes around it left out;
     none for an empty field, which fits any column)."""
-    value = value.strip().strip('"').strip()
+    value = _bare(value)
     if not value:
         return ()
     number = _NUMBER.fullmatch(value)
@@ -51,13 +62,31 @@ def forms(value: str) -> tuple[str, ...]:
     return kind, _DIGITS.sub("9", _WORD.sub("a", value))
 
 
+def _bare(value: str) -> str:
+    """A field's text without the blanks and quotes around it."""
+    return value.strip().strip('"').strip()
+
+
+def number(value: str) -> float | None:
+    """The number a field holds (None for other text, an empty field and
+    what is not finite)."""
+    value = _bare(value)
+    found = _NUMBER.fullmatch(value)
+    if found is None or not (found.group(1) or found.group(2)):
+        return None
+    read = float(value)
+    return read if math.isfinite(read) else None
+
+
 @dataclass(frozen=True)
 class ColumnForms:
     """The forms (:func:`forms`) the values of each column of a table have
-    shown, and how many non-empty values each column had."""
+    shown, how many non-empty values each column had, and the smallest and
+    largest of its numbers and how many it had."""
 
     seen: tuple[frozenset[str], ...]
     counts: tuple[int, ...]
+    spans: tuple[tuple[float, float, int], ...] = ()
 
     @classmethod
     def of(cls, records: Iterable[Sequence[str]], width: int) -> ColumnForms:
@@ -65,6 +94,7 @@ class ColumnForms:
         ``width`` fields; the others are left out (one may be the damaged)."""
         seen: list[set[str]] = [set() for _ in range(width)]
         counts = [0] * width
+        numbers: list[list[float]] = [[] for _ in range(width)]
         for record in records:
             if len(record) != width:
                 continue
@@ -73,11 +103,24 @@ class ColumnForms:
                 if found:
                     seen[column].update(found)
                     counts[column] += 1
-        return cls(tuple(frozenset(column) for column in seen), tuple(counts))
+                read = number(value)
+                if read is not None:
+                    numbers[column].append(read)
+        spans = tuple((min(n, default=0.0), max(n, default=0.0), len(n)) for n in numbers)
+        return cls(tuple(frozenset(column) for column in seen), tuple(counts), spans)
 
     def strange(self, column: int, value: str) -> bool:
         """Has ``value`` a form that none of at least :data:`FEW` values of
-        ``column`` had?  False for a column the table does not have."""
+        ``column`` had, or is it a number far outside the span of at least
+        :data:`FEW` numbers of ``column`` (:data:`MARGIN`)?  False for a
+        column the table does not have."""
         if column >= len(self.seen) or self.counts[column] < FEW:
             return False
-        return any(form not in self.seen[column] for form in forms(value))
+        if any(form not in self.seen[column] for form in forms(value)):
+            return True
+        read = number(value)
+        if read is None or column >= len(self.spans):
+            return False
+        low, high, many = self.spans[column]
+        margin = (high - low) * MARGIN
+        return many >= SPAN and not low - margin <= read <= high + margin

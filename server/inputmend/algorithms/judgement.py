@@ -182,10 +182,11 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     nearly all of them share, or that have a form (a number's sign and
     digits before and after the point, text's runs of letters and digits:
     :mod:`~inputmend.algorithms.fieldforms`) that none of their column's
-    values has; less the values equal to their column's value
-    in the record above or below (a flag, a year, a code that a column
-    repeats; each pair of adjacent records counted once, and only where the
-    repair keeps the number of records); less those of the input there (so
+    values has, or numbers far outside the span of their column's; less the
+    values equal to their column's value in the record above or below (a
+    flag, a year, a code that a column repeats; each pair of adjacent
+    records counted once, and only where the repair keeps the number of
+    records); less those of the input there (so
     a repair that puts a record's values back under their columns counts
     below zero).  A field lost or added shifts every value after it into the
     wrong column: of the places for an empty field, or of the pairs of
@@ -1311,7 +1312,8 @@ class Judge:
     def misfits(self, values: Sequence[str]) -> int:
         """How many of a record's ``values`` (its fields' text, in order) are
         not of their column's shape or digits pattern (:meth:`column_shapes`),
-        or have a form that none of their column's values has
+        or have a form that none of their column's values has, or are
+        numbers far outside the span of their column's
         (:meth:`ColumnForms.strange <inputmend.algorithms.fieldforms.ColumnForms.strange>`)."""
         columns = self.column_shapes()
         return sum(
