@@ -229,6 +229,18 @@ def test_every_foreign_token_ends_where_its_reach_automaton_says_one_may(name: s
     assert built
 
 
+def test_a_possessive_repeat_has_the_reach_automaton_of_a_greedy_one() -> None:
+    """A repeat that gives nothing back reads what a greedy one reads, so a
+    hint written with one (to fail fast) keeps its automaton, which a long
+    text's lexing uses to rule it out."""
+    greedy = r'"(?:[^"\\\r\n]|\\.)*(?<!,)"(?=[ \t]*[,}\]])'
+    possessive = greedy.replace(")*", ")*+")
+    assert possessive != greedy
+    found = tolerant.reach_dfa(possessive, 0)
+    assert found is not None
+    assert found == tolerant.reach_dfa(greedy, 0)
+
+
 @needs_c
 def test_a_long_text_runs_the_foreign_tokens_it_cannot_rule_out_only() -> None:
     """In a document long enough for the reach automata, a pattern runs only

@@ -787,8 +787,10 @@ def reach_dfa(source: str, flags: int) -> tuple[Any, ...] | None:
 
 
 def _consuming(items: list[RegexItem]) -> list[RegexItem]:
-    """``items`` without the lookarounds and anchors in them (at any depth):
-    what is left reads the same characters, with fewer conditions."""
+    """``items`` without the lookarounds and anchors in them (at any depth),
+    and a possessive repeat read as a greedy one (it gives back nothing: a
+    condition on how a match is found, not on what it reads): what is left
+    reads the same characters, with fewer conditions."""
     kept: list[RegexItem] = []
     for op, arg in items:
         if op in ("ASSERT", "ASSERT_NOT", "AT"):
@@ -798,6 +800,7 @@ def _consuming(items: list[RegexItem]) -> list[RegexItem]:
         elif op == "BRANCH":
             arg = [_consuming(option) for option in arg]
         elif op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            op = "MAX_REPEAT" if op == "POSSESSIVE_REPEAT" else op
             arg = (*arg[:2], _consuming(arg[2]))
         kept.append(RegexItem(op, arg))
     return kept
