@@ -19,7 +19,7 @@ from inputmend.algorithms.features import (
     load_weights,
     parse_weights,
 )
-from inputmend.algorithms.judgement import Judgement
+from inputmend.algorithms.judgement import Judge, Judgement
 from inputmend.algorithms.ranking import rank, scored
 from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
 from inputmend.grammar import registry
@@ -461,3 +461,13 @@ def test_a_value_of_a_form_its_column_never_had_is_misplaced() -> None:
     right = _features(damaged, rows + "0.0821,,1.38\n", csv).misplaced
     wrong = _features(damaged, rows + "0.0821,1.38,\n", csv).misplaced
     assert right < wrong  # two places after the point are c's, not b's
+
+
+def test_only_a_record_of_the_tables_width_is_judged_by_forms() -> None:
+    csv = _lexer("csv")
+    rows = "a,b,c\n" + "".join(f"x{n},AB,{n}.5\n" for n in range(5))
+    judge = Judge(rows + "y7,line one\n", csv)
+    judge.column_shapes()  # reads the columns' forms
+    assert judge.misfits(["y7", "line one", "1.5"]) == 1  # words where only codes stood
+    # cut short or a field lost: which column a value stands in is the question
+    assert judge.misfits(["y7", "line one"]) == 0

@@ -182,7 +182,8 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     nearly all of them share, or that have a form (a number's sign and
     digits before and after the point, text's runs of letters and digits:
     :mod:`~inputmend.algorithms.fieldforms`) that none of their column's
-    values has, or numbers far outside the span of their column's; less the
+    values has, or numbers far outside the span of their column's (these two
+    in a record of the table's width only); less the
     values equal to their column's value in the record above or below (a
     flag, a year, a code that a column repeats; each pair of adjacent
     records counted once, and only where the repair keeps the number of
@@ -1314,12 +1315,17 @@ class Judge:
         not of their column's shape or digits pattern (:meth:`column_shapes`),
         or have a form that none of their column's values has, or are
         numbers far outside the span of their column's
-        (:meth:`ColumnForms.strange <inputmend.algorithms.fieldforms.ColumnForms.strange>`)."""
+        (:meth:`ColumnForms.strange <inputmend.algorithms.fieldforms.ColumnForms.strange>`).
+        Forms are compared only in a record of the table's width: in a
+        shorter or longer one, which column a value stands in is the open
+        question (a field lost or added), and a record cut off by the end of
+        the input holds values cut short, of no column's form."""
         columns = self.column_shapes()
+        whole = len(values) == len(self._forms.seen)
         return sum(
             not _fits(_shape(value), wanted)
             or not _fits(_digits(value), pattern)
-            or self._forms.strange(column, value)
+            or (whole and self._forms.strange(column, value))
             for column, (wanted, pattern, value) in enumerate(
                 zip(columns, self._digits, values, strict=False)
             )
