@@ -276,6 +276,43 @@ def scanner_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None
     return found
 
 
+def _alphabet(nfa: _Nfa) -> tuple[int, tuple[int, ...], int, dict[int, list[int]]] | None:
+    """The alphabet of a DFA built from ``nfa``: the characters split into
+    classes that every character node of it takes alike (its width, each
+    ASCII character's class, the class of every other character or -1
+    where the nodes do not take those alike), and per character node the
+    classes it takes.  None for too many classes (:data:`MAX_CLASSES`)."""
+    distinct: dict[tuple[Any, ...], int] = {}  # the same class, written again
+    node_class: dict[int, int] = {}
+    members: list[tuple[bool, ...]] = []  # per distinct class: ASCII, then the others
+    for node, chars in enumerate(nfa.classes):
+        if chars is None:
+            continue
+        key = (chars.chars, chars.ranges, chars.categories, chars.negate, chars.ignore_case)
+        found = distinct.get(key)
+        if found is None:
+            found = distinct[key] = len(members)
+            uniform = _uniform_beyond_ascii(chars)
+            members.append((*_ascii_members(chars), uniform, chars.negate))
+        node_class[node] = found
+    signatures: dict[tuple[bool, ...], int] = {}
+    ascii_classes = tuple(
+        signatures.setdefault(tuple(member[code] for member in members), len(signatures))
+        for code in range(128)
+    )
+    high = -1
+    if all(member[128] for member in members):  # the same for all others
+        high = signatures.setdefault(tuple(member[129] for member in members), len(signatures))
+    if len(signatures) >= MAX_CLASSES:
+        return None
+    class_takes = [
+        [cls for signature, cls in signatures.items() if signature[index]]
+        for index in range(len(members))
+    ]
+    takes = {node: class_takes[index] for node, index in node_class.items()}
+    return len(signatures), ascii_classes, high, takes
+
+
 def _dfa_from_plain(plain: Any) -> tuple[Any, ...] | None:
     """The DFA that :func:`scanner_dfa` stored as ``plain``; ValueError when
     it is not of the shape of one."""
@@ -341,36 +378,10 @@ def build_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None:
                 rank += 1
     except (UnsupportedRegex, re.error):
         return None
-    distinct: dict[tuple[Any, ...], int] = {}  # the same class, written again
-    node_class: dict[int, int] = {}
-    members: list[tuple[bool, ...]] = []  # per distinct class: ASCII, then the others
-    for node, chars in enumerate(nfa.classes):
-        if chars is None:
-            continue
-        key = (chars.chars, chars.ranges, chars.categories, chars.negate, chars.ignore_case)
-        found = distinct.get(key)
-        if found is None:
-            found = distinct[key] = len(members)
-            uniform = _uniform_beyond_ascii(chars)
-            members.append((*_ascii_members(chars), uniform, chars.negate))
-        node_class[node] = found
-    signatures: dict[tuple[bool, ...], int] = {}
-    ascii_classes = []
-    for code in range(128):
-        signature = tuple(member[code] for member in members)
-        ascii_classes.append(signatures.setdefault(signature, len(signatures)))
-    high = -1
-    if all(member[128] for member in members):  # the same for all others
-        high = signatures.setdefault(tuple(member[129] for member in members), len(signatures))
-    width = len(signatures)
-    if width >= MAX_CLASSES:
+    alphabet = _alphabet(nfa)
+    if alphabet is None:
         return None
-    # per character node, the alphabet classes it takes
-    class_takes = [
-        [cls for signature, cls in signatures.items() if signature[index]]
-        for index in range(len(members))
-    ]
-    takes = {node: class_takes[index] for node, index in node_class.items()}
+    width, ascii_classes, high, takes = alphabet
     threads, matched = _closure(nfa, alternatives)
     if matched >= 0:
         return None  # a terminal that matches the empty text: lark does not allow it
@@ -408,7 +419,7 @@ def build_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None:
                 order.append(reached)
                 match.append(reached[1])
             table.append(number)
-    return (len(order), width, 0, tuple(ascii_classes), high, tuple(table), tuple(match))
+    return (len(order), width, 0, ascii_classes, high, tuple(table), tuple(match))
 
 
 class Native:

@@ -47,15 +47,7 @@ from typing import Any, Protocol
 from inputmend.grammar import patterns
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS, Hints, Rewrite
-from inputmend.grammar.native import (
-    MAX_CLASSES,
-    MAX_DFA_STATES,
-    _ascii_members,
-    _Nfa,
-    _reachable,
-    _steps,
-    _uniform_beyond_ascii,
-)
+from inputmend.grammar.native import MAX_DFA_STATES, _alphabet, _Nfa, _reachable, _steps
 from inputmend.grammar.regex import RegexItem, UnsupportedRegex, parse_regex
 
 
@@ -729,34 +721,10 @@ def reach_dfa(source: str, flags: int) -> tuple[Any, ...] | None:
         start = nfa.sequence(items, nfa.match(0), flags & re.DOTALL)
     except (UnsupportedRegex, re.error, RecursionError):
         return None
-    distinct: dict[tuple[Any, ...], int] = {}
-    node_class: dict[int, int] = {}
-    members: list[tuple[bool, ...]] = []  # per distinct class: ASCII, then the others
-    for node, chars in enumerate(nfa.classes):
-        if chars is None:
-            continue
-        key = (chars.chars, chars.ranges, chars.categories, chars.negate, chars.ignore_case)
-        found = distinct.get(key)
-        if found is None:
-            found = distinct[key] = len(members)
-            members.append((*_ascii_members(chars), _uniform_beyond_ascii(chars), chars.negate))
-        node_class[node] = found
-    signatures: dict[tuple[bool, ...], int] = {}
-    ascii_classes = [
-        signatures.setdefault(tuple(member[code] for member in members), len(signatures))
-        for code in range(128)
-    ]
-    high = -1
-    if all(member[128] for member in members):  # the same for all others
-        high = signatures.setdefault(tuple(member[129] for member in members), len(signatures))
-    width = len(signatures)
-    if not members or width >= MAX_CLASSES:
+    alphabet = _alphabet(nfa)
+    if alphabet is None or not alphabet[3]:  # too many classes, or no character to read
         return None
-    class_takes = [
-        [cls for signature, cls in signatures.items() if signature[index]]
-        for index in range(len(members))
-    ]
-    takes = {node: class_takes[index] for node, index in node_class.items()}
+    width, ascii_classes, high, takes = alphabet
     first = _reachable(nfa, [start])
     states = {first: 0}
     order = [first]
@@ -783,7 +751,7 @@ def reach_dfa(source: str, flags: int) -> tuple[Any, ...] | None:
                 order.append(going)
                 ends.append(0 if any(nfa.kinds[n] == _Nfa.MATCH for n in going) else -1)
             table.append(number)
-    return (len(order), width, 0, tuple(ascii_classes), high, tuple(table), tuple(ends))
+    return (len(order), width, 0, ascii_classes, high, tuple(table), tuple(ends))
 
 
 def _consuming(items: list[RegexItem]) -> list[RegexItem]:
