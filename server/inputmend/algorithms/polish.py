@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from inputmend.algorithms.layout import indentation_width
@@ -108,9 +108,7 @@ def polish_layout(
                 break
     if text == repair.text:
         return repair
-    return replace(
-        repair, text=text, edits=tuple(edits), distance=edited_distance(original, edits, text)
-    )
+    return _remade(original, repair, edits, text)
 
 
 def _local_cost(
@@ -209,9 +207,7 @@ def _blanks_moved(
     if edits == list(repair.edits):
         return repair
     text = apply_edits(original, edits)
-    moved = replace(
-        repair, text=text, edits=tuple(edits), distance=edited_distance(original, edits, text)
-    )
+    moved = _remade(original, repair, edits, text)
     if not same_for_reader(original, repair, moved, lexer) or not accepts(text):
         return repair
     return moved
@@ -260,6 +256,13 @@ def _placements(original: str, edits: list[Edit], index: int) -> list[Edit]:
     return [place for place in places if place != edit] if start < end else []
 
 
+def _remade(original: str, repair: Repair, edits: Sequence[Edit], text: str) -> Repair:
+    """``repair`` as the ``edits`` that make ``text`` of ``original``."""
+    return replace(
+        repair, text=text, edits=tuple(edits), distance=edited_distance(original, edits, text)
+    )
+
+
 def _left_open(original: str, start: int, end: int) -> list[int]:
     """The ends of the indented empty lines among the blanks ``start:end`` that
     are indented at least as deep as the line after the blanks: a closer that
@@ -267,19 +270,9 @@ def _left_open(original: str, start: int, end: int) -> list[int]:
     Before the end of the text, an empty line that is not indented counts
     too: the last closer of a text, lost from its line, leaves it empty
     before the text's final line break (``]`` + line break + line break)."""
-    lines = original[start:end].split("\n")
-    if len(lines) < 3:
-        return []
-    following = len(lines[-1].expandtabs())
+    _, following, inner = _blank_lines(original, start, end)
     at_end = end == len(original)
-    places: list[int] = []
-    at = start + len(lines[0]) + 1
-    for line in lines[1:-1]:
-        indent = len(line.rstrip("\r").expandtabs())
-        if (indent or at_end) and indent >= following:
-            places.append(at + len(line.rstrip("\r")))
-        at += len(line) + 1
-    return places
+    return [at for indent, at in inner if (indent or at_end) and indent >= following]
 
 
 def _left_open_for_opener(original: str, start: int, end: int) -> list[int]:
@@ -288,18 +281,26 @@ def _left_open_for_opener(original: str, start: int, end: int) -> list[int]:
     deeper than the line after the blanks (what it opens is indented
     deeper), or the text's first line when the blanks start the text (the
     ``{`` of a document, lost from its first line)."""
-    lines = original[start:end].split("\n")
-    if len(lines) < 2:
+    if "\n" not in original[start:end]:
         return []
+    first_end, following, inner = _blank_lines(original, start, end)
+    places = [first_end] if start == 0 else []
+    return places + [at for indent, at in inner if indent and indent <= following]
+
+
+def _blank_lines(original: str, start: int, end: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """The blanks ``start:end`` read as lines: where the first ends, the
+    indentation of the line after them, and of each line between those two
+    its indentation and where it ends (before a carriage return)."""
+    lines = original[start:end].split("\n")
     following = len(lines[-1].expandtabs())
-    places = [len(lines[0].rstrip("\r"))] if start == 0 else []
+    inner: list[tuple[int, int]] = []
     at = start + len(lines[0]) + 1
     for line in lines[1:-1]:
-        indent = len(line.rstrip("\r").expandtabs())
-        if indent and indent <= following:
-            places.append(at + len(line.rstrip("\r")))
+        kept = line.rstrip("\r")
+        inner.append((len(kept.expandtabs()), at + len(kept)))
         at += len(line) + 1
-    return places
+    return start + len(lines[0].rstrip("\r")), following, inner
 
 
 def _padded(original: str, start: int, end: int, closers: str) -> int | None:
@@ -469,9 +470,7 @@ def closer_on_its_line(
     after = _visible(text[line_start : following.end() + len(moved.insert)], lex)
     if before != after or not accepts(text):
         return repair
-    return replace(
-        repair, text=text, edits=(moved,), distance=edited_distance(original, (moved,), text)
-    )
+    return _remade(original, repair, [moved], text)
 
 
 def spaced_as_the_input(
@@ -577,9 +576,7 @@ def opener_at_line_end(
     after = _visible(text[start : line_start + len(moved.insert) + 80], lex)
     if before != after or not accepts(text):
         return repair
-    return replace(
-        repair, text=text, edits=(moved,), distance=edited_distance(original, (moved,), text)
-    )
+    return _remade(original, repair, [moved], text)
 
 
 def _closer_of(original: str, position: int, opener: str) -> int | None:
@@ -683,7 +680,7 @@ def closers_on_lines(
         Edit(content_end + e.offset, e.delete, e.insert)
         for e in edits_between(original[content_end:], text[content_end:])
     )
-    return replace(repair, text=text, edits=edits, distance=edited_distance(original, edits, text))
+    return _remade(original, repair, edits, text)
 
 
 def _visible(text: str, lex: Lexer) -> list[str]:
@@ -794,6 +791,4 @@ def with_filler(original: str, repair: Repair, filler: str) -> Repair | None:
     if not changed:
         return None
     text = apply_edits(original, edits)
-    return replace(
-        repair, text=text, edits=tuple(edits), distance=edited_distance(original, edits, text)
-    )
+    return _remade(original, repair, edits, text)
