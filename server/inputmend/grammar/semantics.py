@@ -180,9 +180,10 @@ _INI_HEADER = re.compile(r"[ \t\f\v]*\[")
 _INI_COMMENT = re.compile(r"[ \t\f\v]*[;#]")
 _INI_PAIR = re.compile(r"[^=:]*[=:][ \t\f\v]*(?P<value>[^\r]*)")
 # a name line whose text ends in `]` after a name, with no `[` before it
-_INI_BRACKETLESS = re.compile(r"[^\[\r]*[^\[\]\s=:]\][ \t\f\v]*\r?")
+_INI_BRACKETLESS_LINE = r"[^\[\r\n]*[^\[\]\s=:]\][ \t\f\v]*\r?"
+_INI_BRACKETLESS = re.compile(_INI_BRACKETLESS_LINE)
 # a line that may be an empty name or a name line ending in `]`
-_INI_SUSPECT = re.compile(r"^[ \t\f\v]*[=:]|^[^\[\r\n]*[^\[\]\s=:]\][ \t\f\v]*\r?$", re.MULTILINE)
+_INI_SUSPECT = re.compile(rf"^[ \t\f\v]*[=:]|^{_INI_BRACKETLESS_LINE}$", re.MULTILINE)
 
 
 def check_inih(text: str) -> Feedback:
