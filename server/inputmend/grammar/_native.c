@@ -1105,6 +1105,11 @@ static int append_lexeme(Tolerant *self, PyObject *lexemes, PyObject *kind, Py_s
         Py_XDECREF(lexeme);
         return -1;
     }
+    /* Its fields are strings, ints, a role and None: it can be part of no
+     * reference cycle, so the collector need not follow it (a large
+     * document's hundreds of thousands of lexemes would otherwise set off
+     * full collections that walk each of them again and again). */
+    if (PyObject_IS_GC(lexeme)) PyObject_GC_UnTrack(lexeme);
     failed = PyList_Append(lexemes, lexeme);
     Py_DECREF(lexeme);
     return failed;
