@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from inputmend.algorithms.judgement import Judge, Judgement, _Runs
+from inputmend.algorithms.judgement import Judge, Judgement, _EditMap, _Runs
 from inputmend.core.budget import BudgetExhausted
 from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
 from inputmend.grammar import registry
@@ -1041,3 +1041,24 @@ def test_a_separator_after_a_record_s_lone_value_makes_up_no_empty_value() -> No
     original = "x,y\n4.6,0.02\n7.6\n8.8,0.03\n"  # the record lost its second value
     assert judge(csv, original, "x,y\n4.6,0.02\n7.6,\n8.8,0.03\n").invented == 0
     assert judge(_lexer("yaml"), "a: 1\nFIXME\nb: 2\n", "a: 1\nFIXME:\nb: 2\n").invented == 1
+
+
+def test_tokens_are_mapped_a_stretch_between_edits_at_a_time_as_one_at_a_time() -> None:
+    """:meth:`_EditMap.starts` and ``ends_of`` map ascending positions a
+    stretch between two edits at a time: the same as :meth:`_EditMap.start`
+    and ``end`` of each, also at insertions, next to deletions and inside
+    replaced stretches, and for positions out of order."""
+    rng = random.Random(30)
+    for _ in range(300):
+        size = rng.randint(0, 60)
+        edits: list[Edit] = []
+        at = rng.randint(0, 3)
+        while at <= size and len(edits) < 12:
+            delete = rng.choice((0, 0, 1, 2, 5))
+            edits.append(Edit(at, min(delete, size - at), rng.choice(("", ",", "ab"))))
+            at = edits[-1].end + rng.choice((0, 0, 1, 3))
+        mapping = _EditMap([e for e in edits if e.delete or e.insert])
+        positions = sorted(rng.choices(range(size + 1), k=rng.randint(0, 40)))
+        for order in (positions, positions[::-1]):
+            assert mapping.starts(order) == [mapping.start(p) for p in order]
+            assert mapping.ends_of(order) == [mapping.end(p) for p in order]

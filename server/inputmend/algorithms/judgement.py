@@ -252,6 +252,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -360,6 +361,11 @@ class Judgement:
         )
 
 
+def _ascending(values: Sequence[int]) -> bool:
+    """Are ``values`` in ascending order (equal neighbours allowed)?"""
+    return all(map(operator.le, values, itertools.islice(values, 1, None)))
+
+
 class _EditMap:
     """Input offsets -> offsets in the repaired text, for sorted, disjoint edits."""
 
@@ -370,6 +376,10 @@ class _EditMap:
         for edit in edits:
             self.shift.append(self.shift[-1] + len(edit.insert) - edit.delete)
         self.out = [edit.offset + self.shift[index] for index, edit in enumerate(edits)]
+        # edits in order, none inside another: :meth:`starts` and
+        # :meth:`ends_of` map a stretch between two of them at a time
+        self.ordered = _ascending(self.ends) and _ascending([e.offset for e in edits])
+        self._after: tuple[list[int], list[int]] | None = None  # see :meth:`ends_of`
         # input offsets overwritten one for one by punctuation, with it: junk
         # re-read as a delimiter of its kind (Python's `(` of a tuple as
         # `[`), not deleted (see :func:`_alike`); one map for all the
@@ -396,31 +406,49 @@ class _EditMap:
 
     def starts(self, positions: Sequence[int]) -> list[int]:
         """:meth:`start` of each of ``positions`` (the tokens of a window:
-        one loop, not a call for each)."""
-        edits, ends, shift, out = self.edits, self.ends, self.shift, self.out
-        size = len(edits)
-        found: list[int] = []
-        for position in positions:
-            count = bisect.bisect_right(ends, position)
-            if count < size and edits[count].offset < position:
-                found.append(out[count])
-            else:
-                found.append(position + shift[count])
-        return found
+        ascending, mapped a stretch between two edits at a time)."""
+        if not self.ordered or not _ascending(positions):
+            return [self.start(position) for position in positions]
+        return self._mapped(positions, self.ends, self.out)
 
     def ends_of(self, positions: Sequence[int]) -> list[int]:
         """:meth:`end` of each of ``positions`` (as :meth:`starts`)."""
-        edits, ends, shift, out = self.edits, self.ends, self.shift, self.out
-        size = len(edits)
+        if not self.ordered or not _ascending(positions):
+            return [self.end(position) for position in positions]
+        if self._after is None:
+            # an edit lies before an end at ``p`` from ``p = edit.end`` on,
+            # an insertion only from ``p = edit.end + 1``: one at ``p``
+            # follows a token that ends there
+            self._after = (
+                [edit.end + (edit.delete == 0) for edit in self.edits],
+                [out + len(edit.insert) for out, edit in zip(self.out, self.edits, strict=True)],
+            )
+        return self._mapped(positions, *self._after)
+
+    def _mapped(self, positions: Sequence[int], bounds: list[int], inside: list[int]) -> list[int]:
+        """``positions`` (ascending) mapped: those from ``bounds[k - 1]`` up to
+        ``bounds[k]`` lie after ``k`` edits, and are shifted by them up to
+        the offset of edit ``k``, and past it inside what edit ``k``
+        replaces, which maps them all to ``inside[k]``.  Two bisections and
+        two list extensions for each stretch between edits that holds
+        positions, not a bisection and a branch for each position (the
+        tokens of a large document that a repair edits on every line)."""
+        edits, shift = self.edits, self.shift
+        size, total = len(edits), len(positions)
         found: list[int] = []
-        for position in positions:
-            count = bisect.bisect_right(ends, position)
-            while count and edits[count - 1].delete == 0 and edits[count - 1].offset == position:
-                count -= 1
-            if count < size and edits[count].offset < position:
-                found.append(out[count] + len(edits[count].insert))
-            else:
-                found.append(position + shift[count])
+        low = count = 0
+        while low < total:
+            count = bisect.bisect_right(bounds, positions[low], count)
+            if count == size:
+                moved = shift[size]
+                found += [position + moved for position in positions[low:]]
+                break
+            high = bisect.bisect_left(positions, bounds[count], low)
+            middle = bisect.bisect_right(positions, edits[count].offset, low, high)
+            moved = shift[count]
+            found += [position + moved for position in positions[low:middle]]
+            found += [inside[count]] * (high - middle)
+            low = high
         return found
 
     def start(self, position: int, *, inclusive: bool = False) -> int:
