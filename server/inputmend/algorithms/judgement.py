@@ -1535,10 +1535,11 @@ class _Assessment:
         changed = 0
         misread = _glued_to_junk(self.before, self.original)
         after, after_starts, lows, highs = self.after, self.after_starts, self.lows, self.highs
-        for position, token in enumerate(self.before):
+        for position in self._kept_in_place():
+            token = self.before[position]
             if token.role is Role.JUNK:
                 continue
-            cover = None  # (:meth:`_cover`, inline: it runs for every token)
+            cover = None  # (:meth:`_cover`, inline)
             low, high = lows[position], highs[position]
             if low < high:
                 index = bisect.bisect_right(after_starts, low) - 1
@@ -1594,6 +1595,35 @@ class _Assessment:
         )
 
     # -- tokens -------------------------------------------------------------
+
+    def _kept_in_place(self) -> list[int]:
+        """The tokens kept as they are, where the repaired text has a lexeme of
+        their text and kind that starts where they start and holds them
+        (the first answer of :meth:`judgement`'s loop for most tokens),
+        added to ``kept`` with their lexemes in one pass over both lists
+        (most of a large document's tokens lie far from any edit); the
+        positions of the others, in order, for that loop to read one at a
+        time.  A repaired lexeme found by its start is the one
+        :meth:`_cover` finds: the last that starts there."""
+        before, lows, highs = self.before, self.lows, self.highs
+        at = dict(zip(self.after_starts, self.after, strict=True))
+        covers = list(map(at.get, lows))
+        layout, junk = Role.LAYOUT, Role.JUNK
+        same = [
+            position
+            for position, token, cover in zip(itertools.count(), before, covers)
+            if cover is not None
+            and lows[position] < highs[position] <= cover.end
+            and cover.value == token.value
+            and cover.kind == token.kind
+            and token.foreign is None
+            and not token.partial
+            and token.role is not layout
+            and token.role is not junk
+        ]
+        self.kept.update(same)
+        self.covers.update(map(id, map(covers.__getitem__, same)))
+        return list(itertools.filterfalse(self.kept.__contains__, range(len(before))))
 
     def _cover(self, low: int, high: int) -> Lexeme | None:
         """The one lexeme of the repaired text that holds all of ``[low, high)``."""
