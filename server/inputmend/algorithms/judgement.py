@@ -2096,7 +2096,8 @@ class _Assessment:
         offsets: list[int] = []
         trailing: list[int] = []
         original, mapping = self.original, self.mapping
-        comments = [t for t in self.before if t.role is Role.LAYOUT]
+        layout = Role.LAYOUT
+        comments = [t for t in self.before if t.role is layout]
         starts = {t.start for t in comments}
         inside = {
             offset
@@ -2104,9 +2105,7 @@ class _Assessment:
             if not self._hides_closer(t)
             for offset in range(t.start, t.end)
         }
-        for lexeme in self.after:
-            if lexeme.role is not Role.LAYOUT:
-                continue
+        for lexeme in [t for t in self.after if t.role is layout]:
             added = set(_within(self.inserted, lexeme.start, lexeme.end))
             repaired = self.repaired
             first = lexeme.start
@@ -2358,9 +2357,8 @@ class _Assessment:
         invented = unfilled = punctuated = 0
         filler = self.judge.lexer.hints.filler
         repaired = self.repaired
-        for lexeme in self.after:
-            if lexeme.role is not Role.DATA or id(lexeme) in self.covers:
-                continue
+        data, covers = Role.DATA, self.covers
+        for lexeme in [t for t in self.after if t.role is data and id(t) not in covers]:
             added = _within(self.inserted, lexeme.start, lexeme.end)
             if len(added) == lexeme.end - lexeme.start:
                 invented += 1
@@ -2839,7 +2837,8 @@ def _glued_to_junk(lexemes: list[Lexeme], text: str) -> list[bool]:
     tokens, whose reading a repair may change."""
     marks = [False] * len(lexemes)
     end = 0  # the end of the last run of touching tokens marked
-    for index in [i for i, t in enumerate(lexemes) if t.role is Role.JUNK]:
+    junk = Role.JUNK
+    for index in [i for i, t in enumerate(lexemes) if t.role is junk]:
         if index < end:
             continue  # in the run of a junk token before it
         start, end = index, index + 1
@@ -2850,8 +2849,9 @@ def _glued_to_junk(lexemes: list[Lexeme], text: str) -> list[bool]:
         for inner in range(start, end):
             marks[inner] = lexemes[inner].foreign is None
     # the rest of the line where a string ran on to is read inside out
-    for index, lexeme in enumerate(lexemes):
-        if "\n" in lexeme.value and lexeme.foreign is None and _ran_on(lexeme, text):
+    for index in [i for i, t in enumerate(lexemes) if "\n" in t.value]:
+        lexeme = lexemes[index]
+        if lexeme.foreign is None and _ran_on(lexeme, text):
             line_end = text.find("\n", lexeme.end)
             line_end = len(text) if line_end < 0 else line_end
             later = index
