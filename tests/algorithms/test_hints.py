@@ -290,6 +290,8 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
         ("ini", "[main\nname = x\n", "[main]\nname = x\n"),
         ("ini", "main]\nname = x\n", "[main]\nname = x\n"),
         ("ini", "[main]\ncolor  #fff\n", "[main]\ncolor = #fff\n"),
+        # `deps = ` and its items below, its `=` lost: the blanks stay behind
+        ("ini", "[main]\ndeps  \n  a\n  b\n", "[main]\ndeps = \n  a\n  b\n"),
         (
             "ini",
             "cat > app.ini <<'EOF'\n[main]\nname = x\nEOF\n",
