@@ -24,7 +24,9 @@ process tree whose resident memory is sampled every 50 ms:
   time of each: mean, median, tail, by damage operator), then once more
   under the profiler, whose cumulative times say which stages of the
   repair (each generator, the ranking, the polish) and which functions
-  take it.
+  take it; and the slowest tenth alone: each generator's runs on it (CPU
+  time, oracle runs, repairs, the records whose repair it found), its ten
+  slowest records, its profile.
 
 The share of damaged records that come back with the original data is
 judged as in the everyday-damage benchmark (``bench/damage/evaluate.py``):
@@ -44,6 +46,7 @@ import collections
 import contextlib
 import cProfile
 import csv
+import dataclasses
 import importlib.util
 import io
 import json
@@ -406,6 +409,14 @@ def breakdown(fmt: str, generated: Generated) -> None:
             f"| {1000 * sum(times) / len(times):.2f} ms "
             f"| {1000 * statistics.median(times):.2f} ms |"
         )
+    _profile(processor, cases, "The same records")
+    slowest = sorted(range(len(cases)), key=lambda index: -spent[index])[: len(tail)]
+    _tail(processor, [cases[index] for index in sorted(slowest)], sum(tail))
+
+
+def _profile(processor: Any, cases: list[tuple[int, Case]], title: str) -> None:
+    """``cases`` judged again under the profiler: the stages' and the
+    functions' shares of the CPU time."""
     # CPU time, not wall time: a busy machine would charge its waits to
     # whatever function was running
     profiler = cProfile.Profile(time.process_time)
@@ -416,7 +427,7 @@ def breakdown(fmt: str, generated: Generated) -> None:
     table: dict[tuple[str, int, str], Any] = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
     profiled = sum(entry[2] for entry in table.values())  # every function's own time
     print(
-        f"\nThe same records under the profiler ({profiled:.1f} s CPU with its overhead): "
+        f"\n{title} under the profiler ({profiled:.1f} s CPU with its overhead): "
         "the stages' cumulative time (a stage at 1% or more), as a share of the whole\n"
     )
     print("| stage | calls | share |\n|---|---|---|")
@@ -434,6 +445,110 @@ def breakdown(fmt: str, generated: Generated) -> None:
             f"| `{where}:{number}({function})` | {entry[1]:,} | {1000 * entry[2]:,.0f} ms "
             f"| {entry[2] / profiled:.0%} |"
         )
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One generator's run on one record: CPU seconds, oracle runs, repairs."""
+
+    name: str
+    seconds: float
+    tests: int
+    repairs: int
+
+
+@contextlib.contextmanager
+def _watched(runs: list[_Run]) -> Iterator[None]:
+    """While inside, each generator of the ``auto`` algorithm notes its runs
+    in ``runs`` (the algorithm is put back after)."""
+    from inputmend import services
+
+    chosen = services.REPAIR_ALGORITHMS["auto"]
+
+    def watch(generator: Any) -> Any:
+        def run(context: Any, found: Any, budget: Any) -> Any:
+            started = time.process_time()
+            candidates = generator.run(context, found, budget)
+            seconds = time.process_time() - started
+            runs.append(
+                _Run(generator.name, seconds, candidates.cost.tests, len(candidates.repairs))
+            )
+            return candidates
+
+        return dataclasses.replace(generator, run=run)
+
+    watched = tuple(watch(generator) for generator in chosen.generators)
+    services.REPAIR_ALGORITHMS["auto"] = dataclasses.replace(chosen, generators=watched)
+    try:
+        yield
+    finally:
+        services.REPAIR_ALGORITHMS["auto"] = chosen
+
+
+def _tail(processor: Any, cases: list[tuple[int, Case]], seconds: float) -> None:
+    """The slowest tenth of the damaged records: which generators ran on
+    them, at what cost in CPU and oracle runs, which one found the repair
+    the record got; its ten slowest records one by one; and the profile of
+    the tail alone."""
+    print(
+        f"\nThe slowest tenth ({len(cases):,} records, {seconds:.2f} s CPU) judged again, "
+        "each generator's runs timed (the rest of a record's time: the context, the "
+        "ranking, the polish):\n"
+    )
+    records: list[tuple[float, Case, str, list[_Run]]] = []
+    for line, case in cases:
+        runs: list[_Run] = []
+        with _watched(runs):
+            started = time.process_time()
+            result = processor.judge(
+                case.damaged, line=line, ending="\n", size=len(case.damaged.encode())
+            )
+            took = time.process_time() - started
+        winner = result.repair.algorithm if result.repair is not None else result.status.value
+        records.append((took, case, winner, runs))
+    total = sum(record[0] for record in records)
+    wins = collections.Counter(record[2] for record in records)
+    by_name: dict[str, list[_Run]] = collections.defaultdict(list)
+    for *_, runs in records:
+        for run in runs:
+            by_name[run.name].append(run)
+    print(
+        "| generator | records it ran on | CPU | share | oracle runs | repairs "
+        "| records it won |\n|---|---|---|---|---|---|---|"
+    )
+    for name, runs in sorted(by_name.items(), key=lambda item: -sum(r.seconds for r in item[1])):
+        cpu = sum(run.seconds for run in runs)
+        print(
+            f"| {name} | {len(runs)} | {1000 * cpu:.0f} ms | {cpu / total:.0%} "
+            f"| {sum(run.tests for run in runs):,} | {sum(run.repairs for run in runs):,} "
+            f"| {wins.get(name, 0)} |"
+        )
+    outside = total - sum(run.seconds for runs in by_name.values() for run in runs)
+    print(
+        f"| (outside the generators) | {len(records)} | {1000 * outside:.0f} ms "
+        f"| {outside / total:.0%} | | | |"
+    )
+    print(
+        "\n| record | operator | CPU | repaired by | generators over 1 ms (CPU, oracle runs) "
+        "|\n|---|---|---|---|---|"
+    )
+    for took, case, winner, runs in sorted(records, key=lambda record: -record[0])[:10]:
+        costly = ", ".join(
+            f"{run.name} {1000 * run.seconds:.1f} ms / {run.tests}"
+            for run in sorted(runs, key=lambda run: -run.seconds)
+            if run.seconds >= 0.001
+        )
+        print(
+            f"| `{_clip(case.damaged)}` | {case.operator} | {1000 * took:.1f} ms "
+            f"| {winner} | {costly} |"
+        )
+    _profile(processor, cases, "The slowest tenth")
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """The start of a record for a table cell."""
+    shown = text if len(text) <= limit else text[: limit - 1] + "…"
+    return shown.replace("|", "\\|").replace("`", "'")
 
 
 # ------------------------------------------------------------------ running
