@@ -28,12 +28,25 @@ def synthesize(context: RepairContext, budget: Budget) -> Candidates:
     if incremental is not None:
         # Only characters the grammar can accept at the boundary, one per class
         # of characters it treats alike: far fewer oracle runs for the same
-        # repairs (up to which equivalent character is inserted).
+        # repairs (up to which equivalent character is inserted).  Each is a
+        # function of the prefix alone, asked again for the prefix that
+        # threads share (about a third of the asks on a record): kept for
+        # this search, by length and hash as the oracle's cache keeps its
+        # answers (a large text's prefixes are not kept alive).
+        known: dict[tuple[int, int, str], str] = {}
+
+        def allowed(prefix: str, chars: str) -> str:
+            key = (len(prefix), hash(prefix), chars)
+            found = known.get(key)
+            if found is None:
+                found = known[key] = incremental.continuations(prefix, chars, distinct=True)
+            return found
+
         def alphabet(prefix: str) -> str:
-            return incremental.continuations(prefix, DEFAULT_ALPHABET, distinct=True)
+            return allowed(prefix, DEFAULT_ALPHABET)
 
         def reach_alphabet(prefix: str) -> str:
-            return incremental.continuations(prefix, PUNCTUATION, distinct=True)
+            return allowed(prefix, PUNCTUATION)
 
         def reach(text: str, boundary: int) -> int | None:
             return incremental.last_token_start(text[:boundary])

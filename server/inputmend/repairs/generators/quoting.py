@@ -137,6 +137,9 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
         )
         stretches = _bracketed_stretches(context, content, end)
         stops = sorted([*(start for start, _ in structure), *separators])
+        # the stops and absorbed punctuation that stand apart, in order (for
+        # the first of them after each start, below)
+        apart_stops = sorted(at for at in {*stops, *absorbed} if not _inside(text, at))
         for first in starts:
             first = _skip_blanks(text, first, end)
             # a value up to the rest of the line may hold structure (``a: b``),
@@ -151,24 +154,17 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             closer = next((at for at in separators if at > first), None)
             if inside and closer is not None and not any(first < at < closer for at in comments):
                 candidates.add((first, _trim_blanks(text, first, closer)))
-            following = stops[bisect.bisect_right(stops, first) :]
-            if following:
-                candidates.add((first, _trim_blanks(text, first, following[0])))
+            following = bisect.bisect_right(stops, first)
+            if following < len(stops):
+                candidates.add((first, _trim_blanks(text, first, stops[following])))
             # and at the first that stands apart: punctuation glued to text
             # on both sides (the `.` of `triagebot.toml`) may be inside the
             # value, one before a blank or the line's end (the `,` of
             # `*/triagebot.toml,`, the `:` of a key `200 #1:` that the lexer
             # read into a comment) ends it
-            apart = next(
-                (
-                    stop
-                    for stop in sorted({*following, *(at for at in absorbed if at > first)})
-                    if not _inside(text, stop)
-                ),
-                None,
-            )
-            if apart is not None:
-                candidates.add((first, _trim_blanks(text, first, apart)))
+            after = bisect.bisect_right(apart_stops, first)
+            if after < len(apart_stops):
+                candidates.add((first, _trim_blanks(text, first, apart_stops[after])))
             # and before the separator that ends the line (an item of a
             # list written one a line: `ci (stable, macos) #1,`)
             if last_stop is not None and last_stop > first:
