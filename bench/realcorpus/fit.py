@@ -87,6 +87,7 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("break_lost", 1, 1),
     ("hinted", 1, -1),
     ("style", 16, 1),
+    ("unaligned", 16, 1),
     ("inserted", 16, 1),
 )
 """The criteria of the hand-made order, most important first, with the

@@ -471,3 +471,16 @@ def test_only_a_record_of_the_tables_width_is_judged_by_forms() -> None:
     assert judge.misfits(["y7", "line one", "1.5"]) == 1  # words where only codes stood
     # cut short or a field lost: which column a value stands in is the question
     assert judge.misfits(["y7", "line one"]) == 0
+
+
+def test_of_places_alike_for_a_lost_field_the_one_where_values_fit_their_columns_wins() -> None:
+    csv = _lexer("csv")
+    pairs = zip("0032013", "4456456", strict=True)
+    rows = "".join(f"2020-01-0{i + 1} 00:00,{s},{n}\n" for i, (s, n) in enumerate(pairs))
+    damaged = "time,solar,load\n" + rows + "2020-01-09 00:00,2\n"
+    lost_load = _features(damaged, damaged[:-1] + ",\n", csv)
+    lost_solar = _features(damaged, damaged.replace("00,2\n", "00,,2\n"), csv)
+    assert lost_load.misplaced == lost_solar.misplaced  # no shape tells them apart
+    assert 0 < lost_load.unaligned < lost_solar.unaligned  # 2 is among the solar values
+    weights = bundled_weights().of("csv")
+    assert weights.score(lost_load) < weights.score(lost_solar)

@@ -56,3 +56,36 @@ def test_a_number_is_read_where_the_field_holds_one_and_is_finite() -> None:
     assert number("1e999") is None
     assert number("N/A") is None
     assert number("") is None
+
+
+def _series() -> list[list[str]]:
+    """A small table of times, a column of small numbers, one of larger."""
+    solar = ["0", "0", "3", "2", "0", "1", "3"]
+    load = ["4", "4", "5", "6", "4", "5", "6"]
+    pairs = enumerate(zip(solar, load, strict=True))
+    return [[f"2020-01-0{i + 1} 00:00", s, n] for i, (s, n) in pairs]
+
+
+def test_a_number_costs_more_the_further_out_among_its_column_s_numbers() -> None:
+    columns = ColumnForms.of(_series(), 3)
+    assert columns.cost(2, "5") < columns.cost(2, "4") < columns.cost(2, "2")
+    assert columns.cost(1, "2") < columns.cost(2, "2")  # 2 is among the small ones
+    assert columns.cost(0, "3") > columns.cost(0, "2020-01-09 00:00")  # a number among times
+    assert columns.cost(1, "") > 0  # no record left the column empty
+
+
+def test_a_record_s_misfit_sums_its_values_costs_under_their_columns() -> None:
+    columns = ColumnForms.of(_series(), 3)
+    lost_load = ["2020-01-09 00:00", "2", ""]  # 2 stays under solar
+    lost_solar = ["2020-01-09 00:00", "", "2"]  # 2 read as a load
+    assert columns.misfit(lost_load) < columns.misfit(lost_solar)
+    assert columns.misfit(lost_load) == sum(
+        columns.cost(column, value) for column, value in enumerate(lost_load)
+    )
+    assert columns.misfit(["2020-01-09 00:00", "2"]) == 0  # another width: no columns to read
+
+
+def test_a_table_of_few_records_says_nothing_of_its_values_costs() -> None:
+    columns = ColumnForms.of(_series()[: FEW - 1], 3)
+    assert columns.cost(2, "2") == columns.cost(1, "") == 0
+    assert ColumnForms((), ()).cost(0, "x") == 0

@@ -154,6 +154,12 @@ class Features:
     style: int = 0
     """How much less natural the repaired text reads in the input's own style,
     in whole nats (:class:`~inputmend.algorithms.ranking.StyleModel`)."""
+    unaligned: int = 0
+    """How much less the values of the records near the edits fit their
+    columns, in tenths of nats (``Judgement.unaligned``), weighed with
+    ``style`` nat for nat: of places for a lost field alike in all else,
+    the one that puts each value where its column's values are most like
+    it."""
     inserted: int = 0
     """Characters inserted."""
 
@@ -196,6 +202,7 @@ def features_of(
         joined=judgement.joined,
         dropped=judgement.dropped,
         misplaced=judgement.misplaced,
+        unaligned=judgement.unaligned,
         invented=judgement.invented,
         unfilled=judgement.unfilled,
         punctuated=judgement.punctuated,

@@ -17,15 +17,28 @@ when each of them has been seen in its column, not necessarily together.
 Columns of numbers of one form still differ in their size (loads of 0.4 to
 0.9 next to prices of 1.3 to 1.5): a number far outside the span of its
 column's numbers (beyond its ends by more than :data:`MARGIN` of its
-width) does not belong there either.  Pure functions and immutable values.
+width) does not belong there either.
+
+Where those tests leave several places for a lost field alike (columns of
+flags, of times, of ids), the values still say more or less where they
+belong: how often a column shows each form of a value, where among its
+numbers a number falls (the middle of them, or beyond them all), how often
+the column is empty.  :meth:`ColumnForms.cost` reads that as a cost in nats
+(how unlikely the value is in the column, estimated from the column's own
+values), and a record's cost is the sum of its values' (:meth:`ColumnForms.misfit`):
+of two alignments of the same values, the one with the lower cost puts
+them where they are more alike their columns.  Pure functions and
+immutable values.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 FEW = 4
 """Values a column needs before a form that none of them has counts against
@@ -87,6 +100,12 @@ class ColumnForms:
     seen: tuple[frozenset[str], ...]
     counts: tuple[int, ...]
     spans: tuple[tuple[float, float, int], ...] = ()
+    tallies: tuple[Counter[str], ...] = field(default=(), compare=False)
+    """How many of each column's values have each form."""
+    numbers: tuple[tuple[float, ...], ...] = field(default=(), compare=False)
+    """Each column's numbers, in ascending order."""
+    records: int = 0
+    """How many records of the table's width were read."""
 
     @classmethod
     def of(cls, records: Iterable[Sequence[str]], width: int) -> ColumnForms:
@@ -94,20 +113,31 @@ class ColumnForms:
         ``width`` fields; the others are left out (one may be the damaged)."""
         seen: list[set[str]] = [set() for _ in range(width)]
         counts = [0] * width
+        tallies: list[Counter[str]] = [Counter() for _ in range(width)]
         numbers: list[list[float]] = [[] for _ in range(width)]
+        read_records = 0
         for record in records:
             if len(record) != width:
                 continue
+            read_records += 1
             for column, value in enumerate(record):
                 found = forms(value)
                 if found:
                     seen[column].update(found)
                     counts[column] += 1
+                tallies[column].update(found)
                 read = number(value)
                 if read is not None:
                     numbers[column].append(read)
         spans = tuple((min(n, default=0.0), max(n, default=0.0), len(n)) for n in numbers)
-        return cls(tuple(frozenset(column) for column in seen), tuple(counts), spans)
+        return cls(
+            tuple(frozenset(column) for column in seen),
+            tuple(counts),
+            spans,
+            tuple(tallies),
+            tuple(tuple(sorted(n)) for n in numbers),
+            read_records,
+        )
 
     def strange(self, column: int, value: str) -> bool:
         """Has ``value`` a form that none of at least :data:`FEW` values of
@@ -124,3 +154,41 @@ class ColumnForms:
         low, high, many = self.spans[column]
         margin = (high - low) * MARGIN
         return many >= SPAN and not low - margin <= read <= high + margin
+
+    def cost(self, column: int, value: str) -> float:
+        """How unlikely ``value`` is in ``column``, in nats, from the
+        column's values: for an empty field, the share of the column's
+        records that leave it empty; for another, the share of its values
+        that have each of its forms (:func:`forms`, each on its own); for a
+        number also how far out among the column's numbers it falls (the
+        smaller share of them on either side of it: none beyond all of
+        them, half at their median).  Shares are estimated with one value
+        more of each kind (a form no value has is unlikely, not
+        impossible).  0 for a column the table does not have or one of
+        fewer than :data:`FEW` values: they say too little."""
+        if column >= len(self.tallies) or self.records < FEW:
+            return 0.0
+        found = forms(value)
+        values = self.counts[column]
+        if not found:
+            return math.log((self.records + 2) / (self.records - values + 1))
+        if values < FEW:
+            return 0.0
+        tally = self.tallies[column]
+        total = sum(math.log((values + 2) / (tally[form] + 1)) for form in found)
+        read = number(value)
+        numbers = self.numbers[column]
+        if read is not None and len(numbers) >= FEW:
+            below = bisect.bisect_right(numbers, read)
+            above = len(numbers) - bisect.bisect_left(numbers, read)
+            total += math.log((len(numbers) + 2) / (2 * min(below, above) + 2))
+        return total
+
+    def misfit(self, values: Sequence[str]) -> float:
+        """The sum of the costs (:meth:`cost`) of a record's ``values``
+        under the columns they stand in; 0 for a record of another width
+        than the table's (where a field is lost or added, which column a
+        value stands in is the open question)."""
+        if len(values) != len(self.tallies):
+            return 0.0
+        return sum(self.cost(column, value) for column, value in enumerate(values))

@@ -193,6 +193,16 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     wrong column: of the places for an empty field, or of the pairs of
     fields to quote as one, the one that puts the values back under their
     columns is meant.
+``unaligned``
+    For formats with ``fields``: how much less the values of the window's
+    records of the table's width fit their columns than the input's there,
+    in tenths of nats (:meth:`ColumnForms.misfit
+    <inputmend.algorithms.fieldforms.ColumnForms.misfit>`: how unlikely
+    each value's forms, its place among the column's numbers, or an empty
+    field are among the column's values).  Weaker evidence than
+    ``misplaced``: of the places for an empty field that the shapes leave
+    alike (columns of flags, of times), the one that puts each value where
+    its column's values are most like it.
 ``joined``
     For formats with ``fields``: quoted fields made by putting quotes around
     adjacent fields and the separators between them, every character kept
@@ -334,6 +344,7 @@ class Judgement:
     divided: int = 0
     quoted: int = 0
     misplaced: int = 0
+    unaligned: int = 0
     phrase: int = 0
     tail_commented: int = 0
     punctuated: int = 0
@@ -1338,6 +1349,14 @@ class Judge:
         self.column_shapes()
         return self._empty_column
 
+    def unaligned(self, values: Sequence[str]) -> float:
+        """How unlikely a record's ``values`` are under their columns, in
+        nats (:meth:`ColumnForms.misfit <inputmend.algorithms.fieldforms.ColumnForms.misfit>`,
+        from the records read for :meth:`column_shapes`; 0 for a record of
+        another width than the table's)."""
+        self.column_shapes()
+        return self._forms.misfit(values)
+
     def misfits(self, values: Sequence[str]) -> int:
         """How many of a record's ``values`` (its fields' text, in order) are
         not of their column's shape or digits pattern (:meth:`column_shapes`),
@@ -1586,6 +1605,7 @@ class _Assessment:
             self.divided,
             quoted,
             self._misplaced(),
+            self._unaligned(),
             self.phrase,
             tail,
             punctuated,
@@ -2551,15 +2571,12 @@ class _Assessment:
         repair keeps the window's number of records: it moves values between
         columns, not rows (two sides of a merge conflict kept both are
         alike, not aligned)."""
-        separator = self.judge.lexer.hints.fields
         fields = self.judge.header_fields()
-        if separator is None or fields is None or not self.before:
+        rows = self._rows()
+        if fields is None or rows is None:
             return 0
+        before, after = rows
         whole = self.judge.starts_record(self.window.start)
-        skip = 0 if whole else 1  # a record begun before the window
-        before = [_field_values(r, separator) for r in _records(self.original, self.before)]
-        after = [_field_values(r, separator) for r in _records(self.repaired, self.after)]
-        before, after = before[skip:], after[skip:]
         found = sum(map(self.judge.misfits, after)) - sum(map(self.judge.misfits, before))
         if len(before) == len(after):
             first, last = self.before[0].start, self.before[-1].end
@@ -2574,6 +2591,32 @@ class _Assessment:
 
             found -= matched(after) - matched(before)
         return found
+
+    def _rows(self) -> tuple[list[list[str]], list[list[str]]] | None:
+        """The field values of the window's records in the input and in the
+        repaired text, less a record begun before the window (None without
+        ``fields`` hints or tokens)."""
+        separator = self.judge.lexer.hints.fields
+        if separator is None or self.judge.header_fields() is None or not self.before:
+            return None
+        skip = 0 if self.judge.starts_record(self.window.start) else 1
+        before = [_field_values(r, separator) for r in _records(self.original, self.before)]
+        after = [_field_values(r, separator) for r in _records(self.repaired, self.after)]
+        return before[skip:], after[skip:]
+
+    def _unaligned(self) -> int:
+        """How much less the values of the window's records of the table's
+        width fit their columns (:meth:`Judge.unaligned`, in tenths of
+        nats) than the input's there.  Of repairs alike in all else (the
+        places for a lost field among columns of flags, of times, of ids),
+        the one that puts each value where its column's values are most
+        like it."""
+        rows = self._rows()
+        if rows is None:
+            return 0
+        before, after = rows
+        cost = sum(map(self.judge.unaligned, after)) - sum(map(self.judge.unaligned, before))
+        return round(10 * cost)
 
 
 _WRAPPERS = len(fields(Judgement)) - 1
