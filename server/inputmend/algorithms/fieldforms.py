@@ -1,9 +1,9 @@
-"""The forms of a table's field values, and the forms each column has shown.
+"""The shapes and forms of a table's field values, and those each column has shown.
 
 A field lost or added in a record shifts the values after it into the
 neighbouring columns.  Where a column's values nearly all share one shape
 (an integer, a year's ``9999``), a shifted value stands out by breaking it
-(see ``Judgement.misplaced``); many columns share no such shape and still
+(:class:`ColumnShapes`, see ``Judgement.misplaced``); many columns share no such shape and still
 hold values of a few forms: decimals of five places after the point next
 to decimals of ten, positive numbers next to signed ones, two-letter codes
 next to names.  A value whose form no value of its column has (among
@@ -89,6 +89,128 @@ def number(value: str) -> float | None:
         return None
     read = float(value)
     return read if math.isfinite(read) else None
+
+
+_INTEGER = re.compile(r"[-+]?\d+")
+_DECIMAL = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def value_shape(value: str) -> str | None:
+    """What kind of value a field holds: ``integer``, ``decimal``, ``text``
+    (a letter in it), ``other`` (digits and punctuation: a date, a range),
+    None when empty; written after a blank, it is another shape (``blank
+    text``: the words after a comma in prose, `` and Barbuda``)."""
+    blank = "blank " if value[:1].isspace() else ""
+    value = value.strip().strip('"').strip()
+    if not value:
+        return None
+    if _INTEGER.fullmatch(value):
+        return blank + "integer"
+    if _DECIMAL.fullmatch(value):
+        return blank + "decimal"
+    return blank + ("text" if any(c.isalpha() for c in value) else "other")
+
+
+_NUMBERS = ("integer", "decimal")
+
+_DIGIT = re.compile(r"\d")
+
+
+def digit_pattern(value: str) -> str | None:
+    """A value of digits and punctuation with each digit written ``9``
+    (``9999-99-99`` for a date, ``-9.99`` for a price): how many digits it
+    has where; None when empty or when it holds a letter (text has no
+    such pattern)."""
+    value = value.strip().strip('"').strip()
+    if not value or any(c.isalpha() for c in value):
+        return None
+    return _DIGIT.sub("9", value)
+
+
+def _most(column: dict[str | None, int]) -> str | None:
+    """What at least 9 in 10 of a column's (at least 2) values that have
+    one share (None where they share none)."""
+    found = {key: n for key, n in column.items() if key is not None}
+    total = sum(found.values())
+    if total < 2:
+        return None
+    key, count = max(found.items(), key=lambda item: item[1])
+    return key if 10 * count >= 9 * total else None
+
+
+def _dominant(column: dict[str | None, int]) -> str | None:
+    """The shape of at least 9 in 10 of a column's (at least 2) non-empty
+    values; ``number`` where integers and decimals together are."""
+    shapes = {shape: n for shape, n in column.items() if shape is not None}
+    total = sum(shapes.values())
+    if total < 2:
+        return None
+    shape, count = max(shapes.items(), key=lambda item: item[1])
+    if 10 * count >= 9 * total:
+        return shape
+    numbers = sum(shapes.get(kind, 0) for kind in _NUMBERS)
+    return "number" if 10 * numbers >= 9 * total else None
+
+
+def _fits(shape: str | None, wanted: str | None) -> bool:
+    """Does a value of ``shape`` fit a column of shape ``wanted``?"""
+    if shape is None or wanted is None or shape == wanted:
+        return True
+    return wanted == "number" and shape in _NUMBERS
+
+
+def matched_values(upper: list[str], lower: list[str], fields: int) -> int:
+    """How many values of two adjacent records (their fields' text, in
+    order) equal the other's in their column: none unless both have the
+    table's number of ``fields``; an empty field matches nothing.  A field
+    lost or added shifts the values after it out of their columns, away
+    from the values that the records beside it hold there (a flag, a year,
+    a code that a column repeats); put back, they meet them again.  Counted
+    per pair of records, so that a repair whose window reaches a record
+    further is not counted the matches of that record twice."""
+    if len(upper) != fields or len(lower) != fields:
+        return 0
+    return sum(1 for up, low in zip(upper, lower, strict=True) if up.strip() and up == low)
+
+
+@dataclass(frozen=True)
+class ColumnShapes:
+    """The shape (:func:`value_shape`) and the digits pattern
+    (:func:`digit_pattern`) nearly every value of each column of a table
+    has (None for a column without one), and whether a column is empty in
+    every record (two or more: ``a,b,`` on every row, where an empty field
+    is the table's own)."""
+
+    shapes: tuple[str | None, ...]
+    patterns: tuple[str | None, ...]
+    empty: bool
+
+    @classmethod
+    def of(cls, records: Iterable[Sequence[str]], width: int) -> ColumnShapes:
+        """The shapes of the ``records`` (their fields' text) that have
+        ``width`` fields; the others are left out (one may be the damaged)."""
+        seen: list[dict[str | None, int]] = [{} for _ in range(width)]
+        patterns: list[dict[str | None, int]] = [{} for _ in range(width)]
+        for values in records:
+            if len(values) == width:
+                for column, pattern, value in zip(seen, patterns, values, strict=True):
+                    shape, written = value_shape(value), digit_pattern(value)
+                    column[shape] = column.get(shape, 0) + 1
+                    pattern[written] = pattern.get(written, 0) + 1
+        return cls(
+            tuple(_dominant(column) for column in seen),
+            tuple(_most(pattern) for pattern in patterns),
+            any(list(column) == [None] and column[None] > 1 for column in seen),
+        )
+
+    def misfit(self, column: int, value: str) -> bool:
+        """Is ``value`` not of ``column``'s shape or digits pattern?  False
+        for a column the table does not have."""
+        if column >= len(self.shapes):
+            return False
+        return not _fits(value_shape(value), self.shapes[column]) or not _fits(
+            digit_pattern(value), self.patterns[column]
+        )
 
 
 @dataclass(frozen=True)

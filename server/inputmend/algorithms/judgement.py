@@ -268,7 +268,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 
-from inputmend.algorithms.fieldforms import ColumnForms
+from inputmend.algorithms.fieldforms import ColumnForms, ColumnShapes, matched_values
 from inputmend.core import levenshtein
 from inputmend.core.budget import BudgetExhausted
 from inputmend.core.loss import plain_words, prose, significant
@@ -670,10 +670,8 @@ class Judge:
         self.token_start = token_start
         self.stop = stop
         self._header: int | None = None
-        self._columns: tuple[str | None, ...] | None = None
-        self._digits: tuple[str | None, ...] = ()
+        self._shapes: ColumnShapes | None = None  # see :meth:`column_shapes`
         self._forms = ColumnForms((), ())
-        self._empty_column = False
         self._beside: dict[tuple[int, int], tuple[list[str], list[str]]] = {}
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
@@ -1287,33 +1285,26 @@ class Judge:
         return self._header
 
     def column_shapes(self) -> tuple[str | None, ...]:
-        """The shape (:func:`_shape`) nearly every value of each column has,
-        read in the records of the input's first :data:`COLUMN_SAMPLE`
-        characters that have the header's number of fields (None for a
-        column without one; empty without ``fields`` hints); also the
-        digits pattern (:func:`_digits`) nearly every value has, where one
-        has (a year's ``9999``, a price's ``9.99``, a date's ``9999-99-99``)."""
+        """The shape nearly every value of each column has, read in the
+        records of the input's first :data:`COLUMN_SAMPLE` characters that
+        have the header's number of fields (None for a column without one;
+        empty without ``fields`` hints); also the digits pattern nearly
+        every value has, where one has (a year's ``9999``, a price's
+        ``9.99``, a date's ``9999-99-99``: :class:`ColumnShapes
+        <inputmend.algorithms.fieldforms.ColumnShapes>`), and the forms
+        the columns' values have (:class:`ColumnForms
+        <inputmend.algorithms.fieldforms.ColumnForms>`)."""
         separator = self.lexer.hints.fields
         header = self.header_fields()
         if separator is None or header is None:
             return ()
-        if self._columns is None:
+        if self._shapes is None:
             end = self.original.rfind("\n", 0, COLUMN_SAMPLE) + 1 or len(self.original)
             lexemes = self.lexer.lex(self.original, 0, end)
-            seen: list[dict[str | None, int]] = [{} for _ in range(header + 1)]
-            digits: list[dict[str | None, int]] = [{} for _ in range(header + 1)]
             rows = [_field_values(record, separator) for record in _records(self.original, lexemes)]
             self._forms = ColumnForms.of(rows[1:], header + 1)
-            for values in rows[1:]:
-                if len(values) == header + 1:
-                    for column, pattern, value in zip(seen, digits, values, strict=True):
-                        shape, written = _shape(value), _digits(value)
-                        column[shape] = column.get(shape, 0) + 1
-                        pattern[written] = pattern.get(written, 0) + 1
-            self._columns = tuple(_dominant(column) for column in seen)
-            self._digits = tuple(_most(pattern) for pattern in digits)
-            self._empty_column = any(list(column) == [None] and column[None] > 1 for column in seen)
-        return self._columns
+            self._shapes = ColumnShapes.of(rows[1:], header + 1)
+        return self._shapes.shapes
 
     def beside(self, start: int, end: int) -> tuple[list[str], list[str]]:
         """The field values (:func:`_field_values`) of the input's records on
@@ -1347,7 +1338,7 @@ class Judge:
         for :meth:`column_shapes` (two or more)?  An empty field there is
         the table's own (``a,b,`` on every row)."""
         self.column_shapes()
-        return self._empty_column
+        return self._shapes is not None and self._shapes.empty
 
     def unaligned(self, values: Sequence[str]) -> float:
         """How unlikely a record's ``values`` are under their columns, in
@@ -1367,101 +1358,18 @@ class Judge:
         shorter or longer one, which column a value stands in is the open
         question (a field lost or added), and a record cut off by the end of
         the input holds values cut short, of no column's form."""
-        columns = self.column_shapes()
-        whole = len(values) == len(self._forms.seen)
+        self.column_shapes()
+        if self._shapes is None:
+            return 0
+        shapes, whole = self._shapes, len(values) == len(self._forms.seen)
         return sum(
-            not _fits(_shape(value), wanted)
-            or not _fits(_digits(value), pattern)
-            or (whole and self._forms.strange(column, value))
-            for column, (wanted, pattern, value) in enumerate(
-                zip(columns, self._digits, values, strict=False)
-            )
+            shapes.misfit(column, value) or (whole and self._forms.strange(column, value))
+            for column, value in enumerate(values[: len(shapes.shapes)])
         )
 
 
 COLUMN_SAMPLE = 16384
 """Characters at the start of the input whose records say each column's shape."""
-
-_INTEGER = re.compile(r"[-+]?\d+")
-_DECIMAL = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-
-
-def _shape(value: str) -> str | None:
-    """What kind of value a field holds: ``integer``, ``decimal``, ``text``
-    (a letter in it), ``other`` (digits and punctuation: a date, a range),
-    None when empty; written after a blank, it is another shape (``blank
-    text``: the words after a comma in prose, `` and Barbuda``)."""
-    blank = "blank " if value[:1].isspace() else ""
-    value = value.strip().strip('"').strip()
-    if not value:
-        return None
-    if _INTEGER.fullmatch(value):
-        return blank + "integer"
-    if _DECIMAL.fullmatch(value):
-        return blank + "decimal"
-    return blank + ("text" if any(c.isalpha() for c in value) else "other")
-
-
-_NUMBERS = ("integer", "decimal")
-
-_DIGIT = re.compile(r"\d")
-
-
-def _digits(value: str) -> str | None:
-    """A value of digits and punctuation with each digit written ``9``
-    (``9999-99-99`` for a date, ``-9.99`` for a price): how many digits it
-    has where; None when empty or when it holds a letter (text has no
-    such pattern)."""
-    value = value.strip().strip('"').strip()
-    if not value or any(c.isalpha() for c in value):
-        return None
-    return _DIGIT.sub("9", value)
-
-
-def _most(column: dict[str | None, int]) -> str | None:
-    """What at least 9 in 10 of a column's (at least 2) values that have
-    one share (None where they share none)."""
-    found = {key: n for key, n in column.items() if key is not None}
-    total = sum(found.values())
-    if total < 2:
-        return None
-    key, count = max(found.items(), key=lambda item: item[1])
-    return key if 10 * count >= 9 * total else None
-
-
-def _dominant(column: dict[str | None, int]) -> str | None:
-    """The shape of at least 9 in 10 of a column's (at least 2) non-empty
-    values; ``number`` where integers and decimals together are."""
-    shapes = {shape: n for shape, n in column.items() if shape is not None}
-    total = sum(shapes.values())
-    if total < 2:
-        return None
-    shape, count = max(shapes.items(), key=lambda item: item[1])
-    if 10 * count >= 9 * total:
-        return shape
-    numbers = sum(shapes.get(kind, 0) for kind in _NUMBERS)
-    return "number" if 10 * numbers >= 9 * total else None
-
-
-def _fits(shape: str | None, wanted: str | None) -> bool:
-    """Does a value of ``shape`` fit a column of shape ``wanted``?"""
-    if shape is None or wanted is None or shape == wanted:
-        return True
-    return wanted == "number" and shape in _NUMBERS
-
-
-def _matched(upper: list[str], lower: list[str], fields: int) -> int:
-    """How many values of two adjacent records (their fields' text, in
-    order) equal the other's in their column: none unless both have the
-    table's number of ``fields``; an empty field matches nothing.  A field
-    lost or added shifts the values after it out of their columns, away
-    from the values that the records beside it hold there (a flag, a year,
-    a code that a column repeats); put back, they meet them again.  Counted
-    per pair of records, so that a repair whose window reaches a record
-    further is not counted the matches of that record twice."""
-    if len(upper) != fields or len(lower) != fields:
-        return 0
-    return sum(1 for up, low in zip(upper, lower, strict=True) if up.strip() and up == low)
 
 
 def _field_values(record: list[Lexeme], separator: str) -> list[str]:
@@ -2565,7 +2473,8 @@ class _Assessment:
         """Values not of their column's shape, digits pattern or forms
         (:meth:`Judge.misfits`) in the window's records, less the values
         equal to their column's value in the record above or below
-        (:func:`_matched`, each adjacent pair of records once); less the
+        (:func:`~inputmend.algorithms.fieldforms.matched_values`, each adjacent
+        pair of records once); less the
         same count of the input there (see the module documentation).  The
         values are compared with the records beside theirs only where the
         repair keeps the window's number of records: it moves values between
@@ -2585,7 +2494,7 @@ class _Assessment:
 
             def matched(rows: list[list[str]]) -> int:
                 return sum(
-                    _matched(upper, lower, fields + 1)
+                    matched_values(upper, lower, fields + 1)
                     for upper, lower in itertools.pairwise([above, *rows, below])
                 )
 
