@@ -986,6 +986,26 @@ def test_a_block_comment_run_on_to_a_later_comments_closer_is_closed_on_its_line
     assert judge(jsonc, own, own.replace("issue 42", "issue 42 */")).changed == 1
 
 
+def test_a_block_comment_run_on_over_the_data_and_left_so_changes_it() -> None:
+    # `/* set by the installer` lost its `*/` and runs on to the closer of
+    # `/* MOCHA */`, over the data between; deleting the extra `}` at the
+    # end makes the text valid but leaves that data hidden (no comment is
+    # started or lengthened, so nothing counts as ``commented``)
+    jsonc = _lexer("jsonc")
+    original = (
+        '{\n  "a": 1,\n  /* set by the installer\n  "b": 2,\n'
+        '  "g": {\n    /* MOCHA */\n    "it": false\n  }\n}\n}\n'
+    )
+    deleted = judge(jsonc, original, original[: original.rindex("}")] + "\n")
+    assert deleted.changed == 1
+    assert not deleted.harmless
+    closed = judge(jsonc, original, original.replace("installer", "installer */"))
+    assert closed.changed == 0
+    # a block comment closed on its own line is the input's own: kept, no change
+    own = original.replace("installer", "installer */")
+    assert judge(jsonc, own, own[: own.rindex("}")] + "\n").changed == 0
+
+
 def test_a_name_the_document_gives_values_elsewhere_is_followed_by_a_value() -> None:
     yaml = _lexer("yaml")
     # `name` names values in the other jobs: the words after it are a value

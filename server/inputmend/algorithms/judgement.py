@@ -37,7 +37,11 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     1.0`` and a line of prose below it indented): the line becomes more of
     that value, read over lines, which the tolerant lexer cannot see; and a
     line the repair indents less out of the block it shared with the data
-    line right above it (:meth:`Judge._unaligned`).
+    line right above it (:meth:`Judge._unaligned`); and once, a block
+    comment of the input that ran on over the data
+    (:meth:`Judge.run_on_comments`) that the repair leaves as it was, its
+    edits elsewhere (an extra ``}`` deleted): the data stays hidden, though
+    no comment is started or lengthened.
 ``data_lost``
     Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
@@ -684,6 +688,7 @@ class Judge:
         self._names: frozenset[str] | None = None  # see :meth:`names`
         self._whole: list[Lexeme] | None = None  # see :meth:`_read_whole`
         self._whole_starts: list[int] = []
+        self._run_on: tuple[tuple[int, int], ...] | None = None  # see :meth:`run_on_comments`
         # see :meth:`follows`
         self._following: frozenset[tuple[str | None, str | None, bool]] | None = None
 
@@ -1044,6 +1049,26 @@ class Judge:
             self._whole_starts = [t.start for t in self._whole]
         return self._whole
 
+    def run_on_comments(self) -> tuple[tuple[int, int], ...]:
+        """The input's block comments that ran on over the data (each as its
+        start and end): those that hold their opener again after their first
+        line break (``/* see issue 42`` read on to the closer of a later
+        ``/* Linting */``).  The whole input lexed from its start, once, the
+        first time it is asked, and only when its text spans lines (such a
+        comment runs over a line break): a document of one line, however
+        long, is read only around the edits.  Read in pieces while the
+        budget lasts (see :meth:`_lex_stretch`)."""
+        if self._run_on is None:
+            text = self.original
+            self._run_on = ()
+            if "\n" in text[: self._content_end]:
+                self._run_on = tuple(
+                    (t.start, t.end)
+                    for t in self._lex_stretch(0, len(text))[0]
+                    if t.role is Role.LAYOUT and _runs_on(text[t.start : t.end])
+                )
+        return self._run_on
+
     def token_before(self, offset: int) -> Lexeme | None:
         """The input's last token other than layout that ends at or before
         ``offset``, as the whole input lexed from its start reads it: a
@@ -1074,6 +1099,7 @@ class Judge:
             edits = list(edits_between(original, repair.text))
         if not edits:
             return Judgement()
+        given = edits  # as the repair makes them: a long deletion among them too
         unescaped = _unescaped(original, edits)
         decoded = _decoded_characters(original, edits, unescaped)
         edits = _substitutions_apart(original, edits)
@@ -1133,6 +1159,12 @@ class Judge:
             and not any(w.start < end and start < w.end for w in windows)
         )
         counts[0] += self._unaligned(edits)
+        # a block comment that ran on over the data, no edit in it: the data stays hidden
+        counts[0] += sum(
+            1
+            for start, end in self.run_on_comments()
+            if not any(e.offset < end and start < max(e.end, e.offset + 1) for e in given)
+        )
         return Judgement(*counts)
 
     def _unaligned(self, edits: Sequence[Edit]) -> int:
