@@ -14,7 +14,10 @@ knowing a format's syntax.
 * the comments (:func:`comments_of`): the markers of comments that run to
   the end of their line, and the opener and closer of block comments, read
   from the patterns of the terminals that are layout (ignored, or named
-  layout by the hints);
+  layout by the hints); and the openers of the comments that may hold a
+  line break (:func:`spanning_openers`), the hints' foreign comments among
+  them: a comment that lost its closer can run on to a later one's closer
+  only where its opener is in the text twice;
 * the string quotes (:func:`string_quotes_of`): each one-line string
   terminal's quote and how a quote is written inside (after a backslash,
   doubled, or not at all).
@@ -31,9 +34,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.grammar.hints import HintsError
+from inputmend.grammar.hints import NO_HINTS, Hints, HintsError
 from inputmend.grammar.lexer import compile_sources
-from inputmend.grammar.regex import RegexAutomaton, RegexItem, UnsupportedRegex, parse_regex
+from inputmend.grammar.regex import (
+    RegexAutomaton,
+    RegexItem,
+    UnsupportedRegex,
+    parse_regex,
+)
 
 
 @dataclass(frozen=True)
@@ -189,6 +197,9 @@ class Comments:
 
     line: tuple[str, ...] = ()
     block: tuple[tuple[str, str], ...] = ()
+    spanning: tuple[str, ...] = ()
+    """The openers of the comments that may hold a line break, the hints'
+    foreign comments among them (see :func:`spanning_openers`)."""
 
 
 @functools.lru_cache(maxsize=32)
@@ -216,7 +227,64 @@ def comments_of(grammar: CompiledGrammar) -> Comments:
         pair = _block_delimiters(items)
         if pair is not None:
             block.add(pair)
-    return Comments(tuple(sorted(line)), tuple(sorted(block)))
+    try:
+        hints = grammar.hints()
+    except HintsError:
+        hints = NO_HINTS
+    spanning = spanning_openers(grammar, hints)
+    return Comments(tuple(sorted(line)), tuple(sorted(block)), tuple(sorted(spanning)))
+
+
+def spanning_openers(grammar: CompiledGrammar | None, hints: Hints) -> frozenset[str]:
+    """The openers of the comments a lexer of ``grammar`` (None: a lexer
+    without one) with ``hints`` reads that may hold a line break: the first
+    two characters, both punctuation and fixed by the pattern, of its layout
+    terminals (ignored, or named layout by ``hints``) and of the hints'
+    foreign comments (``/*``, ``<!``, ``#|``).  A block comment that lost its
+    closer and reads on to a later comment's closer holds its opener twice:
+    a text that holds none of these twice has no such comment.  Line
+    comments (``#[^\\n]*``) hold no line break: not here."""
+    sources: list[tuple[str, int]] = []
+    if grammar is not None:
+        for name, terminal in grammar.terminals.items():
+            role = hints.roles.get(name, "layout" if name in grammar.ignored else None)
+            if role == "layout":
+                sources.append((terminal.source, 0))
+    sources += [
+        (rewrite.pattern.pattern, rewrite.pattern.flags)
+        for rewrite in hints.tokens
+        if rewrite.kind == "comment"
+    ]
+    return frozenset(filter(None, (_spanning_opener(source, flags) for source, flags in sources)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _spanning_opener(source: str, flags: int) -> str:
+    """The first two characters of the matches of a pattern, when they are
+    fixed punctuation and a match may hold a line break ("": not so)."""
+    fixed = ""
+    try:
+        items = parse_regex(source)
+    except re.error:
+        return fixed
+    for item in items:
+        if item.op in ("ASSERT", "ASSERT_NOT", "AT"):
+            continue  # a lookaround or an anchor: no character of the match
+        if item.op != "LITERAL" or len(fixed) == 2:
+            break
+        fixed += chr(item.arg)
+    if len(fixed) < 2 or not all(_PUNCTUATION.fullmatch(char) for char in fixed):
+        return ""
+    try:
+        automaton = RegexAutomaton(("(?s)" if flags & re.DOTALL else "") + source)
+    except (re.error, UnsupportedRegex):
+        return fixed  # not known to hold no line break
+    lines = any("\n" in chars for moves in automaton.moves for chars, _ in moves)
+    return fixed if lines else ""
+
+
+_PUNCTUATION = re.compile(r"[^\w\s]")
+"""A punctuation character: a block comment's opener is two."""
 
 
 def _line_markers(items: list[RegexItem]) -> tuple[str, ...]:
