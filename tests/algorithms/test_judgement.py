@@ -519,6 +519,29 @@ class _Bounded(_Counting):
         return lexemes
 
 
+def test_a_document_without_a_block_comment_opener_twice_is_not_lexed_whole() -> None:
+    # an indented document over many lines, one comma lost: a block comment
+    # that ran on holds its opener twice, and this text holds none
+    lines = json_module.dumps([{"id": i, "v": [i, i + 1]} for i in range(2000)], indent=2)
+    comma = lines.index(",", len(lines) // 2)
+    original = lines[:comma] + lines[comma + 1 :]
+    lexer = _Counting()
+    judge = _json_judge(original, lexer)
+    found = judge(Repair(lines, (Edit(comma, 0, ","),), "t", True, 1))
+    assert (found.changed, found.data_lost) == (0, 0)
+    assert judge.run_on_comments() == ()
+    assert _read(lexer) < len(original) // 20
+    # with a comment that lost its `*/` read on to a later one's closer, it is
+    # lexed up to that later comment's opener, and the comment is found
+    near = original.index("\n", 300)
+    commented = "/* set by the installer\n" + original[:near] + "/* note */" + original[near:]
+    lexer = _Counting()
+    judge = _json_judge(commented, lexer)
+    end = commented.index("*/") + 2
+    assert judge.run_on_comments() == ((0, end),)
+    assert _read(lexer) < len(commented) // 20
+
+
 def _one_line_document(count: int) -> str:
     items = [{"id": i, "name": f"item {i}", "tags": ["a", "b"], "v": i * 1.5} for i in range(count)]
     return json_module.dumps(items)

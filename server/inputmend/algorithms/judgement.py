@@ -278,7 +278,7 @@ from inputmend.core.budget import BudgetExhausted
 from inputmend.core.loss import plain_words, prose, significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
 from inputmend.core.text import first_on_line, line_at, line_start
-from inputmend.grammar.syntax import Brackets, brackets_of
+from inputmend.grammar.syntax import Brackets, brackets_of, spanning_openers
 from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
 
 LOOKAROUND = 512
@@ -1053,19 +1053,36 @@ class Judge:
         """The input's block comments that ran on over the data (each as its
         start and end): those that hold their opener again after their first
         line break (``/* see issue 42`` read on to the closer of a later
-        ``/* Linting */``).  The whole input lexed from its start, once, the
-        first time it is asked, and only when its text spans lines (such a
-        comment runs over a line break): a document of one line, however
-        long, is read only around the edits.  Read in pieces while the
+        ``/* Linting */``), of a comment the grammar or its hints' foreign
+        comments may write over lines (see
+        :func:`~inputmend.grammar.syntax.spanning_openers`).  Such a comment
+        holds its opener twice: where the text holds none twice (a large
+        document of JSON, or one without comments), nothing is lexed.
+        Otherwise the input is lexed from its start up to the last opener
+        but one, once, the first time it is asked, in pieces while the
         budget lasts (see :meth:`_lex_stretch`)."""
         if self._run_on is None:
             text = self.original
             self._run_on = ()
-            if "\n" in text[: self._content_end]:
+            lexer = self.lexer
+            grammar = lexer.grammar if isinstance(lexer, GrammarLexer) else None
+            openers = [
+                opener
+                for opener in spanning_openers(grammar, lexer.hints)
+                if text.count(opener, 0, self._content_end) >= 2
+            ]
+            if openers and text.find("\n", 0, self._content_end) >= 0:
+                # the comment starts at or before its opener's last place but one
+                last = max(
+                    text.rfind(opener, 0, text.rfind(opener, 0, self._content_end))
+                    for opener in openers
+                )
                 self._run_on = tuple(
                     (t.start, t.end)
-                    for t in self._lex_stretch(0, len(text))[0]
-                    if t.role is Role.LAYOUT and _runs_on(text[t.start : t.end])
+                    for t in self._lex_stretch(0, last + 1)[0]
+                    if t.role is Role.LAYOUT
+                    and text.startswith(tuple(openers), t.start)
+                    and _runs_on(text[t.start : t.end])
                 )
         return self._run_on
 
