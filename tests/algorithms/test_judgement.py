@@ -1009,6 +1009,27 @@ def test_a_block_comment_run_on_to_a_later_comments_closer_is_closed_on_its_line
     assert judge(jsonc, own, own.replace("issue 42", "issue 42 */")).changed == 1
 
 
+def test_a_comment_marker_read_out_of_a_string_hides_the_tokens_after_it() -> None:
+    # a quote inserted after the opening one of `"//"` ends an empty string
+    # there: its `//` starts a comment that hides the rest of the line, the
+    # input's own tokens, though no marker is inserted
+    jsonc = _lexer("jsonc")
+    original = '{"c": {"line": "//", "block": ["/*", "*/"]}, "n": [1, 2]}'
+    repaired = original.replace('"line": "//"', '"line": ""//"') + "\n}}"
+    found = judge(jsonc, original, repaired)
+    # the data of `"block": ["/*", "*/"]}, "n": [1, 2]`, and its punctuation
+    assert found.commented == len('"block""/*""*/""n"12')
+    assert found.structure_lost > 0
+    assert not found.harmless
+    # a comment the input misread as a string that ran on over it is no loss
+    misread = '{"a": "x // note\n}'
+    assert judge(jsonc, misread, misread.replace("x ", 'x" ')).commented == 0
+    # nor one in a string glued to the word after it: its quote ended it early
+    yaml = _lexer("yaml")
+    glued = 'cron: "17 4 * * 1   # every "Monday"\nuser: x\n'
+    assert judge(yaml, glued, glued.replace("1   #", '1"   #')).commented == 0
+
+
 def test_a_block_comment_run_on_over_the_data_and_left_so_changes_it() -> None:
     # `/* set by the installer` lost its `*/` and runs on to the closer of
     # `/* MOCHA */`, over the data between; deleting the extra `}` at the

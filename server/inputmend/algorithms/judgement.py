@@ -55,11 +55,12 @@ that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
     Non-whitespace characters of the input, other than punctuation tokens,
     that the repair turns into a comment it starts or lengthens
     (``'it'#s'`` from ``'it's'``; ``# This is prose`` from a line of prose
-    that lost its comment marker), whatever the input's text read as: the
-    text leaves the data but stays in the file.  A person restores a lost
-    comment marker so; cutting a value with one hides its tail.  (The loss
-    limit counts them, so that much text is never hidden unasked, but for
-    ``prose_commented``.)
+    that lost its comment marker; the tokens after ``"//"`` when a quote
+    put after its opening one makes ``""//"``), whatever the input's text
+    read as: the text leaves the data but stays in the file.  A person
+    restores a lost comment marker so; cutting a value with one hides its
+    tail.  (The loss limit counts them, so that much text is never hidden
+    unasked, but for ``prose_commented``.)
 ``prose_commented``
     Of ``commented``, the characters on lines of prose commented whole
     (:func:`~inputmend.core.loss.prose`: ``this is a comment``), with no
@@ -2089,8 +2090,13 @@ class _Assessment:
             head = next((p for p in range(first, lexeme.end) if not repaired[p].isspace()), first)
             if first not in added and not {mapping.behind(first), mapping.behind(head)} & starts:
                 # a layout lexeme that takes in the line break before the
-                # comment (YAML's): the comment starts at its inserted marker
-                first = next((p for p in sorted(added) if not repaired[p].isspace()), lexeme.end)
+                # comment (YAML's): the comment starts at its inserted marker;
+                # one whose marker is text of an input token (``"//"`` cut
+                # into ``""//"``) hides the input's tokens after that one
+                first = min(
+                    next((p for p in sorted(added) if not repaired[p].isspace()), lexeme.end),
+                    self._past_token(head, lexeme.end, added),
+                )
             # the text the comment takes in begins at its inserted marker or
             # where the input's layout ends, not at the start of a lexeme that
             # takes in the line break before it and the input's comment lines
@@ -2124,6 +2130,39 @@ class _Assessment:
         return (
             [offset for offset in offsets if not original[offset].isspace()],
             [offset for offset in trailing if not original[offset].isspace()],
+        )
+
+    def _past_token(self, head: int, end: int, added: set[int]) -> int:
+        """Where, in a comment of the repaired text that ends at ``end``,
+        the input's text after the input token that holds its marker (at
+        ``head``, not inserted; ``added``: the comment's inserted positions)
+        begins: a comment the repair starts at text of a string or a name
+        (``""//"`` from ``"//"``) hides the tokens after that one, which the
+        input read as its own (``end``: the marker is in no token, or in one
+        the input misread as running on past the comment's end, a string
+        that lost its closing quote, or in one glued to the data after it,
+        ``"1 # every "Monday"``, whose quote may have ended it early)."""
+        if head >= end:
+            return end
+        mapping = self.mapping
+        offset = mapping.behind(head)
+        index = next(
+            (
+                i
+                for i, t in enumerate(self.before)
+                if t.start <= offset < t.end and t.role is not Role.LAYOUT
+            ),
+            None,
+        )
+        if index is None:
+            return end
+        token = self.before[index]
+        later = self.before[index + 1] if index + 1 < len(self.before) else None
+        if later is not None and later.start == token.end and later.role is not Role.STRUCTURE:
+            return end  # glued to the text after it: where it ends is in doubt
+        return next(
+            (p for p in range(head + 1, end) if p not in added and mapping.behind(p) >= token.end),
+            end,
         )
 
     def _hides_closer(self, comment: Lexeme) -> bool:
