@@ -91,8 +91,28 @@ def _content_end(line: re.Match[str]) -> int:
     return line.end(2) - (len(body) - len(body.rstrip(" \t")))
 
 
+def marks_of(
+    text: str, brackets: Brackets, poll: Callable[[], None] = _never
+) -> list[re.Match[str]]:
+    """The brackets and hiding tokens of ``text`` (``brackets.finditer``),
+    read once for the analyses of one text, which each need them
+    (:func:`layout_of`, the rows of :func:`_closing_breaks`,
+    :func:`_words_astray`, :func:`quote_edits`).  ``poll`` as in
+    :func:`layout_edits`."""
+    marks = []
+    for count, match in enumerate(brackets.finditer(text)):
+        if not count % POLL_LINES:
+            poll()
+        marks.append(match)
+    return marks
+
+
 def layout_of(
-    text: str, brackets: Brackets, poll: Callable[[], None] = _never, unfinished: int | None = None
+    text: str,
+    brackets: Brackets,
+    poll: Callable[[], None] = _never,
+    unfinished: int | None = None,
+    marks: list[re.Match[str]] | None = None,
 ) -> Layout:
     """The lines of ``text`` (lines that start inside a string or comment
     and blank lines left out; the end of the text as a last, empty line at
@@ -100,13 +120,14 @@ def layout_of(
     ``unfinished``: where a token that the end of the text cuts off starts
     on its last line (its brackets are not brackets, and the bracket
     pattern need not learn that by reading it to the end in vain; a string
-    cut off over lines may be code after a lost quote, and is read as such)."""
+    cut off over lines may be code after a lost quote, and is read as such).
+    ``marks``: the text's :func:`marks_of` when read already (not with
+    ``unfinished``, which reads less of it)."""
     found: list[tuple[int, str]] = []
     hidden: list[int] = []  # starts and ends of tokens that run over a line break
-    read = text if unfinished is None else text[:unfinished]
-    for count, match in enumerate(brackets.finditer(read)):
-        if not count % POLL_LINES:
-            poll()
+    if marks is None:
+        marks = marks_of(text if unfinished is None else text[:unfinished], brackets, poll)
+    for match in marks:
         kind = match.lastgroup
         if kind == "s":
             if "\n" in match.group() or "\r" in match.group():
@@ -164,13 +185,14 @@ def layout_agreement(text: str, brackets: Brackets) -> int:
     indentation, and the brackets open at its start are those its
     indentation leaves open (:func:`_closing_breaks`); minus one for each line
     and rule where this does not hold (higher is better)."""
-    layout = layout_of(text, brackets)
+    marks = marks_of(text, brackets)
+    layout = layout_of(text, brackets, marks=marks)
     lines = layout.lines
     return (
         -sum(offset != 0 for offset in _offsets(lines))
         - len(_level_breaks(lines))
-        - len(_closing_breaks(text, layout, brackets))
-        - _words_astray(text, brackets)
+        - len(_closing_breaks(text, layout, brackets, marks=marks))
+        - _words_astray(text, brackets, marks)
     )
 
 
@@ -206,10 +228,15 @@ class _Rows:
         return self.indents[row] + max(0, offset - self.contents[row])
 
 
-def _rows(text: str, brackets: Brackets, poll: Callable[[], None] = _never) -> _Rows:
-    """The :class:`_Rows` of ``text``."""
+def _rows(
+    text: str,
+    brackets: Brackets,
+    poll: Callable[[], None] = _never,
+    marks: list[re.Match[str]] | None = None,
+) -> _Rows:
+    """The :class:`_Rows` of ``text`` (``marks``: its :func:`marks_of`, when read already)."""
     hidden: dict[int, int] = {}  # end -> start of strings and comments
-    for match in brackets.finditer(text):
+    for match in brackets.finditer(text) if marks is None else marks:
         if match.lastgroup == "s":
             hidden[match.end()] = match.start()
     trailing = "".join(brackets.closers) + " \t,;"
@@ -231,7 +258,11 @@ def _rows(text: str, brackets: Brackets, poll: Callable[[], None] = _never) -> _
 
 
 def _closing_breaks(
-    text: str, layout: Layout, brackets: Brackets, poll: Callable[[], None] = _never
+    text: str,
+    layout: Layout,
+    brackets: Brackets,
+    poll: Callable[[], None] = _never,
+    marks: list[re.Match[str]] | None = None,
 ) -> list[int]:
     """The lines whose indentation disagrees with the brackets open at their
     start, as a reader of indented code (and parinfer, for Lisp) takes them:
@@ -242,11 +273,12 @@ def _closing_breaks(
     bracket left of its indentation, or one at or right of it is still open;
     the line before breaks it when it closes a bracket of an earlier line
     and goes on (``(+ a 10)) 15)`` closing a ``(let`` two lines up: a form
-    that spans lines ends with its last line), or closes what was not open."""
+    that spans lines ends with its last line), or closes what was not open.
+    ``marks``: the text's :func:`marks_of`, when read already."""
     found = layout.brackets
     openers = set(brackets.openers)
     closer_chars = "".join(brackets.closers) + " \t"
-    rows = _rows(text, brackets, poll)
+    rows = _rows(text, brackets, poll, marks)
     stack: list[tuple[int, int]] = []  # the open brackets: (:meth:`_Rows.column`, offset)
     closed: list[int] = []  # the columns of the brackets the last closers closed
     index = 0
@@ -286,7 +318,7 @@ _WORDS = re.compile(r"\S+")
 _WORD_START = frozenset("_-+*/<>=!?%&$:.@~^")
 
 
-def _words_astray(text: str, brackets: Brackets) -> int:
+def _words_astray(text: str, brackets: Brackets, marks: list[re.Match[str]] | None = None) -> int:
     """Words out of their usual place at the start of brackets: words that
     mostly come first in their brackets (Lisp's ``(defun``, ``(fib``) where
     they do not, and words that come first after one opener where they
@@ -297,13 +329,15 @@ def _words_astray(text: str, brackets: Brackets) -> int:
     ``define``, ``progn``) come first wherever the file uses them only
     once: ``(progn define a 10)`` lost the ``(`` before ``define``.  A word
     is text between blanks and brackets that starts with a letter, a digit
-    or a symbol, not a string or a comment."""
+    or a symbol, not a string or a comment.  ``marks``: the text's
+    :func:`marks_of`, when read already."""
     single: Counter[str] = Counter()
     double: Counter[str] = Counter()
     other: Counter[str] = Counter()
     openers = 0  # how many openers came right before
     position = 0
-    for match in itertools.chain(brackets.finditer(text), (None,)):
+    read = brackets.finditer(text) if marks is None else marks
+    for match in itertools.chain(read, (None,)):
         end = len(text) if match is None else match.start()
         words = _WORDS.findall(text, position, end)
         if match is not None:
@@ -311,14 +345,16 @@ def _words_astray(text: str, brackets: Brackets) -> int:
             position = match.end()
             if match.lastgroup == "s" and (token[0].isalnum() or token[0] in _WORD_START):
                 words.append(token)  # an atom the grammar's pattern finds
-        for word in words:
-            (other, single, double)[min(openers, 2)][word] += 1
+        if words:  # the openers before come right before its first word only
+            (other, single, double)[min(openers, 2)][words[0]] += 1
+            other.update(words[1:])
             openers = 0
         if match is not None:
             openers = openers + 1 if match.lastgroup == "o" else 0
     astray = 0
     heads = brackets.heads
-    for word in {*other, *single, *double}:
+    # a word never first in brackets is astray only as a head
+    for word in {*other, *single, *double} if heads is not None else {*single, *double}:
         elsewhere, first = other[word], single[word] + double[word]
         head = first > elsewhere or (heads is not None and heads.fullmatch(word) is not None)
         astray += (elsewhere if head else 0) + min(single[word], double[word])
@@ -419,17 +455,19 @@ def layout_edits(
     edits from its indentation.  ``poll`` is called every
     :data:`POLL_LINES` lines while the whole text is read (it raises when
     the budget is spent).  ``unfinished``: see :func:`layout_of`."""
-    layout = layout_of(text, brackets, poll, unfinished)
+    whole = None if unfinished is not None else marks_of(text, brackets, poll)
+    layout = layout_of(text, brackets, poll, unfinished, whole)
     lines = layout.lines
     doubled = [] if openers else _doubled_unclosed(text, layout, brackets)
     if not openers and len(lines) < 3:  # one line and the end
         yield from doubled
         if text.count("\n", 0, len(text.rstrip())) == 0:  # a text of one line
-            yield from quote_edits(text, brackets)  # (a lost opening quote leaves it cut off)
+            # (a lost opening quote leaves it cut off)
+            yield from quote_edits(text, brackets, whole)
         return
     closers = brackets.closers[::-1]  # shortest first
     inserted = brackets.openers[::-1] if openers else ()
-    closing = _closing_breaks(text, layout, brackets, poll)
+    closing = _closing_breaks(text, layout, brackets, poll, whole)
     if len(closing) * 2 > len(lines) > FLAT_LINES:
         closing = []  # most lines disagree: the text does not indent what it nests
     breaks = [*closing, *_breaks(lines)]
@@ -439,7 +477,7 @@ def layout_edits(
         _lost_first_opener(text, layout, brackets) if openers else (),
         _written_twice(text, layout, breaks),
         _edge_edits(text, layout, breaks, closers, inserted),
-        quote_edits(text, brackets),
+        quote_edits(text, brackets, whole),
         (edit for k in closing for edit in _inside(text, lines[k - 1], closers, inserted)),
     ):
         if edit not in seen:
@@ -578,19 +616,24 @@ def _inside(
             yield Edit(word.end(), 0, closer)
 
 
-def quote_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
+def quote_edits(
+    text: str, brackets: Brackets, marks: list[re.Match[str]] | None = None
+) -> Iterator[Edit]:
     """Where a lost quote goes back: for each string that runs over a line
     break and each quote that starts no string (it finds no partner), a
     quote inserted where a word on its line ends after it (its closing quote
     was lost: ``"~a~% (solve (read))))``) or begins before it (it is the
     closing quote of a string whose opening one was lost:
     ``(write-line Hello World")``).  Only for grammars whose strings may
-    span lines: elsewhere the error is on the string's line anyway."""
+    span lines: elsewhere the error is on the string's line anyway.
+    ``marks``: the text's :func:`marks_of`, when read already."""
     if not brackets.quotes:
         return
+    if marks is None:
+        marks = list(brackets.finditer(text))
     suspects = []
     position = 0
-    for match in itertools.chain(brackets.finditer(text), (None,)):
+    for match in itertools.chain(marks, (None,)):
         end = len(text) if match is None else match.start()
         suspects += [i for i in range(position, end) if text[i] in brackets.quotes]
         if match is None:
@@ -603,7 +646,7 @@ def quote_edits(text: str, brackets: Brackets) -> Iterator[Edit]:
         return
     openers = "".join(brackets.openers)
     closers = "".join(brackets.closers)
-    rows = _rows(text, brackets)
+    rows = _rows(text, brackets, marks=marks)
     seen: set[Edit] = set()
     for at in suspects:
         quote = text[at]
