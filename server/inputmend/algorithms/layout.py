@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
-from inputmend.core.model import Edit, Repair, apply_edits, distance
+from inputmend.core.model import Edit, Repair, distance
 from inputmend.core.oracle import Feedback, Oracle
 from inputmend.grammar.syntax import Brackets
 from inputmend.oracles.wrappers import metered
@@ -707,14 +707,15 @@ def layout_repairs(
         for edit in edits:
             if boundary is not None and edit.offset > boundary:
                 continue
-            candidate = apply_edits(text, (edit,))
+            candidate = text[: edit.offset] + edit.insert + text[edit.end :]
             feedback = checked.check(candidate)
-            tries = (
-                [edit] if feedback.valid else _with_separators(edit, candidate, brackets, feedback)
-            )
-            for tried in tries:
-                candidate = apply_edits(text, (tried,))
-                if tried is edit or checked.check(candidate).valid:
+            if feedback.valid:
+                repair = Repair(candidate, (edit,), ALGORITHM, True, distance(text, candidate))
+                repairs.append(repair)
+                continue
+            for tried in _with_separators(edit, candidate, brackets, feedback):
+                candidate = text[: tried.offset] + tried.insert + text[tried.end :]
+                if checked.check(candidate).valid:
                     repairs.append(
                         Repair(candidate, (tried,), ALGORITHM, True, distance(text, candidate))
                     )
