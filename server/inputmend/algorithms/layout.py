@@ -99,6 +99,8 @@ def marks_of(
     (:func:`layout_of`, the rows of :func:`_closing_breaks`,
     :func:`_words_astray`, :func:`quote_edits`).  ``poll`` as in
     :func:`layout_edits`."""
+    if poll is _never:
+        return list(brackets.finditer(text))
     marks = []
     for count, match in enumerate(brackets.finditer(text)):
         if not count % POLL_LINES:
@@ -331,9 +333,7 @@ def _words_astray(text: str, brackets: Brackets, marks: list[re.Match[str]] | No
     is text between blanks and brackets that starts with a letter, a digit
     or a symbol, not a string or a comment.  ``marks``: the text's
     :func:`marks_of`, when read already."""
-    single: Counter[str] = Counter()
-    double: Counter[str] = Counter()
-    other: Counter[str] = Counter()
+    placed: tuple[list[str], list[str], list[str]] = ([], [], [])  # after 0, 1, 2+ openers
     openers = 0  # how many openers came right before
     position = 0
     read = brackets.finditer(text) if marks is None else marks
@@ -346,11 +346,12 @@ def _words_astray(text: str, brackets: Brackets, marks: list[re.Match[str]] | No
             if match.lastgroup == "s" and (token[0].isalnum() or token[0] in _WORD_START):
                 words.append(token)  # an atom the grammar's pattern finds
         if words:  # the openers before come right before its first word only
-            (other, single, double)[min(openers, 2)][words[0]] += 1
-            other.update(words[1:])
+            placed[min(openers, 2)].append(words[0])
+            placed[0].extend(words[1:])
             openers = 0
         if match is not None:
             openers = openers + 1 if match.lastgroup == "o" else 0
+    other, single, double = (Counter(words) for words in placed)
     astray = 0
     heads = brackets.heads
     # a word never first in brackets is astray only as a head
