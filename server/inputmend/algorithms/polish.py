@@ -77,6 +77,7 @@ def polish_layout(
     edits = list(repair.edits)
     text = repair.text
     model: StyleModel | None = None
+    known: dict[tuple[str, tuple[Edit, ...]], float] = {}  # a stretch's cost, by its edits
     uses: dict[str, int] = {}  # how often the input writes each inserted delimiter
     for index, current in enumerate(repair.edits):
         places = _placements(original, edits, index)
@@ -88,7 +89,7 @@ def polish_layout(
         if uses[current.insert] >= _EVIDENCE:
             model = model or StyleModel.around(original, edits)
             cost = {
-                place: math.floor(_local_cost(model, original, edits, index, place))
+                place: math.floor(_local_cost(model, original, edits, index, place, known))
                 for place in cost
             }
         usual = _usual(original, current)
@@ -112,12 +113,20 @@ def polish_layout(
 
 
 def _local_cost(
-    model: StyleModel, original: str, edits: list[Edit], index: int, place: Edit
+    model: StyleModel,
+    original: str,
+    edits: list[Edit],
+    index: int,
+    place: Edit,
+    known: dict[tuple[str, tuple[Edit, ...]], float],
 ) -> float:
     """The style cost of ``edits`` with ``edits[index]`` put at ``place``, read
     on the stretch around it only (with the edits that share it): the other
     edits cost the same wherever this one goes, so placements compare alike,
-    and a repair of thousands of edits is not scored thousands of times over."""
+    and a repair of thousands of edits is not scored thousands of times over.
+    ``known`` holds the cost of each stretch already scored with its edits
+    (under ``model``): the commas a repair inserts at thousands of line ends
+    mostly sit in a few shapes of stretch, each scored once."""
     reach = 2 * ORDER
     start, end = place.offset - reach, place.end + reach
     near = [place]
@@ -132,11 +141,14 @@ def _local_cost(
         end = max(end, edits[after].end + reach)
         after += 1
     start, end = max(0, start), min(len(original), end)
-    local = sorted(
-        (Edit(e.offset - start, e.delete, e.insert) for e in near), key=lambda e: e.offset
+    local = tuple(
+        sorted((Edit(e.offset - start, e.delete, e.insert) for e in near), key=lambda e: e.offset)
     )
     stretch = original[start:end]
-    return model.cost(stretch, apply_edits(stretch, local), local)
+    cost = known.get((stretch, local))
+    if cost is None:
+        cost = known[(stretch, local)] = model.cost(stretch, apply_edits(stretch, local), local)
+    return cost
 
 
 def without_doubled_blanks(
