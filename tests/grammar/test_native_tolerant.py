@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -239,6 +240,36 @@ def test_a_possessive_repeat_has_the_reach_automaton_of_a_greedy_one() -> None:
     found = tolerant.reach_dfa(possessive, 0)
     assert found is not None
     assert found == tolerant.reach_dfa(greedy, 0)
+
+
+def test_a_negative_lookahead_keeps_out_of_the_automaton_the_characters_it_refuses() -> None:
+    """A negative lookahead whose pattern matches a character alone refuses
+    that character next: a string with a quote inside that no colon may
+    follow has no match in a key and the value after it, and its automaton
+    says so (without the lookahead it reads on to the value's end)."""
+    pattern = r'"[^"\n]*"(?![ \t]*[:,])[^"\n]*"'
+    text = '"id": "x"'
+    assert re.match(pattern, text) is None
+    guarded = tolerant.reach_dfa(pattern, 0)
+    unguarded = tolerant.reach_dfa(pattern.replace("(?![ \\t]*[:,])", ""), 0)
+    assert guarded is not None and unguarded is not None
+    assert _ends(unguarded, text, 0) == {text.index("x")}
+    assert _ends(guarded, text, 0) == set()
+    assert _ends(guarded, '"a"b"', 0) == {5}
+
+
+@pytest.mark.parametrize(
+    "lookahead",
+    [r"(?![ \t]*+[ \t])", r"(?!(?>[ \t]*)[ \t])", r"(?!\w)", r"(?![ \t]x)", r"(?!$)"],
+)
+def test_a_negative_lookahead_it_cannot_read_whole_refuses_nothing(lookahead: str) -> None:
+    """Where the lookahead's pattern may refuse a text its characters spell
+    (a possessive repeat, an atomic group), holds a category, or matches no
+    character alone, the automaton reads on as without it."""
+    pattern = '"a"' + lookahead + '[^"]*"'
+    plain = tolerant.reach_dfa('"a"[^"]*"', 0)
+    assert plain is not None
+    assert tolerant.reach_dfa(pattern, 0) == plain
 
 
 @needs_c

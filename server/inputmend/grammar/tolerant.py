@@ -41,14 +41,15 @@ from __future__ import annotations
 import enum
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from inputmend.grammar import patterns
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.hints import NO_HINTS, Hints, Rewrite
-from inputmend.grammar.native import MAX_DFA_STATES, _alphabet, _Nfa, _reachable, _steps
-from inputmend.grammar.regex import RegexItem, UnsupportedRegex, parse_regex
+from inputmend.grammar.native import MAX_DFA_STATES, _alphabet, _Nfa, _reachable
+from inputmend.grammar.regex import RegexItem, UnsupportedRegex, _char_set, _CharClass, parse_regex
 
 
 class Role(enum.Enum):
@@ -701,7 +702,9 @@ def reach_dfa(source: str, flags: int) -> tuple[Any, ...] | None:
     """An automaton that tells how far a match of the pattern ``source``
     (compiled with ``flags``) can reach from a place, for the C loop of
     :class:`GrammarLexer`: the pattern without its lookarounds and anchors,
-    whose texts include every text the pattern matches, as a DFA that
+    whose texts include every text the pattern matches (but for a negative
+    lookahead, read as the characters that may come next, see
+    :func:`_guard`), as a DFA that
     follows every way of matching at once and marks each state where one
     of them ends (as :func:`~inputmend.grammar.native.build_dfa` takes it:
     ``(states, classes, start, ascii, high, next, match)``).  Where it
@@ -717,7 +720,7 @@ def reach_dfa(source: str, flags: int) -> tuple[Any, ...] | None:
         items = _consuming(parse_regex(source))
         if _ignores_case(items):
             return None
-        nfa = _Nfa()
+        nfa = _GuardedNfa()
         start = nfa.sequence(items, nfa.match(0), flags & re.DOTALL)
     except (UnsupportedRegex, re.error, RecursionError):
         return None
@@ -733,7 +736,7 @@ def reach_dfa(source: str, flags: int) -> tuple[Any, ...] | None:
     index = 0
     reached: dict[tuple[int, ...], frozenset[int]] = {}
     while index < len(order):
-        steps = _steps(nfa, order[index], takes, width)
+        steps = _guarded_steps(nfa, order[index], takes, width)
         index += 1
         for cls in range(width):
             targets = tuple(steps[cls])
@@ -749,18 +752,136 @@ def reach_dfa(source: str, flags: int) -> tuple[Any, ...] | None:
                     return None
                 number = states[going] = len(order)
                 order.append(going)
-                ends.append(0 if any(nfa.kinds[n] == _Nfa.MATCH for n in going) else -1)
+                ends.append(0 if _may_end(nfa, going) else -1)
             table.append(number)
     return (len(order), width, 0, ascii_classes, high, tuple(table), tuple(ends))
+
+
+class _GuardedNfa(_Nfa):
+    """An :class:`~inputmend.grammar.native._Nfa` with ``GUARD`` nodes: an
+    epsilon move to ``out[0]`` taken only where the next character is of
+    the node's class (a negative lookahead, :func:`_guard`)."""
+
+    GUARD = 3
+
+    def _item(self, item: RegexItem, then: int, flags: int) -> int:
+        if item.op == "GUARD":
+            return self._node(self.GUARD, item.arg, [then], -1)
+        return super()._item(item, then, flags)
+
+
+def _guarded_steps(
+    nfa: _Nfa, nodes: Iterable[int], takes: dict[int, list[int]], width: int
+) -> list[list[int]]:
+    """Where each of ``nodes`` goes on each alphabet class: a character
+    node past the character, a guard where the nodes after it go on the
+    classes it lets through."""
+    steps: list[list[int]] = [[] for _ in range(width)]
+    for node in nodes:
+        if nfa.kinds[node] == _GuardedNfa.GUARD:
+            ahead = _guarded_steps(nfa, _reachable(nfa, nfa.out[node]), takes, width)
+            for cls in takes.get(node, ()):
+                steps[cls].extend(ahead[cls])
+        else:
+            for cls in takes.get(node, ()):
+                steps[cls].append(nfa.out[node][0])
+    return steps
+
+
+def _may_end(nfa: _Nfa, nodes: Iterable[int]) -> bool:
+    """Does a match end among ``nodes``, or past a guard of them (whatever
+    follows: the text may end there)?"""
+    return any(
+        nfa.kinds[node] == _Nfa.MATCH
+        or (nfa.kinds[node] == _GuardedNfa.GUARD and _may_end(nfa, _reachable(nfa, nfa.out[node])))
+        for node in nodes
+    )
+
+
+def _guard(items: list[RegexItem]) -> _CharClass | None:
+    """The characters that may follow where the negative lookahead of
+    ``items`` holds: none of those its pattern matches alone (where it
+    matches the next character, whatever comes after, the lookahead fails:
+    ``(?![ \t]*[,:])`` fails before a comma).  None where no such character
+    is known (a pattern with a possessive repeat or an atomic group may
+    refuse a text its characters spell, so it is not read)."""
+    if _commits(items):
+        return None
+    members = _lone(items)
+    if not members:
+        return None
+    return _char_set([RegexItem("NEGATE", None), *members], False)
+
+
+def _commits(items: list[RegexItem]) -> bool:
+    """Does ``items`` hold a possessive repeat or an atomic group (at any depth)?"""
+    for op, arg in items:
+        if op in ("POSSESSIVE_REPEAT", "ATOMIC_GROUP"):
+            return True
+        if op == "SUBPATTERN" and _commits(arg[3]):
+            return True
+        if op == "BRANCH" and any(_commits(option) for option in arg):
+            return True
+        if op in ("MAX_REPEAT", "MIN_REPEAT") and _commits(arg[2]):
+            return True
+    return False
+
+
+def _lone(items: list[RegexItem]) -> list[RegexItem]:
+    """Set members (``LITERAL``, ``RANGE``) of characters that ``items``
+    matches alone, the rest of them matching nothing; some may be left out
+    (a category, a case-insensitive part, one after an anchor), never one
+    that is not."""
+    found: list[RegexItem] = []
+    for index, item in enumerate(items):
+        if all(map(_empty, items[:index])) and all(map(_empty, items[index + 1 :])):
+            found += _lone_item(item)
+    return found
+
+
+def _lone_item(item: RegexItem) -> list[RegexItem]:
+    """:func:`_lone` of one item."""
+    op, arg = item
+    if op == "LITERAL":
+        return [item]
+    if op == "IN" and all(member.op in ("LITERAL", "RANGE") for member in arg):
+        return list(arg)
+    if op == "SUBPATTERN" and not (arg[1] | arg[2]):
+        return _lone(arg[3])
+    if op == "BRANCH":
+        return [member for option in arg for member in _lone(option)]
+    if op in ("MAX_REPEAT", "MIN_REPEAT") and arg[0] <= 1 and (arg[1] is None or arg[1] >= 1):
+        return _lone(arg[2])
+    return []
+
+
+def _empty(item: RegexItem) -> bool:
+    """Does ``item`` match the empty text wherever it is (no anchor or
+    lookaround on the way)?"""
+    op, arg = item
+    if op == "SUBPATTERN":
+        return all(map(_empty, arg[3]))
+    if op == "BRANCH":
+        return any(all(map(_empty, option)) for option in arg)
+    if op in ("MAX_REPEAT", "MIN_REPEAT"):
+        return arg[0] == 0 or all(map(_empty, arg[2]))
+    return False
 
 
 def _consuming(items: list[RegexItem]) -> list[RegexItem]:
     """``items`` without the lookarounds and anchors in them (at any depth),
     and a possessive repeat read as a greedy one (it gives back nothing: a
     condition on how a match is found, not on what it reads): what is left
-    reads the same characters, with fewer conditions."""
+    reads the same characters, with fewer conditions, but for a negative
+    lookahead whose pattern matches characters alone, kept as a ``GUARD``
+    of the characters that may follow it (:func:`_guard`)."""
     kept: list[RegexItem] = []
     for op, arg in items:
+        if op == "ASSERT_NOT" and arg[0] == 1:
+            guard = _guard(arg[1])
+            if guard is not None:
+                kept.append(RegexItem("GUARD", guard))
+            continue
         if op in ("ASSERT", "ASSERT_NOT", "AT"):
             continue
         if op == "SUBPATTERN":
