@@ -77,3 +77,28 @@ def test_a_line_of_prose_is_not_moved_under_a_key_without_a_value() -> None:
     assert not any("\n see issue 42" in found for found in _texts(text))
     # a word or two is no prose: `data:` above it may be its key
     assert _texts("items:\n  data:\n  ready now\n")
+
+
+def test_a_key_may_go_to_the_column_of_the_list_under_it() -> None:
+    # YAML's list may sit at its key's column: `steps:` is `runs-on`'s sibling
+    text = "jobs:\n  build:\n    runs-on: x\n   steps:\n    - uses: a\n    - name: b\n"
+    assert _texts(text)[0] == (
+        "jobs:\n  build:\n    runs-on: x\n    steps:\n    - uses: a\n    - name: b\n"
+    )
+
+
+def test_a_key_below_an_item_goes_under_the_item_s_key_before_its_dash() -> None:
+    # at the dash's column `run` would end the list (a sibling of `steps`)
+    text = "job:\n  steps:\n  - name: a\n    run: b\n  - name: c\n   run: d\n"
+    assert _texts(text)[0] == "job:\n  steps:\n  - name: a\n    run: b\n  - name: c\n    run: d\n"
+
+
+def test_a_line_is_moved_where_its_block_ends_at_the_error() -> None:
+    # `merge_group` lost a space; the error shows only at `push`, three lines on
+    text = 'on:\n merge_group:\n    branches:\n      - "main"\n  push:\n    branches: [x]\n'
+    meant = 'on:\n  merge_group:\n    branches:\n      - "main"\n  push:\n    branches: [x]\n'
+    assert _texts(text) == [meant]
+    # a key as indented as the list under it, or without a value, may be it too
+    text = "get:\n    parameters:\n    - name: tag\n      in: query\n  responses:\n    ok: 1\n"
+    meant = "get:\n  parameters:\n    - name: tag\n      in: query\n  responses:\n    ok: 1\n"
+    assert meant in _texts(text)

@@ -6,7 +6,8 @@ line indented a space or two wrong: ``name: demo`` at two spaces and
 the searches then insert punctuation that changes the data (``:labels``,
 ``-labels``, ``#labels``).  A person moves the line to a column the lines
 around it use.  :func:`reindent_repairs` tries exactly that on the error's
-line and the :data:`LINES_BEFORE` lines before it: each line, alone or with
+line, the :data:`LINES_BEFORE` lines before it and the lines whose blocks
+end at the error's line: each line, alone or with
 the lines nested under it, moved to the columns of the lines it may belong
 to (the previous line's, those of the enclosing lines, one step deeper) and
 a space or two either way; the oracle checks every candidate.  Only blanks
@@ -47,6 +48,8 @@ class _Line:
     blank: bool  # empty, blanks only, or a comment
     inner: int | None = None  # a list item's: where the content after its dash starts
     block_header: bool = False  # ends with a block scalar's `|` or `>`
+    item: bool = False  # starts with a list item's dash
+    opens: bool = False  # ends with a key's `:` (its value, if any, is on the lines under it)
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,9 @@ def _lines(text: str) -> list[_Line]:
         keyed = item is not None and _KEYED.match(content, item.end()) is not None
         inner = indent + item.end() if item is not None and keyed else None
         header = _BLOCK_HEADER.search(content) is not None
-        lines.append(_Line(start, indent, not content.strip() or content[0] == "#", inner, header))
+        blank = not content.strip() or content[0] == "#"
+        opens = not blank and content.split(" #")[0].rstrip().endswith(":")
+        lines.append(_Line(start, indent, blank, inner, header, item is not None, opens))
         start += len(raw)
     return lines
 
@@ -79,7 +84,10 @@ def _columns(lines: list[_Line], index: int) -> list[int]:
     those of the lines enclosing it (each less indented than the ones after
     it, going back), the previous line's plus the file's step, and a nudge
     either way; nearest first, and of equally near ones the previous line's
-    first (a sibling), then the enclosing lines' (nearest first)."""
+    first (a sibling), then the enclosing lines' (nearest first).  Below a
+    list item whose content is a mapping, a line that is no item itself
+    goes under the item's key first (it is that mapping's next key; at the
+    dash's column it would end the list), an item at the dash's column."""
     own = lines[index].indent
     found: list[int] = []
     floor: int | None = None
@@ -87,9 +95,8 @@ def _columns(lines: list[_Line], index: int) -> list[int]:
         if line.blank:
             continue
         if not found:
-            found.append(line.indent)
-            if line.inner is not None:
-                found.append(line.inner)
+            sibling = [line.indent] if line.inner is None else [line.indent, line.inner]
+            found += sibling if lines[index].item else sibling[::-1]
         if floor is None or line.indent < floor:
             floor = line.indent
             found.append(line.indent)
@@ -120,22 +127,20 @@ def _block_text_column(lines: list[_Line], index: int) -> int | None:
     return after.indent if after.indent > before.indent else None
 
 
-def _preferred(
-    text: str, lines: list[_Line], index: int, moved: list[int], columns: list[int]
-) -> list[int]:
+def _preferred(lines: list[_Line], index: int, moved: list[int], columns: list[int]) -> list[int]:
     """``columns`` with those that would leave a key's block outside it last:
     a line that ends with ``:`` (a key whose value is the lines under it)
     goes left of the next line it does not move (`` env:`` over
-    ``  COLOR: x`` is ``env:``, not ``  env:``)."""
-    line = lines[index]
-    end = text.find("\n", line.start)
-    content = text[line.start : len(text) if end < 0 else end].split(" #")[0].rstrip()
+    ``  COLOR: x`` is ``env:``, not ``  env:``), or to its column when that
+    line is a list item (YAML's list may sit at its key's column:
+    ``steps:`` over ``- run: x``)."""
     following = next(
-        (lines[i].indent for i in range(moved[-1] + 1, len(lines)) if not lines[i].blank), None
+        (lines[i] for i in range(moved[-1] + 1, len(lines)) if not lines[i].blank), None
     )
-    if not content.endswith(":") or following is None:
+    if not lines[index].opens or following is None:
         return columns
-    return sorted(columns, key=lambda column: column >= following)
+    deepest = following.indent if following.item else following.indent - 1
+    return sorted(columns, key=lambda column: column > deepest)
 
 
 def _content(text: str, line: _Line) -> str:
@@ -166,6 +171,31 @@ def _valued(text: str, lines: list[_Line], moved: list[int], by: int) -> bool:
         if before <= 0 < after:
             return True
     return False
+
+
+def _heads(lines: list[_Line], index: int) -> list[int]:
+    """The indented lines whose blocks end at line ``index``: going back from
+    the line before it, each line less indented than the lines after it, or
+    as indented and ending with a key's ``:`` (its list at its column, or no
+    value: the lines after it may have been its block).  A line indented
+    wrong with the lines it nests is often noticed only where its block
+    ends: `` merge_group:`` a space short over its ``branches:`` shows at
+    the ``push:`` after them."""
+    heads: list[int] = []
+    floor: int | None = None
+    after: int | None = None  # the indentation of the line after the one read
+    for earlier in range(index - 1, 0, -1):
+        line = lines[earlier]
+        if line.blank:
+            continue
+        shallow = line.opens and after is not None and after <= line.indent
+        if floor is not None and (line.indent < floor or (line.indent == floor and shallow)):
+            heads.append(earlier)
+        floor = line.indent if floor is None else min(floor, line.indent)
+        after = line.indent
+        if floor == 0:
+            break
+    return [head for head in heads if lines[head].indent > 0]
 
 
 def _block(lines: list[_Line], index: int) -> list[int]:
@@ -225,9 +255,10 @@ def reindent_repairs(
     near ``error`` to another column, each checked by the oracle: the
     preferred column that makes the text valid (nearest, a sibling's, not
     leaving a key's block out), for the line alone and for the line with
-    what it nests; on the error's line and the :data:`LINES_BEFORE` lines
-    before it, keeping the moves that leave the fewest lines off the step
-    the file nests by (:func:`_off_step`).  A mistake often shows on the
+    what it nests; on the error's line, the :data:`LINES_BEFORE` lines
+    before it and the lines whose blocks end at it (:func:`_heads`),
+    keeping the moves that leave the fewest lines off the step the file
+    nests by (:func:`_off_step`).  A mistake often shows on the
     line after it: ``runs-on:`` two spaces short between ``name:`` and
     ``steps:`` is noticed at ``steps:``, and moving ``steps:`` alone left
     leaves its items nested four spaces deep in a file that nests by two
@@ -240,6 +271,8 @@ def reindent_repairs(
         for index in range(line_of_error, max(-1, line_of_error - LINES_BEFORE - 1), -1)
         if index < len(lines) and not lines[index].blank and index > 0
     ]
+    if line_of_error < len(lines):
+        candidates += [head for head in _heads(lines, line_of_error) if head not in candidates]
     repairs: dict[str, Repair] = {}
     off: dict[str, int] = {}  # each repair's lines off the step (see _off_step)
     try:
@@ -247,7 +280,7 @@ def reindent_repairs(
             block = _block(lines, index)
             ways = [[index], block] if len(block) > 1 else [[index]]
             for moved in ways:
-                for column in _preferred(text, lines, index, moved, _columns(lines, index)):
+                for column in _preferred(lines, index, moved, _columns(lines, index)):
                     by = column - lines[index].indent
                     edits = _shift(lines, moved, by)
                     if edits is None or _valued(text, lines, moved, by):
