@@ -418,6 +418,13 @@ def test_a_program_decides_what_the_grammar_proposes() -> None:
             'sizes:\n  - "a 15" laptop, it\'s new"\n',
             "sizes:\n  - 'a 15\" laptop, it''s new'\n",
         ),
+        # a flow mapping's value that begins with `#` lost its opening quote
+        # (YAML reads a comment there), even where the error shows a line on
+        (
+            "yaml",
+            "a:\n  f: {$ref: #/defs/F'}\n  t: {$ref: '#/defs/T'}\n",
+            "a:\n  f: {$ref: '#/defs/F'}\n  t: {$ref: '#/defs/T'}\n",
+        ),
     ],
 )
 def test_what_users_get_wrong_in_each_format(grammar: str, damaged: str, repaired: str) -> None:
