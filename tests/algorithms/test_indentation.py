@@ -118,3 +118,10 @@ def test_the_line_between_two_siblings_goes_to_their_column() -> None:
     # out of the text of the item above it
     text = "a:\n  - p: |\n      x = 1\n  - p: |\n        y = 2\n      z\n"
     assert _texts(text)[0] == "a:\n  - p: |\n      x = 1\n  - p: |\n      y = 2\n      z\n"
+
+
+def test_of_two_moves_alike_the_one_that_gives_a_key_its_block() -> None:
+    # `first` lost its indentation, not `second`: `inputs` has no value else
+    text = "job:\n  inputs:\n  first:\n      file: a\n    second:\n      file: b\n"
+    meant = "job:\n  inputs:\n    first:\n      file: a\n    second:\n      file: b\n"
+    assert _texts(text) == [meant]

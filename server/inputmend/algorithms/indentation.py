@@ -294,6 +294,22 @@ def _off_step(lines: list[_Line]) -> int:
     return len(steps) - counted[usual]
 
 
+def _empty_keys(lines: list[_Line]) -> int:
+    """Keys without a value: a ``:`` ends their line and the next line of
+    data is not nested under them (a list at the key's column is).  Of two
+    moves alike, the one that gives a key its block is the author's:
+    ``inputs:`` over ``first:`` at its column and ``second:`` two spaces
+    deeper lost ``first``'s indentation, rather than ``second``'s."""
+    data = [line for line in lines if not line.blank]
+    return sum(
+        1
+        for line, after in itertools.zip_longest(data, data[1:])
+        if line.opens
+        and not line.text
+        and (after is None or after.indent < line.indent + (not after.item))
+    )
+
+
 def reindent_repairs(
     text: str, oracle: Oracle, *, error: int, budget: Budget = UNLIMITED
 ) -> IndentationResult:
@@ -305,7 +321,9 @@ def reindent_repairs(
     before it and the lines whose blocks end at it (:func:`_heads`),
     keeping the moves that leave the fewest lines off the step the file
     nests by (:func:`_off_step`) and, of those, the moves of a line to the
-    column its neighbours agree on when there are such (:func:`_between`).
+    column its neighbours agree on when there are such (:func:`_between`)
+    and, of those, the moves that leave the fewest keys without a value
+    (:func:`_empty_keys`).
     A mistake often shows on the line after it: ``runs-on:`` two spaces
     short between ``name:`` and ``steps:`` is noticed at ``steps:``, and
     moving ``steps:`` alone left leaves its items nested four spaces deep
@@ -322,7 +340,7 @@ def reindent_repairs(
     if line_of_error < len(lines):
         candidates += [head for head in _heads(lines, line_of_error) if head not in candidates]
     repairs: dict[str, Repair] = {}
-    off: dict[str, tuple[int, bool]] = {}  # lines off the step (see _off_step); not between
+    off: dict[str, tuple[int, bool, int]] = {}  # lines off the step; not between; empty keys
     try:
         for index in candidates:
             block = _block(lines, index)
@@ -339,10 +357,11 @@ def reindent_repairs(
                             candidate, edits, ALGORITHM, True, distance(text, candidate)
                         )
                         between = _between(lines, index, column)
-                        off[candidate] = (_off_step(_lines(candidate)), not between)
+                        read = _lines(candidate)
+                        off[candidate] = (_off_step(read), not between, _empty_keys(read))
                         break  # the preferred column that works, for this way of moving
     except BudgetExhausted:
         pass
-    fewest = min(off.values(), default=(0, False))
+    fewest = min(off.values(), default=(0, False, 0))
     kept = tuple(repair for repair in repairs.values() if off[repair.text] == fewest)
     return IndentationResult(kept, RunStats.of(meter))
