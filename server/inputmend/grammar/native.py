@@ -507,6 +507,16 @@ class Native:
         found = int(self._terminals()[0].extent(number, text, start, end))
         return None if found < 0 else found
 
+    def extent_numbers(
+        self, terminals: Sequence[str]
+    ) -> tuple[Callable[[int, str, int, int], int], tuple[int | None, ...]]:
+        """:meth:`extent` for callers that ask it of the same terminals again
+        and again: the C function ``(number, text, start, end)`` (-1 where
+        the Python code has to tell) and the number of each of ``terminals``
+        for it (None for a terminal whose pattern no DFA follows), without a
+        look-up of each terminal on each call."""
+        return self._terminals()[0].extent, tuple(self._followed(name) for name in terminals)
+
     def tolerant(
         self,
         starts: Sequence[Sequence[str]],

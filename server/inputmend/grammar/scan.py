@@ -342,6 +342,12 @@ class _Stopped(NamedTuple):
     blind: bool = False
 
 
+_ExtentPlan = tuple[Callable[[int, str, int, int], int] | None, tuple[tuple[str, int | None], ...]]
+"""The C function for a terminal's extent and the terminals to try, each with its
+number for the C function (None: the Python code tells), kept for
+:meth:`Scanner._extent`."""
+
+
 class _Shared:
     """What a grammar's scanners learn that depends on the grammar alone,
     shared by all of them: a library call builds a new oracle, and its
@@ -352,6 +358,7 @@ class _Shared:
         self.markers = sorted(terminals - set(grammar.terminals) - {END})  # zero-width tokens
         self.after_markers: dict[tuple[int, ...], frozenset[str]] = {}
         self.expected: dict[frozenset[str], str] = {}
+        self.extent_plans: dict[tuple[frozenset[str], str], _ExtentPlan] = {}
 
 
 _SHARED: weakref.WeakKeyDictionary[CompiledGrammar, _Shared] = weakref.WeakKeyDictionary()
@@ -388,6 +395,7 @@ class Scanner:
         self._markers = shared.markers
         self._after_markers_memo = shared.after_markers
         self._expected_memo = shared.expected
+        self._extent_plans = shared.extent_plans
         self._replays: dict[tuple[StackNode | str, ...], StackNode] = {}  # see _replay
         self._acceptable_memo: dict[StackNode, frozenset[str]] = {}  # see _acceptable
         self.native = grammar.native_program
@@ -994,21 +1002,69 @@ class Scanner:
         With a layout, the characters after the error decided how the layout
         read it (YAML's ``- `` is an entry, ``-x`` a scalar): what the parser
         would take after the layout's zero-width tokens counts too."""
-        partial_extent = self.grammar.partial_extent
-        acceptable = self._acceptable
+        acceptable, extent = self._acceptable, self._extent
         text, size = window.text, len(window.text)
         pos = state.position
         limit = self._limit(state)
         expected = acceptable(state.stack)
-        boundary = pos + partial_extent(text, pos, expected, size, limit=limit)
-        if state.last_end == pos and state.last_start < pos:
+        boundary = pos + extent(text, pos, expected, size, limit)
+        if boundary < size and state.last_end == pos and state.last_start < pos:
+            # (a boundary at the end already is as far as one can go)
             start = state.last_start
             before = acceptable(state.before)
-            boundary = max(boundary, start + partial_extent(text, start, before, size, limit=limit))
+            boundary = max(boundary, start + extent(text, start, before, size, limit))
         if boundary < size or window.complete:
             return boundary, expected
         window.reach(window.offset + 2 * size)
         return None
+
+    def _extent(
+        self,
+        text: str,
+        start: int,
+        terminals: frozenset[str],
+        size: int,
+        limit: Callable[[str, str], int] | None,
+    ) -> int:
+        """The grammar's :meth:`~CompiledGrammar.partial_extent` of ``text``
+        from ``start`` for ``terminals``, with the terminals to try kept for
+        each set and first character: a search's failing texts stop on the
+        same few stacks before the same few characters, and working the
+        terminals out anew was half of the error's cost."""
+        if start >= size:
+            return 0
+        key = (terminals, text[start])
+        plan = self._extent_plans.get(key)
+        if plan is None:
+            plan = self._extent_plan(terminals, key[1])
+            if len(self._extent_plans) > 4096:
+                self._extent_plans.clear()
+            self._extent_plans[key] = plan
+        native_extent, names = plan
+        patterns = self.grammar.patterns
+        best = 0
+        for name, number in names:
+            found = -1
+            if number is not None and native_extent is not None:
+                found = native_extent(number, text, start, size)
+            if found < 0:
+                found = prefix_extent(patterns[name], text, start, size)
+            if found and limit is not None:
+                found = limit(name, text[start : start + found])
+            if found > best:
+                best = found
+        return best
+
+    def _extent_plan(self, terminals: frozenset[str], char: str) -> _ExtentPlan:
+        """The terminals whose partial tokens :meth:`_extent` measures from
+        ``char`` (those of ``terminals`` and the ignored ones that may start
+        with it), in a fixed order, and how to measure each."""
+        grammar = self.grammar
+        names = tuple(sorted((terminals | grammar.ignored) & grammar.starters(char)))
+        if self.native is None:
+            return None, tuple((name, None) for name in names)
+        native_extent, numbers = self.native.extent_numbers(names)
+        return native_extent, tuple(zip(names, numbers, strict=True))
 
     def _acceptable(self, stack: StackNode) -> frozenset[str]:
         """What the parser takes next on ``stack`` (:meth:`_after_markers`
