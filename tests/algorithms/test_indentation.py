@@ -104,22 +104,6 @@ def test_a_line_is_moved_where_its_block_ends_at_the_error() -> None:
     assert meant in _texts(text)
 
 
-def test_the_line_between_two_siblings_goes_to_their_column() -> None:
-    # not `system` to the column of `python`: past the empty line after it
-    # is no sibling to agree with
-    text = "deps:\n  galaxy: a.yml\npython: b.txt\n  system: c.txt\n\nsteps: 1\n"
-    meant = "deps:\n  galaxy: a.yml\n  python: b.txt\n  system: c.txt\n\nsteps: 1\n"
-    assert _texts(text) == [meant]
-    # its siblings: the line above it and the line after the lines it nests
-    text = "on:\n  dispatch:\npush:\n    branches: [main]\n  pull:\n  schedule: 1\n"
-    meant = "on:\n  dispatch:\n  push:\n    branches: [main]\n  pull:\n  schedule: 1\n"
-    assert _texts(text) == [meant]
-    # a block scalar's text is no sibling of a line of data: `- p: |` stays
-    # out of the text of the item above it
-    text = "a:\n  - p: |\n      x = 1\n  - p: |\n        y = 2\n      z\n"
-    assert _texts(text)[0] == "a:\n  - p: |\n      x = 1\n  - p: |\n      y = 2\n      z\n"
-
-
 def test_of_two_moves_alike_the_one_that_gives_a_key_its_block() -> None:
     # `first` lost its indentation, not `second`: `inputs` has no value else
     text = "job:\n  inputs:\n  first:\n      file: a\n    second:\n      file: b\n"

@@ -50,7 +50,6 @@ class _Line:
     block_header: bool = False  # ends with a block scalar's `|` or `>`
     item: bool = False  # starts with a list item's dash
     opens: bool = False  # ends with a key's `:` (its value, if any, is on the lines under it)
-    empty: bool = False  # blanks only (a comment is no empty line)
     text: bool = False  # a line of a block scalar's text (deeper than the line of its `|`)
 
 
@@ -76,10 +75,9 @@ def _lines(text: str) -> list[_Line]:
         header = _BLOCK_HEADER.search(content) is not None
         blank = not content.strip() or content[0] == "#"
         opens = not blank and content.split(" #")[0].rstrip().endswith(":")
-        empty = not content.strip()
-        within = scalar is not None and (empty or indent > scalar)
+        within = scalar is not None and (not content.strip() or indent > scalar)
         scalar = scalar if within else indent if header else None
-        flags = (item is not None, opens, empty, within)
+        flags = (item is not None, opens, within)
         lines.append(_Line(start, indent, blank, inner, header, *flags))
         start += len(raw)
     return lines
@@ -219,45 +217,6 @@ def _block(lines: list[_Line], index: int) -> list[int]:
     return block
 
 
-def _neighbour(lines: list[_Line], indices: range) -> _Line | None:
-    """The first line of data of ``indices``, unless an empty line comes
-    first (it ends a paragraph of lines)."""
-    for index in indices:
-        if lines[index].empty:
-            return None
-        if not lines[index].blank:
-            return lines[index]
-    return None
-
-
-def _between(lines: list[_Line], index: int, column: int) -> bool:
-    """Does moving line ``index`` to ``column`` put it where the line above
-    it and the line after the lines it nests (as deep as the first of them)
-    both are, in one paragraph
-    (no empty line between), while it was elsewhere (a line with a value
-    of its own nests no line)?  That line was the
-    one indented wrong among its siblings: ``python:`` at column 0 between
-    ``galaxy:`` and ``system:`` at 2 goes to 2, rather than ``system:``
-    coming to its column (the line after it, past an empty line, is no
-    sibling to agree with).  Lines of a block scalar's text agree only with
-    each other."""
-    line = lines[index]
-    last = index  # its last line, with the lines it nests: as deep as the first of them
-    if line.opens or line.item or line.block_header:  # else it has a value of its own
-        deeper = [i for i in range(index + 1, len(lines)) if not lines[i].blank]
-        step = lines[deeper[0]].indent if deeper else 0
-        for later in itertools.takewhile(lambda i: lines[i].indent >= step > line.indent, deeper):
-            last = later
-    above = _neighbour(lines, range(index - 1, -1, -1))
-    below = _neighbour(lines, range(last + 1, len(lines)))
-    if above is None or below is None or line.indent == column:
-        return False
-    if not above.text == line.text == below.text:
-        return False  # a block scalar's text is no sibling of a line of data
-    sibling = above.inner if above.inner is not None and not line.item else above.indent
-    return sibling == below.indent == column
-
-
 def _shift(lines: list[_Line], block: list[int], by: int) -> tuple[Edit, ...] | None:
     """Edits that move the lines of ``block`` by ``by`` columns (None when a
     line has fewer spaces than it would lose)."""
@@ -320,10 +279,8 @@ def reindent_repairs(
     what it nests; on the error's line, the :data:`LINES_BEFORE` lines
     before it and the lines whose blocks end at it (:func:`_heads`),
     keeping the moves that leave the fewest lines off the step the file
-    nests by (:func:`_off_step`) and, of those, the moves of a line to the
-    column its neighbours agree on when there are such (:func:`_between`)
-    and, of those, the moves that leave the fewest keys without a value
-    (:func:`_empty_keys`).
+    nests by (:func:`_off_step`) and, of those, the moves that leave the
+    fewest keys without a value (:func:`_empty_keys`).
     A mistake often shows on the line after it: ``runs-on:`` two spaces
     short between ``name:`` and ``steps:`` is noticed at ``steps:``, and
     moving ``steps:`` alone left leaves its items nested four spaces deep
@@ -340,7 +297,7 @@ def reindent_repairs(
     if line_of_error < len(lines):
         candidates += [head for head in _heads(lines, line_of_error) if head not in candidates]
     repairs: dict[str, Repair] = {}
-    off: dict[str, tuple[int, bool, int]] = {}  # lines off the step; not between; empty keys
+    off: dict[str, tuple[int, int]] = {}  # lines off the step; keys without a value
     try:
         for index in candidates:
             block = _block(lines, index)
@@ -356,12 +313,11 @@ def reindent_repairs(
                         repairs[candidate] = Repair(
                             candidate, edits, ALGORITHM, True, distance(text, candidate)
                         )
-                        between = _between(lines, index, column)
                         read = _lines(candidate)
-                        off[candidate] = (_off_step(read), not between, _empty_keys(read))
+                        off[candidate] = (_off_step(read), _empty_keys(read))
                         break  # the preferred column that works, for this way of moving
     except BudgetExhausted:
         pass
-    fewest = min(off.values(), default=(0, False, 0))
+    fewest = min(off.values(), default=(0, 0))
     kept = tuple(repair for repair in repairs.values() if off[repair.text] == fewest)
     return IndentationResult(kept, RunStats.of(meter))
