@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from inputmend.algorithms.indentation import reindent_repairs
+from inputmend.config.defaults import RUN_MAX_TESTS
 from inputmend.core.budget import Budget
 from inputmend.core.model import apply_edits
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -13,7 +14,7 @@ def _texts(text: str, budget: Budget | None = None) -> list[str]:
     feedback = oracle.check(text)
     assert not feedback.valid and feedback.error_offset is not None
     found = reindent_repairs(
-        text, oracle, error=feedback.error_offset, budget=budget or Budget(timeout_s=10)
+        text, oracle, error=feedback.error_offset, budget=budget or Budget(max_tests=RUN_MAX_TESTS)
     )
     for repair in found.repairs:  # only blanks change
         assert apply_edits(text, repair.edits) == repair.text

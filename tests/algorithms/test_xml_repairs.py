@@ -6,10 +6,14 @@ from __future__ import annotations
 import pytest
 
 from inputmend import services
+from inputmend.config.defaults import RUN_MAX_TESTS
 from inputmend.core.budget import Budget
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 
 SHELF = '<shelf>\n  <book lang="en" year="1965">Dune</book>\n  <book lang="fr"/>\n</shelf>\n'
+
+BUDGET = Budget(max_tests=RUN_MAX_TESTS)
+"""Bounded by work as the CLI is, with no wall-time cap: the same answer under any load."""
 
 
 @pytest.mark.parametrize(
@@ -26,14 +30,14 @@ SHELF = '<shelf>\n  <book lang="en" year="1965">Dune</book>\n  <book lang="fr"/>
 def test_a_lost_quote_or_bracket_is_put_back(damaged: str) -> None:
     original = SHELF if damaged.count("book") else "<shelf>\n  <title>Dune</title>\n</shelf>\n"
     oracle = IncrementalGrammarOracle("xml")
-    result = services.repair(damaged, oracle, budget=Budget(timeout_s=20))
+    result = services.repair(damaged, oracle, budget=BUDGET)
     assert result.repairs[0].text == original
 
 
 def test_an_answer_around_the_document_is_peeled_without_a_search() -> None:
     oracle = IncrementalGrammarOracle("xml")
     answer = f"Here is the shelf you asked for:\n\n{SHELF}\nLet me know if you need more.\n"
-    result = services.repair(answer, oracle, budget=Budget(timeout_s=20))
+    result = services.repair(answer, oracle, budget=BUDGET)
     assert result.repairs[0].text.strip() == SHELF.strip()
     # removing the text around the data loses none: no search runs after it
     assert not {"fsynth", "ddmax-hybrid"} & {r.algorithm for r in result.repairs}
@@ -42,7 +46,7 @@ def test_an_answer_around_the_document_is_peeled_without_a_search() -> None:
 def test_a_cut_off_sentence_inside_an_element_is_completed_not_peeled() -> None:
     oracle = IncrementalGrammarOracle("xml")
     cut = "<shelf>\n  <note>\n\n  Read it twice."
-    result = services.repair(cut, oracle, budget=Budget(timeout_s=20))
+    result = services.repair(cut, oracle, budget=BUDGET)
     assert result.repairs[0].text == cut + "</note>\n</shelf>"
 
 
@@ -69,12 +73,12 @@ def test_a_cut_off_sentence_inside_an_element_is_completed_not_peeled() -> None:
 )
 def test_html_void_elements_are_self_closed(damaged: str, repaired: str) -> None:
     oracle = IncrementalGrammarOracle("xml")
-    result = services.repair(damaged, oracle, budget=Budget(timeout_s=20))
+    result = services.repair(damaged, oracle, budget=BUDGET)
     assert result.repairs[0].text == repaired
 
 
 def _top(damaged: str) -> str:
-    result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=Budget(timeout_s=20))
+    result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=BUDGET)
     return result.repairs[0].text
 
 
@@ -93,7 +97,7 @@ def test_an_unclosed_comment_is_closed_on_its_line_not_at_the_end() -> None:
 
 def test_elements_left_open_in_html_style_are_each_ended_on_their_line() -> None:
     damaged = "<ul>\n  <li>one\n  <li>two\n</ul>\n"
-    result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=Budget(timeout_s=20))
+    result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=BUDGET)
     # each alone gets no further than the `</ul>`; together they end both
     assert "<ul>\n  <li>one</li>\n  <li>two</li>\n</ul>\n" in [r.text for r in result.repairs]
 
@@ -169,5 +173,5 @@ def test_a_lost_end_tag_goes_where_the_content_of_its_element_ends(
     ],
 )
 def test_a_start_tag_gets_its_lost_greater_than_after_its_name(damaged: str, repaired: str) -> None:
-    result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=Budget(timeout_s=20))
+    result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=BUDGET)
     assert result.repairs[0].text == repaired
