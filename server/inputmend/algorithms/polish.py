@@ -32,6 +32,7 @@ from inputmend.algorithms.layout import indentation_width
 from inputmend.algorithms.ranking import ORDER, StyleModel
 from inputmend.core.model import Edit, Repair, apply_edits, edited_distance, edits_between
 from inputmend.core.render import Lexer, plain_lexer, same_for_reader
+from inputmend.core.text import leading_blanks
 
 ATTACH_LEFT = frozenset(",;:)]}")
 """Delimiters written right after what precedes them: ``1, 2``, ``f(x);``."""
@@ -463,7 +464,7 @@ def closer_on_its_line(
     if not line[: edit.offset - line_start].strip():
         return repair  # the line holds nothing before the closer
     following = _NEXT_LINE.search(original, line_end)
-    depth = indentation_width(_indentation(line))
+    depth = indentation_width(leading_blanks(line))
     if following is None or indentation_width(following.group(1)) >= depth:
         return repair
     if original[following.end() - 1] in SEPARATORS:
@@ -471,7 +472,7 @@ def closer_on_its_line(
     opener = _block_opener(original, edit.offset, inserted[0])
     if opener is None:
         return repair
-    indentation = _indentation(original[original.rfind("\n", 0, opener) + 1 : opener])
+    indentation = leading_blanks(original[original.rfind("\n", 0, opener) + 1 : opener])
     if not indentation_width(following.group(1)) <= indentation_width(indentation) < depth:
         return repair  # the next line is inside the block, or this line is not
     newline = "\r\n" if original[line_end - 1 : line_end] == "\r" else "\n"
@@ -711,13 +712,13 @@ def _opening_lines(original: str, last_line: int) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     line_end = original.find("\n", last_line)
     last = original[last_line : len(original) if line_end < 0 else line_end]
-    least = indentation_width(_indentation(last))
+    least = indentation_width(leading_blanks(last))
     end = last_line - 1
     while end > 0 and least > 0:
         begin = original.rfind("\n", 0, end) + 1
         line = original[begin:end].rstrip("\r")
         end = begin - 1
-        indentation = _indentation(line)
+        indentation = leading_blanks(line)
         if len(indentation) == len(line):
             continue
         width = indentation_width(indentation)
@@ -725,11 +726,6 @@ def _opening_lines(original: str, last_line: int) -> list[tuple[str, str]]:
             found.append((indentation, line[len(indentation) :].rstrip()))
             least = width
     return found
-
-
-def _indentation(line: str) -> str:
-    """The blanks ``line`` starts with."""
-    return line[: len(line) - len(line.lstrip(" \t"))]
 
 
 def _pairs(unit: str, line: str) -> bool:

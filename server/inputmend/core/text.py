@@ -567,6 +567,11 @@ def first_on_line(text: str, offset: int) -> bool:
     return not text[line_start(text, offset) : offset].strip()
 
 
+def leading_blanks(line: str) -> str:
+    """The blanks (spaces and tabs) ``line`` starts with: its indentation."""
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
 def snippet(text: str, limit: int = 40) -> str:
     """A short, printable rendering of a piece of text for messages."""
     return printable(text if len(text) <= limit else text[: limit - 1] + "…")

@@ -71,7 +71,7 @@ from inputmend.algorithms.completion import ALGORITHM as COMPLETION_ALGORITHM
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.oracle import Verdict
-from inputmend.core.text import common_prefix, line_at, line_start
+from inputmend.core.text import common_prefix, leading_blanks, line_at, line_start
 from inputmend.grammar.tolerant import Role
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import Candidates, Generator, verified
@@ -81,10 +81,6 @@ ALGORITHM = "closer-line"
 BLANK_LINES = 3
 """How many runs of lines that hold only blanks above an error's line, the
 nearest first, a closer is proposed in (each one oracle run)."""
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip(" \t"))]
 
 
 def _line(text: str, start: int) -> str:
@@ -100,7 +96,7 @@ def line_leading(text: str, edit: Edit) -> str | None:
     if edit.delete or not edit.insert:
         return None
     start = line_start(text, edit.offset)
-    content = start + len(_indent(_line(text, start)))
+    content = start + len(leading_blanks(_line(text, start)))
     inserted, at = edit.insert, edit.offset
     while at > content and text[at - 1] == inserted[-1]:
         inserted, at = inserted[-1] + inserted[:-1], at - 1
@@ -134,7 +130,7 @@ def proposals(text: str, at: int, closer: str, *, own_line: bool) -> Iterator[tu
         return
     if not own_line:
         return
-    outer = _indent(above)
+    outer = leading_blanks(above)
     indents = [own, outer]
     if outer.startswith(own) and len(outer) > len(own) and (len(outer) - len(own)) % 2 == 0:
         indents.insert(0, own + outer[len(own) : len(own) + (len(outer) - len(own)) // 2])
@@ -216,7 +212,7 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
     if context.feedback.verdict is Verdict.COMPLETE or error is None:
         return
     error_line = line_start(text, error)
-    content = error_line + len(_indent(_line(text, error_line)))
+    content = error_line + len(leading_blanks(_line(text, error_line)))
     laid_out = content < len(text)  # not a text cut off
 
     # what depends on the error's place alone, asked of the grammar once
@@ -381,7 +377,7 @@ def _ended_by_indentation(context: RepairContext, error_line: int) -> tuple[tupl
     closer = (inside or "")[: len(inside or "") - len(before or "")]
     if any(quote in closer for quote in _quotes(context)):
         return ()  # a string's lines are its text, not laid out
-    width = len(_indent(_line(text, opening)))
+    width = len(leading_blanks(_line(text, opening)))
     places: list[tuple[int, int]] = []
     start = opening
     while start < error_line and len(places) < ENDED_LINES:
@@ -389,7 +385,7 @@ def _ended_by_indentation(context: RepairContext, error_line: int) -> tuple[tupl
         if start == 0:
             break
         line = _line(text, start)
-        if line.strip() and len(_indent(line)) <= width:
+        if line.strip() and len(leading_blanks(line)) <= width:
             places.append((start, _text_end(context, _content_end_above(text, start))))
     return tuple(places)
 
