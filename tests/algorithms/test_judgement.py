@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from inputmend.algorithms.judgement import Judge, Judgement, _EditMap, _Runs
+from inputmend.algorithms.judgement import Judge, Judgement
+from inputmend.algorithms.judgement.edits import EditMap
+from inputmend.algorithms.judgement.text import Runs
 from inputmend.core.budget import BudgetExhausted
 from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
 from inputmend.grammar import registry
@@ -931,7 +933,7 @@ def test_the_runs_near_a_window_are_those_a_window_would_find_among_all() -> Non
     rng = random.Random(4)
     for _ in range(200):
         offsets = sorted(rng.sample(range(60), rng.randrange(0, 30)))
-        runs = _Runs.of(offsets)
+        runs = Runs.of(offsets)
         low, high = rng.randrange(-2, 62), rng.randrange(-2, 62)
         assert runs.overlapping(low, high) == [
             (start, end) for start, end in runs.runs if end > low and start <= high
@@ -1108,8 +1110,8 @@ def test_a_separator_after_a_record_s_lone_value_makes_up_no_empty_value() -> No
 
 
 def test_tokens_are_mapped_a_stretch_between_edits_at_a_time_as_one_at_a_time() -> None:
-    """:meth:`_EditMap.starts` and ``ends_of`` map ascending positions a
-    stretch between two edits at a time: the same as :meth:`_EditMap.start`
+    """:meth:`EditMap.starts` and ``ends_of`` map ascending positions a
+    stretch between two edits at a time: the same as :meth:`EditMap.start`
     and ``end`` of each, also at insertions, next to deletions and inside
     replaced stretches, and for positions out of order."""
     rng = random.Random(30)
@@ -1121,7 +1123,7 @@ def test_tokens_are_mapped_a_stretch_between_edits_at_a_time_as_one_at_a_time() 
             delete = rng.choice((0, 0, 1, 2, 5))
             edits.append(Edit(at, min(delete, size - at), rng.choice(("", ",", "ab"))))
             at = edits[-1].end + rng.choice((0, 0, 1, 3))
-        mapping = _EditMap([e for e in edits if e.delete or e.insert])
+        mapping = EditMap([e for e in edits if e.delete or e.insert])
         positions = sorted(rng.choices(range(size + 1), k=rng.randint(0, 40)))
         for order in (positions, positions[::-1]):
             assert mapping.starts(order) == [mapping.start(p) for p in order]

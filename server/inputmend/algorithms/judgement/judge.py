@@ -1,261 +1,6 @@
-"""What a repair does to the input's data: the judgement behind the ranking.
-
-Character edit distance says how much a repair changes, not what.  A person
-judges a repair by whether the data they meant survives, so every candidate is
-judged by what happens to the input's tokens (read by an error-tolerant lexer
-that knows the grammar's foreign syntax, :mod:`inputmend.grammar.tolerant`):
-
-``changed``
-    Input tokens whose text survives but now reads as something else:
-    swallowed into a string (``"{'a': 2}"``; into a comment the repair
-    starts or lengthens: ``commented``), turned into another kind of token
-    (``1`` quoted as ``"1"``; a comment's text made data, as
-    ``/* = note */`` reads ``/*`` as a key; not punctuation re-read as other punctuation,
-    XML's ``>`` as ``/>``), merged with a neighbour (``[12]`` from ``[1 2]``),
-    or foreign syntax not written as its hint writes it (``{"'a'": 2}``
-    keeps the quotes of ``'a'``), or a token on the last line cut off by
-    the end of the input that is not completed as a token of its kind
-    (``"Mensah",`` for the cut-off CSV field ``"Mensah,``), or is completed
-    after the punctuation it ends in, which the repair then writes again
-    (``[ " ] }`` as ``[ " ] }"]}``: a quote lost before the closing
-    brackets, not a cut).  Near damage the input is often read
-    wrongly: after a lost quote, string and non-string trade places up to
-    the next quote.  So a token the repair splits is not counted (its
-    pieces are judged by the next criteria), nor one glued to junk (no
-    blank between them: misread text), nor one swallowed by a value
-    whose delimiters were already in the input as pieces of tokens the
-    repair splits (the repair reads the text the other way round, it does
-    not wrap it), nor words that a quote the repair puts back makes the
-    text of a string (see ``reread``), nor the data token where the
-    grammar refused the input kept with its text and only read as another
-    kind (an INI line ``foo`` after ``deps =``, a name without its ``=``,
-    indented as more of the value above): its kind in the input is the
-    tolerant lexer's guess at text the grammar did not read (where it agrees
-    with the token above: see :meth:`_Assessment._reclassified`).  Counted
-    too: a line of one data token that the repair indents deeper than the
-    line above, which ends in a value after its punctuation (``version:
-    1.0`` and a line of prose below it indented): the line becomes more of
-    that value, read over lines, which the tolerant lexer cannot see; and a
-    line the repair indents less out of the block it shared with the data
-    line right above it (:meth:`Judge._unaligned`); and once, a block
-    comment of the input that ran on over the data
-    (:meth:`Judge.run_on_comments`) that the repair leaves as it was, its
-    edits elsewhere (an extra ``}`` deleted): the data stays hidden, though
-    no comment is started or lengthened.
-``data_lost``
-    Non-whitespace characters of the input's data deleted or overwritten:
-    characters of data tokens (values, names, keywords), comments, and letters
-    or digits the grammar cannot read; not punctuation, not what ``commented``,
-    ``escapes_removed`` and ``wrapper_removed`` count, and not foreign syntax
-    removed or rewritten as its hint says (a comment in a foreign style, a
-    code fence, prose around the data), nor punctuation a hint's fix removes
-    from a value (the doubled ``]`` of YAML's ``[a, b]]``, which reads as
-    the plain scalar ``b]]``).
-``commented``
-    Non-whitespace characters of the input, other than punctuation tokens,
-    that the repair turns into a comment it starts or lengthens
-    (``'it'#s'`` from ``'it's'``; ``# This is prose`` from a line of prose
-    that lost its comment marker; the tokens after ``"//"`` when a quote
-    put after its opening one makes ``""//"``), whatever the input's text
-    read as: the text leaves the data but stays in the file.  A person
-    restores a lost comment marker so; cutting a value with one hides its
-    tail.  (The loss limit counts them, so that much text is never hidden
-    unasked, but for ``prose_commented``.)
-``prose_commented``
-    Of ``commented``, the characters on lines of prose commented whole
-    (:func:`~inputmend.core.loss.prose`: ``this is a comment``), with no
-    punctuation the lexer reads as structure: no key or value is hidden,
-    so the loss limit does not count them.
-``tail_commented``
-    Of ``commented``, the characters in a comment that begins after other
-    text on its line: the line's head stays data, its tail is hidden
-    (``version: #*0.1`` for a value that needed quotes, ``a = 1 # b`` for
-    two values).  A line of prose that lost its marker is commented whole.
-    Also those in a comment that takes in a comment the input begins later
-    on its line: the input writes where that line's comment begins, so
-    what stands before it is the line's data (``# param #1,`` for an array
-    item ``param #1`` that needed quotes).
-``escapes_removed``
-    Backslashes deleted whose escaped character the repair keeps: ``\\"``
-    unescaped as ``"`` (a document pasted as a string literal); also escapes
-    written as the character they stand for (``\\n`` as a line break,
-    ``\\u00e9`` as ``é``: that character is the input's, read, not made up).
-    The backslash quoted the character; no data is lost.
-``escapes_kept``
-    Escape sequences of the input the repair keeps while it removes the
-    backslash of the same sequence elsewhere (``{"a\\"": 1}`` from
-    ``{\\"a\\": 1}``: one ``\\"`` read as the key's quote, the next as its
-    text, another quote put after it).  A text escaped as a string escapes
-    every quote alike; read two ways, one of them makes up its structure.
-``wrapper_removed``
-    Wrappers the repair removes around a value it keeps: a name and the
-    bracket after it deleted, the bracket that closes it deleted too, and
-    nothing between deleted (``ObjectId("5f1d")`` as ``"5f1d"``, a shell's
-    constructor around a value).  Their characters count in no loss.
-``quoted``
-    Punctuation tokens of the input that the repair puts inside a value whose
-    both delimiters it inserts (an escaped document ``{\\"a\\": 1}`` quoted
-    whole as one string), counted also where the input was misread, which
-    ``changed`` leaves out: its structure becomes text.  Adjacent fields
-    quoted as one count as ``joined`` instead, once.  Not punctuation
-    other than a separator (``,;:=|``) between two letters or digits
-    where the grammar refused the input or after it: a character of a word
-    (the ``.`` of a file name ``README.md`` that lost its quotes in a TOML
-    array, which the tolerant lexer reads as a dotted key's), while the
-    ``.`` of a table ``[a.b=c]`` the grammar read as structure, and a
-    CSV's ``1,2`` quoted as one still counts.
-``divided``
-    Data tokens of the input that the repair divides by putting punctuation
-    between their words (``This is prose`` as ``This: is prose``; also ``key
-    value`` as ``key: value``, a lost delimiter put back) or inside a word
-    (``default`` as ``defaul:t``, a lone word cut into a name and a value;
-    ``h9`` as ``h=9``, no phrase on either side): one value becomes two,
-    which is the repair or a misreading, as the data decides.
-``phrase``
-    Of the values ``divided``, the words after the inserted punctuation on
-    its line beyond the first, and before it beyond the first where it is
-    a separator and words follow it (a name of several words, not a text a
-    quote or an end tag closes): ``TODO:
-    check this value`` has 2, ``deprecated, remove: later`` 1, ``key:
-    value`` none (a string that ran on over lines, closed by a quote put
-    back, has none either); and of a line of one data token that the repair
-    ends with punctuation it inserts, its words beyond the first (``TODO
-    check this value:`` has 3).
-    A name followed by a phrase, or a phrase made a name, is how a line of
-    prose that lost its comment marker reads as a key and its value; a
-    value a lost delimiter left after its key is most often one word, and so
-    is the key.  After a name the input gives a value elsewhere
-    (:meth:`Judge.names`) the words are a value, and count none.
-``structure_lost``
-    Punctuation tokens deleted, overwritten or turned into a comment, except a duplicate (the stray
-    comma of ``[1,, 2]``, the second ``->`` of ``a ->-> b``), punctuation
-    re-read as other punctuation (DOT's ``->`` as ``--``) and what a hint's
-    fix removes (a trailing comma): ``d=0<`` is better completed than cut.
-    A field separator (``fields`` hints) written twice is no duplicate: it
-    holds an empty field, which a repair drops or not (``dropped``).
-``invented``
-    Values the repair makes up (a token of inserted characters only, such as
-    the ``0`` of ``[1, 2,0, 3]``), plus letters and digits inserted into other
-    tokens; delimiters and closers are not invented data.  Also empty values
-    made up: a line that held one data token which the repair ends with
-    punctuation it inserts (``FIXME:`` from ``FIXME``, ``default =``; not a
-    CSV record's field separator, its table has the field; also past a line
-    break, at the start of the next line: XML's ``<b`` ended by ``/>`` there
-    is as empty as ``<b/>``), when
-    no deeper line follows (the value of ``server:`` above an indented
-    block, or a list as deep where the input writes lists so under their
-    keys) and the input ends no sibling of that line (a line of its
-    indentation under the same less indented line) with that punctuation
-    itself (a JSON list with one item a line, each but the one that lost it
-    ending in ``,``; a mapping of empty values): the word becomes a name of
-    nothing, structure the input never had there.  So does a line of one
-    data token that the repair joins to the next line with punctuation in
-    place of its line break (TOML's ``FIXME.edition = "2018"``: a table
-    around the next line's key), whatever follows.
-``unfilled``
-    Made-up values other than the grammar's preferred filler (``null``).
-``punctuated``
-    Punctuation the repair inserts inside a value that keeps text of the
-    input: characters other than letters, digits and blanks (those count
-    in ``invented``) added into a data token that also holds input
-    characters, except the token's own delimiters (the quotes of
-    ``"*3.12"``, a value quoted whole), brackets at its ends (structure put
-    back: INI's ``[section]``) and, inside quotes, escapes (a backslash, a
-    doubled quote).
-    ``-*3.12`` for a YAML value ``*3.12`` that needed quotes makes up data
-    inside the value: no quoted string holds it.
-``absorbed``
-    Values that a delimiter the repair inserts at their edge makes begin or
-    end with a blank: ``"yarn "}`` rather than ``"yarn" }`` when the closing
-    quote of ``"yarn`` was lost.
-``misshapen``
-    For formats whose records all have the same number of fields (a hints
-    file's ``fields``, CSV's ``,``): records near the edits with another
-    number of fields than the table's records share (the number most of
-    its first records have, :meth:`Judge.header_fields`: not the header's
-    alone, which may be the damaged record), not counting the first record
-    in view, which may have begun earlier, nor a last record cut off by the
-    end of the input; and records the repair adds (a line break put between
-    two tokens of one record).  Data in the wrong column or row is the worst
-    damage to a table, so the ranking looks at this first.
-``misplaced``
-    For formats with ``fields``: values in the records near the edits whose
-    shape (an integer, a decimal, text with letters, other characters; after
-    a blank or not) is not their column's, where the column's records (in
-    the text's first 16 KB) nearly all share one shape, or whose digits
-    pattern (each digit written ``9``: a year's ``9999``) is not the one
-    nearly all of them share, or that have a form (a number's sign and
-    digits before and after the point, text's runs of letters and digits:
-    :mod:`~inputmend.algorithms.fieldforms`) that none of their column's
-    values has, or numbers far outside the span of their column's (these two
-    in a record of the table's width only); less the
-    values equal to their column's value in the record above or below (a
-    flag, a year, a code that a column repeats; each pair of adjacent
-    records counted once, and only where the repair keeps the number of
-    records); less those of the input there (so
-    a repair that puts a record's values back under their columns counts
-    below zero).  A field lost or added shifts every value after it into the
-    wrong column: of the places for an empty field, or of the pairs of
-    fields to quote as one, the one that puts the values back under their
-    columns is meant.
-``unaligned``
-    For formats with ``fields``: how much less the values of the window's
-    records of the table's width fit their columns than the input's there,
-    in tenths of nats (:meth:`ColumnForms.misfit
-    <inputmend.algorithms.fieldforms.ColumnForms.misfit>`: how unlikely
-    each value's forms, its place among the column's numbers, or an empty
-    field are among the column's values).  Weaker evidence than
-    ``misplaced``: of the places for an empty field that the shapes leave
-    alike (columns of flags, of times), the one that puts each value where
-    its column's values are most like it.
-``joined``
-    For formats with ``fields``: quoted fields made by putting quotes around
-    adjacent fields and the separators between them, every character kept
-    (``4,"5,6"`` from ``4,5,6`` for a row with one field too many: a value
-    that held the separator and lost its quotes).  Two values become one, so
-    the repair is not harmless, but nothing is lost, overwritten or merged
-    out of sight (``4,56`` merges them and hides where they met).  Not a
-    value written with the separator as prose writes it, a blank after each
-    (``Hydro, Curtailment``), on a line whose other separators have none:
-    that is one value that lost its quotes, not two fields.
-``dropped``
-    For formats with ``fields``: fields that the repair deletes whole with
-    a separator beside them (``1,C,5`` from ``1,x,C,5``, a junk field put
-    into a record; ``1,C`` from ``,1,C``, an empty one, but for a table
-    with a column empty in every record): the record keeps its other
-    values in order.  The field's characters count in ``data_lost``; its
-    separator is not counted in ``structure_lost``.
-``reread``
-    Input tokens re-read as the text of a string whose lost quote the repair
-    puts back (``(write-line Hello World")`` as ``"Hello World"``): words
-    only between the inserted quote and one of the input, on one line (see
-    :meth:`_Assessment._restore`).  The more, the closer the repair comes
-    to the phrase a person meant.
-``removed``
-    Characters deleted with foreign syntax the hints remove (a comment, a
-    wrapper), blanks around it included: the ranking does not count them as
-    edits, so that removing a comment with its line is as good as without.
-    The ranking adds the versions a merge conflict's resolution leaves out
-    (:attr:`~inputmend.core.conflicts.Resolution.left_out`): a choice
-    between alternatives, not an edit; only the marker lines are.
-``tokens_kept``
-    Input tokens near the edits (see :data:`LOOKAROUND`) that the repair keeps
-    with their kind and canonical value.
-``junk_lost``
-    Characters no terminal reads, other than letters and digits, deleted
-    (``@@@``): not data for the ranking, but the loss rule counts them, so that
-    deleting a long run of anything is never done unasked.  One overwritten
-    by punctuation of its kind is re-read, not deleted (the ``(`` of a
-    Python tuple as ``[``, a ``;`` as ``,``); TOML's ``§main`` written
-    ``"main"`` loses its ``§``.
-
-Edits are judged character by character where they replace one for one,
-and apart where they keep characters between (``('a'`` rewritten as
-``["a"`` is a bracket and then the string ``'a'``, kept).  An insertion
-of more than one character that lies among equal characters inside an
-input token is judged at the token's edge when the repair keeps the token
-whole there (``"": "b"`` from ``"b"``: the string kept, the key invented,
-whether the edit script inserts ``": "`` or ``"": ``).
+"""The judge of one input's repairs: the windows of input it lexes around a
+repair's edits (and comments that run on over the data), each window judged
+by an :class:`~inputmend.algorithms.judgement.assessment.Assessment`.
 
 The judgement looks at the input only around the edits: on the lines they
 touch and the line before, at most :data:`LOOKAROUND` characters away, and as
@@ -267,14 +12,53 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import operator
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
 from inputmend.algorithms.fieldforms import ColumnForms, ColumnShapes, matched_values
-from inputmend.core import levenshtein
+from inputmend.algorithms.judgement.edits import (
+    ESCAPE_SEQUENCE,
+    LOOKAROUND,
+    EditMap,
+    Window,
+    changes,
+    decoded_characters,
+    escape_removed,
+    escapes_written_out,
+    long_runs_shortened,
+    removed_wrappers,
+    slid_out_of_tokens,
+    substitutions_apart,
+)
+from inputmend.algorithms.judgement.text import (
+    BLOCK_HEADER,
+    BRACKETS,
+    CLOSERS,
+    LINE,
+    OPENERS,
+    SEPARATORS,
+    WORD,
+    Runs,
+    alike,
+    data_before,
+    deeper_after,
+    glued_to_junk,
+    indent_width,
+    inside_word,
+    item_above,
+    line_lead,
+    punctuation_added,
+    runs_of,
+    runs_on,
+    set_apart,
+    text_brackets,
+    within,
+    word_end,
+    word_start,
+)
+from inputmend.algorithms.judgement.verdict import Judgement
 from inputmend.core.budget import BudgetExhausted
 from inputmend.core.loss import plain_words, prose, significant
 from inputmend.core.model import Edit, Repair, apply_edits, edits_between
@@ -282,360 +66,24 @@ from inputmend.core.text import first_on_line, line_at, line_start
 from inputmend.grammar.syntax import Brackets, brackets_of, spanning_openers
 from inputmend.grammar.tolerant import GrammarLexer, Lexeme, Role, TolerantLexer
 
-LOOKAROUND = 512
-"""Characters before and after an edit that its window of lexing reaches at
-most (on long lines; otherwise the window is the edit's lines)."""
 OPEN_TOKEN_REACH = 16 * LOOKAROUND
 """Characters before an edit's lines that its window reaches back to the
 start of a token still open there (a comment or string run on over lines)."""
+
 LEX_STEP = 16 * LOOKAROUND
 """Characters of the input lexed between two asks of the stop hook: a
 window that spans a document (an edit on every line) is lexed piece by
 piece, so a request whose budget is used up stops reading it."""
+
 TABLE_LINES = 64
 """Lines at the start of a table whose records say how many fields they all
 have (``fields`` hints): a few dozen outvote a damaged header, and reading
 them costs the same on a table of any length."""
 
-_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
-"""A line of blanks only, with the line break before it."""
-
-_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-"""A line with its line break (the last one may have none)."""
-
-_BLOCK_HEADER = re.compile(r"[|>][-+1-9]*(?:[ \t]+(?:#[^\n]*)?)?\Z")
-"""A block scalar's header (YAML's ``|``, ``>-``): its text is the lines
-below, which no indentation makes more of the value on its line."""
-
-_ITEM = re.compile(r"-(?:[ \t]|\r?$)")
-"""The dash that begins an item of a list written one a line (YAML's)."""
-
 _KEY_COLUMN_LIST = re.compile(
     r"^([ \t]*)[^\s#-][^\n]*:[ \t]*\r?\n(?:[ \t]*\r?\n)*\1-(?:[ \t]|\r?$)", re.M
 )
 """A line that ends in ``:`` and an item of a list at its column below it."""
-
-_WORD = re.compile(r"\S+")
-"""A word: what blanks separate."""
-
-_BRACKETS = frozenset("([{}])")
-"""Brackets: the punctuation that marks code among words a string ran on over."""
-
-_ALIGNED = 1_000_000
-"""An edit that replaces ``a`` characters by ``b`` is aligned character by
-character when ``a * b`` is at most this; larger replacements count as
-deleted and inserted in full (aligning them would cost more than judging)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    """What a repair does to its input's tokens (see the module documentation)."""
-
-    changed: int = 0
-    data_lost: int = 0
-    structure_lost: int = 0
-    invented: int = 0
-    unfilled: int = 0
-    absorbed: int = 0
-    misshapen: int = 0
-    removed: int = 0
-    tokens_kept: int = 0
-    junk_lost: int = 0
-    joined: int = 0
-    reread: int = 0
-    commented: int = 0
-    escapes_removed: int = 0
-    escapes_kept: int = 0
-    divided: int = 0
-    quoted: int = 0
-    misplaced: int = 0
-    unaligned: int = 0
-    phrase: int = 0
-    tail_commented: int = 0
-    punctuated: int = 0
-    dropped: int = 0
-    prose_commented: int = 0
-    wrapper_removed: int = 0
-
-    @property
-    def harmless(self) -> bool:
-        """Keeps the data and its structure: no token changed, nothing lost,
-        invented or moved into a value, every record its shape."""
-        return not (
-            self.changed
-            or self.data_lost
-            or self.structure_lost
-            or self.invented
-            or self.punctuated
-            or self.absorbed
-            or self.misshapen
-            or self.joined
-            or self.dropped
-            or self.commented
-            or self.escapes_removed
-            or self.wrapper_removed
-        )
-
-
-def _ascending(values: Sequence[int]) -> bool:
-    """Are ``values`` in ascending order (equal neighbours allowed)?"""
-    return all(map(operator.le, values, itertools.islice(values, 1, None)))
-
-
-class _EditMap:
-    """Input offsets -> offsets in the repaired text, for sorted, disjoint edits."""
-
-    def __init__(self, edits: Sequence[Edit]) -> None:
-        self.edits = edits
-        self.ends = [edit.end for edit in edits]
-        self.shift = [0]
-        for edit in edits:
-            self.shift.append(self.shift[-1] + len(edit.insert) - edit.delete)
-        self.out = [edit.offset + self.shift[index] for index, edit in enumerate(edits)]
-        # edits in order, none inside another: :meth:`starts` and
-        # :meth:`ends_of` map a stretch between two of them at a time
-        self.ordered = _ascending(self.ends) and _ascending([e.offset for e in edits])
-        self._after: tuple[list[int], list[int]] | None = None  # see :meth:`ends_of`
-        # input offsets overwritten one for one by punctuation, with it: junk
-        # re-read as a delimiter of its kind (Python's `(` of a tuple as
-        # `[`), not deleted (see :func:`_alike`); one map for all the
-        # windows of a repair, not one per window
-        self.repunctuated = {
-            edit.offset: edit.insert
-            for edit in edits
-            if edit.delete == len(edit.insert) == 1
-            and not (edit.insert.isalnum() or edit.insert.isspace())
-        }
-
-    def _before(self, position: int, with_insertions: bool) -> int:
-        """How many edits lie wholly before ``position`` (an insertion at
-        ``position`` counts when ``with_insertions``)."""
-        count = bisect.bisect_right(self.ends, position)
-        if not with_insertions:
-            while (
-                count
-                and self.edits[count - 1].delete == 0
-                and self.edits[count - 1].offset == position
-            ):
-                count -= 1
-        return count
-
-    def starts(self, positions: Sequence[int]) -> list[int]:
-        """:meth:`start` of each of ``positions`` (the tokens of a window:
-        ascending, mapped a stretch between two edits at a time)."""
-        if not self.ordered or not _ascending(positions):
-            return [self.start(position) for position in positions]
-        return self._mapped(positions, self.ends, self.out)
-
-    def ends_of(self, positions: Sequence[int]) -> list[int]:
-        """:meth:`end` of each of ``positions`` (as :meth:`starts`)."""
-        if not self.ordered or not _ascending(positions):
-            return [self.end(position) for position in positions]
-        if self._after is None:
-            # an edit lies before an end at ``p`` from ``p = edit.end`` on,
-            # an insertion only from ``p = edit.end + 1``: one at ``p``
-            # follows a token that ends there
-            self._after = (
-                [edit.end + (edit.delete == 0) for edit in self.edits],
-                [out + len(edit.insert) for out, edit in zip(self.out, self.edits, strict=True)],
-            )
-        return self._mapped(positions, *self._after)
-
-    def _mapped(self, positions: Sequence[int], bounds: list[int], inside: list[int]) -> list[int]:
-        """``positions`` (ascending) mapped: those from ``bounds[k - 1]`` up to
-        ``bounds[k]`` lie after ``k`` edits, and are shifted by them up to
-        the offset of edit ``k``, and past it inside what edit ``k``
-        replaces, which maps them all to ``inside[k]``.  Two bisections and
-        two list extensions for each stretch between edits that holds
-        positions, not a bisection and a branch for each position (the
-        tokens of a large document that a repair edits on every line)."""
-        edits, shift = self.edits, self.shift
-        size, total = len(edits), len(positions)
-        found: list[int] = []
-        low = count = 0
-        while low < total:
-            count = bisect.bisect_right(bounds, positions[low], count)
-            if count == size:
-                moved = shift[size]
-                found += [position + moved for position in positions[low:]]
-                break
-            high = bisect.bisect_left(positions, bounds[count], low)
-            middle = bisect.bisect_right(positions, edits[count].offset, low, high)
-            moved = shift[count]
-            found += [position + moved for position in positions[low:middle]]
-            found += [inside[count]] * (high - middle)
-            low = high
-        return found
-
-    def start(self, position: int, *, inclusive: bool = False) -> int:
-        """Where a token starting at ``position`` starts in the repaired text:
-        after what is inserted there, or before it when ``inclusive``."""
-        count = self._before(position, with_insertions=not inclusive)
-        if count < len(self.edits) and self.edits[count].offset < position:
-            return self.out[count]  # inside a replaced stretch: from its replacement
-        return position + self.shift[count]
-
-    def end(self, position: int, *, inclusive: bool = False) -> int:
-        """Where a token ending at ``position`` ends in the repaired text:
-        before what is inserted there, or after it when ``inclusive``."""
-        count = self._before(position, with_insertions=inclusive)
-        if count < len(self.edits) and self.edits[count].offset < position:
-            return self.out[count] + len(self.edits[count].insert)
-        return position + self.shift[count]
-
-    def behind(self, position: int) -> int:
-        """The input offset of a position of the repaired text after every edit
-        that starts before it."""
-        index = bisect.bisect_right(self.out, position) - 1
-        while index >= 0 and self.out[index] + len(self.edits[index].insert) > position:
-            index -= 1
-        return position - self.shift[index + 1]
-
-
-def _changes(
-    original: str, edits: Sequence[Edit], mapping: _EditMap
-) -> tuple[list[int], list[int]]:
-    """Input offsets deleted or overwritten, and offsets of the repaired text
-    inserted, each edit's deleted text aligned with its insertion."""
-    deleted: list[int] = []
-    inserted: list[int] = []
-    for index, edit in enumerate(edits):
-        out = mapping.out[index]
-        removed = original[edit.offset : edit.end]
-        if not removed or not edit.insert or len(removed) * len(edit.insert) > _ALIGNED:
-            deleted.extend(range(edit.offset, edit.end))
-            inserted.extend(range(out, out + len(edit.insert)))
-            continue
-        for operation, source, target in levenshtein.editops(removed, edit.insert):
-            if operation != "insert":
-                deleted.append(edit.offset + source)
-            if operation != "delete":
-                inserted.append(out + target)
-    return deleted, inserted
-
-
-RUN_ENDS = 64
-"""Characters at each end of a long run of inserted punctuation that are
-judged (the closers of a completion meet the input's tokens at its start)."""
-_LONG_PUNCTUATION = re.compile(rf"[^\w\"'`]{{{4 * RUN_ENDS},}}")
-"""A long run of punctuation and blanks (no letter, digit or quote): the
-closers a completion appends, which hold no data."""
-
-
-def _shortened(edit: Edit) -> Edit:
-    """``edit`` with the middle of each long run of punctuation it inserts
-    left out: the run's ends are judged with their neighbours, its middle
-    meets none."""
-    inserted = _LONG_PUNCTUATION.sub(
-        lambda run: run.group()[:RUN_ENDS] + run.group()[-RUN_ENDS:], edit.insert
-    )
-    return edit if inserted == edit.insert else Edit(edit.offset, edit.delete, inserted)
-
-
-def _substitutions_apart(original: str, edits: Sequence[Edit]) -> list[Edit]:
-    """``edits`` split where they keep characters, and each run of characters
-    replaced one for one split into one edit per character, so that a token
-    whose first character a longer edit overwrites is found where it starts
-    (``('a',)`` rewritten as ``["a"]`` is a bracket, the quotes of ``'a'``,
-    a comma and a bracket, not one stretch)."""
-    apart: list[Edit] = []
-    for edit in edits:
-        removed = original[edit.offset : edit.end]
-        if not removed or not edit.insert or len(removed) * len(edit.insert) > _ALIGNED:
-            apart.append(edit)
-            continue
-        for tag, low, high, start, end in levenshtein.opcodes(removed, edit.insert):
-            if tag == "equal":
-                continue
-            if tag == "replace" and high - low == end - start:
-                apart.extend(
-                    Edit(edit.offset + low + index, 1, edit.insert[start + index])
-                    for index in range(high - low)
-                )
-            else:
-                apart.append(Edit(edit.offset + low, high - low, edit.insert[start:end]))
-    return apart
-
-
-@dataclass
-class _Window:
-    start: int  # input offsets of the stretch lexed
-    end: int
-    before: list[Lexeme]  # the input's lexemes there
-    after: list[Lexeme]  # the repaired text's lexemes there
-
-
-def _slid_out_of_tokens(
-    original: str, edits: list[Edit], windows: Sequence[_Window], mapping: _EditMap
-) -> list[Edit]:
-    """``edits`` with each insertion that lies inside a token of the input
-    moved to that token's edge where the repaired text is the same and the
-    token is in it whole, with its kind; ``edits`` itself when none moves.
-
-    Where among equal characters an edit script puts an insertion says
-    nothing: ``"": "b"`` from ``"b"`` inserts ``": "`` after the first quote
-    as well as ``"": `` before it.  Read the first way, the input's string
-    is split and the empty key holds a quote of the input, so nothing looks
-    made up; read the second, the string is kept and the key is invented.
-    The token the repair leaves whole is the input's, so the second reading
-    is judged, whichever the edit script gave.
-
-    Only an insertion of more than one character moves: it brings structure
-    of its own (a separator and a quote), so the token it leaves whole is one
-    the input has.  One character among equal ones is most often a lost
-    quote put back, and after a lost quote the error-tolerant lexer reads
-    strings and non-strings the wrong way round up to the next quote: there
-    the token the slide would keep whole is a misread one."""
-    slid: list[Edit] | None = None
-    starts = [window.start for window in windows]
-    for index, edit in enumerate(edits):
-        text, offset = edit.insert, edit.offset
-        if edit.delete or len(text) < 2:
-            continue
-        if not (
-            (offset > 0 and original[offset - 1] == text[-1])
-            or (offset < len(original) and original[offset] == text[0])
-        ):
-            continue  # (most insertions: no other place gives the same text)
-        at = bisect.bisect_right(starts, offset) - 1
-        if at < 0 or windows[at].end < offset:
-            continue
-        before = windows[at].before
-        found = bisect.bisect_left(before, offset, key=lambda t: t.start) - 1
-        if found < 0 or not offset < before[found].end or before[found].role is Role.JUNK:
-            continue
-        token = before[found]
-        # never onto or past a neighbouring edit
-        low = edits[index - 1].end + 1 if index else 0
-        high = edits[index + 1].offset - 1 if index + 1 < len(edits) else len(original)
-        places: list[tuple[int, str]] = []
-        left, moved = offset, text
-        while left > max(token.start, low) and original[left - 1] == moved[-1]:
-            left, moved = left - 1, original[left - 1] + moved[:-1]
-        if left == token.start:
-            places.append((left, moved))
-        right, moved = offset, text
-        while right < min(token.end, high) and original[right] == moved[0]:
-            right, moved = right + 1, moved[1:] + original[right]
-        if right == token.end:
-            places.append((right, moved))
-        size, after = token.end - token.start, windows[at].after
-        for place, moved in sorted(places, key=lambda p: abs(p[0] - offset)):
-            # where the token starts in the repaired text, the edit moved there
-            start = token.start + mapping.shift[index] + (len(moved) if place == token.start else 0)
-            there = bisect.bisect_left(after, start, key=lambda t: t.start)
-            while (
-                there < len(after)
-                and after[there].start == start
-                and not (after[there].end == start + size and after[there].kind == token.kind)
-            ):
-                there += 1
-            if there < len(after) and after[there].start == start:
-                if slid is None:
-                    slid = list(edits)
-                slid[index] = Edit(place, 0, moved)
-                break
-    return edits if slid is None else slid
 
 
 TokenStart = Callable[[int], int | None]
@@ -709,13 +157,13 @@ class Judge:
         read = {
             original[offset : offset + 2]
             for offset in gone.union(unescaped)
-            if unescaped.get(offset, offset in gone and _escape_removed(original, offset, gone))
+            if unescaped.get(offset, offset in gone and escape_removed(original, offset, gone))
         }
         if not read:
             return 0
         if self._escapes is None:
             self._escapes = {}
-            for match in _ESCAPE_SEQUENCE.finditer(original):
+            for match in ESCAPE_SEQUENCE.finditer(original):
                 self._escapes.setdefault(match.group(), []).append(match.start())
         return sum(
             1
@@ -850,8 +298,8 @@ class Judge:
         return sorted(kept, key=lambda t: t.start)
 
     def _windows(
-        self, repaired: str, edits: Sequence[Edit], mapping: _EditMap, unread: Sequence[int]
-    ) -> list[_Window]:
+        self, repaired: str, edits: Sequence[Edit], mapping: EditMap, unread: Sequence[int]
+    ) -> list[Window]:
         """Stretches of the input around the edits, each lexed in the input and
         in the repaired text until both read the same tokens again, or up to
         the next of the ``unread`` offsets (where a long deletion begins that
@@ -861,7 +309,7 @@ class Judge:
         reads) lexes only what it grows by, and asks the stop hook before
         each step: once the budget is used up, it is judged as far as it was
         read, so judging after the budget costs a bounded amount of work."""
-        windows: list[_Window] = []
+        windows: list[Window] = []
         index = 0
         while index < len(edits):
             limit = next(
@@ -906,7 +354,7 @@ class Judge:
                 if out_reached == out_end or reached >= limit or self._stopped():
                     break
                 end = max(reached + 1, self._end_of(mapping.behind(out_reached)))
-            windows.append(_Window(start, reached, before, after))
+            windows.append(Window(start, reached, before, after))
             index = last + 1
         return windows
 
@@ -932,7 +380,7 @@ class Judge:
                 if name.role is Role.DATA
                 and mark.role is Role.STRUCTURE
                 and mark.value.strip()
-                and all(c in _SEPARATORS for c in mark.value.strip())
+                and all(c in SEPARATORS for c in mark.value.strip())
                 and "\n" not in text[name.end : mark.start]
             )
         return self._names
@@ -959,7 +407,7 @@ class Judge:
             found = self._ends[punctuation] = {
                 self._place(match.start())
                 for match in shape.finditer(text)
-                if not _deeper_after(text, match.start(), match.end())
+                if not deeper_after(text, match.start(), match.end())
             }
         return self._place(line) in found
 
@@ -971,7 +419,7 @@ class Judge:
             starts: list[int] = []
             places: list[tuple[int, int]] = []
             open_lines: list[tuple[int, int]] = []  # (indentation, start) of possible parents
-            for found in _LINE.finditer(self.original):
+            for found in LINE.finditer(self.original):
                 body = found.group().rstrip("\r\n")
                 indent = len(body) - len(body.lstrip(" \t"))
                 starts.append(found.start())
@@ -1022,7 +470,7 @@ class Judge:
         """Does a token of ``kind`` begin a line of the input below another
         token (comments aside); given ``earlier``, below a token of that
         kind, set apart from it or not (``apart``: below a blank line or a
-        comment at the line's own column, :func:`_apart`)?  The document's
+        comment at the line's own column, :func:`set_apart`)?  The document's
         own evidence of what it writes: one that continues values on lines
         of their own elsewhere (``key =`` and its items indented below;
         ``envlist = py39,`` and more items below) does so here too; one
@@ -1032,7 +480,7 @@ class Judge:
             text = self.original
             data = self._read_whole()
             self._following = frozenset(
-                (before.kind, token.kind, _apart(text, before.end, token.start))
+                (before.kind, token.kind, set_apart(text, before.end, token.start))
                 for before, token in itertools.pairwise(data)
                 if first_on_line(text, token.start)
             )
@@ -1083,7 +531,7 @@ class Judge:
                     for t in self._lex_stretch(0, last + 1)[0]
                     if t.role is Role.LAYOUT
                     and text.startswith(tuple(openers), t.start)
-                    and _runs_on(text[t.start : t.end])
+                    and runs_on(text[t.start : t.end])
                 )
         return self._run_on
 
@@ -1118,9 +566,9 @@ class Judge:
         if not edits:
             return Judgement()
         given = edits  # as the repair makes them: a long deletion among them too
-        unescaped = _unescaped(original, edits)
-        decoded = _decoded_characters(original, edits, unescaped)
-        edits = _substitutions_apart(original, edits)
+        unescaped = escapes_written_out(original, edits)
+        decoded = decoded_characters(original, edits, unescaped)
+        edits = substitutions_apart(original, edits)
         repaired = repair.text
         counts = [0] * len(fields(Judgement))
         unread: list[int] = []
@@ -1130,33 +578,33 @@ class Judge:
             if not edits:
                 return Judgement(*counts)
             repaired = apply_edits(original, edits)
-        shortened = [_shortened(edit) for edit in edits]
+        shortened = [long_runs_shortened(edit) for edit in edits]
         if shortened != edits:
             # a completion's thousands of closers: only their ends meet the data
             edits = shortened
             repaired = apply_edits(original, edits)
-        mapping = _EditMap(edits)
-        deleted, inserted = _changes(original, edits, mapping)
+        mapping = EditMap(edits)
+        deleted, inserted = changes(original, edits, mapping)
         if decoded and repaired is repair.text:
             # a character an escape stands for is the input's, read: not made up
             inserted = [offset for offset in inserted if offset not in decoded]
-        unwrapped = _unwrapped(original, deleted)
+        unwrapped = removed_wrappers(original, deleted)
         counts[_WRAPPERS] += len(unwrapped)
         counts[_ESCAPES_KEPT] += self.escapes_kept(deleted, unescaped)
         wrapping = {offset for offsets in unwrapped for offset in offsets}
         windows = self._windows(repaired, edits, mapping, unread)
-        slid = _slid_out_of_tokens(original, edits, windows, mapping)
+        slid = slid_out_of_tokens(original, edits, windows, mapping)
         if slid is not edits:
             # the same text, its insertions placed where they keep a token
             # whole: only what is inserted moves, the windows stay the same
             edits = slid
-            mapping = _EditMap(edits)
-            inserted = _changes(original, edits, mapping)[1]
+            mapping = EditMap(edits)
+            inserted = changes(original, edits, mapping)[1]
             if decoded and repaired is repair.text:
                 inserted = [offset for offset in inserted if offset not in decoded]
-        inserted_runs = _Runs.of(inserted)  # shared by the windows: read once
+        inserted_runs = Runs.of(inserted)  # shared by the windows: read once
         for window in windows:
-            found = _Assessment(
+            found = Assessment(
                 self,
                 window,
                 repaired,
@@ -1222,7 +670,7 @@ class Judge:
             if earlier is None or earlier.start < above:
                 continue  # the line above holds no data: a comment
             own = text[line : line_at(text, line)[1]]
-            if _indent(upper) == _indent(own) and _lead(upper) == _lead(own):
+            if indent_width(upper) == indent_width(own) and line_lead(upper) == line_lead(own):
                 count += 1
         return count
 
@@ -1315,7 +763,7 @@ class Judge:
         if self._header is None:
             ends = [
                 match.end()
-                for match in itertools.islice(_LINE.finditer(self.original), TABLE_LINES)
+                for match in itertools.islice(LINE.finditer(self.original), TABLE_LINES)
             ]
             end = ends[-1] if ends else 0
             lexemes = self.lexer.lex(self.original, 0, end)
@@ -1327,7 +775,7 @@ class Judge:
                 ]
                 records = [line for line in lines if line]
             else:
-                records = _records(self.original, lexemes)
+                records = records_of(self.original, lexemes)
                 if end < len(self.original) and len(records) > 1:
                     records.pop()  # may go on past the lines read
             counts = [sum(1 for t in record if t.value == separator) for record in records]
@@ -1351,13 +799,15 @@ class Judge:
         if self._shapes is None:
             end = self.original.rfind("\n", 0, COLUMN_SAMPLE) + 1 or len(self.original)
             lexemes = self.lexer.lex(self.original, 0, end)
-            rows = [_field_values(record, separator) for record in _records(self.original, lexemes)]
+            rows = [
+                field_values(record, separator) for record in records_of(self.original, lexemes)
+            ]
             self._forms = ColumnForms.of(rows[1:], header + 1)
             self._shapes = ColumnShapes.of(rows[1:], header + 1)
         return self._shapes.shapes
 
     def beside(self, start: int, end: int) -> tuple[list[str], list[str]]:
-        """The field values (:func:`_field_values`) of the input's records on
+        """The field values (:func:`field_values`) of the input's records on
         the lines just above ``start`` and just below ``end`` (a stretch of
         whole lines: empty lists where it is not, or where there is no such
         line, or it is the header)."""
@@ -1372,14 +822,14 @@ class Judge:
         if start > 0 and text[start - 1] == "\n":
             low = line_start(text, start - 1)
             if low > 0:  # not the header
-                above = _field_values(self.lexer.lex(text, low, start), separator)
+                above = field_values(self.lexer.lex(text, low, start), separator)
         below: list[str] = []
         low = end if end == 0 or text[end - 1] == "\n" else text.find("\n", end) + 1
         if 0 < low < len(text) and (end == low or text[end:low].strip() == ""):
             high = text.find("\n", low)
             high = len(text) if high < 0 else high + 1
             if text[low:high].strip():
-                below = _field_values(self.lexer.lex(text, low, high), separator)
+                below = field_values(self.lexer.lex(text, low, high), separator)
         self._beside[(start, end)] = above, below
         return above, below
 
@@ -1422,7 +872,7 @@ COLUMN_SAMPLE = 16384
 """Characters at the start of the input whose records say each column's shape."""
 
 
-def _field_values(record: list[Lexeme], separator: str) -> list[str]:
+def field_values(record: list[Lexeme], separator: str) -> list[str]:
     """The values of a record's fields (blank lexemes, such as its line
     break, left out)."""
     values = [""]
@@ -1434,20 +884,20 @@ def _field_values(record: list[Lexeme], separator: str) -> list[str]:
     return values
 
 
-class _Assessment:
+class Assessment:
     """The judgement of one repair in one window."""
 
     def __init__(
         self,
         judge: Judge,
-        window: _Window,
+        window: Window,
         repaired: str,
-        mapping: _EditMap,
+        mapping: EditMap,
         deleted: list[int],
         inserted: list[int],
         wrapping: set[int],
         unescaped: dict[int, bool],
-        inserted_runs: _Runs,
+        inserted_runs: Runs,
     ) -> None:
         self.judge = judge
         self.wrapping = wrapping  # input offsets of the wrappers the repair removes
@@ -1455,7 +905,7 @@ class _Assessment:
         self.window = window
         self.repaired = repaired
         self.mapping = mapping
-        self.deleted = _within(deleted, window.start, window.end)
+        self.deleted = within(deleted, window.start, window.end)
         self.deleted_set = set(self.deleted)
         self.inserted = inserted
         self.inserted_runs = inserted_runs  # of the whole repair
@@ -1497,7 +947,7 @@ class _Assessment:
 
     def _survivors(self, start: int, end: int) -> int:
         """The input's non-blank characters in ``[start, end)`` the repair keeps."""
-        if not _within(self.deleted, start, end):  # (most tokens: counted in C)
+        if not within(self.deleted, start, end):  # (most tokens: counted in C)
             return len("".join(self.original[start:end].split()))
         return sum(
             1
@@ -1510,7 +960,7 @@ class _Assessment:
         for lexeme in self._holding():
             self._restore(lexeme)
         changed = 0
-        misread = _glued_to_junk(self.before, self.original)
+        misread = glued_to_junk(self.before, self.original)
         after, after_starts, lows, highs = self.after, self.after_starts, self.lows, self.highs
         for position in self._kept_in_place():
             token = self.before[position]
@@ -1569,7 +1019,7 @@ class _Assessment:
             punctuated,
             dropped,
             self._prose_commented(),
-            0,  # wrappers: counted once per repair (:func:`_unwrapped`)
+            0,  # wrappers: counted once per repair (:func:`removed_wrappers`)
         )
 
     # -- tokens -------------------------------------------------------------
@@ -1681,7 +1131,7 @@ class _Assessment:
         if cover is None:
             if token.role is Role.DATA:
                 low, high = self.lows[position], self.highs[position]
-                runs = _runs(_within(self.inserted, low + 1, high))
+                runs = runs_of(within(self.inserted, low + 1, high))
                 dividing = [run for run in runs if self._between_words(run)]
                 if not dividing and any(self._cuts_word(run) for run in runs):
                     self.divided += 1  # a word cut in two: no phrase on either side
@@ -1691,11 +1141,11 @@ class _Assessment:
                     # string that ran on, which an inserted quote closes
                     cut = dividing[0][1]
                     line_end = self.repaired.find("\n", cut, high)
-                    after = _WORD.findall(self.repaired, cut, high if line_end < 0 else line_end)
+                    after = WORD.findall(self.repaired, cut, high if line_end < 0 else line_end)
                     start = max(low, self.repaired.rfind("\n", low, dividing[0][0]) + 1)
                     head = self.repaired[start : dividing[0][0]].strip()
                     mark = self.repaired[dividing[0][0] : dividing[0][1]].strip()
-                    separated = bool(mark) and all(c in _SEPARATORS for c in mark)
+                    separated = bool(mark) and all(c in SEPARATORS for c in mark)
                     # a name the input gives a value elsewhere is followed by
                     # a value, whatever its words (`name: OS Test` where the
                     # list's other items have `name: ...`): no phrase
@@ -1705,7 +1155,7 @@ class _Assessment:
                     # it from a value that follows: a name of several words
                     # (not a text that an end tag or a quote closes)
                     if after and separated:
-                        before = _WORD.findall(self.repaired, start, dividing[0][0])
+                        before = WORD.findall(self.repaired, start, dividing[0][0])
                         self.phrase += max(0, len(before) - 1)
             return False
         if cover.role is Role.LAYOUT and token.role is not Role.LAYOUT and self._hidden(token):
@@ -1738,7 +1188,7 @@ class _Assessment:
         input's start, :meth:`Judge.token_before`).  Below punctuation,
         after which no value began yet (``deps =`` and a list on the lines
         below), or below a token of that kind (a value already continued
-        over lines), it does, unless it is set apart from it (:func:`_apart`:
+        over lines), it does, unless it is set apart from it (:func:`set_apart`:
         by a blank line, or a comment at its own column) where the input
         continues no value so elsewhere (:meth:`Judge.follows`).  Below a
         value of another kind, which ended on its line, it does where the
@@ -1767,7 +1217,7 @@ class _Assessment:
             return False
         if prose(token.value):
             return False
-        apart = _apart(self.original, earlier.end, token.start)
+        apart = set_apart(self.original, earlier.end, token.start)
         if earlier.role is not Role.STRUCTURE and earlier.kind != cover.kind:
             # a value of another kind above it, which ended on its line
             if not apart and self.judge.follows(cover.kind) and not plain_words(token.value):
@@ -1782,14 +1232,14 @@ class _Assessment:
         also where the input was misread: quoting a stretch that holds
         punctuation of the input makes its structure text (an escaped
         document ``{\\"a\\": 1}`` quoted whole as one string); but not
-        a bracket of pairs inside a longer text (:func:`_text_brackets`)."""
+        a bracket of pairs inside a longer text (:func:`text_brackets`)."""
         if cover is None or cover.role is not Role.DATA:
             return False
         token = self.before[position]
         inside = cover.start < self.lows[position] and self.highs[position] < cover.end
         # brackets in pairs inside a longer text are text: a template's
         # `*{{ name }}` quoted, not a collection made a string
-        if (token.value in _OPENERS or token.value in _CLOSERS) and _text_brackets(
+        if (token.value in OPENERS or token.value in CLOSERS) and text_brackets(
             self.repaired[cover.start + 1 : cover.end - 1]
         ):
             return False
@@ -1801,7 +1251,7 @@ class _Assessment:
         if (
             refused is not None
             and token.start >= refused
-            and not any(char in _SEPARATORS for char in token.value)
+            and not any(char in SEPARATORS for char in token.value)
             and token.start > 0
             and token.end < len(text)
             and text[token.start - 1].isalnum()
@@ -1811,8 +1261,8 @@ class _Assessment:
         return (
             inside
             and (cover.kind != token.kind or self._merged(position, cover))
-            and bool(_within(self.inserted, cover.start, cover.start + 1))
-            and bool(_within(self.inserted, cover.end - 1, cover.end))
+            and bool(within(self.inserted, cover.start, cover.start + 1))
+            and bool(within(self.inserted, cover.end - 1, cover.end))
             and token.role is Role.STRUCTURE
             and not self._quotes_fields(position, cover)  # counted once, as ``joined``
         )
@@ -1853,10 +1303,10 @@ class _Assessment:
             separator is not None
             and cover.role is Role.DATA
             and (token.kind == cover.kind or token.value == separator)
-            and bool(_within(self.inserted, cover.start, cover.start + 1))
-            and bool(_within(self.inserted, cover.end - 1, cover.end))
-            and not _within(self.inserted, cover.start + 1, cover.end - 1)
-            and not _within(
+            and bool(within(self.inserted, cover.start, cover.start + 1))
+            and bool(within(self.inserted, cover.end - 1, cover.end))
+            and not within(self.inserted, cover.start + 1, cover.end - 1)
+            and not within(
                 self.deleted, self.mapping.behind(cover.start), self.mapping.behind(cover.end - 1)
             )
         )
@@ -1925,22 +1375,22 @@ class _Assessment:
             or quote.isalnum()
             or quote.isspace()
             or repaired[value.end - 1] != quote
-            or _within(self.inserted, value.start + 1, value.end - 1)
+            or within(self.inserted, value.start + 1, value.end - 1)
         ):
             return
-        opened = bool(_within(self.inserted, value.start, value.start + 1))
-        if opened == bool(_within(self.inserted, value.end - 1, value.end)):
+        opened = bool(within(self.inserted, value.start, value.start + 1))
+        if opened == bool(within(self.inserted, value.end - 1, value.end)):
             return
         if opened:
             low, high = mapping.behind(value.start + 1), mapping.behind(value.end - 1)
             unpaired = high
             at_edge = low == 0 or original[low - 1].isspace()
-            glued = _word_end(original, unpaired)
+            glued = word_end(original, unpaired)
         else:
             low, high = mapping.behind(value.start) + 1, mapping.behind(value.end - 1)
             unpaired = low - 1
             at_edge = value.end >= len(repaired) or not repaired[value.end].isalnum()
-            glued = _word_start(original, unpaired)
+            glued = word_start(original, unpaired)
         words = original[low:high].split()
         if not (
             at_edge
@@ -1949,7 +1399,7 @@ class _Assessment:
             and original[unpaired] == quote
             and quote not in original[low:high]
             and "\n" not in original[low:high]
-            and not _within(self.deleted, low - 1, high + 1)
+            and not within(self.deleted, low - 1, high + 1)
         ):
             return
         if self._only_words(low, high, quote, opened=opened):
@@ -1969,7 +1419,7 @@ class _Assessment:
         (``"jest,`` is closed before its comma) mark code among the words:
         prose keeps its commas and quotes."""
         text = self.original
-        words = [found.span() for found in _WORD.finditer(text, low, high)]
+        words = [found.span() for found in WORD.finditer(text, low, high)]
         if not words or "\n" in text[low:high]:
             return False
         punctuation = [False] * (high - low)
@@ -1982,14 +1432,14 @@ class _Assessment:
                 opened
                 or token.end >= high
                 or (token.start, token.end) in words
-                or _BRACKETS.intersection(token.value)
+                or BRACKETS.intersection(token.value)
             ):
                 for offset in range(max(low, token.start), min(high, token.end)):
                     punctuation[offset - low] = True
         names = self.judge.lexer.hints.names
         for start, end in words:
             marks = punctuation[start - low : end - low]
-            if any(marks) and not _inside_word(text[start:end], marks, between=not opened):
+            if any(marks) and not inside_word(text[start:end], marks, between=not opened):
                 return False
             if names is not None and names.fullmatch(text[start:end]):
                 return False
@@ -2004,7 +1454,7 @@ class _Assessment:
         further on: it ran on to the next comment's closer): it ran on over
         the data, and closing it is the repair."""
         token = self.before[position]
-        if token.partial or _runs_on(token.value):
+        if token.partial or runs_on(token.value):
             return False
         low, high = self.lows[position], self.highs[position]
         index = bisect.bisect_left(self.after_starts, low)
@@ -2040,7 +1490,7 @@ class _Assessment:
         comment has one: where it starts (it ends with its line)."""
         edges = (cover.start,) if cover.role is Role.LAYOUT else (cover.start, cover.end - 1)
         for edge in edges:
-            if _within(self.inserted, edge, edge + 1):
+            if within(self.inserted, edge, edge + 1):
                 return False
             origin = self.mapping.behind(edge)
             index = bisect.bisect_right(self.before_starts, origin) - 1
@@ -2084,7 +1534,7 @@ class _Assessment:
             for offset in range(t.start, t.end)
         }
         for lexeme in [t for t in self.after if t.role is layout]:
-            added = set(_within(self.inserted, lexeme.start, lexeme.end))
+            added = set(within(self.inserted, lexeme.start, lexeme.end))
             repaired = self.repaired
             first = lexeme.start
             head = next((p for p in range(first, lexeme.end) if not repaired[p].isspace()), first)
@@ -2192,7 +1642,7 @@ class _Assessment:
         expected: list[tuple[str, ...]] = []  # the closers each open bracket may take
         for match in brackets.finditer(original[line:start]):
             if match.group("o") is not None:
-                closer = _OPENERS.get(match.group("o"))
+                closer = OPENERS.get(match.group("o"))
                 expected.append(brackets.closers if closer is None else (closer,))
             elif match.group("c") is not None and expected:
                 expected.pop()
@@ -2248,11 +1698,11 @@ class _Assessment:
         characters no terminal reads, other than letters and digits, so
         lost; characters turned into a comment that would otherwise count as
         data or junk lost (the text stays in the file: hidden, not lost);
-        and escapes deleted (:func:`_escape_removed`); last, how many of the
+        and escapes deleted (:func:`escape_removed`); last, how many of the
         characters turned into a comment are in one that begins after text on
         its line; and separators deleted with a whole field beside them that
         holds a value (``dropped``, not counted as punctuation lost).  The
-        characters of a wrapper the repair removes (:func:`_unwrapped`) count
+        characters of a wrapper the repair removes (:func:`removed_wrappers`) count
         in none."""
         original, tokens, starts = self.original, self.before, self.before_starts
         lost = junk = commented = escapes = 0
@@ -2266,7 +1716,7 @@ class _Assessment:
             if offset in self.unescaped:
                 escapes += self.unescaped[offset]
                 continue
-            if not hidden and _escape_removed(original, offset, self.deleted_set):
+            if not hidden and escape_removed(original, offset, self.deleted_set):
                 escapes += 1
                 continue
             index = bisect.bisect_right(starts, offset) - 1
@@ -2309,9 +1759,9 @@ class _Assessment:
 
     def _overwritten_alike(self, offset: int, char: str) -> bool:
         """Is the input's ``char`` at ``offset`` overwritten by punctuation
-        of its kind (:func:`_alike`): re-read, not lost?"""
+        of its kind (:func:`alike`): re-read, not lost?"""
         written = self.repunctuated.get(offset)
-        return written is not None and _alike(char, written)
+        return written is not None and alike(char, written)
 
     def _dropped(self, position: int) -> bool:
         """Is the punctuation token at ``position`` a field separator
@@ -2375,13 +1825,13 @@ class _Assessment:
         repaired = self.repaired
         data, covers = Role.DATA, self.covers
         for lexeme in [t for t in self.after if t.role is data and id(t) not in covers]:
-            added = _within(self.inserted, lexeme.start, lexeme.end)
+            added = within(self.inserted, lexeme.start, lexeme.end)
             if len(added) == lexeme.end - lexeme.start:
                 invented += 1
                 unfilled += filler is not None and lexeme.value != filler
             elif added:
                 invented += sum(1 for i in added if repaired[i].isalnum())
-                punctuated += _punctuation_added(repaired, lexeme, added)
+                punctuated += punctuation_added(repaired, lexeme, added)
         return invented, unfilled, punctuated
 
     def _continued(self) -> int:
@@ -2414,7 +1864,7 @@ class _Assessment:
                 or token.start >= stop
                 or token.role is not Role.DATA
                 or id(token) not in self.covers
-                or _data_before(after, first + 1, stop)
+                or data_before(after, first + 1, stop)
             ):
                 continue
             above = repaired.rfind("\n", 0, line - 1) + 1
@@ -2426,17 +1876,17 @@ class _Assessment:
                 len(previous) < 2
                 or previous[-1].role is not Role.DATA
                 or previous[-2].role is not Role.STRUCTURE
-                or _BLOCK_HEADER.match(previous[-1].value) is not None
+                or BLOCK_HEADER.match(previous[-1].value) is not None
             ):
                 continue
             # the line now starts right of a column where a node of the line
             # above starts, and did not: its indentation, or its first value
             # (a key after YAML's `- `)
-            indent = _indent(repaired[line:stop])
+            indent = indent_width(repaired[line:stop])
             key = next(t.start for t in previous if t.role is Role.DATA) - above
             count += any(
                 indent > upper >= indent - (end - start)
-                for upper in (_indent(repaired[above : line - 1]), key)
+                for upper in (indent_width(repaired[above : line - 1]), key)
             )
         return count
 
@@ -2467,8 +1917,8 @@ class _Assessment:
                 index == 0
                 or lexeme.role is not Role.STRUCTURE
                 or not lexeme.value.strip()
-                or _BRACKETS.intersection(lexeme.value)
-                or len(_within(self.inserted, lexeme.start, lexeme.end))
+                or BRACKETS.intersection(lexeme.value)
+                or len(within(self.inserted, lexeme.start, lexeme.end))
                 != lexeme.end - lexeme.start
             ):
                 continue
@@ -2494,7 +1944,7 @@ class _Assessment:
                 self.phrase += max(0, len(word.value.split()) - 1)
                 count += 1
                 continue
-            if _data_before(after, index + 1, end) or lexeme.value == self.judge.lexer.hints.fields:
+            if data_before(after, index + 1, end) or lexeme.value == self.judge.lexer.hints.fields:
                 continue  # (a record's field separator: its table has the field)
             # a phrase made a name (`TODO check this value:`): its words
             # beyond the first (see ``phrase``)
@@ -2502,9 +1952,9 @@ class _Assessment:
             # a list as deep as the word is its value only where the input
             # writes lists so under their keys, and the word is no item's
             # neighbour in such a list (`- nightly`, `FIXME`, `- beta`)
-            items = self.judge.lists_at_key_column() and not _item_above(repaired, line)
+            items = self.judge.lists_at_key_column() and not item_above(repaired, line)
             if not (
-                _deeper_after(repaired, line, end, items=items)
+                deeper_after(repaired, line, end, items=items)
                 or self.judge.ends_lines(lexeme.value, self.mapping.behind(line))
             ):
                 count += 1
@@ -2515,7 +1965,7 @@ class _Assessment:
         and ``following`` (lexemes of the repaired text)?"""
         behind = self.mapping.behind
         low, high = behind(word.end - 1) + 1, behind(following.start)
-        return any(self.original[offset] == "\n" for offset in _within(self.deleted, low, high))
+        return any(self.original[offset] == "\n" for offset in within(self.deleted, low, high))
 
     def _absorbed(self) -> int:
         """Values that a delimiter inserted at their edge makes begin or end
@@ -2524,7 +1974,7 @@ class _Assessment:
         repaired = self.repaired
         for lexeme in self._holding():
             first, last = lexeme.start, lexeme.end - 1
-            for edge in _within(self.inserted, first, first + 1) + _within(
+            for edge in within(self.inserted, first, first + 1) + within(
                 self.inserted, last, last + 1
             ):
                 inner = edge + 1 if edge == first else edge - 1
@@ -2542,11 +1992,11 @@ class _Assessment:
         separator = self.judge.lexer.hints.fields
         if fields is None:
             return 0
-        records = _records(self.repaired, self.after)
+        records = records_of(self.repaired, self.after)
         added = 0
         for previous, lexeme in itertools.pairwise(self.after):
             gap = self.repaired[previous.end : lexeme.start]
-            put = _within(self.inserted, previous.end, lexeme.start)
+            put = within(self.inserted, previous.end, lexeme.start)
             breaks = sum(self.repaired[i] == "\n" for i in put)
             added += bool(breaks) and gap.count("\n") == breaks  # a new record break
         if not self.judge.starts_record(self.window.start):
@@ -2597,8 +2047,8 @@ class _Assessment:
         if separator is None or self.judge.header_fields() is None or not self.before:
             return None
         skip = 0 if self.judge.starts_record(self.window.start) else 1
-        before = [_field_values(r, separator) for r in _records(self.original, self.before)]
-        after = [_field_values(r, separator) for r in _records(self.repaired, self.after)]
+        before = [field_values(r, separator) for r in records_of(self.original, self.before)]
+        after = [field_values(r, separator) for r in records_of(self.repaired, self.after)]
         return before[skip:], after[skip:]
 
     def _unaligned(self) -> int:
@@ -2622,300 +2072,8 @@ _WRAPPERS = len(fields(Judgement)) - 1
 _ESCAPES_KEPT = [field.name for field in fields(Judgement)].index("escapes_kept")
 """Where :attr:`Judgement.escapes_kept` is among the judgement's counts."""
 
-_ESCAPE_SEQUENCE = re.compile(r"\\.", re.DOTALL)
-"""A backslash and the character it escapes, read from the left (``\\\\``
-is one sequence)."""
 
-_WRAPPER_NAME = re.compile(r"[A-Za-z_$][\w.$]*[ \t]*\(\Z")
-"""A name and the opening bracket of a call: the end of a deleted stretch
-that removes a wrapper (``ObjectId(``)."""
-
-_QUOTES = "\"'`"
-
-_OPENERS = {"(": ")", "[": "]", "{": "}"}
-"""Opening brackets and the closing bracket of each."""
-_CLOSERS = frozenset(_OPENERS.values())
-
-
-def _punctuation_added(text: str, lexeme: Lexeme, added: list[int]) -> int:
-    """Of the characters at ``added`` (offsets in ``text``, inserted into
-    ``lexeme``), those that are punctuation made part of the value: not
-    letters, digits or blanks; not a quote that pairs with the others of
-    its character on its line (an even number of them: the repair opens or
-    closes a quoted stretch, which an error-tolerant lexer may read as part
-    of a longer token or cut at a bracket inside, YAML's ``- '{{ a }}'``),
-    nor the quote that closes a quoted token (the same quote character first
-    and last), nor what escapes within it (a backslash, the quote doubled),
-    nor a closer at the token's end or an opener at its start that its line
-    closes: structure put back, which a lexer may read with the token (YAML's
-    ``1, 2]`` read as one plain scalar in a flow sequence, INI's
-    ``[section]``)."""
-    first, last = lexeme.start, lexeme.end - 1
-    quote = text[first]
-    delimited = last > first and text[last] == quote and quote in _QUOTES
-    count = 0
-    for offset in added:
-        char = text[offset]
-        if char.isalnum() or char.isspace():
-            continue
-        if delimited and (offset in (first, last) or char in ("\\", quote)):
-            continue
-        if offset == last and char in _CLOSERS:
-            continue  # a closer put back
-        if offset == first and char in _OPENERS and _balanced(text, offset, char):
-            continue  # an opener that its line closes
-        if char in _QUOTES:
-            start = text.rfind("\n", 0, offset) + 1
-            end = text.find("\n", offset)
-            if text.count(char, start, len(text) if end < 0 else end) % 2 == 0:
-                continue
-        count += 1
-    return count
-
-
-def _text_brackets(value: str) -> bool:
-    """Are the brackets of ``value`` pairs inside a longer text: each closed
-    in order within it, none opening it, and no quote or escape in it (a
-    template's ``*{{ a }}.{{ b }}``, not the collection ``{name: demo}`` nor
-    an escaped document, ``\\n  {\\"a\\": 1}``)?"""
-    if not value or value[0] in _OPENERS or any(c in value for c in _QUOTES + "\\"):
-        return False
-    expected: list[str] = []
-    for char in value:
-        if char in _OPENERS:
-            expected.append(_OPENERS[char])
-        elif char in _CLOSERS and (not expected or expected.pop() != char):
-            return False
-    return not expected
-
-
-def _balanced(text: str, offset: int, opener: str) -> bool:
-    """Does the line of the opening bracket at ``offset`` hold as many of its
-    closing bracket as of it?"""
-    closer = _OPENERS[opener]
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    end = len(text) if end < 0 else end
-    return text.count(opener, start, end) == text.count(closer, start, end)
-
-
-def _unwrapped(original: str, deleted: list[int]) -> list[tuple[int, ...]]:
-    """The wrappers a repair removes: a name and the bracket after it
-    (``ObjectId(``) deleted, the closing bracket that matches it deleted
-    too, and everything between kept (``ObjectId("5f1d")`` as ``"5f1d"``).
-    The name says how to read the value, which stays: the repair unwraps it
-    rather than losing data.  Each is the input offsets it deletes (the
-    name, the blanks after it, both brackets)."""
-    found: list[tuple[int, ...]] = []
-    deleted_set = set(deleted)
-    for low, high in _runs(deleted):
-        name = _WRAPPER_NAME.search(original, low, high)
-        if name is None:
-            continue
-        start = name.start()
-        if start == low and low > 0 and (original[low - 1].isalnum() or original[low - 1] in "_$."):
-            continue  # the end of a longer word: part of a name deleted
-        close = _closing_bracket(original, high)
-        if close is None or close not in deleted_set or close == high:
-            continue
-        if any(offset in deleted_set for offset in range(high, close)):
-            continue
-        if not original[high:close].strip():
-            continue
-        found.append((*range(start, high), close))
-    return found
-
-
-def _closing_bracket(text: str, start: int) -> int | None:
-    """The offset of the ``)`` that closes a ``(`` just before ``start``,
-    skipping brackets inside quotes, within :data:`LOOKAROUND` characters."""
-    depth = 1
-    quote = ""
-    for offset in range(start, min(len(text), start + LOOKAROUND)):
-        char = text[offset]
-        if quote:
-            if char == "\\":
-                continue
-            if char == quote and text[offset - 1] != "\\":
-                quote = ""
-        elif char in _QUOTES:
-            quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if not depth:
-                return offset
-    return None
-
-
-_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "/": "/"}
-"""What the common escape sequences stand for (the letter after the backslash)."""
-
-_CODE_POINT = re.compile(r"\\u([0-9A-Fa-f]{4})(?:\\u([0-9A-Fa-f]{4}))?")
-"""A character written as its code point, ``\\u00e9`` (two for a surrogate pair)."""
-
-_ESCAPE_LENGTHS = (2, 6, 12)
-"""How long an escape sequence :func:`_decoded` reads is."""
-
-
-def _unescaped(original: str, edits: Sequence[Edit]) -> dict[int, bool]:
-    """The input offsets of escape sequences that ``edits`` write as the
-    character they stand for (``\\n`` as a line break, ``\\u00e9`` as
-    ``é``): the backslash (true: counted) and the characters after it
-    (false: not counted again)."""
-    found: dict[int, bool] = {}
-    for edit in edits:
-        if (
-            edit.delete in _ESCAPE_LENGTHS
-            and _decoded(original[edit.offset : edit.end]) == edit.insert
-        ):
-            found[edit.offset] = True
-            found.update(dict.fromkeys(range(edit.offset + 1, edit.end), False))
-    return found
-
-
-def _decoded_characters(
-    original: str, edits: Sequence[Edit], unescaped: Mapping[int, bool]
-) -> set[int]:
-    """The offsets in the repaired text (``edits``, sorted, applied to
-    ``original``) of the characters they write for an escape sequence of
-    the input (``é`` for ``\\u00e9``; see :func:`_unescaped`)."""
-    found: set[int] = set()
-    shift = 0
-    for edit in edits:
-        if (
-            edit.insert
-            and unescaped.get(edit.offset)
-            and _decoded(original[edit.offset : edit.end]) == edit.insert
-        ):
-            out = edit.offset + shift
-            found.update(range(out, out + len(edit.insert)))
-        shift += len(edit.insert) - edit.delete
-    return found
-
-
-def _decoded(text: str) -> str | None:
-    """The character the escape sequence ``text`` (a backslash and one
-    character, or a code point written ``\\uXXXX``, a surrogate pair as
-    two) stands for, or ``None``."""
-    if len(text) == 2 and text[0] == "\\":
-        return _ESCAPED.get(text[1])
-    code = _CODE_POINT.fullmatch(text)
-    if code is None:
-        return None
-    units = [int(unit, 16) for unit in code.groups() if unit is not None]
-    try:
-        return (
-            "".join(chr(unit) for unit in units).encode("utf-16", "surrogatepass").decode("utf-16")
-        )
-    except UnicodeError:
-        return None
-
-
-def _escape_removed(original: str, offset: int, deleted: set[int]) -> bool:
-    """Is the deleted character at ``offset`` the backslash of an escape
-    whose escaped character the repair keeps (``\\"`` as ``"``: an escaped
-    document unescaped)?  The character it escaped stays; the backslash
-    was quoting, not data."""
-    after = offset + 1
-    return (
-        original[offset] == "\\"
-        and after < len(original)
-        and after not in deleted
-        and not original[after].isalnum()
-        and not original[after].isspace()
-    )
-
-
-def _word_end(text: str, offset: int) -> bool:
-    """Does the character at ``offset`` end a word: after a non-blank, before a
-    blank, punctuation or the end of the text?"""
-    after = offset + 1
-    return (
-        offset > 0
-        and not text[offset - 1].isspace()
-        and (after >= len(text) or not text[after].isalnum())
-    )
-
-
-def _word_start(text: str, offset: int) -> bool:
-    """Does the character at ``offset`` start a word: before a non-blank, after
-    a blank, punctuation or the start of the text?"""
-    after = offset + 1
-    return (
-        after < len(text)
-        and not text[after].isspace()
-        and (offset == 0 or not text[offset - 1].isalnum())
-    )
-
-
-def _inside_word(word: str, punctuation: list[bool], *, between: bool) -> bool:
-    """Is the punctuation of ``word`` (marked) part of the word: one
-    balanced bracket group that follows a letter or digit and ends the word
-    (``fib(1)``), or when ``between``, also marks only between other
-    characters of it (``~,11f``, ``0,0``)?"""
-    if between and not (punctuation[0] or punctuation[-1]):
-        return True
-    first = punctuation.index(True)
-    if first == 0 or not word[first - 1].isalnum() or word[first] not in "([{":
-        return False
-    depth = 0
-    for index in range(first, len(word)):
-        depth += (word[index] in "([{") - (word[index] in ")]}")
-        if depth <= 0:
-            return depth == 0 and index == len(word) - 1
-    return False
-
-
-def _glued_to_junk(lexemes: list[Lexeme], text: str) -> list[bool]:
-    """Which native tokens touch junk, directly or through tokens they touch
-    (``t-3.12`` of ``sample-dep-eslint-3.12.2`` when its opening quote was
-    lost), and a string run on over a line break to a quote glued to the
-    word after it (the opening quote of the next line's string, when a
-    closing quote was lost) with the rest of that line: text misread as
-    tokens, whose reading a repair may change."""
-    marks = [False] * len(lexemes)
-    end = 0  # the end of the last run of touching tokens marked
-    junk = Role.JUNK
-    for index in [i for i, t in enumerate(lexemes) if t.role is junk]:
-        if index < end:
-            continue  # in the run of a junk token before it
-        start, end = index, index + 1
-        while start and lexemes[start].start == lexemes[start - 1].end:
-            start -= 1
-        while end < len(lexemes) and lexemes[end].start == lexemes[end - 1].end:
-            end += 1
-        for inner in range(start, end):
-            marks[inner] = lexemes[inner].foreign is None
-    # the rest of the line where a string ran on to is read inside out
-    for index in [i for i, t in enumerate(lexemes) if "\n" in t.value]:
-        lexeme = lexemes[index]
-        if lexeme.foreign is None and _ran_on(lexeme, text):
-            line_end = text.find("\n", lexeme.end)
-            line_end = len(text) if line_end < 0 else line_end
-            later = index
-            while later < len(lexemes) and lexemes[later].start < line_end:
-                marks[later] = lexemes[later].foreign is None
-                later += 1
-    return marks
-
-
-def _ran_on(lexeme: Lexeme, text: str) -> bool:
-    """Is ``lexeme`` a string over a line break that ends in a quote glued to
-    a word (``"a: b\n- "c``: no closing quote is typed so)?"""
-    value = lexeme.value
-    return (
-        lexeme.role is Role.DATA
-        and len(value) > 1
-        and value[0] in _QUOTES
-        and value[-1] == value[0]
-        and "\n" in value
-        and text[lexeme.end : lexeme.end + 1].isalnum()
-    )
-
-
-def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
+def records_of(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
     """Lexemes grouped into records: a line break between two lexemes ends one."""
     records: list[list[Lexeme]] = []
     for index, lexeme in enumerate(lexemes):
@@ -2923,151 +2081,3 @@ def _records(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
             records.append([])
         records[-1].append(lexeme)
     return records
-
-
-_SEPARATORS = ",;:=|"
-"""Punctuation that separates: between items, or a name and its value."""
-_OPENER = re.compile(r"[^\w\s]{2}")
-
-
-def _runs_on(comment: str) -> bool:
-    """Is ``comment`` a block comment (its first two characters and its
-    last one punctuation, ``/* ... */``) that holds its opener again after
-    its first line break: a comment that lost its closer, read on to the
-    closer of a later one?"""
-    opener = _OPENER.match(comment)
-    line_break = comment.find("\n")
-    return (
-        opener is not None
-        and line_break >= 0
-        and not comment.rstrip()[-1:].isalnum()
-        and opener.group() in comment[line_break:]
-    )
-
-
-_KINDS = ("([{<", ")]}>", "\"'`\u2018\u2019\u201c\u201d", _SEPARATORS)
-"""Punctuation by kind: openers, closers, quotes, separators."""
-
-
-def _alike(char: str, written: str) -> bool:
-    """Is ``written`` punctuation of the same kind as ``char`` (an opener
-    for an opener, a quote for a quote), so that it re-reads it?  An ``&``
-    overwritten by a quote is lost: it is no quote of another writing."""
-    return any(char in kind and written in kind for kind in _KINDS)
-
-
-def _apart(text: str, end: int, start: int) -> bool:
-    """Is the token at ``start``, first on its line, set apart from the
-    token that ends at ``end`` (the last token before it other than layout):
-    by a blank line, or by a line of layout right above it that begins at
-    its own column (a comment it reads as more of: ``# see the docs`` above
-    ``default``, where ``    # see the docs`` above an unindented ``E126,``
-    is a comment among a value's lines)?"""
-    if _BLANK_LINE.search(text, end, start) is not None:
-        return True
-    line = line_start(text, start)
-    if not line:
-        return False
-    above = line_start(text, line - 1)
-    return (
-        above >= end
-        and bool(text[above:line].strip())
-        and _indent(text[above:line]) == _indent(text[line:start])
-    )
-
-
-def _data_before(lexemes: list[Lexeme], index: int, end: int) -> bool:
-    """Is there a lexeme other than layout from ``index`` on that starts
-    before ``end`` (the rest of a line)?"""
-    while index < len(lexemes) and lexemes[index].start < end:
-        if lexemes[index].role is not Role.LAYOUT:
-            return True
-        index += 1
-    return False
-
-
-def _lead(line: str) -> str:
-    """How a line's text begins: a mark of punctuation a blank follows
-    (``-`` of a list's item), or else a word (``$ref``, ``name``)."""
-    content = line.lstrip(" \t")
-    mark = content.split(None, 1)[0] if content.strip() else ""
-    return mark if mark and not any(c.isalnum() for c in mark) else "w"
-
-
-def _indent(line: str) -> int:
-    """The blanks a line begins with."""
-    return len(line) - len(line.lstrip(" \t"))
-
-
-def _deeper_after(text: str, line: int, end: int, *, items: bool = True) -> bool:
-    """Is the next line of ``text`` with text after the line ``[line, end)``
-    indented deeper than it (a block that is its value), or, with ``items``,
-    as deep and an item of a list (YAML's sequence written without
-    indentation under its key)?"""
-    indent = len(text[line:end]) - len(text[line:end].lstrip(" \t"))
-    position = end
-    while position < len(text):
-        start = position + 1
-        position = text.find("\n", start)
-        position = len(text) if position < 0 else position
-        following = text[start:position]
-        if following.strip():
-            content = following.lstrip(" \t")
-            deeper = len(following) - len(content)
-            return deeper > indent or (
-                items and deeper == indent and _ITEM.match(content) is not None
-            )
-    return False
-
-
-def _item_above(text: str, line: int) -> bool:
-    """Is the nearest line with text above the line at ``line`` an item of a
-    list (see :data:`_ITEM`) at its column?"""
-    indent = _indent(text[line : line_at(text, line)[1]])
-    position = line
-    while position > 0:
-        start = line_start(text, position - 1)
-        above = text[start : position - 1]
-        if above.strip():
-            return _indent(above) == indent and _ITEM.match(above.lstrip(" \t")) is not None
-        position = start
-    return False
-
-
-def _runs(offsets: list[int]) -> list[tuple[int, int]]:
-    """Sorted offsets as runs of consecutive ones, each ``[start, end)``."""
-    runs: list[tuple[int, int]] = []
-    for offset in offsets:
-        if runs and runs[-1][1] == offset:
-            runs[-1] = (runs[-1][0], offset + 1)
-        else:
-            runs.append((offset, offset + 1))
-    return runs
-
-
-@dataclass(frozen=True)
-class _Runs:
-    """Runs of consecutive offsets (:func:`_runs`), found by where they lie:
-    a repair's inserted runs, read by each of its windows for its own
-    stretch only (a sweep's thousands of windows each reading every run
-    was quadratic)."""
-
-    runs: list[tuple[int, int]]
-    starts: list[int]
-    ends: list[int]
-
-    @classmethod
-    def of(cls, offsets: list[int]) -> _Runs:
-        runs = _runs(offsets)
-        return cls(runs, [start for start, _ in runs], [end for _, end in runs])
-
-    def overlapping(self, low: int, high: int) -> list[tuple[int, int]]:
-        """The runs, in order, that end after ``low`` and start at or before ``high``."""
-        first = bisect.bisect_right(self.ends, low)
-        return self.runs[first : max(first, bisect.bisect_right(self.starts, high))]
-
-
-def _within(sorted_offsets: list[int], start: int, end: int) -> list[int]:
-    return sorted_offsets[
-        bisect.bisect_left(sorted_offsets, start) : bisect.bisect_left(sorted_offsets, end)
-    ]
