@@ -1,6 +1,6 @@
 """The judge of one input's repairs: the windows of input it lexes around a
 repair's edits (and comments that run on over the data), each window judged
-by an :class:`~inputmend.algorithms.judgement.assessment.Assessment`.
+by an :class:`~inputmend.algorithms.judgement.judge.Assessment`.
 
 The judgement looks at the input only around the edits: on the lines they
 touch and the line before, at most :data:`LOOKAROUND` characters away, and as
@@ -14,12 +14,12 @@ import bisect
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 
-from inputmend.algorithms.fieldforms import ColumnForms, ColumnShapes, matched_values
+from inputmend.algorithms.fieldforms import matched_values
+from inputmend.algorithms.judgement.columns import field_values, records_of
 from inputmend.algorithms.judgement.edits import (
-    ESCAPE_SEQUENCE,
     LOOKAROUND,
     EditMap,
     Window,
@@ -32,11 +32,11 @@ from inputmend.algorithms.judgement.edits import (
     slid_out_of_tokens,
     substitutions_apart,
 )
+from inputmend.algorithms.judgement.queries import InputQueries, Refusal, TokenStart
 from inputmend.algorithms.judgement.text import (
     BLOCK_HEADER,
     BRACKETS,
     CLOSERS,
-    LINE,
     OPENERS,
     SEPARATORS,
     WORD,
@@ -75,27 +75,8 @@ LEX_STEP = 16 * LOOKAROUND
 window that spans a document (an edit on every line) is lexed piece by
 piece, so a request whose budget is used up stops reading it."""
 
-TABLE_LINES = 64
-"""Lines at the start of a table whose records say how many fields they all
-have (``fields`` hints): a few dozen outvote a damaged header, and reading
-them costs the same on a table of any length."""
 
-_KEY_COLUMN_LIST = re.compile(
-    r"^([ \t]*)[^\s#-][^\n]*:[ \t]*\r?\n(?:[ \t]*\r?\n)*\1-(?:[ \t]|\r?$)", re.M
-)
-"""A line that ends in ``:`` and an item of a list at its column below it."""
-
-
-TokenStart = Callable[[int], int | None]
-"""Where a token of the input starts, at or before an offset (``None``: not
-known there): the grammar's own scan of the input up to its first error."""
-
-Refusal = Callable[[], int | None]
-"""Where the grammar refused the input (``None``: not known): the offset of
-its first error, asked once, when a repair first changes a token's kind."""
-
-
-class Judge:
+class Judge(InputQueries):
     """Judges repairs of one input (the input's wrappers found once).
 
     ``token_start`` lets a stretch on a long line start where a token really
@@ -113,66 +94,14 @@ class Judge:
         refused: Refusal | None = None,
         stop: Callable[[], None] | None = None,
     ) -> None:
-        self.original = original
-        self._refusal = refused
-        self._refused: tuple[int | None] | None = None  # see :meth:`refused_at`
-        self._ends: dict[str, set[tuple[int, int]]] = {}  # see :meth:`ends_lines`
-        self._lines: tuple[list[int], list[tuple[int, int]]] | None = None  # see :meth:`_place`
+        super().__init__(original, lexer, token_start=token_start, refused=refused)
         self._content_end = len(original.rstrip())  # only blanks after it
-        self.lexer = lexer
-        self.token_start = token_start
         self.stop = stop
-        self._header: int | None = None
-        self._shapes: ColumnShapes | None = None  # see :meth:`column_shapes`
-        self._forms = ColumnForms((), ())
-        self._beside: dict[tuple[int, int], tuple[list[str], list[str]]] = {}
-        self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self.wrappers = [(s, e) for s, e, _ in lexer.hints.wrapper_regions(original)]
         self._judged: dict[tuple[str, tuple[Edit, ...]], Judgement] = {}
         self._lexed: dict[tuple[int, int], tuple[Lexeme, ...]] = {}  # see :meth:`_lex_input`
         self._opened: dict[int, int] = {}  # see :meth:`_start_of`
-        self._fixed: dict[int, bool] = {}  # see :meth:`fix_removes_punctuation`
-        self._escapes: dict[str, list[int]] | None = None  # see :meth:`escapes_kept`
-        self._key_column_lists: bool | None = None  # see :meth:`lists_at_key_column`
-        self._names: frozenset[str] | None = None  # see :meth:`names`
-        self._whole: list[Lexeme] | None = None  # see :meth:`_read_whole`
-        self._whole_starts: list[int] = []
         self._run_on: tuple[tuple[int, int], ...] | None = None  # see :meth:`run_on_comments`
-        # see :meth:`follows`
-        self._following: frozenset[tuple[str | None, str | None, bool]] | None = None
-
-    # -- escapes ------------------------------------------------------------
-
-    def escapes_kept(self, deleted: Sequence[int], unescaped: Mapping[int, bool]) -> int:
-        """Escape sequences of the input that a repair keeps as they are
-        while it reads the same sequence elsewhere as the character it
-        stands for (deletes its backslash, or writes it as that character:
-        ``deleted``, ``unescaped``).  A text escaped as a string has every
-        quote escaped alike: a repair that unescapes one ``\\"`` and keeps
-        the next reads one sequence two ways (``{"a\\"": 1}`` from
-        ``{\\"a\\": 1}``, the key's closing quote made its text and
-        another quote put after it)."""
-        original = self.original
-        gone = set(deleted)
-        read = {
-            original[offset : offset + 2]
-            for offset in gone.union(unescaped)
-            if unescaped.get(offset, offset in gone and escape_removed(original, offset, gone))
-        }
-        if not read:
-            return 0
-        if self._escapes is None:
-            self._escapes = {}
-            for match in ESCAPE_SEQUENCE.finditer(original):
-                self._escapes.setdefault(match.group(), []).append(match.start())
-        return sum(
-            1
-            for sequence in read
-            for offset in self._escapes.get(sequence, ())
-            if offset not in gone and offset not in unescaped
-        )
-
-    # -- windows ------------------------------------------------------------
 
     def _start_of(self, offset: int, *, by: int | None = None) -> int:
         """Where the window of an edit at ``offset`` starts; with ``by``, the
@@ -368,136 +297,6 @@ class Judge:
             return True
         return False
 
-    def names(self) -> frozenset[str]:
-        """The names the input gives values: its data tokens that punctuation
-        follows on their line (``name`` of ``name: x``, ``port`` of ``port =
-        1``), as the whole input lexed from its start reads them."""
-        if self._names is None:
-            text = self.original
-            self._names = frozenset(
-                name.value.strip()
-                for name, mark in itertools.pairwise(self._read_whole())
-                if name.role is Role.DATA
-                and mark.role is Role.STRUCTURE
-                and mark.value.strip()
-                and all(c in SEPARATORS for c in mark.value.strip())
-                and "\n" not in text[name.end : mark.start]
-            )
-        return self._names
-
-    def lists_at_key_column(self) -> bool:
-        """Does the input write a list as deep as its key (a line that ends
-        in ``:`` and an item of a list at its column right below it: YAML's
-        sequence without indentation)?  Read once for the whole input."""
-        if self._key_column_lists is None:
-            self._key_column_lists = _KEY_COLUMN_LIST.search(self.original) is not None
-        return self._key_column_lists
-
-    def ends_lines(self, punctuation: str, line: int) -> bool:
-        """Does the input end a sibling of the line that starts at ``line``
-        (a line of its indentation under the same less indented line) with
-        ``punctuation`` after text without it, no deeper line after (an empty
-        value among its neighbours, or an item of a list written one a line:
-        the input's own shape there)?  The lines are looked up once for each
-        punctuation."""
-        found = self._ends.get(punctuation)
-        if found is None:
-            text, mark = self.original, re.escape(punctuation)
-            shape = re.compile(rf"^[ \t]*[^\s{mark}][^\n{mark}]*?{mark}[ \t]*\r?$", re.MULTILINE)
-            found = self._ends[punctuation] = {
-                self._place(match.start())
-                for match in shape.finditer(text)
-                if not deeper_after(text, match.start(), match.end())
-            }
-        return self._place(line) in found
-
-    def _place(self, offset: int) -> tuple[int, int]:
-        """The indentation of the input's line holding ``offset`` and the
-        start of the nearest line above it with content that is less
-        indented (-1: none), read once for the whole input."""
-        if self._lines is None:
-            starts: list[int] = []
-            places: list[tuple[int, int]] = []
-            open_lines: list[tuple[int, int]] = []  # (indentation, start) of possible parents
-            for found in LINE.finditer(self.original):
-                body = found.group().rstrip("\r\n")
-                indent = len(body) - len(body.lstrip(" \t"))
-                starts.append(found.start())
-                if not body.strip():
-                    places.append(places[-1] if places else (0, -1))
-                    continue
-                while open_lines and open_lines[-1][0] >= indent:
-                    open_lines.pop()
-                places.append((indent, open_lines[-1][1] if open_lines else -1))
-                open_lines.append((indent, found.start()))
-            self._lines = (starts, places)
-        starts, places = self._lines
-        index = bisect.bisect_right(starts, offset) - 1
-        return places[index] if index >= 0 else (0, -1)
-
-    def refused_at(self) -> int | None:
-        """Where the grammar refused the input (``None``: not known), asked
-        of ``refused`` once."""
-        if self._refused is None:
-            self._refused = (None if self._refusal is None else self._refusal(),)
-        return self._refused[0]
-
-    def fix_removes_punctuation(self, offset: int) -> bool:
-        """Does a hint's fix remove punctuation starting at ``offset`` (a
-        doubled ``]`` that the lexer reads as the end of a value, ``errcheck]]``
-        in YAML, where a plain scalar may hold brackets)?  Asked of the input
-        once for each offset: the repairs of one input delete mostly the same
-        characters."""
-        found = self._fixed.get(offset)
-        if found is None:
-            found = self._fixed[offset] = self._fix_at(offset)
-        return found
-
-    def _fix_at(self, offset: int) -> bool:
-        text = self.original
-        for fix in self.lexer.hints.fixes:
-            found = fix.pattern.match(text, offset)
-            if (
-                found is not None
-                and found.end() > offset
-                and not fix.canonical(found)
-                and not any(c.isalnum() for c in found.group())
-            ):
-                return True
-        return False
-
-    def follows(self, kind: str | None, earlier: str | None = None, *, apart: bool = False) -> bool:
-        """Does a token of ``kind`` begin a line of the input below another
-        token (comments aside); given ``earlier``, below a token of that
-        kind, set apart from it or not (``apart``: below a blank line or a
-        comment at the line's own column, :func:`set_apart`)?  The document's
-        own evidence of what it writes: one that continues values on lines
-        of their own elsewhere (``key =`` and its items indented below;
-        ``envlist = py39,`` and more items below) does so here too; one
-        that never continues a value below a blank line does not.  The
-        whole input is lexed once, the first time it is asked."""
-        if self._following is None:
-            text = self.original
-            data = self._read_whole()
-            self._following = frozenset(
-                (before.kind, token.kind, set_apart(text, before.end, token.start))
-                for before, token in itertools.pairwise(data)
-                if first_on_line(text, token.start)
-            )
-        if earlier is None:
-            return any(found == kind for _, found, _ in self._following)
-        return (earlier, kind, apart) in self._following
-
-    def _read_whole(self) -> list[Lexeme]:
-        """The input's tokens other than layout, the whole input lexed from
-        its start (once, the first time it is asked)."""
-        if self._whole is None:
-            text = self.original
-            lexemes = self.lexer.lex(text, 0, len(text), foreign=False)
-            self._whole = [t for t in lexemes if t.role is not Role.LAYOUT]
-            self._whole_starts = [t.start for t in self._whole]
-        return self._whole
-
     def run_on_comments(self) -> tuple[tuple[int, int], ...]:
         """The input's block comments that ran on over the data (each as its
         start and end): those that hold their opener again after their first
@@ -534,17 +333,6 @@ class Judge:
                     and runs_on(text[t.start : t.end])
                 )
         return self._run_on
-
-    def token_before(self, offset: int) -> Lexeme | None:
-        """The input's last token other than layout that ends at or before
-        ``offset``, as the whole input lexed from its start reads it: a
-        window lexed from the middle of a document guesses the kind of its
-        first tokens (an INI continuation line read as a section's name)."""
-        whole = self._read_whole()
-        index = bisect.bisect_right(self._whole_starts, offset) - 1
-        while index >= 0 and whole[index].end > offset:
-            index -= 1
-        return whole[index] if index >= 0 else None
 
     # -- judging ------------------------------------------------------------
 
@@ -694,194 +482,13 @@ class Judge:
             )
         return judged, lost
 
-    def used_elsewhere(self, word: str, quote: str, low: int, high: int) -> bool:
-        """Does the input hold ``word`` outside ``[low, high)`` as a token of
-        its own (between blanks and brackets), outside strings (an even
-        number of ``quote`` before it on its line): as code, a name?"""
-        if not any(char.isalpha() for char in word) or self._keyword(word):
-            return False  # an operator, a number, a keyword: no evidence of a name
-        key = (word, quote)
-        found = self._code.get(key)
-        if found is None:
-            found = self._code[key] = self._outside_strings(word, quote)
-        return any(not low <= start < high for start in found)
 
-    def _keyword(self, word: str) -> bool:
-        """Is ``word`` a keyword of the grammar (a literal terminal, such as
-        DOT's ``node``), which text uses as often as code does?"""
-        if not isinstance(self.lexer, GrammarLexer):
-            return False
-        read = self.lexer.lex(word, 0, len(word), foreign=False)
-        return (
-            len(read) == 1
-            and read[0].end == len(word)
-            and read[0].kind in self.lexer.grammar.literals
-        )
-
-    def _outside_strings(self, word: str, quote: str) -> list[int]:
-        """Where ``word`` stands as a token of its own outside strings."""
-        text = self.original
-        pattern = re.compile(rf"(?<![^\s(\[{{]){re.escape(word)}(?![^\s)\]}}])")
-        places: list[int] = []
-        counted = quotes = 0  # quotes on the line up to ``counted`` (linear on one long line)
-        for found in pattern.finditer(text):
-            start = found.start()
-            line = text.rfind("\n", counted, start) + 1
-            if line:
-                counted, quotes = line, 0
-            quotes += text.count(quote, counted, start)
-            counted = start
-            if quotes % 2 == 0:
-                places.append(start)
-        return places
-
-    def starts_record(self, offset: int) -> bool:
-        """Does a record of the input start at ``offset``: a line start where the
-        grammar's scan has a token start (the line break's, a CR LF pair's
-        or an LF's, or the next one's; not inside a quoted field that runs
-        over lines)?"""
-        if offset == 0:
-            return True
-        if self.original[offset - 1] != "\n" or self.token_start is None:
-            return False
-        crlf = self.original[offset - 2 : offset] == "\r\n"
-        return self.token_start(offset) in (offset - 1 - crlf, offset)
-
-    def header_fields(self) -> int | None:
-        """The number of field separators the input's records share
-        (``fields`` hints): the count most of the records on its first
-        :data:`TABLE_LINES` lines have, of equal counts the one seen first.
-        Not the first record's alone: the damage may be in the header, and
-        then every record would read as misshapen.  The records are read as
-        the format reads them (a quoted field may hold line breaks), unless
-        a quoted field is still open at the end of those lines: a quote the
-        damage left unpaired ran the records after it together, so each
-        line is read alone."""
-        separator = self.lexer.hints.fields
-        if separator is None:
-            return None
-        if self._header is None:
-            ends = [
-                match.end()
-                for match in itertools.islice(LINE.finditer(self.original), TABLE_LINES)
-            ]
-            end = ends[-1] if ends else 0
-            lexemes = self.lexer.lex(self.original, 0, end)
-            if lexemes and lexemes[-1].partial:
-                starts = [0, *ends[:-1]]
-                lines = [
-                    self.lexer.lex(self.original, low, high)
-                    for low, high in zip(starts, ends, strict=True)
-                ]
-                records = [line for line in lines if line]
-            else:
-                records = records_of(self.original, lexemes)
-                if end < len(self.original) and len(records) > 1:
-                    records.pop()  # may go on past the lines read
-            counts = [sum(1 for t in record if t.value == separator) for record in records]
-            self._header = max(counts, key=counts.count) if counts else 0
-        return self._header
-
-    def column_shapes(self) -> tuple[str | None, ...]:
-        """The shape nearly every value of each column has, read in the
-        records of the input's first :data:`COLUMN_SAMPLE` characters that
-        have the header's number of fields (None for a column without one;
-        empty without ``fields`` hints); also the digits pattern nearly
-        every value has, where one has (a year's ``9999``, a price's
-        ``9.99``, a date's ``9999-99-99``: :class:`ColumnShapes
-        <inputmend.algorithms.fieldforms.ColumnShapes>`), and the forms
-        the columns' values have (:class:`ColumnForms
-        <inputmend.algorithms.fieldforms.ColumnForms>`)."""
-        separator = self.lexer.hints.fields
-        header = self.header_fields()
-        if separator is None or header is None:
-            return ()
-        if self._shapes is None:
-            end = self.original.rfind("\n", 0, COLUMN_SAMPLE) + 1 or len(self.original)
-            lexemes = self.lexer.lex(self.original, 0, end)
-            rows = [
-                field_values(record, separator) for record in records_of(self.original, lexemes)
-            ]
-            self._forms = ColumnForms.of(rows[1:], header + 1)
-            self._shapes = ColumnShapes.of(rows[1:], header + 1)
-        return self._shapes.shapes
-
-    def beside(self, start: int, end: int) -> tuple[list[str], list[str]]:
-        """The field values (:func:`field_values`) of the input's records on
-        the lines just above ``start`` and just below ``end`` (a stretch of
-        whole lines: empty lists where it is not, or where there is no such
-        line, or it is the header)."""
-        separator = self.lexer.hints.fields
-        text = self.original
-        if separator is None:
-            return [], []
-        known = self._beside.get((start, end))
-        if known is not None:
-            return known
-        above: list[str] = []
-        if start > 0 and text[start - 1] == "\n":
-            low = line_start(text, start - 1)
-            if low > 0:  # not the header
-                above = field_values(self.lexer.lex(text, low, start), separator)
-        below: list[str] = []
-        low = end if end == 0 or text[end - 1] == "\n" else text.find("\n", end) + 1
-        if 0 < low < len(text) and (end == low or text[end:low].strip() == ""):
-            high = text.find("\n", low)
-            high = len(text) if high < 0 else high + 1
-            if text[low:high].strip():
-                below = field_values(self.lexer.lex(text, low, high), separator)
-        self._beside[(start, end)] = above, below
-        return above, below
-
-    def empty_column(self) -> bool:
-        """Has the table a column whose field is empty in every record read
-        for :meth:`column_shapes` (two or more)?  An empty field there is
-        the table's own (``a,b,`` on every row)."""
-        self.column_shapes()
-        return self._shapes is not None and self._shapes.empty
-
-    def unaligned(self, values: Sequence[str]) -> float:
-        """How unlikely a record's ``values`` are under their columns, in
-        nats (:meth:`ColumnForms.misfit <inputmend.algorithms.fieldforms.ColumnForms.misfit>`,
-        from the records read for :meth:`column_shapes`; 0 for a record of
-        another width than the table's)."""
-        self.column_shapes()
-        return self._forms.misfit(values)
-
-    def misfits(self, values: Sequence[str]) -> int:
-        """How many of a record's ``values`` (its fields' text, in order) are
-        not of their column's shape or digits pattern (:meth:`column_shapes`),
-        or have a form that none of their column's values has, or are
-        numbers far outside the span of their column's
-        (:meth:`ColumnForms.strange <inputmend.algorithms.fieldforms.ColumnForms.strange>`).
-        Forms are compared only in a record of the table's width: in a
-        shorter or longer one, which column a value stands in is the open
-        question (a field lost or added), and a record cut off by the end of
-        the input holds values cut short, of no column's form."""
-        self.column_shapes()
-        if self._shapes is None:
-            return 0
-        shapes, whole = self._shapes, len(values) == len(self._forms.seen)
-        return sum(
-            shapes.misfit(column, value) or (whole and self._forms.strange(column, value))
-            for column, value in enumerate(values[: len(shapes.shapes)])
-        )
+_WRAPPERS = len(fields(Judgement)) - 1
+"""Where :attr:`Judgement.wrapper_removed` is among the judgement's counts."""
 
 
-COLUMN_SAMPLE = 16384
-"""Characters at the start of the input whose records say each column's shape."""
-
-
-def field_values(record: list[Lexeme], separator: str) -> list[str]:
-    """The values of a record's fields (blank lexemes, such as its line
-    break, left out)."""
-    values = [""]
-    for lexeme in record:
-        if lexeme.value == separator:
-            values.append("")
-        elif lexeme.value.strip():
-            values[-1] += lexeme.value
-    return values
+_ESCAPES_KEPT = [field.name for field in fields(Judgement)].index("escapes_kept")
+"""Where :attr:`Judgement.escapes_kept` is among the judgement's counts."""
 
 
 class Assessment:
@@ -2064,20 +1671,3 @@ class Assessment:
         before, after = rows
         cost = sum(map(self.judge.unaligned, after)) - sum(map(self.judge.unaligned, before))
         return round(10 * cost)
-
-
-_WRAPPERS = len(fields(Judgement)) - 1
-"""Where :attr:`Judgement.wrapper_removed` is among the judgement's counts."""
-
-_ESCAPES_KEPT = [field.name for field in fields(Judgement)].index("escapes_kept")
-"""Where :attr:`Judgement.escapes_kept` is among the judgement's counts."""
-
-
-def records_of(text: str, lexemes: list[Lexeme]) -> list[list[Lexeme]]:
-    """Lexemes grouped into records: a line break between two lexemes ends one."""
-    records: list[list[Lexeme]] = []
-    for index, lexeme in enumerate(lexemes):
-        if index == 0 or "\n" in text[lexemes[index - 1].end : lexeme.start]:
-            records.append([])
-        records[-1].append(lexeme)
-    return records
