@@ -7,12 +7,16 @@ concern a module:
 - :mod:`~inputmend.algorithms.judgement.verdict`: :class:`Judgement`, the
   counts, each field saying what it counts;
 - :mod:`~inputmend.algorithms.judgement.judge`: :class:`Judge`, the windows
-  of input lexed around a repair's edits, and the criteria that judge one
-  window;
-- :mod:`~inputmend.algorithms.judgement.queries`: what the criteria ask
-  about the input as a whole;
+  of input lexed around a repair's edits and the queries criteria ask about
+  the input;
 - :mod:`~inputmend.algorithms.judgement.columns`: a table's columns;
 - :mod:`~inputmend.algorithms.judgement.edits`: what edits do to positions;
+- :mod:`~inputmend.algorithms.judgement.assessment`: one repair judged in one
+  window, its state in :mod:`~inputmend.algorithms.judgement.state` and its
+  criteria in :mod:`~inputmend.algorithms.judgement.tokens`,
+  :mod:`~inputmend.algorithms.judgement.comments`,
+  :mod:`~inputmend.algorithms.judgement.loss` and
+  :mod:`~inputmend.algorithms.judgement.layout`;
 - :mod:`~inputmend.algorithms.judgement.text`: the text helpers they share.
 """
 

@@ -42,7 +42,7 @@ class Judgement:
     kind (an INI line ``foo`` after ``deps =``, a name without its ``=``,
     indented as more of the value above): its kind in the input is the
     tolerant lexer's guess at text the grammar did not read (where it agrees
-    with the token above: see :meth:`Assessment._reclassified`).  Counted
+    with the token above: see :meth:`TokenCriteria._reclassified`).  Counted
     too: a line of one data token that the repair indents deeper than the
     line above, which ends in a value after its punctuation (``version:
     1.0`` and a line of prose below it indented): the line becomes more of
@@ -53,6 +53,7 @@ class Judgement:
     (:meth:`Judge.run_on_comments`) that the repair leaves as it was, its
     edits elsewhere (an extra ``}`` deleted): the data stays hidden, though
     no comment is started or lengthened."""
+
     data_lost: int = 0
     """Non-whitespace characters of the input's data deleted or overwritten:
     characters of data tokens (values, names, keywords), comments, and letters
@@ -62,6 +63,7 @@ class Judgement:
     code fence, prose around the data), nor punctuation a hint's fix removes
     from a value (the doubled ``]`` of YAML's ``[a, b]]``, which reads as
     the plain scalar ``b]]``)."""
+
     structure_lost: int = 0
     """Punctuation tokens deleted, overwritten or turned into a comment,
     except a duplicate (the stray comma of ``[1,, 2]``, the second ``->``
@@ -70,6 +72,7 @@ class Judgement:
     ``d=0<`` is better completed than cut.
     A field separator (``fields`` hints) written twice is no duplicate: it
     holds an empty field, which a repair drops or not (``dropped``)."""
+
     invented: int = 0
     """Values the repair makes up (a token of inserted characters only, such as
     the ``0`` of ``[1, 2,0, 3]``), plus letters and digits inserted into other
@@ -89,12 +92,15 @@ class Judgement:
     data token that the repair joins to the next line with punctuation in
     place of its line break (TOML's ``FIXME.edition = "2018"``: a table
     around the next line's key), whatever follows."""
+
     unfilled: int = 0
     """Made-up values other than the grammar's preferred filler (``null``)."""
+
     absorbed: int = 0
     """Values that a delimiter the repair inserts at their edge makes begin or
     end with a blank: ``"yarn "}`` rather than ``"yarn" }`` when the closing
     quote of ``"yarn`` was lost."""
+
     misshapen: int = 0
     """For formats whose records all have the same number of fields (a hints
     file's ``fields``, CSV's ``,``): records near the edits with another
@@ -105,6 +111,7 @@ class Judgement:
     end of the input; and records the repair adds (a line break put between
     two tokens of one record).  Data in the wrong column or row is the worst
     damage to a table, so the ranking looks at this first."""
+
     removed: int = 0
     """Characters deleted with foreign syntax the hints remove (a comment, a
     wrapper), blanks around it included: the ranking does not count them as
@@ -112,9 +119,11 @@ class Judgement:
     The ranking adds the versions a merge conflict's resolution leaves out
     (:attr:`~inputmend.core.conflicts.Resolution.left_out`): a choice
     between alternatives, not an edit; only the marker lines are."""
+
     tokens_kept: int = 0
     """Input tokens near the edits (see :data:`LOOKAROUND`) that the repair keeps
     with their kind and canonical value."""
+
     junk_lost: int = 0
     """Characters no terminal reads, other than letters and digits, deleted
     (``@@@``): not data for the ranking, but the loss rule counts them, so that
@@ -122,6 +131,7 @@ class Judgement:
     by punctuation of its kind is re-read, not deleted (the ``(`` of a
     Python tuple as ``[``, a ``;`` as ``,``); TOML's ``§main`` written
     ``"main"`` loses its ``§``."""
+
     joined: int = 0
     """For formats with ``fields``: quoted fields made by putting quotes around
     adjacent fields and the separators between them, every character kept
@@ -132,12 +142,14 @@ class Judgement:
     value written with the separator as prose writes it, a blank after each
     (``Hydro, Curtailment``), on a line whose other separators have none:
     that is one value that lost its quotes, not two fields."""
+
     reread: int = 0
     """Input tokens re-read as the text of a string whose lost quote the repair
     puts back (``(write-line Hello World")`` as ``"Hello World"``): words
     only between the inserted quote and one of the input, on one line (see
-    :meth:`Assessment._restore`).  The more, the closer the repair comes
+    :meth:`TokenCriteria._restore`).  The more, the closer the repair comes
     to the phrase a person meant."""
+
     commented: int = 0
     """Non-whitespace characters of the input, other than punctuation tokens,
     that the repair turns into a comment it starts or lengthens
@@ -148,18 +160,21 @@ class Judgement:
     restores a lost comment marker so; cutting a value with one hides its
     tail.  (The loss limit counts them, so that much text is never hidden
     unasked, but for ``prose_commented``.)"""
+
     escapes_removed: int = 0
     """Backslashes deleted whose escaped character the repair keeps: ``\\"``
     unescaped as ``"`` (a document pasted as a string literal); also escapes
     written as the character they stand for (``\\n`` as a line break,
     ``\\u00e9`` as ``é``: that character is the input's, read, not made up).
     The backslash quoted the character; no data is lost."""
+
     escapes_kept: int = 0
     """Escape sequences of the input the repair keeps while it removes the
     backslash of the same sequence elsewhere (``{"a\\"": 1}`` from
     ``{\\"a\\": 1}``: one ``\\"`` read as the key's quote, the next as its
     text, another quote put after it).  A text escaped as a string escapes
     every quote alike; read two ways, one of them makes up its structure."""
+
     divided: int = 0
     """Data tokens of the input that the repair divides by putting punctuation
     between their words (``This is prose`` as ``This: is prose``; also ``key
@@ -167,6 +182,7 @@ class Judgement:
     (``default`` as ``defaul:t``, a lone word cut into a name and a value;
     ``h9`` as ``h=9``, no phrase on either side): one value becomes two,
     which is the repair or a misreading, as the data decides."""
+
     quoted: int = 0
     """Punctuation tokens of the input that the repair puts inside a value whose
     both delimiters it inserts (an escaped document ``{\\"a\\": 1}`` quoted
@@ -179,6 +195,7 @@ class Judgement:
     array, which the tolerant lexer reads as a dotted key's), while the
     ``.`` of a table ``[a.b=c]`` the grammar read as structure, and a
     CSV's ``1,2`` quoted as one still counts."""
+
     misplaced: int = 0
     """For formats with ``fields``: values in the records near the edits whose
     shape (an integer, a decimal, text with letters, other characters; after
@@ -199,6 +216,7 @@ class Judgement:
     wrong column: of the places for an empty field, or of the pairs of
     fields to quote as one, the one that puts the values back under their
     columns is meant."""
+
     unaligned: int = 0
     """For formats with ``fields``: how much less the values of the window's
     records of the table's width fit their columns than the input's there,
@@ -209,6 +227,7 @@ class Judgement:
     ``misplaced``: of the places for an empty field that the shapes leave
     alike (columns of flags, of times), the one that puts each value where
     its column's values are most like it."""
+
     phrase: int = 0
     """Of the values ``divided``, the words after the inserted punctuation on
     its line beyond the first, and before it beyond the first where it is
@@ -224,6 +243,7 @@ class Judgement:
     value a lost delimiter left after its key is most often one word, and so
     is the key.  After a name the input gives a value elsewhere
     (:meth:`Judge.names`) the words are a value, and count none."""
+
     tail_commented: int = 0
     """Of ``commented``, the characters in a comment that begins after other
     text on its line: the line's head stays data, its tail is hidden
@@ -233,6 +253,7 @@ class Judgement:
     on its line: the input writes where that line's comment begins, so
     what stands before it is the line's data (``# param #1,`` for an array
     item ``param #1`` that needed quotes)."""
+
     punctuated: int = 0
     """Punctuation the repair inserts inside a value that keeps text of the
     input: characters other than letters, digits and blanks (those count
@@ -243,6 +264,7 @@ class Judgement:
     doubled quote).
     ``-*3.12`` for a YAML value ``*3.12`` that needed quotes makes up data
     inside the value: no quoted string holds it."""
+
     dropped: int = 0
     """For formats with ``fields``: fields that the repair deletes whole with
     a separator beside them (``1,C,5`` from ``1,x,C,5``, a junk field put
@@ -250,11 +272,13 @@ class Judgement:
     with a column empty in every record): the record keeps its other
     values in order.  The field's characters count in ``data_lost``; its
     separator is not counted in ``structure_lost``."""
+
     prose_commented: int = 0
     """Of ``commented``, the characters on lines of prose commented whole
     (:func:`~inputmend.core.loss.prose`: ``this is a comment``), with no
     punctuation the lexer reads as structure: no key or value is hidden,
     so the loss limit does not count them."""
+
     wrapper_removed: int = 0
     """Wrappers the repair removes around a value it keeps: a name and the
     bracket after it deleted, the bracket that closes it deleted too, and
