@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 TIME_CAP = "time cap reached"
 """How the stop reason of a run that reached its time cap begins."""
@@ -41,7 +41,10 @@ class Budget:
     """Limits for one run of work; ``None`` means unlimited.
 
     ``cancelled`` is asked now and then; once it returns true the run stops
-    (the language server raises a job's flag when its document changes)."""
+    (the language server raises a job's flag when its document changes).
+    The arithmetic below builds its results with the constructor, not
+    :func:`dataclasses.replace`: it runs for every generator of every repair,
+    and a small record's repair is short enough for ``replace`` to show."""
 
     timeout_s: float | None = None
     max_tests: int | None = None
@@ -70,25 +73,26 @@ class Budget:
             timeout = max(0.0, timeout - spent.elapsed_s)
         if tests is not None:
             tests = max(0, tests - spent.tests)
-        return replace(self, timeout_s=timeout, max_tests=tests)
+        return Budget(timeout, tests, self.cancelled)
 
     def share(self, fraction: float) -> Budget:
         """``fraction`` of this budget (for one of several steps)."""
         timeout, tests = self.timeout_s, self.max_tests
-        return replace(
-            self,
-            timeout_s=None if timeout is None else fraction * timeout,
-            max_tests=None if tests is None else int(fraction * tests),
+        return Budget(
+            None if timeout is None else fraction * timeout,
+            None if tests is None else int(fraction * tests),
+            self.cancelled,
         )
 
     def fair_share(self, fraction: float) -> Budget:
         """``fraction`` of this budget for one of several steps, its tests
         rounded up: a step with a share never gets nothing of something."""
-        tests = self.max_tests
-        share = self.share(fraction)
-        if tests is not None:
-            share = replace(share, max_tests=min(tests, math.ceil(fraction * tests)))
-        return share
+        timeout, tests = self.timeout_s, self.max_tests
+        return Budget(
+            None if timeout is None else fraction * timeout,
+            None if tests is None else min(tests, math.ceil(fraction * tests)),
+            self.cancelled,
+        )
 
     def exhausted_by(self, spent: RunStats) -> str | None:
         """Why this budget is used up once ``spent`` is paid (None: it is not)."""
