@@ -158,6 +158,8 @@ def kept_rereads(original: str, repair: Repair, judgement: Judgement) -> Judgeme
     """``judgement`` of ``repair`` with the undecodable bytes it re-reads as
     text (:func:`~inputmend.algorithms.redecode.reread`) kept, not lost."""
     lost = max(0, judgement.data_lost - sum(reread(original, e) for e in repair.edits))
+    if lost == judgement.data_lost:  # re-reads nothing: most repairs, not worth a copy
+        return judgement
     return replace(judgement, data_lost=lost)
 
 

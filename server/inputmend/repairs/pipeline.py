@@ -73,7 +73,8 @@ def settled(context: RepairContext, repair: Repair) -> bool:
     shared = unreadable(context.text, repair.edits)
     data_lost = max(0, judgement.data_lost - shared)
     junk_lost = max(0, judgement.junk_lost - max(0, shared - judgement.data_lost))
-    judgement = replace(judgement, data_lost=data_lost, junk_lost=junk_lost)
+    if (data_lost, junk_lost) != (judgement.data_lost, judgement.junk_lost):
+        judgement = replace(judgement, data_lost=data_lost, junk_lost=junk_lost)
     return judgement.harmless and not judgement.divided and not judgement.junk_lost
 
 
