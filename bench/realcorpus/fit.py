@@ -81,6 +81,7 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("tail_commented", 32, 1),
     ("divided", 4, 1),
     ("phrase", 8, 1),
+    ("entry_commented", 8, 1),
     ("distance", 32, 1),
     ("edits", 4, 1),
     ("layout", 4, -1),

@@ -277,6 +277,37 @@ def test_the_words_after_a_divided_value_s_punctuation_count_phrase() -> None:
     assert _features(lost, lost.replace("port", "port ="), ini).phrase == 0
 
 
+def test_a_line_commented_out_among_entries_it_reads_like_counts_entry_commented() -> None:
+    yaml = _lexer("yaml")
+    lost = 'comment:\n  layout "header, diff"\n  behavior: default\n  require_changes: no\n'
+    hidden = _features(lost, lost.replace("  layout", "  # layout"), yaml)
+    assert hidden.entry_commented == 2  # `"header,` and `diff"`
+    assert _features(lost, lost.replace("layout", "layout:"), yaml).entry_commented == 0
+    listed = "a: 1\ncomponents rustfmt, clippy\nb: 2\n"
+    hidden = _features(listed, listed.replace("components", "# components"), yaml)
+    assert hidden.entry_commented == 2
+    # words that need no quotes are no evidence: a phrase or a value alike
+    prose = "a: 1\nsee issue 42\nb: 2\n"
+    assert _features(prose, prose.replace("see", "# see"), yaml).entry_commented == 0
+    # a name written otherwise than the names beside it
+    capital = 'a: 1\nReplace "your name"\nb: 2\n'
+    assert _features(capital, capital.replace("Replace", "# Replace"), yaml).entry_commented == 0
+    # a comment beside the line, or the names of blocks around it
+    block = "a: 1\n# the ports\nports 80, 443\nb: 2\n"
+    assert _features(block, block.replace("ports 80", "# ports 80"), yaml).entry_commented == 0
+    between = "env:\n  A: 1\nports 80, 443\njobs:\n  b: 2\n"
+    assert _features(between, between.replace("ports", "# ports"), yaml).entry_commented == 0
+    # the block ends at a line indented less: the entries of another are no evidence
+    nested = "a:\n  b: 1\nc: 2\n  ports 80, 443\n"
+    assert _features(nested, nested.replace("  ports", "  # ports"), yaml).entry_commented == 0
+    ini = _lexer("ini")
+    lost = "[s]\na = 1\nports 80, 443\nb = 2\n"
+    assert _features(lost, lost.replace("ports", "; ports"), ini).entry_commented == 2
+    # the nearest names are the evidence: `ports` is not written as `a_b`
+    other = "[s]\nfollow_imports = silent\nports 80, 443\nstrict_optional = True\n"
+    assert _features(other, other.replace("ports", "; ports"), ini).entry_commented == 0
+
+
 def test_a_comment_whose_text_a_repair_makes_data_counts_changed() -> None:
     ini = _lexer("ini")
     damaged = "[s]\na = 1\n/* keep in sync */\nb = 2\n"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -124,6 +125,11 @@ class Features:
     """Words a divided value holds after the inserted punctuation beyond the
     first (``Judgement.phrase``: ``TODO: check this value`` has 2): a line
     of prose read as a key and a value."""
+    entry_commented: int = 0
+    """Words after the first of the lines the repair comments out whole that
+    read as an entry of their block that lost its delimiter
+    (:func:`entries_commented`): ``layout "header, diff"`` among ``behavior:
+    default`` lines; ``phrase``'s mirror."""
     distance: int = 0
     """Edit distance, less what is deleted with foreign syntax
     (``Judgement.removed``) and the line breaks and indentation of lines
@@ -213,6 +219,7 @@ def features_of(
         escapes_kept=judgement.escapes_kept,
         divided=judgement.divided,
         phrase=judgement.phrase,
+        entry_commented=entries_commented(original, repair),
         quoted=judgement.quoted,
         wrapper_removed=judgement.wrapper_removed,
         reread=judgement.reread,
@@ -228,6 +235,116 @@ def features_of(
         style=math.floor(style),
         inserted=repair.inserted,
     )
+
+
+_NAME = re.compile(r"[A-Za-z_][\w.-]*")
+"""A name as keys are written: a letter or ``_``, then word characters, ``.``, ``-``."""
+_ENTRY = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*[:=]")
+"""An entry's line: a name, then its delimiter (``key: value``, ``key = value``)."""
+_WORDS = re.compile(r"\S+")
+_ITEM = re.compile(r"[\w.-]+")
+"""A list's item of one word (``rustfmt``, ``443``, ``v1.2``)."""
+_NEIGHBOURS = 40
+"""Lines read each way for a line's block (a bound: work, not time)."""
+
+
+def entries_commented(original: str, repair: Repair) -> int:
+    """Of the lines ``repair`` comments out whole (a marker of punctuation
+    inserted before a line's first character), those that read as an entry
+    of their block that lost its delimiter, their words after the first:
+    the line is a name and more words, no delimiter after the name, and its
+    block (the lines at its indentation up to one indented less) reads as
+    entries: the nearest lines of the block above and below are entries
+    with a value on their line, as the line would be (not comments, nor
+    the names of blocks below them), and one of them has a name of the
+    same shape (case, digits, ``_``/``-``/``.``) as the line's first word.
+    The words after the name read as one value: a quoted string or a list
+    of words with a comma after each (a value that holds several words
+    and needs no quotes is no evidence: ``see issue 42`` is as likely a
+    comment that lost its marker as ``approach define failing`` a key that
+    lost its ``:``).  A line of prose that lost its comment marker reads
+    otherwise, and so does one among comments, or between blocks."""
+    total = 0
+    for edit in repair.edits:
+        marker = edit.insert.strip()
+        if edit.delete or not marker or any(c.isalnum() or c.isspace() for c in marker):
+            continue
+        start, end = line_at(original, edit.offset)
+        line = original[start:end]
+        body = line.lstrip(" \t")
+        if edit.offset != start + len(line) - len(body):
+            continue
+        name = _NAME.match(body)
+        if name is None or not body[name.end() : name.end() + 1].isspace():
+            continue
+        rest = body[name.end() :].strip()
+        if not rest or rest[0] in ":=" or rest.startswith(marker[0]):
+            continue
+        words = _WORDS.findall(rest)
+        if not _value_shaped(rest, words):
+            continue
+        block = _block(original, start, len(line) - len(body), marker[0])
+        if block and _shape(name.group()) in block:
+            total += len(words)
+    return total
+
+
+def _value_shaped(rest: str, words: Sequence[str]) -> bool:
+    """Do the words after a line's first word read as one value, not as a
+    phrase: one quoted string (``"header, diff"``) or a list of single
+    words with a comma after each but the last (``rustfmt, clippy``)?"""
+    quote = rest[0]
+    if quote in "\"'" and len(rest) > 1 and rest.endswith(quote):
+        return quote not in rest[1:-1]
+    return len(words) > 1 and all(
+        word.endswith(",") and _ITEM.fullmatch(word[:-1]) is not None for word in words[:-1]
+    )
+
+
+def _block(text: str, start: int, indent: int, comment: str) -> set[str]:
+    """The shapes of the names of the nearest lines above and below the
+    line at ``start`` at its indentation ``indent`` (lines indented more
+    are skipped, one indented less ends the block; there may be none on
+    one side), where each is an entry with a value on its line, not a
+    comment, other text or the name of a block below it (``jobs:``);
+    empty otherwise."""
+    shapes: set[str] = set()
+    for step in (-1, 1):
+        here = start
+        for _ in range(_NEIGHBOURS):
+            if step < 0:
+                if here == 0:
+                    break
+                here = text.rfind("\n", 0, here - 1) + 1
+            else:
+                here = text.find("\n", here)
+                if here < 0:
+                    break
+                here += 1
+            line = text[here : line_at(text, here)[1]]
+            body = line.lstrip(" \t")
+            depth = len(line) - len(body)
+            if not body.strip() or depth > indent:
+                continue
+            if depth < indent:
+                break
+            entry = _ENTRY.match(body)
+            value = body[entry.end() :].strip() if entry is not None else ""
+            if entry is None or not value or value.startswith(comment) or body.startswith(comment):
+                return set()  # no entry with a value on its line: a comment, a block's name
+            shapes.add(_shape(entry.group(1)))
+            break
+    return shapes
+
+
+def _shape(name: str) -> str:
+    """How ``name`` is written: its runs of lower-case letters, capitals and
+    digits each as one ``a``, ``A``, ``9``, other characters as they are
+    (``max_size`` is ``a_a``, ``Replace`` ``Aa``, ``CKV_AWS_36`` ``A_A_9``)."""
+    classes = [
+        "a" if c.islower() else "A" if c.isupper() else "9" if c.isdigit() else c for c in name
+    ]
+    return "".join(c for i, c in enumerate(classes) if i == 0 or c != classes[i - 1])
 
 
 def lines_touched(original: str, repair: Repair, *, whole_lines: bool = True) -> int:
