@@ -208,17 +208,12 @@ def comments_of(grammar: CompiledGrammar) -> Comments:
     layout by the hints) whose pattern is a fixed marker and the rest of the
     line, or a fixed opener, anything, and a fixed closer."""
     try:
-        declared = grammar.hints().roles
+        hints = grammar.hints()
     except HintsError:
-        declared = {}
-    layout = sorted(
-        name
-        for name in grammar.terminals
-        if declared.get(name, "layout" if name in grammar.ignored else None) == "layout"
-    )
+        hints = NO_HINTS
     line: set[str] = set()
     block: set[tuple[str, str]] = set()
-    for name in layout:
+    for name in _layout_terminals(grammar, hints):
         try:
             items = parse_regex(grammar.terminals[name].source)
         except re.error:
@@ -227,10 +222,6 @@ def comments_of(grammar: CompiledGrammar) -> Comments:
         pair = _block_delimiters(items)
         if pair is not None:
             block.add(pair)
-    try:
-        hints = grammar.hints()
-    except HintsError:
-        hints = NO_HINTS
     spanning = spanning_openers(grammar, hints)
     return Comments(tuple(sorted(line)), tuple(sorted(block)), tuple(sorted(spanning)))
 
@@ -246,16 +237,24 @@ def spanning_openers(grammar: CompiledGrammar | None, hints: Hints) -> frozenset
     comments (``#[^\\n]*``) hold no line break: not here."""
     sources: list[tuple[str, int]] = []
     if grammar is not None:
-        for name, terminal in grammar.terminals.items():
-            role = hints.roles.get(name, "layout" if name in grammar.ignored else None)
-            if role == "layout":
-                sources.append((terminal.source, 0))
+        layout = _layout_terminals(grammar, hints)
+        sources += [(grammar.terminals[name].source, 0) for name in layout]
     sources += [
         (rewrite.pattern.pattern, rewrite.pattern.flags)
         for rewrite in hints.tokens
         if rewrite.kind == "comment"
     ]
     return frozenset(filter(None, (_spanning_opener(source, flags) for source, flags in sources)))
+
+
+def _layout_terminals(grammar: CompiledGrammar, hints: Hints) -> list[str]:
+    """The names of the terminals of ``grammar`` that are layout: ignored,
+    unless ``hints`` give them another role, or named layout by ``hints``."""
+    return sorted(
+        name
+        for name in grammar.terminals
+        if hints.roles.get(name, "layout" if name in grammar.ignored else None) == "layout"
+    )
 
 
 @functools.lru_cache(maxsize=1024)
