@@ -41,7 +41,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -815,16 +815,7 @@ def _guard(items: list[RegexItem]) -> _CharClass | None:
 
 def _commits(items: list[RegexItem]) -> bool:
     """Does ``items`` hold a possessive repeat or an atomic group (at any depth)?"""
-    for op, arg in items:
-        if op in ("POSSESSIVE_REPEAT", "ATOMIC_GROUP"):
-            return True
-        if op == "SUBPATTERN" and _commits(arg[3]):
-            return True
-        if op == "BRANCH" and any(_commits(option) for option in arg):
-            return True
-        if op in ("MAX_REPEAT", "MIN_REPEAT") and _commits(arg[2]):
-            return True
-    return False
+    return _any_part(items, lambda op, _arg: op in ("POSSESSIVE_REPEAT", "ATOMIC_GROUP"))
 
 
 def _lone(items: list[RegexItem]) -> list[RegexItem]:
@@ -897,11 +888,23 @@ def _consuming(items: list[RegexItem]) -> list[RegexItem]:
 
 def _ignores_case(items: list[RegexItem]) -> bool:
     """Is a part of ``items`` case-insensitive?"""
+    return _any_part(items, lambda op, arg: op == "SUBPATTERN" and bool(arg[1] & re.IGNORECASE))
+
+
+def _any_part(items: list[RegexItem], test: Callable[[str, Any], bool]) -> bool:
+    """Does ``test`` hold for an item of ``items``, or of the items its
+    groups, alternatives and repeats hold (at any depth)?"""
     for op, arg in items:
-        if op == "SUBPATTERN" and (arg[1] & re.IGNORECASE or _ignores_case(arg[3])):
+        if test(op, arg):
             return True
-        if op == "BRANCH" and any(_ignores_case(option) for option in arg):
-            return True
-        if op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") and _ignores_case(arg[2]):
+        if op == "SUBPATTERN":
+            parts = [arg[3]]
+        elif op == "BRANCH":
+            parts = arg
+        elif op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            parts = [arg[2]]
+        else:
+            continue
+        if any(_any_part(part, test) for part in parts):
             return True
     return False
