@@ -140,16 +140,13 @@ def _most(column: dict[str | None, int]) -> str | None:
 
 def _dominant(column: dict[str | None, int]) -> str | None:
     """The shape of at least 9 in 10 of a column's (at least 2) non-empty
-    values; ``number`` where integers and decimals together are."""
-    shapes = {shape: n for shape, n in column.items() if shape is not None}
-    total = sum(shapes.values())
-    if total < 2:
-        return None
-    shape, count = max(shapes.items(), key=lambda item: item[1])
-    if 10 * count >= 9 * total:
+    values (:func:`_most`); ``number`` where integers and decimals together are."""
+    shape = _most(column)
+    if shape is not None:
         return shape
-    numbers = sum(shapes.get(kind, 0) for kind in _NUMBERS)
-    return "number" if 10 * numbers >= 9 * total else None
+    total = sum(n for kind, n in column.items() if kind is not None)
+    numbers = sum(column.get(kind, 0) for kind in _NUMBERS)
+    return "number" if total >= 2 and 10 * numbers >= 9 * total else None
 
 
 def _fits(shape: str | None, wanted: str | None) -> bool:
