@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from inputmend.core.budget import UNLIMITED, Budget, BudgetExhausted, RunStats
-from inputmend.core.model import Edit, Repair, distance
+from inputmend.core.model import Edit, Repair, apply_edit, distance
 from inputmend.core.oracle import Feedback, Oracle
 from inputmend.grammar.syntax import Brackets
 from inputmend.oracles.wrappers import metered
@@ -708,14 +708,14 @@ def layout_repairs(
         for edit in edits:
             if boundary is not None and edit.offset > boundary:
                 continue
-            candidate = text[: edit.offset] + edit.insert + text[edit.end :]
+            candidate = apply_edit(text, edit)
             feedback = checked.check(candidate)
             if feedback.valid:
                 repair = Repair(candidate, (edit,), ALGORITHM, True, distance(text, candidate))
                 repairs.append(repair)
                 continue
             for tried in _with_separators(edit, candidate, brackets, feedback):
-                candidate = text[: tried.offset] + tried.insert + text[tried.end :]
+                candidate = apply_edit(text, tried)
                 if checked.check(candidate).valid:
                     repairs.append(
                         Repair(candidate, (tried,), ALGORITHM, True, distance(text, candidate))

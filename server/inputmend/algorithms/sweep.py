@@ -47,7 +47,7 @@ from inputmend.algorithms.fsynth import DELIMITERS
 from inputmend.algorithms.hints import PLAIN_INSERTS, _removal
 from inputmend.core import levenshtein
 from inputmend.core.budget import Budget, BudgetExhausted, Meter, RunStats
-from inputmend.core.model import Edit, Repair
+from inputmend.core.model import Edit, Repair, apply_edit
 from inputmend.core.oracle import Verdict
 from inputmend.grammar.hints import NO_HINTS, Hints
 from inputmend.grammar.scan import Scan
@@ -345,7 +345,7 @@ class _Sweep:
         # document is built and read on from the fix
         self.meter.charge()
         scan = self.locator.edit(self.scan, edit.offset, edit.end, edit.insert)
-        self.document = self.document[: edit.offset] + edit.insert + self.document[edit.end :]
+        self.document = apply_edit(self.document, edit)
         scan.know_text(self.document)
         self.scan = scan
         self.bad = list(scan.bad)

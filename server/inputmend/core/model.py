@@ -173,6 +173,11 @@ def inserts_lines(text: str, edit: Edit) -> bool:
     )
 
 
+def apply_edit(text: str, edit: Edit) -> str:
+    """``text`` with one edit applied (:func:`apply_edits` of one, without its sorting)."""
+    return text[: edit.offset] + edit.insert + text[edit.end :]
+
+
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     """Apply non-overlapping edits given in input offsets."""
     pieces: list[str] = []
