@@ -155,6 +155,8 @@ def test_wrappers_peel_fences_prose_and_code_around_the_data() -> None:
     assert _unwrapped(chat, hints.wrapper_regions(chat)) == data
     for wrapped in (f"callback({data});", f"var data = {data};\n", f"export default {data};"):
         assert _unwrapped(wrapped, hints.wrapper_regions(wrapped)) == data
+    inline = f"Here is the JSON you asked for: {data} Let me know if you need more."
+    assert _unwrapped(inline, hints.wrapper_regions(inline)) == data
     log = f"2024-05-01 12:00:03 INFO payload={data}"
     assert _unwrapped(log, hints.wrapper_regions(log)) == data
     assert hints.wrapper_regions(data) == []
