@@ -14,6 +14,7 @@ from inputmend.records.split import (
     Oversized,
     Partitioner,
     StreamError,
+    _feeds_only,
     group_rows,
     record_stops,
 )
@@ -155,6 +156,27 @@ def test_partitions_cover_the_stream_and_split_it_as_a_whole(fmt: str) -> None:
                     assert part.stops == tuple(again), (data, size)
                 else:
                     assert part.stops is None
+
+
+def test_lines_ending_in_line_feeds_are_cut_where_the_listed_line_ends_cut_them() -> None:
+    """The cut found by searching for line feeds is the one made from the
+    list of every line's end, wherever the buffer and the window end."""
+    rng = random.Random(11)
+    for _ in range(300):
+        lines = [b"x" * rng.choice([0, 1, 3, 9, 40]) for _ in range(rng.randint(0, 12))]
+        ending = rng.choice([b"\n", b"\r\n"])
+        data = ending.join(lines) + (ending if rng.random() < 0.5 else b"")
+        buffer = data[: rng.randint(0, len(data))] if rng.random() < 0.5 else data
+        if not _feeds_only(buffer):  # cut inside a \r\n: the listed cut's alone
+            continue
+        for eof in (False, True):
+            for limit in (1, 4, 10, 33, 1 << 20):
+                partitioner = Partitioner(
+                    io.BytesIO(b""), "lines", partition_bytes=limit, max_record_bytes=1 << 20
+                )
+                partitioner._buffer, partitioner._eof = buffer, eof
+                listed, _ = partitioner._listed_cut()
+                assert partitioner._newline_cut(limit) == listed, (buffer, eof, limit)
 
 
 def test_a_line_too_long_to_hold_is_handed_out_in_pieces() -> None:

@@ -288,6 +288,12 @@ def record_stops(
     )
 
 
+def _feeds_only(data: bytes) -> bool:
+    """Does every line of ``data`` end in a line feed (``\\n`` or
+    ``\\r\\n``), with no lone carriage return, which may end a line too?"""
+    return b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")
+
+
 @dataclass
 class Oversized:
     """A physical line too long to hold: its pieces, to be copied through.
@@ -375,7 +381,7 @@ class Partitioner:
 
     def _consume(self, size: int) -> bytes:
         taken, self._buffer = self._buffer[:size], self._buffer[size:]
-        self.line += Lines.of(taken, self.fmt).breaks
+        self.line += taken.count(b"\n") if _feeds_only(taken) else Lines.of(taken, self.fmt).breaks
         return taken
 
     def _line_ends(self) -> list[int]:
@@ -391,6 +397,12 @@ class Partitioner:
         """Bytes at the start of the buffer that hold whole records, about a
         partition's worth (0: not one record yet), and where those records
         end (see :meth:`_records_in`)."""
+        if self.fmt == "lines" and _feeds_only(self._buffer):
+            return self._newline_cut(self.partition_bytes), None
+        return self._listed_cut()
+
+    def _listed_cut(self) -> tuple[int, tuple[int, ...] | None]:
+        """:meth:`_cut` from the list of where each line of the buffer ends."""
         limit = self.partition_bytes
         ends = self._line_ends()
         whole = ends[-1] if ends else 0
@@ -403,6 +415,22 @@ class Partitioner:
             if cut or end >= whole:
                 return cut, stops
             limit *= 2  # the first record is longer than the window
+
+    def _newline_cut(self, limit: int) -> int:
+        """:meth:`_cut` for records that are lines ending in a line feed
+        (no lone carriage return in the buffer, :func:`_feeds_only`): the
+        same cut, found by searching for the line feeds around ``limit``
+        instead of listing where every line ends (a partition's worth of
+        lines, each a record, at each cut)."""
+        buffer = self._buffer
+        whole = len(buffer) if self._eof else buffer.rfind(b"\n") + 1
+        if whole <= limit:
+            return whole
+        below = buffer.rfind(b"\n", 0, limit) + 1  # the last line end within the limit
+        if below:
+            return below
+        after = buffer.find(b"\n", limit) + 1  # else the first after it
+        return after or whole
 
     def _records_in(self, end: int) -> tuple[int, tuple[int, ...] | None]:
         """Bytes of ``buffer[:end]`` (whole lines) that hold whole records,
