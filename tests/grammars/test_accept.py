@@ -100,6 +100,73 @@ def test_the_batch_check_reads_around_the_value_as_the_decoder_does(text: str) -
     assert json_unsure([text]) == expected
 
 
+_LINES = ACCEPT_CHECKS["json"].lines
+_ODD_BYTES = [0x00, 0x1F, 0x7F, 0x80, 0xA0, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF]
+
+
+def _as_line(text: str, rng: random.Random) -> bytes:
+    """``text`` as UTF-8 bytes (lone surrogates as the bytes that encode
+    them, which strict UTF-8 refuses), some with odd bytes put in."""
+    data = bytearray(text.encode("utf-8", "surrogatepass"))
+    for _ in range(rng.choice([0, 0, 0, 1, 2])):
+        data.insert(rng.randint(0, len(data)), rng.choice(_ODD_BYTES))
+    return bytes(data)
+
+
+def _accepted(line: bytes) -> bool:
+    """What the JSON check says of a line decoded as record mode decodes it."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return ACCEPT_CHECKS["json"].accepts(text)
+
+
+@pytest.mark.skipif(_LINES is None, reason="the C extension is not built")
+def test_the_check_over_lines_accepts_the_lines_the_check_accepts() -> None:
+    """Line by line, the C pass over bytes answers as the decoder does on the
+    decoded line; it leaves to the grammar only nesting deeper than its
+    stack (the decoder goes on to Python's recursion limit)."""
+    assert _LINES is not None
+    rng = random.Random(20261129)
+    texts = _json_texts(4000) + _damaged_records(4000)
+    lines = [_as_line(text, rng) for text in texts if "\n" not in text]
+    unsure = set(_LINES(b"\n".join(lines), 1 << 20))
+    accepted = 0
+    for index, line in enumerate(lines):
+        expected = _accepted(line)
+        if index not in unsure:
+            assert expected, line
+            accepted += 1
+        elif expected:
+            assert line.count(b"[") + line.count(b"{") > 500, line
+    assert accepted > 400 and len(unsure) > 4000  # both sides were really explored
+
+
+@pytest.mark.skipif(_LINES is None, reason="the C extension is not built")
+@pytest.mark.parametrize(
+    ("data", "limit", "unsure"),
+    [
+        (b"", 10, []),
+        (b"[1]", 10, []),
+        (b"[1]\n", 10, []),
+        (b"[1]\n\n[2]\n", 10, [1]),  # an empty line is no JSON text
+        (b" [1] \n\t{}\r\n", 10, []),  # blanks around the value, as the decoder skips them
+        (b"[1]\n[1, 2, 3, 4]\n[1]", 6, [1]),  # longer than the limit
+        (b'"\xed\xa0\x80"\n"\xf4\x8f\xbf\xbf"\n"\xc0\xaf"', 10, [0, 2]),  # surrogate, overlong
+        (b'["\\ud800"]\n["\\u12"]\n[1.]\n[-]\n[01]\n[1e+5]', 20, [1, 2, 3, 4]),
+        (b'{"a": 1]\n[1}\n{"a" 1}\n{1: 2}\n[1,]\n{"a": 1,}\n[1 2]\n{"a": {}}', 20, [*range(7)]),
+        (b"tru\nnull\nfalse \nNaN\n-Infinity\n1 2", 20, [0, 3, 4, 5]),
+        (b"[" * 512 + b"]" * 512 + b"\n" + b"[" * 513 + b"]" * 513, 1 << 20, [1]),
+    ],
+)
+def test_the_check_over_lines_cuts_and_reads_lines_as_record_mode_does(
+    data: bytes, limit: int, unsure: list[int]
+) -> None:
+    assert _LINES is not None
+    assert _LINES(data, limit) == unsure
+
+
 def test_only_known_checks_can_be_named(tmp_path: Path) -> None:
     grammar = tmp_path / "mine.lark"
     grammar.write_text("// accept: python-eval\nstart: /a/\n", encoding="utf-8")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 
 from inputmend.core.loss import LossLimit
 from inputmend.records.model import Counts, Partition, Rejection, Status
-from inputmend.records.oracles import record_oracle
+from inputmend.records.oracles import LineAccept, record_oracle
 from inputmend.records.process import RecordProcessor, RecordSettings
 
 VALID = b'{"id": 1, "tags": ["a", "b"], "ok": true}\n'
@@ -140,6 +142,36 @@ def test_a_partition_s_records_pre_checked_at_once_get_what_one_at_a_time_gets()
                     r for r in one_by_one.results if r.status not in (Status.VALID, Status.BLANK)
                 ]
                 assert list(at_once.results) == shown, (fmt, count, ending)
+
+
+def test_a_partition_read_by_the_check_over_lines_gets_what_the_decoded_records_get() -> None:
+    """With the accept check's pass over a partition's bytes (the C
+    extension's) and without it, the same output, counts and results, on
+    random partitions of valid, damaged, blank, undecodable and long lines
+    (ending in line feeds, or carriage returns and line feeds)."""
+    oracle, fast = record_oracle("lines", None)
+    assert isinstance(fast, LineAccept)
+    without = LineAccept(dataclasses.replace(fast.check, lines=None))
+    settings = RecordSettings(repair=False, max_record_bytes=200)
+    both = (
+        RecordProcessor("lines", oracle, fast, settings),
+        RecordProcessor("lines", oracle, without, settings),
+    )
+    rng = random.Random(20261129)
+    kinds = [
+        lambda: json.dumps({"id": rng.randint(0, 99), "v": [1.5, None, "é"]}).encode(),
+        lambda: json.dumps({"t": "x" * rng.randint(150, 250)}).encode(),  # about the limit
+        lambda: b'{"id": 2, "tags": ["a" "b"]}',
+        lambda: rng.choice([b"", b"  ", b" [1] ", b'"\xff"', b"[1]\r", b'{"a": NaN}']),
+    ]
+    for _ in range(150):
+        lines = [rng.choice(kinds)() for _ in range(rng.randint(1, 8))]
+        ending = rng.choice([b"\n", b"\r\n"])
+        data = ending.join(lines) + rng.choice([b"", ending])
+        partition = Partition(0, data, 5, True)
+        fast_one, slow_one = (judge.partition(partition) for judge in both)
+        assert fast_one == slow_one, data
+    oracle.close()
 
 
 def test_a_field_with_a_line_break_that_lost_its_closing_quote_is_repaired_whole() -> None:

@@ -10,6 +10,8 @@
  *   loop would (the Python loop then takes it).
  * Tolerant: the error-tolerant lexer's loop (grammar/tolerant.py), leaving
  *   to the Python loop every place it cannot read exactly as that loop does.
+ * json_lines(): the JSON accept check (grammar/accept.py) over the lines of
+ *   a partition's bytes, for record mode.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1390,11 +1392,208 @@ static PyTypeObject TolerantType = {
     .tp_methods = tolerant_methods,
 };
 
+/* ------------------------------------------------- JSON Lines accept check */
+
+/* Is each line of a run of bytes one JSON text (RFC 8259), for sure?  The
+ * accept check of the bundled JSON grammar (inputmend.grammar.accept) for
+ * record mode, over a partition's bytes at once: no line is decoded into a
+ * str and no value is built.  It accepts a line only when Python's C JSON
+ * decoder (with NaN and Infinity refused) accepts the line decoded from
+ * strict UTF-8: the same four whitespace characters, escapes, number syntax
+ * and control characters; it refuses more (integer parts of more than 4300
+ * digits, nesting deeper than JSON_MAX_DEPTH), which goes to the grammar. */
+
+#define JSON_MAX_DEPTH 512
+#define JSON_MAX_DIGITS 4300 /* Python's limit on the digits of an int read from text */
+
+static int json_is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+static int json_is_hex(unsigned char c) {
+    return json_is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static const unsigned char *json_blanks(const unsigned char *p, const unsigned char *end) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    return p;
+}
+
+/* One character of strict UTF-8 (no overlong forms, no surrogates, nothing
+ * past U+10FFFF), as Python's decoder reads it; p is at its first byte, not
+ * ASCII.  After it, or NULL. */
+static const unsigned char *json_utf8(const unsigned char *p, const unsigned char *end) {
+    unsigned char c = *p;
+    int more;
+    unsigned char low = 0x80, high = 0xBF; /* the range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF) more = 1;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        more = 2;
+        if (c == 0xE0) low = 0xA0;
+        if (c == 0xED) high = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        more = 3;
+        if (c == 0xF0) low = 0x90;
+        if (c == 0xF4) high = 0x8F;
+    } else return NULL;
+    if (end - p <= more || p[1] < low || p[1] > high) return NULL;
+    for (int i = 2; i <= more; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF) return NULL;
+    return p + more + 1;
+}
+
+/* A string's rest, after its opening quote: after its closing quote, or NULL. */
+static const unsigned char *json_string(const unsigned char *p, const unsigned char *end) {
+    while (p < end) {
+        unsigned char c = *p;
+        if (c == '"') return p + 1;
+        if (c < 0x20) return NULL; /* a control character (the decoder is strict) */
+        if (c == '\\') {
+            if (++p >= end) return NULL;
+            c = *p;
+            if (c == 'u') {
+                if (end - p < 5) return NULL;
+                for (int i = 1; i <= 4; i++)
+                    if (!json_is_hex(p[i])) return NULL;
+                p += 5;
+            } else if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n' ||
+                       c == 'r' || c == 't') {
+                p++;
+            } else return NULL;
+        } else if (c < 0x80) {
+            p++;
+        } else if ((p = json_utf8(p, end)) == NULL) {
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+static const unsigned char *json_number(const unsigned char *p, const unsigned char *end) {
+    if (*p == '-' && ++p >= end) return NULL;
+    if (*p == '0') p++;
+    else if (json_is_digit(*p)) {
+        const unsigned char *first = p;
+        while (p < end && json_is_digit(*p)) p++;
+        if (p - first > JSON_MAX_DIGITS) return NULL;
+    } else return NULL;
+    if (p < end && *p == '.') {
+        if (++p >= end || !json_is_digit(*p)) return NULL;
+        while (p < end && json_is_digit(*p)) p++;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        if (++p < end && (*p == '+' || *p == '-')) p++;
+        if (p >= end || !json_is_digit(*p)) return NULL;
+        while (p < end && json_is_digit(*p)) p++;
+    }
+    return p;
+}
+
+static const unsigned char *json_word(const unsigned char *p, const unsigned char *end,
+                                      const char *word, Py_ssize_t size) {
+    return end - p >= size && memcmp(p, word, (size_t)size) == 0 ? p + size : NULL;
+}
+
+/* Is p..end one JSON text, blanks around it allowed?  Iterative, over an
+ * explicit stack of the open containers. */
+static int json_text(const unsigned char *p, const unsigned char *end) {
+    char open[JSON_MAX_DEPTH];
+    int depth = 0;
+    p = json_blanks(p, end);
+value:
+    if (p >= end) return 0;
+    switch (*p) {
+    case '{':
+        if (depth == JSON_MAX_DEPTH) return 0;
+        open[depth++] = '}';
+        p = json_blanks(p + 1, end);
+        if (p < end && *p == '}') {
+            depth--;
+            p++;
+            goto after;
+        }
+        goto key;
+    case '[':
+        if (depth == JSON_MAX_DEPTH) return 0;
+        open[depth++] = ']';
+        p = json_blanks(p + 1, end);
+        if (p < end && *p == ']') {
+            depth--;
+            p++;
+            goto after;
+        }
+        goto value;
+    case '"': p = json_string(p + 1, end); break;
+    case 't': p = json_word(p, end, "true", 4); break;
+    case 'f': p = json_word(p, end, "false", 5); break;
+    case 'n': p = json_word(p, end, "null", 4); break;
+    default:
+        if (*p != '-' && !json_is_digit(*p)) return 0;
+        p = json_number(p, end);
+    }
+    if (p == NULL) return 0;
+after:
+    p = json_blanks(p, end);
+    if (depth == 0) return p == end;
+    if (p >= end) return 0;
+    if (*p == ',') {
+        p = json_blanks(p + 1, end);
+        if (open[depth - 1] == '}') goto key;
+        goto value;
+    }
+    if (*p != open[depth - 1]) return 0;
+    depth--;
+    p++;
+    goto after;
+key:
+    if (p >= end || *p != '"' || (p = json_string(p + 1, end)) == NULL) return 0;
+    p = json_blanks(p, end);
+    if (p >= end || *p != ':') return 0;
+    p = json_blanks(p + 1, end);
+    goto value;
+}
+
+static PyObject *json_lines(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &limit)) return NULL;
+    PyObject *unsure = PyList_New(0);
+    if (unsure == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    const unsigned char *p = view.buf, *end = p + view.len;
+    Py_ssize_t index = 0;
+    while (p < end) { /* nothing after a final line feed is a line */
+        const unsigned char *feed = memchr(p, '\n', (size_t)(end - p));
+        const unsigned char *stop = feed != NULL ? feed : end;
+        if (stop - p > limit || !json_text(p, stop)) {
+            PyObject *number = PyLong_FromSsize_t(index);
+            if (number == NULL || PyList_Append(unsure, number) < 0) {
+                Py_XDECREF(number);
+                Py_DECREF(unsure);
+                PyBuffer_Release(&view);
+                return NULL;
+            }
+            Py_DECREF(number);
+        }
+        index++;
+        p = feed != NULL ? feed + 1 : end;
+    }
+    PyBuffer_Release(&view);
+    return unsure;
+}
+
+static PyMethodDef module_functions[] = {
+    {"json_lines", json_lines, METH_VARARGS,
+     "json_lines(data, limit): the indices of the lines of data (split at line feeds) that "
+     "are not one JSON text of at most limit bytes for sure."},
+    {NULL}};
+
 /* --------------------------------------------------------------- module */
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "inputmend.grammar._native",
-    "The incremental scan's inner loop in C (see inputmend.grammar.native).", -1, NULL};
+    "The incremental scan's inner loop in C (see inputmend.grammar.native).", -1,
+    module_functions};
 
 PyMODINIT_FUNC PyInit__native(void) {
     if (PyType_Ready(&NodeType) < 0 || PyType_Ready(&InternerType) < 0 ||

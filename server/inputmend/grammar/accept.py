@@ -10,6 +10,11 @@ less, so the verdict of a grammar with an accept check never changes:
 ``tests/grammars/test_accept.py`` holds every check to its grammars on
 thousands of texts near the edges of both languages.
 
+The JSON check has a second form in C (``json_lines`` of the extension,
+:mod:`inputmend.grammar.native`) for record mode: it reads the lines of a
+partition's bytes in one call, as strict UTF-8 and RFC 8259, and builds no
+value; it accepts a line only when the C decoder accepts it decoded.
+
 Only the checks listed here can be named, and only the bundled grammars'
 headers are honoured (:func:`accept_check`): a grammar of one's own that
 named one could accept what it does not describe.
@@ -22,6 +27,8 @@ import json.scanner
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from inputmend.grammar import native
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -76,16 +83,22 @@ def json_unsure(texts: Sequence[str]) -> list[int]:
 @dataclass(frozen=True)
 class AcceptCheck:
     """An accept check: one text, or many at once (the indices it does not
-    accept, in order)."""
+    accept, in order).  ``lines`` (when there is one) takes a run of UTF-8
+    bytes and a size limit, and gives the indices of the lines (cut at each
+    line feed; nothing after the last one is a line) that it does not accept
+    or that are longer than the limit, without decoding them: the check of
+    a partition of records, one per line, in one call."""
 
     name: str
     accepts: Callable[[str], bool]
     unsure: Callable[[Sequence[str]], list[int]]
     available: bool = True
+    lines: Callable[[bytes, int], list[int]] | None = None
 
 
 ACCEPT_CHECKS: dict[str, AcceptCheck] = {
-    check.name: check for check in (AcceptCheck("json", json_accepts, json_unsure, C_JSON),)
+    check.name: check
+    for check in (AcceptCheck("json", json_accepts, json_unsure, C_JSON, native.json_lines),)
 }
 """The accept checks a grammar header can name, by name."""
 

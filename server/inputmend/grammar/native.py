@@ -11,6 +11,8 @@ without it, and without a C compiler (or with ``INPUTMEND_NATIVE=0``)
 everything works in Python alone.  The error-tolerant lexer's loop
 (:mod:`~inputmend.grammar.tolerant`) runs in C as well, over one DFA per
 terminal (:meth:`Native.tolerant`, a ``Tolerant`` of the extension).
+Record mode's JSON accept check reads a partition's lines in C too
+(:data:`json_lines`, see :mod:`inputmend.grammar.accept`).
 
 This module turns a grammar into the program's tables:
 
@@ -65,6 +67,13 @@ AVAILABLE = _native is not None
 if _native is not None:
     StackNode = _native.StackNode
     StackInterner = _native.StackInterner
+
+json_lines: Callable[[bytes, int], list[int]] | None = (
+    _native.json_lines if _native is not None else None
+)
+"""The JSON accept check over the lines of a run of bytes (see
+:data:`inputmend.grammar.accept.ACCEPT_CHECKS`): the indices of the lines
+that are not one JSON text of at most the given number of bytes for sure."""
 
 MAX_DFA_STATES = 4096
 """DFA states a scanner may have; a larger one is left to the Python loop."""

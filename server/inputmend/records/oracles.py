@@ -48,6 +48,13 @@ class FastCheck(Protocol):
         errors) this check does not accept, in order."""
         ...
 
+    def unsure_lines(self, data: bytes, limit: int) -> list[int] | None:
+        """The indices of the lines of ``data`` (a partition of records, one
+        per line) this check does not accept or that are longer than
+        ``limit`` bytes, in order, read from the bytes in one pass; None
+        when it cannot tell that way (ask :meth:`unsure`)."""
+        ...
+
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -66,6 +73,20 @@ class LineAccept:
         if any("\n" in text for text in texts):
             return [index for index, text in enumerate(texts) if not self(text)]
         return self.check.unsure(texts)
+
+    def unsure_lines(self, data: bytes, limit: int) -> list[int] | None:
+        """The check's own pass over lines (:attr:`AcceptCheck.lines
+        <inputmend.grammar.accept.AcceptCheck.lines>`), when it has one and
+        the lines it cuts at line feeds are those of
+        :class:`~inputmend.records.split.Lines`: every carriage return is
+        part of a ``\\r\\n`` (a lone one may end a line too).  The
+        ``\\r`` of a line's ending is a blank after its value to the
+        check, as it is to the decoder."""
+        if self.check.lines is None:
+            return None
+        if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+            return None
+        return self.check.lines(data, limit)
 
 
 # The grammar's ``record`` rule: fields of quoted text (quotes doubled inside,
@@ -105,6 +126,10 @@ class CsvFastCheck:
     def unsure(self, texts: Sequence[str]) -> list[int]:
         row = self._row
         return [index for index, text in enumerate(texts) if not text or row(text) is None]
+
+    def unsure_lines(self, data: bytes, limit: int) -> list[int] | None:
+        """None: a row may span lines."""
+        return None
 
 
 def _fields(columns: int) -> re.Pattern[str]:

@@ -232,7 +232,18 @@ class RecordProcessor:
 
     def partition(self, partition: Partition, *, everything: bool = False) -> PartitionResult:
         """Judge (and repair) every record of a partition.  Valid records are
-        only counted unless ``everything``; the output keeps their bytes."""
+        only counted unless ``everything``; the output keeps their bytes.
+        A partition of lines that the pre-check reads at once (from its
+        bytes, :meth:`FastCheck.unsure_lines
+        <inputmend.records.oracles.FastCheck.unsure_lines>`) and accepts
+        whole is only counted."""
+        unsure = None
+        if not everything and self.fmt == "lines" and self.fast is not None:
+            unsure = self.fast.unsure_lines(partition.data, self.settings.max_record_bytes)
+            if unsure == []:
+                count = _line_count(partition.data)
+                counts = Counts(records=count, valid=count)
+                return PartitionResult(partition.index, partition.data, counts)
         lines = Lines.of(partition.data, self.fmt)
         if partition.stops is not None:  # as the partitioner grouped the lines
             stops = list(partition.stops)
@@ -251,7 +262,11 @@ class RecordProcessor:
         replaced: dict[int, bytes | None] = {}
         results: list[RecordResult] = []
         separate: set[int] = set()  # where a line of a broken pair starts a record of its own
-        judged = range(len(stops)) if everything else self._unsure(lines, stops)
+        judged: Sequence[int]
+        if everything:
+            judged = range(len(stops))
+        else:
+            judged = unsure if unsure is not None else self._unsure(lines, stops)
         valid, blank = len(stops) - len(judged), 0
         for record in judged:
             start = stops[record - 1] if record else 0
@@ -335,6 +350,12 @@ class RecordProcessor:
         except UnicodeDecodeError:
             return every
         return self.fast.unsure(texts)
+
+
+def _line_count(data: bytes) -> int:
+    """The lines of ``data`` without a lone carriage return: one per line
+    feed, and the text after the last one (as :class:`Lines` cuts them)."""
+    return data.count(b"\n") + (not data.endswith(b"\n") and bool(data))
 
 
 def _count(results: list[RecordResult], *, valid: int, blank: int) -> Counts:
