@@ -13,12 +13,10 @@ workers, with the oracle it built already.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -142,6 +140,10 @@ class ProcessPool:
     def __init__(
         self, job: RecordJob, workers: int, processor: RecordProcessor | None = None
     ) -> None:
+        # here: one worker (this process, the usual --jobs 1) needs no pool
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         self.job = job
         self.workers = workers
         self.here = processor if workers > 1 else None
