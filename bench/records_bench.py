@@ -16,7 +16,9 @@ process tree whose resident memory is sampled every 50 ms:
 * JSON: a plain Python loop that calls ``json.loads`` on each line and
   ``json_repair.repair_json`` when it fails (one core);
 * valid records alone: ``inputmend check`` and ``repair`` on the undamaged
-  file with one worker (``--jobs 1``): what a valid record costs per core;
+  file with one worker (``--jobs 1``): what a valid record costs per core
+  (records/s by wall time, and per CPU second, which a busy machine
+  inflates less; both include the command's start-up);
 * memory against file size: ``check --jobs 2`` on the valid file and on
   four copies of it;
 * where the damaged records' time goes: each damaged record judged again in
@@ -631,12 +633,17 @@ def bench_format(fmt: str, folder: Path, args: argparse.Namespace) -> None:
         print(f"\n{_ratios(timed, peer)}")
 
     print("\nValid records alone (the undamaged file), one worker:\n")
-    print("| run | time | CPU | records/s | peak memory |\n|---|---|---|---|---|")
+    print(
+        "| run | time | CPU | records/s | peak memory | records per CPU second |"
+        "\n|---|---|---|---|---|---|"
+    )
     for verb in ("check", "repair"):
         command = [*INPUTMEND, verb, str(generated.valid), *mode, "--jobs", "1"]
         if verb == "repair":
             command += ["-o", str(folder / f"valid-out{generated.path.suffix}")]
-        print(_row(f"`{verb} --jobs 1`", generated.records, measure(command)), flush=True)
+        measured = measure(command)
+        per_cpu = f" {_rate(generated.records, measured.cpu_s)} |" if measured.cpu_s > 0 else " – |"
+        print(_row(f"`{verb} --jobs 1`", generated.records, measured, per_cpu), flush=True)
 
     print("\nMemory against file size (`check --jobs 2`):\n")
     print("| file | time | CPU | records/s | peak memory |\n|---|---|---|---|---|")
