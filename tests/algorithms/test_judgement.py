@@ -871,6 +871,14 @@ def test_a_word_made_the_name_of_an_empty_value_invents_one() -> None:
     assert judge(yaml, among, among.replace("FIXME", "FIXME:")).invented == 1
     sibling = "on:\n  push:\n  pull:\n  fork\nname: x\njobs:\n  a: 1\n"
     assert judge(yaml, sibling, sibling.replace("fork", "fork:")).invented == 0
+    # a sibling's empty value may carry a comment after its `:`
+    funding = "github: # a username\npatreon # a username\nko_fi: # a username\n"
+    assert judge(yaml, funding, funding.replace("patreon", "patreon:")).invented == 0
+    valued = "github: x # a username\npatreon # a username\nko_fi: y # a username\n"
+    assert judge(yaml, valued, valued.replace("patreon", "patreon:")).invented == 1
+    # a comment that ends in `:` is no sibling with an empty value
+    commented = "build:\n  os: x\ndefault\n# formats:\n#   - pdf\npython:\n  v: 3\n"
+    assert judge(yaml, commented, commented.replace("default", "default:")).invented == 1
 
 
 def test_punctuation_between_letters_the_grammar_did_not_read_is_a_character_of_a_word() -> None:

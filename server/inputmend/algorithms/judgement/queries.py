@@ -21,6 +21,10 @@ _KEY_COLUMN_LIST = re.compile(
 )
 """A line that ends in ``:`` and an item of a list at its column below it."""
 
+_SIBLINGS_READ = 16
+"""Lines beside a line that :meth:`InputQueries.ends_lines` lexes at most (a
+bound: work, not time)."""
+
 TokenStart = Callable[[int], int | None]
 """Where a token of the input starts, at or before an offset (``None``: not
 known there): the grammar's own scan of the input up to its first error."""
@@ -47,7 +51,9 @@ class InputQueries(TableColumns):
         self.token_start = token_start
         self._refusal = refused
         self._refused: tuple[int | None] | None = None  # see :meth:`refused_at`
-        self._ends: dict[str, set[tuple[int, int]]] = {}  # see :meth:`ends_lines`
+        self._ends: dict[tuple[str, tuple[int, int]], bool] = {}  # see :meth:`ends_lines`
+        # see :meth:`_line_ends`
+        self._line_marks: dict[str, dict[tuple[int, int], list[tuple[int, int]]]] = {}
         self._lines: tuple[list[int], list[tuple[int, int]]] | None = None  # see :meth:`_place`
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self._fixed: dict[int, bool] = {}  # see :meth:`fix_removes_punctuation`
@@ -118,18 +124,57 @@ class InputQueries(TableColumns):
         (a line of its indentation under the same less indented line) with
         ``punctuation`` after text without it, no deeper line after (an empty
         value among its neighbours, or an item of a list written one a line:
-        the input's own shape there)?  The lines are looked up once for each
-        punctuation."""
-        found = self._ends.get(punctuation)
+        the input's own shape there)?  A comment after the punctuation ends
+        no value: ``patreon: # Replace with a username`` is as empty as
+        ``patreon:``; a comment that ends in it is no sibling (``#
+        formats:``).  The lines that may be such siblings are found once for
+        each punctuation, by their text; of those beside ``line``, up to
+        :data:`_SIBLINGS_READ` are lexed, each alone, to tell (not the whole
+        input: a long document is only read in windows)."""
+        place = self._place(line)
+        found = self._ends.get((punctuation, place))
+        if found is None:
+            found = self._ends[(punctuation, place)] = any(
+                self._ended_by(punctuation, start, end)
+                for start, end in self._line_ends(punctuation).get(place, [])[:_SIBLINGS_READ]
+            )
+        return found
+
+    def _line_ends(self, punctuation: str) -> dict[tuple[int, int], list[tuple[int, int]]]:
+        """The lines of the input, by their place (:meth:`_place`), that end
+        with ``punctuation`` after text without it, or with it and more text
+        that begins with other punctuation (a comment, maybe), no deeper line
+        after them, as their text reads (the lexer tells which:
+        :meth:`_ended_by`)."""
+        found = self._line_marks.get(punctuation)
         if found is None:
             text, mark = self.original, re.escape(punctuation)
-            shape = re.compile(rf"^[ \t]*[^\s{mark}][^\n{mark}]*?{mark}[ \t]*\r?$", re.MULTILINE)
-            found = self._ends[punctuation] = {
-                self._place(match.start())
-                for match in shape.finditer(text)
-                if not deeper_after(text, match.start(), match.end())
-            }
-        return self._place(line) in found
+            shape = re.compile(
+                rf"^[ \t]*[^\s{mark}][^\n{mark}]*?{mark}(?:[ \t]+[^\w\s][^\n]*?)?[ \t]*\r?$",
+                re.MULTILINE,
+            )
+            found = self._line_marks[punctuation] = {}
+            for match in shape.finditer(text):
+                if not deeper_after(text, match.start(), match.end()):
+                    found.setdefault(self._place(match.start()), []).append(
+                        (match.start(), match.end())
+                    )
+        return found
+
+    def _ended_by(self, punctuation: str, start: int, end: int) -> bool:
+        """Is the last token other than layout of the input's line
+        ``[start, end)``, lexed alone, ``punctuation`` read as structure
+        (not inside a comment, `# formats:`, or a string), after others?"""
+        read = [
+            lexeme
+            for lexeme in self.lexer.lex(self.original, start, end, foreign=False)
+            if lexeme.role is not Role.LAYOUT
+        ]
+        return (
+            len(read) > 1
+            and read[-1].role is Role.STRUCTURE
+            and read[-1].value.strip() == punctuation
+        )
 
     def _place(self, offset: int) -> tuple[int, int]:
         """The indentation of the input's line holding ``offset`` and the
