@@ -881,6 +881,19 @@ def test_a_word_made_the_name_of_an_empty_value_invents_one() -> None:
     assert judge(yaml, commented, commented.replace("default", "default:")).invented == 1
 
 
+def test_a_block_below_a_blank_line_is_a_word_s_value_where_the_input_writes_blocks_so() -> None:
+    yaml = _lexer("yaml")
+    jobs = "jobs:\n  test:\n    run: x\ndefault\n\n  lint:\n    run: y\n"
+    assert judge(yaml, jobs, jobs.replace("default", "default:")).invented == 1
+    assert judge(yaml, jobs, jobs.replace("default", "# default")).invented == 0
+    # the input begins a block below a blank line itself: the word's may too
+    apart = "env:\n\n  a: 1\njobs\n\n  lint:\n    run: y\n"
+    assert judge(yaml, apart, apart.replace("jobs", "jobs:")).invented == 0
+    # right below it, the block is its value whatever the input does elsewhere
+    close = "jobs:\n  test:\n    run: x\ndefault\n  lint:\n    run: y\n"
+    assert judge(yaml, close, close.replace("default", "default:")).invented == 0
+
+
 def test_punctuation_between_letters_the_grammar_did_not_read_is_a_character_of_a_word() -> None:
     def quoted(original: str, value: str) -> int:
         repaired = original.replace(value, f'"{value}"')

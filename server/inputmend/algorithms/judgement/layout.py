@@ -163,8 +163,11 @@ class LayoutCriteria(AssessmentState):
             # writes lists so under their keys, and the word is no item's
             # neighbour in such a list (`- nightly`, `FIXME`, `- beta`)
             items = self.judge.lists_at_key_column() and not item_above(repaired, line)
+            # a block below a blank line is the word's value only where the
+            # input sets blocks apart from their names so elsewhere
+            apart = self.judge.sets_blocks_apart(lexeme.value)
             if not (
-                deeper_after(repaired, line, end, items=items)
+                deeper_after(repaired, line, end, items=items, apart=apart)
                 or self.judge.ends_lines(lexeme.value, self.mapping.behind(line))
             ):
                 count += 1

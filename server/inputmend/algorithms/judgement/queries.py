@@ -54,6 +54,7 @@ class InputQueries(TableColumns):
         self._ends: dict[tuple[str, tuple[int, int]], bool] = {}  # see :meth:`ends_lines`
         # see :meth:`_line_ends`
         self._line_marks: dict[str, dict[tuple[int, int], list[tuple[int, int]]]] = {}
+        self._apart: dict[str, bool] = {}  # see :meth:`sets_blocks_apart`
         self._lines: tuple[list[int], list[tuple[int, int]]] | None = None  # see :meth:`_place`
         self._code: dict[tuple[str, str], list[int]] = {}  # see :meth:`used_elsewhere`
         self._fixed: dict[int, bool] = {}  # see :meth:`fix_removes_punctuation`
@@ -175,6 +176,23 @@ class InputQueries(TableColumns):
             and read[-1].role is Role.STRUCTURE
             and read[-1].value.strip() == punctuation
         )
+
+    def sets_blocks_apart(self, punctuation: str) -> bool:
+        """Does the input end a line with ``punctuation`` after text without
+        it and begin the block below it, deeper, after a blank line
+        (``jobs:``, a blank line, then ``  build:``)?  The document's own
+        evidence that a name's value may begin below a blank line: where
+        it writes none so, a deeper line below a blank one begins a block
+        of its own.  Read once for each punctuation."""
+        found = self._apart.get(punctuation)
+        if found is None:
+            mark = re.escape(punctuation)
+            shape = re.compile(
+                rf"^([ \t]*)[^\s{mark}][^\n{mark}]*?{mark}[ \t]*\r?\n(?:[ \t]*\r?\n)+\1[ \t]+\S",
+                re.MULTILINE,
+            )
+            found = self._apart[punctuation] = shape.search(self.original) is not None
+        return found
 
     def _place(self, offset: int) -> tuple[int, int]:
         """The indentation of the input's line holding ``offset`` and the

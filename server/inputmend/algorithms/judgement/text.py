@@ -262,11 +262,14 @@ def indent_width(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def deeper_after(text: str, line: int, end: int, *, items: bool = True) -> bool:
+def deeper_after(
+    text: str, line: int, end: int, *, items: bool = True, apart: bool = True
+) -> bool:
     """Is the next line of ``text`` with text after the line ``[line, end)``
     indented deeper than it (a block that is its value), or, with ``items``,
     as deep and an item of a list (YAML's sequence written without
-    indentation under its key)?"""
+    indentation under its key)?  Without ``apart``, a line below a blank
+    line is not that block: it begins one of its own."""
     indent = len(text[line:end]) - len(text[line:end].lstrip(" \t"))
     position = end
     while position < len(text):
@@ -274,6 +277,8 @@ def deeper_after(text: str, line: int, end: int, *, items: bool = True) -> bool:
         position = text.find("\n", start)
         position = len(text) if position < 0 else position
         following = text[start:position]
+        if not following.strip() and not apart:
+            return False
         if following.strip():
             content = following.lstrip(" \t")
             deeper = len(following) - len(content)
