@@ -303,9 +303,14 @@ def test_a_line_commented_out_among_entries_it_reads_like_counts_entry_commented
     ini = _lexer("ini")
     lost = "[s]\na = 1\nports 80, 443\nb = 2\n"
     assert _features(lost, lost.replace("ports", "; ports"), ini).entry_commented == 2
-    # the nearest names are the evidence: `ports` is not written as `a_b`
-    other = "[s]\nfollow_imports = silent\nports 80, 443\nstrict_optional = True\n"
-    assert _features(other, other.replace("ports", "; ports"), ini).entry_commented == 0
+    # the nearest names are the evidence: `Ports` uses capitals, they do not
+    other = "[s]\nfollow_imports = silent\nPorts 80, 443\nstrict_optional = True\n"
+    assert _features(other, other.replace("Ports", "; Ports"), ini).entry_commented == 0
+    # a word is written as `validate_certs` is: of lower-case letters
+    state = 'a:\n  validate_certs: "{{ x }}"\n  state "{{ y }}"\nb: 1\n'
+    assert _features(state, state.replace("  state", "  # state"), yaml).entry_commented == 3
+    # the marker put before the line's blanks comments it out as well
+    assert _features(state, state.replace("  state", "#   state"), yaml).entry_commented == 3
 
 
 def test_a_comment_whose_text_a_repair_makes_data_counts_changed() -> None:

@@ -256,8 +256,9 @@ def entries_commented(original: str, repair: Repair) -> int:
     block (the lines at its indentation up to one indented less) reads as
     entries: the nearest lines of the block above and below are entries
     with a value on their line, as the line would be (not comments, nor
-    the names of blocks below them), and one of them has a name of the
-    same shape (case, digits, ``_``/``-``/``.``) as the line's first word.
+    the names of blocks below them), and one of them has a name written
+    with the kinds of characters the line's first word uses (case, digits,
+    ``_``/``-``/``.``; :func:`_characters`).
     The words after the name read as one value: a quoted string or a list
     of words with a comma after each (a value that holds several words
     and needs no quotes is no evidence: ``see issue 42`` is as likely a
@@ -272,8 +273,8 @@ def entries_commented(original: str, repair: Repair) -> int:
         start, end = line_at(original, edit.offset)
         line = original[start:end]
         body = line.lstrip(" \t")
-        if edit.offset != start + len(line) - len(body):
-            continue
+        if not start <= edit.offset <= start + len(line) - len(body):
+            continue  # not before the line's first character (among its blanks or not)
         name = _NAME.match(body)
         if name is None or not body[name.end() : name.end() + 1].isspace():
             continue
@@ -284,7 +285,7 @@ def entries_commented(original: str, repair: Repair) -> int:
         if not _value_shaped(rest, words):
             continue
         block = _block(original, start, len(line) - len(body), marker[0])
-        if block and _shape(name.group()) in block:
+        if any(_characters(name.group()) <= written for written in block):
             total += len(words)
     return total
 
@@ -301,14 +302,15 @@ def _value_shaped(rest: str, words: Sequence[str]) -> bool:
     )
 
 
-def _block(text: str, start: int, indent: int, comment: str) -> set[str]:
-    """The shapes of the names of the nearest lines above and below the
-    line at ``start`` at its indentation ``indent`` (lines indented more
+def _block(text: str, start: int, indent: int, comment: str) -> list[frozenset[str]]:
+    """The kinds of characters (:func:`_characters`) of the names of the
+    nearest lines above and below the line at ``start`` at its
+    indentation ``indent`` (lines indented more
     are skipped, one indented less ends the block; there may be none on
     one side), where each is an entry with a value on its line, not a
     comment, other text or the name of a block below it (``jobs:``);
     empty otherwise."""
-    shapes: set[str] = set()
+    names: list[frozenset[str]] = []
     for step in (-1, 1):
         here = start
         for _ in range(_NEIGHBOURS):
@@ -331,20 +333,22 @@ def _block(text: str, start: int, indent: int, comment: str) -> set[str]:
             entry = _ENTRY.match(body)
             value = body[entry.end() :].strip() if entry is not None else ""
             if entry is None or not value or value.startswith(comment) or body.startswith(comment):
-                return set()  # no entry with a value on its line: a comment, a block's name
-            shapes.add(_shape(entry.group(1)))
+                return []  # no entry with a value on its line: a comment, a block's name
+            names.append(_characters(entry.group(1)))
             break
-    return shapes
+    return names
 
 
-def _shape(name: str) -> str:
-    """How ``name`` is written: its runs of lower-case letters, capitals and
-    digits each as one ``a``, ``A``, ``9``, other characters as they are
-    (``max_size`` is ``a_a``, ``Replace`` ``Aa``, ``CKV_AWS_36`` ``A_A_9``)."""
-    classes = [
+def _characters(name: str) -> frozenset[str]:
+    """How ``name`` is written: the kinds of its characters, lower-case
+    letters, capitals and digits each as one ``a``, ``A``, ``9``, other
+    characters as they are (``max_size`` is ``a`` and ``_``, ``Replace``
+    ``A`` and ``a``, ``CKV_AWS_36`` ``A``, ``_`` and ``9``).  A name is
+    written as the names beside it are where it uses no kind of character
+    they do not: ``state`` beside ``validate_certs``, not ``Replace``."""
+    return frozenset(
         "a" if c.islower() else "A" if c.isupper() else "9" if c.isdigit() else c for c in name
-    ]
-    return "".join(c for i, c in enumerate(classes) if i == 0 or c != classes[i - 1])
+    )
 
 
 def lines_touched(original: str, repair: Repair, *, whole_lines: bool = True) -> int:
