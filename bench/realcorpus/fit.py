@@ -88,6 +88,7 @@ HAND_ORDER: tuple[tuple[str, int, int], ...] = (
     ("break_lost", 1, 1),
     ("hinted", 1, -1),
     ("style", 16, 1),
+    ("convention", 8, 1),
     ("unaligned", 16, 1),
     ("inserted", 16, 1),
 )

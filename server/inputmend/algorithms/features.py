@@ -160,6 +160,12 @@ class Features:
     style: int = 0
     """How much less natural the repaired text reads in the input's own style,
     in whole nats (:class:`~inputmend.algorithms.ranking.StyleModel`)."""
+    convention: int = 0
+    """How much less likely than the input's own way are the places of the
+    end tags the repair writes, by how its intact elements (of that name,
+    with content on the start tag's line or not) place theirs, in whole nats
+    (:class:`~inputmend.algorithms.endtags.Conventions`); weighed as
+    ``style``."""
     unaligned: int = 0
     """How much less the values of the records near the edits fit their
     columns, in tenths of nats (``Judgement.unaligned``), weighed with
@@ -189,6 +195,7 @@ def features_of(
     conflict_choice: int = 0,
     layout: int = 0,
     style: float = 0.0,
+    convention: float = 0.0,
     loader_rejects: bool = False,
 ) -> Features:
     """The features of ``repair`` (of ``original``), judged ``judgement``
@@ -196,8 +203,8 @@ def features_of(
     :func:`~inputmend.algorithms.ranking.scored`), from what the ranking
     found out about it: over the loss limit (``lossy``), a merge conflict's
     resolution and how far its choice departs from the current side,
-    proposed by a hint, its layout agreement, its style cost and
-    the loader's verdict."""
+    proposed by a hint, its layout agreement, its style cost, the
+    places of the end tags it writes and the loader's verdict."""
     return Features(
         loader_rejects=int(loader_rejects),
         lossy=int(lossy),
@@ -233,6 +240,7 @@ def features_of(
         resolved=int(resolved),
         conflict_choice=conflict_choice,
         style=math.floor(style),
+        convention=math.floor(convention),
         inserted=repair.inserted,
     )
 

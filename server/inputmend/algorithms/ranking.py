@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from inputmend.algorithms.conflicts import ALGORITHM as RESOLVED
+from inputmend.algorithms.endtags import Conventions, may_write_tags
 from inputmend.algorithms.features import (
     Features,
     Weights,
@@ -219,6 +220,7 @@ def scored(
         if len(candidates) > 1
         else None
     )
+    conventions = Conventions(original) if model is not None and may_write_tags(original) else None
     found: list[Scored] = []
     for repair in candidates:
         judgement = kept_rereads(original, repair, judge(repair))
@@ -243,6 +245,9 @@ def scored(
             hinted=repair.text in hinted_texts,
             layout=layout(repair.text) if layout is not None and model is not None else 0,
             style=model.cost(original, repair.text, repair.edits) if model is not None else 0.0,
+            convention=(
+                conventions.cost(repair.text, repair.edits) if conventions is not None else 0.0
+            ),
         )
         found.append(Scored(marked, features, weights.score(features)))
     order = _ordered(found)
