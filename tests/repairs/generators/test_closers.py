@@ -234,3 +234,28 @@ def test_the_indentation_of_a_string_cut_off_places_no_closer() -> None:
     text = 'a = 1\nb = """\n    #define X 1\n  #else\n#endif // X'
     completed = _completed(text, Edit(len(text), 0, '"""'))
     assert not texts(CLOSERS.run(context(text, "toml"), (completed,), Budget(max_tests=50)))
+
+
+def test_a_closer_lost_on_a_line_of_many_elements_goes_between_its_children() -> None:
+    # a text that does not part its elements by lines: one <path> lost its
+    # `</path>`, which completion puts in front of the refused `</svg>`;
+    # between the paths, and right after the open one's start tag, are the
+    # other places, and there the document's own paths are closed
+    text = '<svg><path d="1"></path><path d="2"><path d="3"></path></svg>\n'
+    intended = text.replace('"2">', '"2"></path>')
+    at = text.index("</svg>")
+    completed = _completed(text, Edit(at + 2, 0, "path></"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert found == [intended]  # (before the third's `</path>`: completion's own text)
+    result = services.repair(text, IncrementalGrammarOracle("xml"), budget=Budget(max_tests=2000))
+    assert result.repairs[0].text == intended
+
+
+def test_the_places_between_children_stop_at_the_construct_a_closer_ends() -> None:
+    # before `<b>` the grammar completes the text with less: `</b>` ends
+    # nothing opened before it, so no place is proposed there or earlier
+    text = "<a><c/><b><d/><e/></a>\n"
+    at = text.index("</a>")
+    completed = _completed(text, Edit(at, 0, "</b>"))
+    found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
+    assert found == ["<a><c/><b><d/></b><e/></a>\n", "<a><c/><b></b><d/><e/></a>\n"]

@@ -55,6 +55,17 @@ the grammar refused a token, not in a text cut off), and when such a line
 comes before the error's, not on a line of its own in front of the
 refused token, which the layout contradicts.
 
+A text that does not part its constructs by lines (``<svg><path d="1">``
+``<path d="2"></path></svg>`` on one line, one path's ``</path>`` lost)
+shows no line for the closer: it may go between any two of the children
+of the construct it ends, or right after that construct's opener, each
+giving other data.  Those places on the error's line are proposed
+(:data:`CHILD_PLACES` of them, nearest first, read back over at most
+:data:`CHILD_TOKENS` tokens): before each token where the grammar
+completes the text with the closer first, back to the construct's opener.
+The ranking weighs them, the document's way of writing such elements
+among the rest (:mod:`~inputmend.algorithms.endtags`).
+
 The oracle checks every proposal; only blanks and the closer change.  Of
 the indentations of one line of its own, the first the oracle accepts is
 proposed: its layout is this generator's choice, which the ranking has no
@@ -270,6 +281,68 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
             for _, place in ended():
                 if place < edit.offset:
                     yield (Edit(place, 0, closer or edit.insert),)
+            for place, head in _between_children(context, error, kept):
+                yield (Edit(place, 0, head),)
+
+
+CHILD_TOKENS = 256
+"""Tokens of the error's line read back for the places between the
+children of the construct a closer ends (each a parse of the text before
+it: a bound on work)."""
+
+CHILD_PLACES = 6
+"""Places between those children, the nearest first, a closer is proposed
+at (each one oracle run)."""
+
+
+def _between_children(
+    context: RepairContext, error: int, edits: tuple[Edit, ...]
+) -> Iterator[tuple[int, str]]:
+    """Where else on the error's line the closer that completion put in
+    front of the refused token (``edits``: the head of the grammar's
+    completion there, inserted before that token, or at the error inside
+    it) may go: before each token of
+    that line back to the start of the construct it ends, where the
+    grammar completes the text with that closer first (between two of the
+    construct's children, or right after its opener), nearest first, as
+    (the place, the closer).  A text that does not part its constructs by
+    lines (``<svg><path d="1"><path d="2"></path></svg>``: one of the paths
+    lost its ``</path>``) shows no line for the closer's place; each place
+    between the children gives other data, and the ranking weighs them
+    (the document's own way of writing such elements among others).  The
+    walk stops where the completion is shorter than at the error, a tail
+    of it: before the construct's opener."""
+    locator = context.locator
+    text = context.text
+    if locator is None or context.feedback.verdict is not Verdict.INCORRECT:
+        return
+    start = line_start(text, error)
+    tokens = context.guidance.lexer.lex(text, start, error + 1)
+    refused = tokens[-1].start if tokens and tokens[-1].start < error else error
+    inside = locator.completion(text[:refused])
+    if not inside:
+        return
+    head = inside[: sum(len(edit.insert) for edit in edits)]
+    completed = apply_edits(text, edits)
+    if apply_edits(text, (Edit(refused, 0, head),)) != completed:
+        return  # not the completion's head in front of the refused token
+    found = 0
+    for token in reversed(tokens[-CHILD_TOKENS:]):
+        if token.start >= refused or token.start <= start:
+            continue
+        before = locator.completion(text[: token.start])
+        if before is None:
+            continue
+        if len(before) < len(inside) and inside.endswith(before):
+            return
+        if (
+            before.startswith(head)
+            and apply_edits(text, (Edit(token.start, 0, head),)) != completed
+        ):
+            yield token.start, head
+            found += 1
+            if found == CHILD_PLACES:
+                return
 
 
 def _on_last_line(context: RepairContext, closers: str) -> Iterator[tuple[Edit, ...]]:
