@@ -34,6 +34,13 @@ def test_a_lost_quote_or_bracket_is_put_back(damaged: str) -> None:
     assert result.repairs[0].text == original
 
 
+def test_a_value_that_lost_its_opening_quote_keeps_the_blank_it_ends_with() -> None:
+    intended = '<magic>\n  <match value="&lt;bank " type="string"/>\n</magic>\n'
+    damaged = intended.replace('"&lt;', "&lt;", 1)
+    result = services.repair(damaged, IncrementalGrammarOracle("xml"), budget=BUDGET)
+    assert result.repairs[0].text == intended
+
+
 def test_an_answer_around_the_document_is_peeled_without_a_search() -> None:
     oracle = IncrementalGrammarOracle("xml")
     answer = f"Here is the shelf you asked for:\n\n{SHELF}\nLet me know if you need more.\n"
