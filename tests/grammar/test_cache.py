@@ -18,6 +18,7 @@ import inputmend
 from inputmend.grammar import (
     cache,
     compiled,
+    hints,
     lark_internals,
     lexer,
     native,
@@ -25,6 +26,7 @@ from inputmend.grammar import (
     registry,
     syntax,
 )
+from inputmend.grammar import patterns as compiling
 from inputmend.grammar.compiled import CompiledGrammar
 from inputmend.grammar.lark_internals import Analysis
 from inputmend.oracles.incremental import IncrementalGrammarOracle
@@ -308,3 +310,97 @@ def test_bracket_patterns_from_the_cache_are_the_compiled_ones(folder: Path, nam
         for pattern in (brackets.pattern, brackets.inside):
             if pattern is not None:
                 assert pattern == re.compile(pattern.pattern, pattern.flags & ~re.UNICODE)
+
+
+HINTED = [name for name in NAMES if hints.hints_path(registry.resolve(name).path).is_file()]
+
+
+def _load_hints(name: str) -> hints.Hints:
+    """The hints of a bundled grammar, read again as a new process reads them."""
+    hints._load.cache_clear()
+    return hints.hints_beside(registry.resolve(name).path)
+
+
+def _described(loaded: hints.Hints) -> list[tuple[object, ...]]:
+    return [
+        (r.name, r.pattern.pattern, r.pattern.flags, r.replace, r.escape, r.kind, r.origin)
+        for r in loaded.rewrites
+    ] + [
+        (w.name, *(None if p is None else (p.pattern, p.flags) for p in (w.before, w.after)))
+        for w in loaded.wrappers
+    ]
+
+
+@pytest.mark.parametrize("name", HINTED)
+def test_hints_from_the_cache_are_the_compiled_ones(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    if not compiling.keepable():
+        pytest.skip("the regex module is not installed")
+    monkeypatch.setenv(cache.DISABLE, "0")
+    fresh = _load_hints(name)
+    monkeypatch.delenv(cache.DISABLE)
+    _load_hints(name)  # built, then stored
+
+    def no_compiling(source: str, flags: int = 0) -> object:
+        raise AssertionError(f"compiled {source!r} again")
+
+    monkeypatch.setattr(compiling, "compile", no_compiling)
+    cached = _load_hints(name)
+    assert _described(cached) == _described(fresh)
+    sample = hints.hints_path(registry.resolve(name).path).read_text(encoding="utf-8")
+    sample += " True 'a' // b /* c */ # d <!-- e --> ,] ,} NaN None"
+    for mine, theirs in zip(cached.rewrites, fresh.rewrites, strict=True):
+        for fact in ("first_chars", "required_chars", "last_char"):
+            assert fact in vars(mine)  # read from the cache, not from the pattern
+            assert getattr(mine, fact) == getattr(theirs, fact)
+        found = [m.span() for m in mine.pattern.finditer(sample, overlapped=True)]
+        assert found == [m.span() for m in theirs.pattern.finditer(sample, overlapped=True)]
+    assert cached.wrapper_regions(sample) == fresh.wrapper_regions(sample)
+
+
+@pytest.mark.parametrize("damage", ["other pattern", "wrong shape", "wrong facts"])
+def test_damaged_hints_patterns_are_built_again(folder: Path, damage: str) -> None:
+    if not compiling.keepable():
+        pytest.skip("the regex module is not installed")
+    expected = _described(_load_hints("json"))
+    (entry,) = _entries(folder)  # the hints' patterns
+    key = entry.name.removesuffix(cache.SUFFIX)
+    compiled, facts = cache.read_entry(entry, key)
+    if damage == "other pattern":  # each pattern with the code of the next one
+        codes = [code for _, _, code in compiled]
+        compiled = tuple(
+            (source, flags, codes[(index + 1) % len(codes)])
+            for index, (source, flags, _) in enumerate(compiled)
+        )
+    elif damage == "wrong shape":
+        compiled = compiled[0]
+    else:
+        facts = tuple((key, ("a", "b"), (), None) for key, *_ in facts)
+    assert cache.write_entry(entry, key, (compiled, facts))
+    assert _described(_load_hints("json")) == expected
+    assert cache.read_entry(entry, key) != (compiled, facts)  # replaced
+
+
+@pytest.mark.parametrize("name", ["json", "yaml", "toml"])
+def test_terminal_patterns_from_the_cache_are_the_compiled_ones(folder: Path, name: str) -> None:
+    if not compiling.keepable():
+        pytest.skip("the regex module is not installed")
+    texts = ['"a', '"ab"', "12.5e", "tru", "# c", "'x", " \t", "[", "a: b"]
+    found = []
+    for _ in range(2):  # built and stored, then from the cache
+        grammar = CompiledGrammar.load(name)
+        found.append(
+            {
+                terminal: [
+                    (p.pattern, p.flags, None if m is None else (m.span(), m.partial))
+                    for m in [p.fullmatch(text, partial=True) for text in texts]
+                ]
+                for terminal, p in grammar.patterns.items()
+            }
+        )
+        compiled._LOADED.clear()
+    assert found[0] == found[1]
+    assert {t: p.pattern for t, p in grammar.patterns.items()} == {
+        t: terminal.source for t, terminal in grammar.terminals.items()
+    }

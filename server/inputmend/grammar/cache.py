@@ -9,8 +9,11 @@ grammar does.  :func:`load_analysis` keeps that result, plain data
 folder, ``$XDG_CACHE_HOME/inputmend/grammars`` (``~/.cache/inputmend/grammars``);
 ``INPUTMEND_CACHE=0`` turns it off.  With an entry there, lark is neither
 built nor imported.  :func:`cached` keeps other plain results the same way:
-the C loop's scanner DFAs (:mod:`~inputmend.grammar.native`) and the ``re``
-engine's code of the scanners' regexes (:mod:`~inputmend.grammar.lexer`).
+the C loop's scanner DFAs (:mod:`~inputmend.grammar.native`), the ``re``
+engine's code of the scanners' regexes (:mod:`~inputmend.grammar.lexer`),
+and the ``regex`` engine's code of the terminals' and the hints' patterns
+(:func:`~inputmend.grammar.patterns.compile_all`,
+:mod:`~inputmend.grammar.hints`).
 
 An entry is found by a key that hashes everything its content depends on:
 the grammar's text (and, when it ``%import``\\ s, the other grammars beside

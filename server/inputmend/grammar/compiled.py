@@ -147,8 +147,15 @@ class CompiledGrammar:
 
     @functools.cached_property
     def patterns(self) -> dict[str, Any]:
-        """Each terminal's :attr:`Terminal.pattern` (compiled on first use)."""
-        return {name: t.pattern for name, t in self.terminals.items()}
+        """Each terminal's :attr:`Terminal.pattern`, compiled on first use
+        all at once, so that their engine's code comes from the grammar
+        cache (:func:`~inputmend.grammar.patterns.compile_all`)."""
+        terminals = list(self.terminals.values())
+        compiled = patterns.compile_all([(terminal.source, 0) for terminal in terminals])
+        for terminal, pattern in zip(terminals, compiled, strict=True):
+            # the value of its cached property, unless it was compiled before
+            vars(terminal).setdefault("pattern", pattern)
+        return {terminal.name: terminal.pattern for terminal in terminals}
 
     def hints(self) -> Hints:
         """The repair hints in the file beside the grammar (none without one),

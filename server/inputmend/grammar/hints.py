@@ -300,10 +300,16 @@ def _string(source: Path, where: str, value: Any) -> str:
     return value
 
 
-def _compile(source: Path, where: str, value: Any) -> Any:
+Known = dict[tuple[str, int], Any]
+"""Patterns compiled before, by source and flags (see :func:`_known_patterns`)."""
+
+
+def _compile(source: Path, where: str, value: Any, known: Known) -> Any:
     text = _string(source, where, value)
     try:
-        compiled = patterns.compile(text, _FLAGS)
+        compiled = known.get((text, _FLAGS))
+        if compiled is None:
+            compiled = known[text, _FLAGS] = patterns.compile(text, _FLAGS)
     except patterns.errors() as error:
         if not patterns.compiled():
             raise NeedsRegexModule(
@@ -339,12 +345,12 @@ def _entries(source: Path, data: dict[str, Any], key: str) -> list[Any]:
 
 
 def _rewrite(
-    source: Path, where: str, entry: Any, kind: Literal["comment", "token", "fix"]
+    source: Path, where: str, entry: Any, kind: Literal["comment", "token", "fix"], known: Known
 ) -> Rewrite:
     table = _table(source, where, entry, {"name", "pattern", "replace", "escape"})
     if "pattern" not in table:
         raise _fail(source, where, "a pattern is required")
-    pattern = _compile(source, f"{where}.pattern", table["pattern"])
+    pattern = _compile(source, f"{where}.pattern", table["pattern"], known)
     name = _string(source, f"{where}.name", table.get("name", table["pattern"]))
     if kind == "token" and "replace" not in table:
         raise _fail(source, where, "a token needs its canonical form: replace = ...")
@@ -365,11 +371,14 @@ def _rewrite(
     return Rewrite(name, pattern, replace, pairs, kind, f"{where} of hints file {source}")
 
 
-def _literal(source: Path, word: str, canonical: Any) -> Rewrite:
+def _literal(source: Path, word: str, canonical: Any, known: Known) -> Rewrite:
     replace = _string(source, f"literals.{word}", canonical)
     if not word:
         raise _fail(source, "literals", "an empty word")
-    pattern = patterns.compile(rf"(?<![{_WORD}]){re.escape(word)}(?![{_WORD}])", _FLAGS)
+    text = rf"(?<![{_WORD}]){re.escape(word)}(?![{_WORD}])"
+    pattern = known.get((text, _FLAGS))
+    if pattern is None:
+        pattern = known[text, _FLAGS] = patterns.compile(text, _FLAGS)
     return Rewrite(
         f"{word} -> {replace}",
         pattern,
@@ -378,24 +387,31 @@ def _literal(source: Path, word: str, canonical: Any) -> Rewrite:
     )
 
 
-def _wrapper(source: Path, where: str, entry: Any, _kind: Any = None) -> Wrapper:
+def _wrapper(source: Path, where: str, entry: Any, _kind: Any, known: Known) -> Wrapper:
     table = _table(source, where, entry, {"name", "before", "after"})
-    before = _compile(source, f"{where}.before", table["before"]) if "before" in table else None
-    after = _compile(source, f"{where}.after", table["after"]) if "after" in table else None
+    before, after = (
+        _compile(source, f"{where}.{side}", table[side], known) if side in table else None
+        for side in ("before", "after")
+    )
     if before is None and after is None:
         raise _fail(source, where, "a wrapper needs before, after or both")
     name = _string(source, f"{where}.name", table.get("name", where))
     return Wrapper(name, before, after, f"{where} of hints file {source}")
 
 
-def parse_hints(data: dict[str, Any], source: Path) -> Hints:
-    """Hints from the parsed TOML of ``source`` (raises :class:`HintsError`)."""
+def parse_hints(data: dict[str, Any], source: Path, *, known: Known | None = None) -> Hints:
+    """Hints from the parsed TOML of ``source`` (raises :class:`HintsError`).
+    ``known`` holds patterns compiled before; the ones compiled now are
+    added to it."""
+    known = {} if known is None else known
     _table(source, "top level", data, _TOP_KEYS)
     filler, fields = (
         _string(source, key, data[key]) if key in data else None for key in ("filler", "fields")
     )
-    names = _compile(source, "names", data["names"]) if "names" in data else None
-    heads = _compile(source, "heads", data["heads"]) if "heads" in data else None
+    names, heads = (
+        _compile(source, key, data[key], known) if key in data else None
+        for key in ("names", "heads")
+    )
     contextual = data.get("contextual", False)
     if not isinstance(contextual, bool):
         raise _fail(source, "contextual", f"expected true or false, got {contextual!r}")
@@ -415,12 +431,12 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
             raise _fail(source, where, "expected a list of texts")
         endings[terminal] = tuple(_string(source, where, model) for model in models)
     literals = _mapping(source, "literals", data.get("literals", {}))
-    comments, skipped_comments = _each(source, data, "comment", _rewrite)
-    tokens, skipped_tokens = _each(source, data, "token", _rewrite)
-    fixes, skipped_fixes = _each(source, data, "fix", _rewrite)
-    wrappers, skipped_wrappers = _each(source, data, "wrapper", _wrapper)
+    comments, skipped_comments = _each(source, data, "comment", _rewrite, known)
+    tokens, skipped_tokens = _each(source, data, "token", _rewrite, known)
+    fixes, skipped_fixes = _each(source, data, "fix", _rewrite, known)
+    wrappers, skipped_wrappers = _each(source, data, "wrapper", _wrapper, known)
     tokens = [
-        *(_literal(source, word, canonical) for word, canonical in literals.items()),
+        *(_literal(source, word, canonical, known) for word, canonical in literals.items()),
         *comments,
         *tokens,
     ]
@@ -450,7 +466,11 @@ def parse_hints(data: dict[str, Any], source: Path) -> Hints:
 
 
 def _each(
-    source: Path, data: dict[str, Any], kind: Any, build: Callable[[Path, str, Any, Any], T]
+    source: Path,
+    data: dict[str, Any],
+    kind: Any,
+    build: Callable[[Path, str, Any, Any, Known], T],
+    known: Known,
 ) -> tuple[list[T], int]:
     """The entries of one kind, built; and how many were left out because
     their patterns need the ``regex`` module (any other fault is raised)."""
@@ -458,7 +478,7 @@ def _each(
     skipped = 0
     for index, entry in enumerate(_entries(source, data, kind)):
         try:
-            built.append(build(source, f"{kind}[{index}]", entry, kind))
+            built.append(build(source, f"{kind}[{index}]", entry, kind, known))
         except NeedsRegexModule:
             skipped += 1
     return built, skipped
@@ -478,12 +498,89 @@ def _load(path: str, mtime: int) -> Hints:
     del mtime  # part of the cache key only: an edited file is read again
     source = Path(path)
     try:
-        data = tomllib.loads(read_small_text(source))
+        text = read_small_text(source)
+        data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as error:
         raise HintsError(f"cannot read hints file {source}: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise HintsError(f"hints file {source} is not valid TOML: {error}") from None
-    return parse_hints(data, source)
+    known, facts = _known_patterns(data, source, text)
+    hints = parse_hints(data, source, known=known)
+    for rewrite in hints.rewrites:
+        found = facts.get(rewrite.pattern.pattern)
+        if found is not None:  # the values of its cached properties, read from the cache
+            for name, value in zip(_FACTS, found, strict=True):
+                vars(rewrite).setdefault(name, value)
+    return hints
+
+
+_FACTS = ("first_chars", "required_chars", "last_char")
+"""What a :class:`Rewrite` reads from its pattern's source, kept with the
+hints' patterns in the grammar cache: parsing the patterns again for them
+takes longer than a small file takes to repair."""
+
+Facts = dict[str, tuple[Any, ...]]
+"""The :data:`_FACTS` of each rewrite's pattern, by its source."""
+
+
+def _known_patterns(data: dict[str, Any], source: Path, text: str) -> tuple[Known, Facts]:
+    """The patterns of the hints in ``text`` (parsed as ``data``), and what
+    their rewrites read from them (:data:`_FACTS`), from the grammar cache
+    (:func:`inputmend.grammar.cache.cached`) when it holds them for this
+    very text: the ``regex`` module compiles a pattern in Python, and a
+    hints file's patterns take longer to compile than a small file takes
+    to repair.  Empty where the patterns cannot be kept (without the
+    ``regex`` module, or with the cache off); hints that cannot be read
+    raise :class:`HintsError` as :func:`parse_hints` does."""
+    from inputmend.grammar import cache
+
+    if not patterns.keepable() or not cache.enabled():
+        return {}, {}
+
+    def build() -> tuple[Known, Facts]:
+        known: Known = {}
+        hints = parse_hints(data, source, known=known)
+        facts = {
+            rewrite.pattern.pattern: tuple(getattr(rewrite, name) for name in _FACTS)
+            for rewrite in hints.rewrites
+        }
+        return known, facts
+
+    def encode(value: tuple[Known, Facts]) -> tuple[Any, ...]:
+        known, facts = value
+        return patterns.to_plain(known), tuple((key, *found) for key, found in facts.items())
+
+    def decode(plain: Any) -> tuple[Known, Facts]:
+        if type(plain) is not tuple or len(plain) != 2 or type(plain[1]) is not tuple:
+            raise ValueError("not the patterns of hints")
+        facts: Facts = {}
+        for entry in plain[1]:
+            if type(entry) is not tuple or len(entry) != 1 + len(_FACTS):
+                raise ValueError("not the facts of a pattern")
+            key, first, required, last = entry
+            if (
+                type(key) is not str
+                or not (first is None or _chars(first))
+                or not (type(required) is tuple and all(_chars(chars) for chars in required))
+                or not (last is None or (type(last) is str and len(last) == 1))
+            ):
+                raise ValueError("not the facts of a pattern")
+            facts[key] = (first, required, last)
+        return patterns.from_plain(plain[0]), facts
+
+    parts = [
+        b"hints patterns",
+        *patterns.engine_parts(),
+        cache.stamp(Path(__file__)),
+        cache.stamp(Path(__file__).with_name("regex.py")),
+        text.encode("utf-8", "surrogatepass"),
+    ]
+    return cache.cached(parts, build, encode, decode)
+
+
+def _chars(value: Any) -> bool:
+    """Is ``value`` a frozen set of characters?"""
+    return type(value) is frozenset and all(type(c) is str and len(c) == 1 for c in value)
 
 
 def hints_path(grammar_path: Path) -> Path:

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -142,3 +143,85 @@ def compile(pattern: str, flags: int = 0) -> Any:
 def compiled() -> bool:
     """Is the ``regex`` module in use?"""
     return _module() is not None
+
+
+Source = tuple[str, int]
+"""A pattern and its flags, as :func:`compile` takes them."""
+
+
+def keepable() -> bool:
+    """Can compiled patterns be kept as plain data (:func:`to_plain`)? Only
+    ``regex`` patterns, which hand out the code their engine was given."""
+    module = _module()
+    return module is not None and hasattr(module.Pattern, "_pickled_data")
+
+
+def engine_parts() -> list[bytes]:
+    """What the engine's code of a ``regex`` pattern depends on besides the
+    pattern: the module's version and its compiled file (nothing without
+    the module, whose patterns are never kept)."""
+    module = _module()
+    if module is None:
+        return [b"no regex"]
+    from inputmend.grammar import cache
+
+    return [module.__version__.encode(), cache.stamp(Path(module._regex.__file__))]
+
+
+def to_plain(compiled: Mapping[Source, Any]) -> tuple[Any, ...]:
+    """``regex`` patterns as plain data: each source with the code its
+    engine was handed (what pickling a ``regex`` pattern keeps), so that
+    :func:`from_plain` makes them again without parsing and compiling them,
+    which the ``regex`` module does in Python."""
+    return tuple(
+        (source, int(flags), tuple(pattern._pickled_data))
+        for (source, flags), pattern in compiled.items()
+    )
+
+
+def from_plain(plain: Any) -> dict[Source, Any]:
+    """The patterns :func:`to_plain` made ``plain`` of; ValueError where it
+    is not of that shape or not the code of its pattern."""
+    module = _module()
+    if module is None or not keepable() or type(plain) is not tuple:
+        raise ValueError("not the code of regex patterns")
+    found: dict[Source, Any] = {}
+    for entry in plain:
+        if type(entry) is not tuple or len(entry) != 3:
+            raise ValueError("not the code of a regex pattern")
+        source, flags, data = entry
+        if type(source) is not str or type(flags) is not int or type(data) is not tuple:
+            raise ValueError("not the code of a regex pattern")
+        if not data or data[0] != source:
+            raise ValueError("the code of another pattern")
+        try:
+            pattern = module._regex.compile(*data)
+        except (TypeError, ValueError, OverflowError, RuntimeError, module.error) as error:
+            raise ValueError(f"not the code of a regex pattern: {error}") from None
+        found[source, flags] = pattern
+    return found
+
+
+def compile_all(sources: Sequence[Source]) -> tuple[Any, ...]:
+    """Each of ``sources`` compiled as :func:`compile` does; with the
+    ``regex`` module, their engine's code is kept in the grammar cache
+    (:func:`inputmend.grammar.cache.cached`): compiling takes that module
+    longer than a small file takes to repair."""
+    if not keepable():
+        return tuple(compile(source, flags) for source, flags in sources)
+    from inputmend.grammar import cache
+
+    unique = tuple(dict.fromkeys(sources))
+    parts = [b"regex code", *engine_parts(), repr(unique).encode("utf-8", "surrogatepass")]
+
+    def build() -> dict[Source, Any]:
+        return {(source, flags): compile(source, flags) for source, flags in unique}
+
+    def decode(plain: Any) -> dict[Source, Any]:
+        found = from_plain(plain)
+        if tuple(found) != unique:
+            raise ValueError("the code of other patterns")
+        return found
+
+    compiled = cache.cached(parts, build, to_plain, decode)
+    return tuple(compiled[source] for source in sources)
