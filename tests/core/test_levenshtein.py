@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import sys
+from typing import Any
 
 import pytest
 
@@ -118,3 +120,22 @@ def test_edits_that_undo_each_other_are_compared_whole() -> None:
     periodic = "x" * 40
     cycled = [model.Edit(0, 1, ""), model.Edit(len(periodic), 0, "x")]
     assert model.edited_distance(periodic, cycled, periodic) == 0
+
+
+def test_small_pairs_do_not_import_the_compiled_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    imported: list[bool] = []
+
+    def importing() -> Any:
+        imported.append(True)
+        return compiled
+
+    monkeypatch.delitem(sys.modules, "Levenshtein")
+    monkeypatch.setattr(levenshtein, "_compiled_module", importing)
+    small = ("kitten", "sitting")
+    assert levenshtein.distance(*small) == 3
+    assert levenshtein.editops(*small) == list(map(tuple, compiled.editops(*small)))
+    assert levenshtein.opcodes(*small) == list(map(tuple, compiled.opcodes(*small)))
+    assert not imported
+    large = ("a" * 300, "b" * 300)
+    assert levenshtein.distance(*large) == 300
+    assert imported

@@ -16,6 +16,7 @@ Distances" (2003); Hyyrö, "A Note on Bit-Parallel Alignment Computation" (2004)
 from __future__ import annotations
 
 import functools
+import sys
 from types import ModuleType
 from typing import Literal
 
@@ -35,6 +36,23 @@ def _compiled_module() -> ModuleType | None:
     except ImportError:
         return None
     return Levenshtein
+
+
+SMALL = 1 << 16
+"""Pairs of texts whose lengths multiply to this or less are compared in
+Python while the compiled module is not imported yet: its import (with
+rapidfuzz's compiled modules) costs a process about 10 ms, more than the
+Python versions take for such a pair, and a command on a small file
+compares few pairs.  The answers are the same either way."""
+
+
+def _module_for(a: str, b: str) -> ModuleType | None:
+    """The compiled module for comparing ``a`` with ``b``, None for the
+    Python versions: those without it, and a :data:`SMALL` pair before
+    anything larger (or :func:`compiled`) has imported it."""
+    if len(a) * len(b) <= SMALL and "Levenshtein" not in sys.modules:
+        return None
+    return _compiled_module()
 
 
 def _common_affix(a: str, b: str) -> tuple[int, int]:
@@ -205,7 +223,7 @@ def distance(a: str, b: str) -> int:
     distance about the difference in length) that makes it grow a band from
     there: exact, and for a megabyte with 20,000 edits spread over it 0.4 s
     rather than 25 s."""
-    compiled_module = _compiled_module()
+    compiled_module = _module_for(a, b)
     if compiled_module is None:
         return pure_distance(a, b)
     return int(compiled_module.distance(a, b, score_hint=abs(len(a) - len(b)) + 64))
@@ -213,7 +231,7 @@ def distance(a: str, b: str) -> int:
 
 def editops(a: str, b: str) -> list[Editop]:
     """The edit operations turning ``a`` into ``b`` (see :func:`pure_editops`)."""
-    compiled_module = _compiled_module()
+    compiled_module = _module_for(a, b)
     if compiled_module is None:
         return pure_editops(a, b)
     return [(tag, i, j) for tag, i, j in compiled_module.editops(a, b)]
@@ -221,7 +239,7 @@ def editops(a: str, b: str) -> list[Editop]:
 
 def opcodes(a: str, b: str) -> list[Opcode]:
     """The edit operations turning ``a`` into ``b`` as blocks, ``equal`` ones included."""
-    compiled_module = _compiled_module()
+    compiled_module = _module_for(a, b)
     if compiled_module is None:
         return pure_opcodes(a, b)
     return [(tag, i1, i2, j1, j2) for tag, i1, i2, j1, j2 in compiled_module.opcodes(a, b)]
