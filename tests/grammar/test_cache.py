@@ -172,7 +172,7 @@ def test_an_edited_grammar_gets_a_new_entry(folder: Path, tmp_path: Path) -> Non
     grammar.write_text('start: "b"+\n', encoding="utf-8")
     second = CompiledGrammar.load(str(grammar))
     assert set(first.literals.values()) == {"a"} and set(second.literals.values()) == {"b"}
-    assert len(_entries(folder)) == 2
+    assert len(_entries(folder)) == 4  # each: its analysis and its terminals' first characters
 
 
 @pytest.mark.parametrize("hostile", ["open to all", "group-writable", "another owner"])
@@ -235,12 +235,13 @@ def test_the_cache_can_be_turned_off(folder: Path, monkeypatch: pytest.MonkeyPat
 def test_a_scanner_dfa_from_the_cache_equals_the_built_one(folder: Path) -> None:
     grammar = CompiledGrammar.load("json")
     sources = {scanner.sources for scanner in grammar.scanners.values()}
+    loaded = len(_entries(folder))
     for patterns in sources:
         native.scanner_dfa.cache_clear()
         stored = native.scanner_dfa(patterns)
         native.scanner_dfa.cache_clear()
         assert native.scanner_dfa(patterns) == stored == native.build_dfa(patterns)
-    assert len(_entries(folder)) == 1 + len(sources)
+    assert len(_entries(folder)) == loaded + len(sources)
 
 
 def test_a_stored_dfa_of_the_wrong_shape_is_refused() -> None:
@@ -266,11 +267,12 @@ def test_scanner_regexes_from_the_cache_are_the_compiled_ones(folder: Path, name
     and engine code) the one ``re.compile`` makes."""
     grammar = CompiledGrammar.load(name)
     sources = sorted({scanner.sources for scanner in grammar.scanners.values()})
+    loaded = len(_entries(folder))
     for patterns in sources:
         expected = tuple(re.compile(source, flags) for source, flags in patterns)
         assert lexer.compile_sources(patterns) == expected  # built, then stored
         assert lexer.compile_sources(patterns) == expected  # from the cache
-    assert len(_entries(folder)) == 1 + len(sources)
+    assert len(_entries(folder)) == loaded + len(sources)
 
 
 def test_code_the_engine_refuses_is_built_again(folder: Path) -> None:
@@ -404,3 +406,24 @@ def test_terminal_patterns_from_the_cache_are_the_compiled_ones(folder: Path, na
     assert {t: p.pattern for t, p in grammar.patterns.items()} == {
         t: terminal.source for t, terminal in grammar.terminals.items()
     }
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_first_characters_from_the_cache_are_the_read_ones(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    grammar = CompiledGrammar.load(name)  # read, then stored
+    expected = {
+        t.name: (regex.first_chars(t.source), regex.first_ranges(t.source))
+        for t in grammar.terminals.values()
+    }
+    assert {t.name: (t.first_chars, t.first_ranges) for t in grammar.terminals.values()} == expected
+    compiled._LOADED.clear()
+
+    def no_reading(source: str) -> None:
+        raise AssertionError(f"read {source!r} again")
+
+    monkeypatch.setattr(compiled, "first_chars", no_reading)
+    monkeypatch.setattr(compiled, "first_ranges", no_reading)
+    again = CompiledGrammar.load(name)  # from the cache
+    assert {t.name: (t.first_chars, t.first_ranges) for t in again.terminals.values()} == expected

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,11 +46,16 @@ class Terminal:
     max_width: int
     first_chars: frozenset[str] | None  # what a match can start with (None: anything)
     first_ranges: Ranges | None  # the same as code point ranges (large classes kept)
+    # the patterns of all the grammar's terminals, by name (compiled at once)
+    siblings: Callable[[], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     @functools.cached_property
     def pattern(self) -> Any:
         """:attr:`source` compiled for partial matching
-        (:mod:`inputmend.grammar.patterns`), on first use."""
+        (:mod:`inputmend.grammar.patterns`), on first use: with those of the
+        other terminals of its grammar, whose code the grammar cache keeps."""
+        if self.siblings is not None:
+            return self.siblings()[self.name]
         return patterns.compile(self.source)
 
     @property
@@ -58,6 +63,50 @@ class Terminal:
         """The only text this terminal matches, if it matches just one
         (a string terminal without flags: "if"i also matches "IF")."""
         return None if self.flags else self.literal
+
+
+def _first_characters(
+    sources: tuple[str, ...],
+) -> tuple[tuple[frozenset[str] | None, Ranges | None], ...]:
+    """What a match of each of the terminals' ``sources`` can start with
+    (:func:`~inputmend.grammar.regex.first_chars` and
+    :func:`~inputmend.grammar.regex.first_ranges`), kept in the grammar
+    cache: reading them parses every pattern, which takes longer than
+    loading the rest of a grammar from the cache."""
+
+    def build() -> tuple[tuple[frozenset[str] | None, Ranges | None], ...]:
+        return tuple((first_chars(source), first_ranges(source)) for source in sources)
+
+    def decode(plain: Any) -> tuple[tuple[frozenset[str] | None, Ranges | None], ...]:
+        if type(plain) is not tuple or len(plain) != len(sources):
+            raise ValueError("not the first characters of these terminals")
+        for entry in plain:
+            if type(entry) is not tuple or len(entry) != 2:
+                raise ValueError("not the first characters of a terminal")
+            chars, ranges = entry
+            if chars is not None and not (
+                type(chars) is frozenset and all(type(c) is str and len(c) == 1 for c in chars)
+            ):
+                raise ValueError("not the first characters of a terminal")
+            if ranges is not None and not (
+                type(ranges) is tuple
+                and all(
+                    type(pair) is tuple and len(pair) == 2 and all(type(n) is int for n in pair)
+                    for pair in ranges
+                )
+            ):
+                raise ValueError("not the first characters of a terminal")
+        found: tuple[tuple[frozenset[str] | None, Ranges | None], ...] = plain
+        return found
+
+    if not cache.enabled():
+        return build()
+    parts = [
+        b"first characters",
+        cache.stamp(Path(__file__).with_name("regex.py")),
+        repr(sources).encode("utf-8", "surrogatepass"),
+    ]
+    return cache.cached(parts, build, lambda found: found, decode)
 
 
 LOADED = 16
@@ -82,6 +131,7 @@ class CompiledGrammar:
     def __init__(self, info: registry.GrammarInfo, analysis: Analysis) -> None:
         self.info = info
         self.analysis = analysis
+        firsts = _first_characters(tuple(d.regexp for d in analysis.terminals))
         self.terminals: dict[str, Terminal] = {
             definition.name: Terminal(
                 definition.name,
@@ -89,10 +139,11 @@ class CompiledGrammar:
                 definition.literal,
                 definition.flags,
                 definition.max_width,
-                first_chars(definition.regexp),
-                first_ranges(definition.regexp),
+                chars,
+                ranges,
+                lambda: self.patterns,
             )
-            for definition in analysis.terminals
+            for definition, (chars, ranges) in zip(analysis.terminals, firsts, strict=True)
         }
         self.literals: dict[str, str] = {
             name: t.literal for name, t in self.terminals.items() if t.literal is not None
@@ -152,10 +203,9 @@ class CompiledGrammar:
         cache (:func:`~inputmend.grammar.patterns.compile_all`)."""
         terminals = list(self.terminals.values())
         compiled = patterns.compile_all([(terminal.source, 0) for terminal in terminals])
-        for terminal, pattern in zip(terminals, compiled, strict=True):
-            # the value of its cached property, unless it was compiled before
-            vars(terminal).setdefault("pattern", pattern)
-        return {terminal.name: terminal.pattern for terminal in terminals}
+        return {
+            terminal.name: pattern for terminal, pattern in zip(terminals, compiled, strict=True)
+        }
 
     def hints(self) -> Hints:
         """The repair hints in the file beside the grammar (none without one),
