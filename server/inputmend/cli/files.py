@@ -35,9 +35,7 @@ import errno
 import hashlib
 import os
 import re
-import shutil
 import stat
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -361,6 +359,8 @@ def _sync_folder(folder: Path) -> None:
 
 def _temporary(folder: Path, name: str) -> tuple[BinaryIO, str]:
     """A new, empty temporary file in ``folder``, open for writing and reading."""
+    import tempfile  # only where a file is written: it imports shutil, bz2 and lzma
+
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
     return os.fdopen(handle, "w+b"), temporary
 
@@ -506,6 +506,8 @@ class AtomicFile:
             raise FileChanged(self.path)
 
     def _replace(self, read: FileState | None) -> None:
+        import shutil  # only where a file is written: it imports bz2 and lzma
+
         try:
             info: os.stat_result | None = os.stat(self.target)
         except FileNotFoundError:

@@ -8,19 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inputmend.config.schema import OracleSpec
 from inputmend.core.oracle import Oracle, OracleConfigError
 from inputmend.core.text import UTF8, Encoding
 from inputmend.grammar import registry, semantics
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.oracles.command import CommandOracle, parse_command
 from inputmend.oracles.incremental import IncrementalGrammarOracle
 from inputmend.oracles.loader import LoaderOracle
-from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 from inputmend.oracles.python import PythonOracle
 from inputmend.oracles.watchdog import GuardedGrammar
 from inputmend.oracles.wrappers import AllOf, GuidedOracle
+
+if TYPE_CHECKING:
+    from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
 
 Stop = Callable[[], None]
 """A stop hook (:meth:`inputmend.core.budget.Meter.poll`): called now and then
@@ -44,6 +46,8 @@ def relative_code(spec: OracleSpec) -> str | None:
         if module.endswith(".py") and not Path(module).is_absolute():
             return module
     if spec.command is not None:
+        from inputmend.oracles.command import parse_command  # only for a command
+
         program = parse_command(spec.command)[0]
         if "/" in program and not Path(program).is_absolute():
             return program
@@ -85,6 +89,8 @@ def build_oracle(
                 )
             )
         if spec.command is not None:
+            from inputmend.oracles.command import CommandOracle  # only for a command
+
             parts.append(
                 CommandOracle(
                     spec.command,
@@ -137,6 +143,9 @@ def build_predicate(
 ) -> CommandPredicate | PythonPredicate:
     """The spec's validator as DDSET's predicate, calibrated on ``original``
     (raises ``ValueError`` when ``original`` does not fail)."""
+    # here: only DDSET runs a predicate, and a command's needs subprocess and shutil
+    from inputmend.oracles.predicates import CommandPredicate, PythonPredicate
+
     if spec.command is not None:
         return CommandPredicate(
             spec.command,
