@@ -158,14 +158,19 @@ def keepable() -> bool:
 
 def engine_parts() -> list[bytes]:
     """What the engine's code of a ``regex`` pattern depends on besides the
-    pattern: the module's version and its compiled file (nothing without
-    the module, whose patterns are never kept)."""
+    pattern: the module's version and its compiled file, and this module's
+    code, which makes and reads it (nothing without the module, whose
+    patterns are never kept)."""
     module = _module()
     if module is None:
         return [b"no regex"]
     from inputmend.grammar import cache
 
-    return [module.__version__.encode(), cache.stamp(Path(module._regex.__file__))]
+    return [
+        module.__version__.encode(),
+        cache.stamp(Path(module._regex.__file__)),
+        cache.stamp(Path(__file__)),
+    ]
 
 
 def to_plain(compiled: Mapping[Source, Any]) -> tuple[Any, ...]:
