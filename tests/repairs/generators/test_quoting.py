@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
+import pytest
+
 from inputmend import services
 from inputmend.core.budget import Budget
 from inputmend.core.model import Edit, Repair
 from inputmend.oracles.incremental import IncrementalGrammarOracle
+from inputmend.repairs.context import RepairContext
+from inputmend.repairs.generators import quoting
 from inputmend.repairs.generators.quoting import (
     LINE,
     QUOTING,
@@ -193,3 +199,35 @@ def test_an_item_of_a_list_one_a_line_ends_before_the_separator_that_ends_its_li
     damaged = 'status = [\n  "ci (a, b)",\n  ci (c, d) #1,\n  "ci (e, f)",\n]\n'
     found = texts(proposed(QUOTING, damaged, "toml"))
     assert damaged.replace("ci (c, d) #1", '"ci (c, d) #1"') in found
+
+
+def test_the_separators_are_read_once_for_each_lexer(monkeypatch: pytest.MonkeyPatch) -> None:
+    read: list[str] = []
+    punctuation = quoting._punctuation
+
+    def counted(found: RepairContext) -> str:
+        read.append(found.text)
+        return punctuation(found)
+
+    monkeypatch.setattr(quoting, "_punctuation", counted)
+    monkeypatch.setattr(quoting, "_SEPARATORS", WeakKeyDictionary())
+    first, second = context("key: *draft\n", "yaml"), context("a: 1\nb: *x y\n", "yaml")
+    assert first.guidance.lexer is second.guidance.lexer  # one grammar, one lexer
+    spans = value_spans(first, first.text.index("*"))
+    assert value_spans(second, second.text.index("*")) and read == [first.text]
+    assert value_spans(first, first.text.index("*")) == spans
+
+
+def test_only_the_nearest_spans_are_tested_as_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    tested: list[str] = []
+    value_like = quoting._value_like
+
+    def counted(found: RepairContext, body: str) -> bool:
+        tested.append(body)
+        return value_like(found, body)
+
+    monkeypatch.setattr(quoting, "_value_like", counted)
+    line = "key: " + " ".join(f"*v{i}" for i in range(200)) + "\n"
+    spans = value_spans(context(line, "yaml"), len(line) - 1)
+    assert len(spans) == SPANS
+    assert len(tested) < 2 * SPANS  # of about three spans for each of the 200 words

@@ -41,6 +41,7 @@ from __future__ import annotations
 import bisect
 import re
 import string
+import weakref
 from collections.abc import Iterator
 
 from inputmend.core.budget import Budget, RunStats
@@ -48,8 +49,8 @@ from inputmend.core.model import Edit, Repair, apply_edits
 from inputmend.core.oracle import Oracle
 from inputmend.core.text import line_at
 from inputmend.grammar.compiled import CompiledGrammar
-from inputmend.grammar.syntax import Brackets
-from inputmend.grammar.tolerant import Role
+from inputmend.grammar.syntax import Brackets, SyntaxRoles
+from inputmend.grammar.tolerant import Role, TolerantLexer
 from inputmend.oracles.wrappers import metered
 from inputmend.repairs.context import RepairContext
 from inputmend.repairs.generators.base import NOTHING, Candidates, Generator, verified
@@ -84,10 +85,11 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
     """The spans that may be a value that needs quotes (see the module
     documentation), those that start nearest to ``error`` first."""
     text = context.text
-    spans: set[tuple[int, int]] = set()
-    # what depends on the grammar alone, once
-    closers, punctuation = _separators(context), _punctuation(context)
-    items = _item_separators(context, punctuation)
+    # each span that may be a value, with what decides whether it is one
+    # (tested below nearest first, only until SPANS are found): the starts
+    # of the line it begins from, and whether it starts inside brackets
+    pending: dict[tuple[int, int], tuple[list[int], int, bool]] = {}
+    closers, punctuation, items = _grammar_separators(context)
     for start, end in failing_lines(text, error):
         if end - start > LINE:
             continue
@@ -103,7 +105,6 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
         # after it as one token: YAML's ``- &x`` as a plain scalar)
         starts = {content, *(after for _, after in structure)}
         starts.update(found.end() for found in _BLANKS.finditer(text, content, end))
-        starts = {first for first in starts if not _structure_word(context, first, end)}
         ends = {_trim_blanks(text, content, end)}  # where the rest of the line ends
         for lexeme in lexemes:
             if lexeme.role is Role.LAYOUT and lexeme.start < lexeme.end <= end:
@@ -140,8 +141,12 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
         # the stops and absorbed punctuation that stand apart, in order (for
         # the first of them after each start, below)
         apart_stops = sorted(at for at in {*stops, *absorbed} if not _inside(text, at))
-        for first in starts:
-            first = _skip_blanks(text, first, end)
+        # a start that is a structure word is no value's start; a start
+        # after blanks begins where they end
+        sources: dict[int, list[int]] = {}
+        for source in sorted(starts):
+            sources.setdefault(_skip_blanks(text, source, end), []).append(source)
+        for first, raw in sources.items():
             # a value up to the rest of the line may hold structure (``a: b``),
             # one that ends at a structure token or a closer holds none
             candidates = {(first, last) for last in ends}
@@ -169,14 +174,23 @@ def value_spans(context: RepairContext, error: int) -> list[tuple[int, int]]:
             # list written one a line: `ci (stable, macos) #1,`)
             if last_stop is not None and last_stop > first:
                 candidates.add((first, _trim_blanks(text, first, last_stop)))
-            spans.update(
-                (first, last)
-                for first, last in candidates
-                if last > first
-                and _value_like(context, text[first:last])
-                and not (inside and _holds_item_separator(text[first:last], items))
+            pending.update(
+                ((first, last), (raw, end, inside)) for first, last in candidates if last > first
             )
-    return sorted(spans, key=lambda span: (abs(span[0] - error), span))[:SPANS]
+    spans: list[tuple[int, int]] = []
+    opening: dict[int, bool] = {}  # whether a value may start at each first
+    for first, last in sorted(pending, key=lambda span: (abs(span[0] - error), span)):
+        raw, end, inside = pending[first, last]
+        body = text[first:last]
+        if not _value_like(context, body) or (inside and _holds_item_separator(body, items)):
+            continue
+        if first not in opening:
+            opening[first] = not all(_structure_word(context, at, end) for at in raw)
+        if opening[first]:
+            spans.append((first, last))
+            if len(spans) == SPANS:
+                break
+    return spans
 
 
 _BLANKS = re.compile(r"[ \t]+")
@@ -203,6 +217,30 @@ def _inside(text: str, position: int) -> bool:
     before = text[position - 1 : position]
     after = text[position + 1 : position + 2]
     return bool(before.strip()) and bool(after.strip())
+
+
+_SEPARATORS: weakref.WeakKeyDictionary[
+    TolerantLexer, tuple[CompiledGrammar | None, SyntaxRoles, tuple[str, str, str]]
+] = weakref.WeakKeyDictionary()
+"""Each lexer's :func:`_grammar_separators`, with the grammar and syntax
+roles they were read from."""
+
+
+def _grammar_separators(context: RepairContext) -> tuple[str, str, str]:
+    """The grammar's closers (:func:`_separators`), its one-character
+    structure (:func:`_punctuation`) and its separators of items
+    (:func:`_item_separators`): they depend on the grammar alone, and
+    reading the punctuation lexes each character, so they are read once
+    for each lexer (a record of a few hundred bytes costs less to look
+    at than that)."""
+    lexer, grammar, syntax = context.guidance.lexer, context.grammar, context.syntax
+    known = _SEPARATORS.get(lexer)
+    if known is not None and known[0] is grammar and known[1] is syntax:
+        return known[2]
+    punctuation = _punctuation(context)
+    found = (_separators(context), punctuation, _item_separators(context, punctuation))
+    _SEPARATORS[lexer] = (grammar, syntax, found)
+    return found
 
 
 def _separators(context: RepairContext) -> str:
