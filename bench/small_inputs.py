@@ -24,7 +24,13 @@ repairs of the middle half of the cases by CPU time follow (cProfile, own
 time, then the engine's functions by the time spent in them and in what they
 call): the goal is a median, and the slowest quarter (the searches of the
 few inputs nothing cheaper repairs) would otherwise hide where a median
-repair's time goes.
+repair's time goes.  Then the same repairs' stages, measured without the
+profiler: the CPU time of each generator (deciding whether it is wanted, and
+running), how often it ran and found nothing, and how much of it ran after a
+repair :func:`~inputmend.repairs.pipeline.settled` the request (only the
+generators that break ties still run then); the rest of a repair is its
+setup, the judging of settled repairs, the checks by the whole oracle, the
+ranking and the polish.
 
     .venv/bin/python bench/small_inputs.py [--cases 300] [--max-bytes 300] [--seed 0]
 """
@@ -43,8 +49,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -268,6 +275,7 @@ def main() -> None:
         for line in listing[start:]:
             print(line.replace(str(REPO) + "/", ""))
         print("```")
+    print_stages(middle)
 
 
 _ENGINE = r"inputmend/(repairs|algorithms)/"
@@ -283,6 +291,145 @@ def middle_half(repairer: Repairer, cases: list[Case]) -> list[Case]:
     by_time = sorted(range(len(cases)), key=lambda index: cpu[index])
     kept = set(by_time[len(cases) // 4 : len(cases) - len(cases) // 4])
     return [case for index, case in enumerate(cases) if index in kept]
+
+
+@dataclass
+class Stage:
+    """One generator's part of the repairs measured by :func:`stages`."""
+
+    cpu: float = 0.0
+    """Seconds: deciding whether it is wanted, and running it."""
+    runs: int = 0
+    empty: int = 0
+    """Runs that found nothing."""
+    after: float = 0.0
+    """Seconds spent after a repair settled the request."""
+
+
+@dataclass
+class Stages:
+    """Where record mode's repairs of some cases spend their CPU time."""
+
+    cases: int
+    total: float = 0.0
+    generators: dict[str, Stage] = field(default_factory=dict)
+    settled_by: Counter[str] = field(default_factory=Counter)
+    """How many cases a repair of each generator settled first."""
+
+
+def stages(cases: list[Case]) -> Stages:
+    """The generators' CPU time in record mode's repairs of ``cases`` (the
+    repair pipeline's, with the arguments record mode gives it), each case
+    repaired twice: once timed, and once, untimed, to find the first
+    generator whose repair settles it (its judgement and check by the whole
+    oracle would otherwise count in the timed run's stages)."""
+    from inputmend.config import defaults
+    from inputmend.core.budget import Budget
+    from inputmend.records.oracles import record_oracle
+    from inputmend.records.process import RecordSettings
+    from inputmend.repairs import pipeline
+    from inputmend.repairs.context import RepairContext, verify
+    from inputmend.repairs.generators import Candidates, Generator
+    from inputmend.services import REPAIR_ALGORITHMS
+
+    settings = RecordSettings()
+    algorithm = REPAIR_ALGORITHMS[settings.algorithm]
+    oracle, _ = record_oracle("lines", None)
+    budget = Budget(timeout_s=settings.timeout_s, max_tests=settings.max_tests)
+    Event = tuple[str, float, int | None]  # generator, seconds, found (None: not wanted)
+    events: list[Event] = []
+    settling: list[str] = []  # the first generator with a settled repair
+
+    def timed(generator: Generator, *, classify: bool) -> Generator:
+        def wanted(context: RepairContext, found: tuple[Any, ...]) -> bool:
+            started = time.process_time()
+            verdict = generator.wanted(context, found)
+            if not verdict:
+                events.append((generator.name, time.process_time() - started, None))
+            return verdict
+
+        def run(context: RepairContext, found: tuple[Any, ...], share: Budget) -> Candidates:
+            started = time.process_time()
+            candidates = generator.run(context, found, share)
+            events.append((generator.name, time.process_time() - started, len(candidates.repairs)))
+            if (
+                classify
+                and not settling
+                and any(
+                    r.valid and pipeline.settled(context, r) and verify(context.oracle, r.text)
+                    for r in candidates.repairs
+                )
+            ):
+                settling.append(generator.name)
+            return candidates
+
+        return replace(generator, wanted=wanted, run=run)
+
+    def repair(text: str, *, classify: bool) -> None:
+        pipeline.run(
+            text,
+            oracle,
+            [timed(generator, classify=classify) for generator in algorithm.generators],
+            budget=budget,
+            top=defaults.TOP_REPAIRS,
+            max_loss=settings.loss,
+            fit_to_oracle=algorithm.fit_to_oracle,
+        )
+
+    found = Stages(len(cases))
+    repair(cases[0].damaged, classify=False)  # what is built once per process
+    for case in cases:
+        events.clear()
+        settling.clear()
+        started = time.process_time()
+        repair(case.damaged, classify=False)
+        found.total += time.process_time() - started
+        timed_events = list(events)
+        events.clear()
+        repair(case.damaged, classify=True)
+        order = [name for name, _, _ in events]
+        settled_at = order.index(settling[0]) if settling else len(order)
+        after = set(order[settled_at + 1 :]) if settling else set()
+        if settling:
+            found.settled_by[settling[0]] += 1
+        for name, seconds, repairs in timed_events:
+            stage = found.generators.setdefault(name, Stage())
+            stage.cpu += seconds
+            stage.runs += repairs is not None
+            stage.empty += repairs == 0
+            if name in after:
+                stage.after += seconds
+    return found
+
+
+def print_stages(cases: list[Case]) -> None:
+    """The table of :func:`stages` for ``cases``."""
+    found = stages(cases)
+    count = found.cases
+
+    def per_case(seconds: float) -> str:
+        return f"{1000 * seconds / count:.3f} ms"
+
+    print(
+        f"\nRecord mode's stages in the same {count} repairs, without the profiler "
+        f"(CPU per case, {per_case(found.total)} in all):\n"
+    )
+    print("| generator | CPU per case | runs | runs that found nothing | after a settled repair |")
+    print("|---|---|---|---|---|")
+    spent = 0.0
+    for name, stage in sorted(found.generators.items(), key=lambda item: -item[1].cpu):
+        spent += stage.cpu
+        print(
+            f"| {name} | {per_case(stage.cpu)} | {stage.runs} | {stage.empty} "
+            f"| {per_case(stage.after)} |"
+        )
+    print(
+        f"| setup, judging settled repairs, checks, ranking, polish | "
+        f"{per_case(found.total - spent)} | | | |"
+    )
+    settled = sum(found.settled_by.values())
+    by = ", ".join(f"{name} {number}" for name, number in found.settled_by.most_common())
+    print(f"\nA repair settled {settled} of the {count} cases (first found by: {by}).")
 
 
 if __name__ == "__main__":
