@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from itertools import pairwise
 
 import pytest
@@ -262,3 +263,84 @@ def test_cost_is_zero_without_edits_and_long_texts_are_sampled() -> None:
     sampled = StyleModel.around(long_text, [edit])
     assert sampled.size < len(long_text)
     assert sampled.cost(long_text, long_text + ")", [edit]) > 0
+
+
+def test_the_least_style_cost_is_at_most_the_cost() -> None:
+    rng = random.Random(7)
+    text = '{"name": "Ada", "tags": ["a", "b"], "age": 36}\n' * 3
+    model = StyleModel(text)
+    for _ in range(300):
+        edits = sorted(
+            (
+                Edit(offset, rng.choice([0, 0, 1, 2]), rng.choice(["", '"', "}", ",", "xx", "]]"]))
+                for offset in rng.sample(range(len(text) - 2), rng.randint(1, 3))
+            ),
+            key=lambda e: e.offset,
+        )
+        if any(a.end > b.offset for a, b in pairwise(edits)):
+            continue
+        repaired = apply_edits(text, edits)
+        assert model.least_cost(text, edits) <= model.cost(text, repaired, edits)
+
+
+def _counting(agreement: Callable[[str], int], counts: Counter[str]) -> Callable[[str], int]:
+    """``agreement``, counting the texts it reads in ``counts``."""
+
+    def layout(text: str) -> int:
+        counts[text] += 1
+        return agreement(text)
+
+    return layout
+
+
+def test_the_best_repairs_alone_are_the_whole_rankings_first() -> None:
+    """Ranking only the best ``top`` reads the layout and style of a repair
+    only where it may be among them, and gives the whole ranking's first
+    ``top``, each with the same features and score."""
+    from inputmend import services
+    from inputmend.algorithms.features import bundled_weights
+    from inputmend.algorithms.layout_window import windowed_agreement
+    from inputmend.config.schema import OracleSpec
+    from inputmend.grammar.syntax import syntax_of
+    from inputmend.oracles.factory import build_oracle
+
+    oracle = build_oracle(OracleSpec(grammar="json"))
+    grammar = CompiledGrammar.load("json")
+    lexer = _lexer("json")
+    brackets = syntax_of(grammar).brackets
+    weights = bundled_weights().of("json")
+    assert brackets is not None
+    rng = random.Random(3)
+    records = [
+        '{"id": 7, "name": "Ada Lovelace", "tags": ["math", "poetry"], "active": true}',
+        '{"event": "login", "user": {"id": 12, "roles": ["admin"]}, "ok": false}',
+        '[{"x": 1.5, "y": -2}, {"x": 3, "y": 4}, {"label": "origin"}]',
+    ]
+    compared = 0
+    read = {True: 0, False: 0}
+    for _ in range(12):
+        record = rng.choice(records)
+        at = rng.randrange(len(record))
+        damaged = record[:at] + rng.choice(["", '"', ",", "}", "x"]) + record[at + 1 :]
+        found = services.repair(damaged, oracle, top=10).repairs
+        if len(found) < 3:
+            continue
+        for top in (1, 2):
+            firsts = {}
+            for only_top in (True, False):
+                agreement = windowed_agreement(damaged, found, brackets)
+                layouts = Counter[str]()
+                firsts[only_top] = scored(
+                    damaged,
+                    found,
+                    top,
+                    lexer=lexer,
+                    layout=_counting(agreement, layouts),
+                    weights=weights,
+                    only_top=only_top,
+                )
+                read[only_top] += layouts.total()
+            assert firsts[True] == firsts[False][:top]
+            compared += 1
+    assert compared >= 6
+    assert read[True] < read[False]

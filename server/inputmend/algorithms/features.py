@@ -439,6 +439,18 @@ class Weights:
                 total += weight * value
         return total
 
+    def bounds_read(self) -> bool:
+        """Does a repair weigh at least as little with its ``layout`` counted
+        0 (layout scores are at most 0), its ``style`` at a lower bound and
+        its ``convention`` 0 (its costs are at least 0) as with them read?
+        So when ``layout`` weighs at most 0 and ``style`` and ``convention``
+        at least 0, as fitted weights do (a better layout agreement, a more
+        natural text, a more usual end tag score lower): the ranking then
+        reads them only for the repairs that may come first
+        (:func:`~inputmend.algorithms.ranking.scored`)."""
+        weight = dict(zip(NAMES, self.values, strict=True))
+        return weight["layout"] <= 0 <= min(weight["style"], weight["convention"])
+
     def as_dict(self) -> dict[str, float]:
         return dict(zip(NAMES, self.values, strict=True))
 

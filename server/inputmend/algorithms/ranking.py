@@ -41,7 +41,7 @@ from inputmend.algorithms.features import (
 from inputmend.algorithms.hints import ALGORITHM as HINTED
 from inputmend.algorithms.judgement import Judge, Judgement, TokenStart
 from inputmend.algorithms.redecode import reread
-from inputmend.core.conflicts import resolution_of
+from inputmend.core.conflicts import Resolution, resolution_of
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit, significant
 from inputmend.core.model import Edit, Repair
 from inputmend.grammar.tolerant import GenericLexer, TolerantLexer
@@ -133,6 +133,21 @@ class StyleModel:
             shift += grown
         return change
 
+    def least_cost(self, original: str, edits: Sequence[Edit]) -> float:
+        """At most :meth:`cost` of any repair of ``original`` by ``edits``,
+        known without reading what it inserts: the text after an edited
+        stretch is at least unsurprising (no surprise is below 0), and the
+        stretch before at most as surprising as a character can be here.  A
+        character's probability is at least 0.3 times 0.3 (the weights of the
+        lower orders, twice) its unigram probability, which is at least one
+        over the model's size and alphabet; a nat more per character covers
+        the rounding of the sums."""
+        most = -math.log(0.09 / (self.size + self.alphabet)) + 1.0
+        before = 0
+        for group in _clusters(edits):
+            before += min(len(original), group[-1].end + ORDER - 1) - group[0].offset
+        return -(before * most + 1.0)
+
 
 def _clusters(edits: Sequence[Edit]) -> list[list[Edit]]:
     """Edits close enough to share a scored stretch, in order."""
@@ -187,6 +202,7 @@ def scored(
     stop: Callable[[], None] | None = None,
     weights: Weights | None = None,
     rejects: Callable[[str], bool] | None = None,
+    only_top: bool = False,
 ) -> tuple[Scored, ...]:
     """Every distinct repair of ``original`` (the first of equal texts),
     best first, with its features and score under ``weights`` (the bundled
@@ -194,7 +210,12 @@ def scored(
     reject a text?  It is asked about the best repairs by the other features,
     and again after they move, until the first ``top`` have all been asked
     (the others count as accepted: its verdict is a feature of the top only).
-    See :func:`rank` for the other arguments."""
+    With ``only_top``, only the first ``top`` of them, the same as the whole
+    ranking's, each with the same features and score; the layout and style
+    of the others are not worked out where they cannot be among them (see
+    :func:`_first`; ``layout`` scores at most 0 then, as
+    :func:`~inputmend.algorithms.layout.layout_agreement` does).  See
+    :func:`rank` for the other arguments."""
     unique: dict[str, Repair] = {}
     hinted_texts: set[str] = set()  # a text the hints proposed, whoever found it first
     for repair in repairs:
@@ -221,48 +242,131 @@ def scored(
         else None
     )
     conventions = Conventions(original) if model is not None and may_write_tags(original) else None
-    found: list[Scored] = []
-    for repair in candidates:
-        judgement = kept_rereads(original, repair, judge(repair))
-        lost = loss(judgement)
-        chosen = repair.algorithm == RESOLVED and resolution_of(original, repair.text)
-        if chosen:  # every character it removes is a marker or a version left out:
-            # the versions are alternatives, and leaving one out is the choice the
-            # title names, neither data lost nor an edit (only the markers are)
-            removed = judgement.removed + chosen.left_out
-            judgement = replace(
-                judgement, data_lost=0, structure_lost=0, dropped=0, removed=removed
+    bases: dict[int, Features] = {}  # without layout, style and convention
+
+    def base(index: int) -> Features:
+        """The features of candidate ``index``, its layout, style and convention 0."""
+        if index not in bases:
+            marked, judgement, chosen = judged[index]
+            bases[index] = features_of(
+                original,
+                marked,
+                judgement,
+                lossy=marked.lossy,
+                resolved=chosen is not None,
+                conflict_choice=0 if chosen is None else chosen.choice,
+                hinted=candidates[index].text in hinted_texts,
             )
-        lossy = not chosen and not limit.allows(lost, available)
-        marked = replace(repair, data_lost=lost, tokens_kept=judgement.tokens_kept, lossy=lossy)
-        features = features_of(
-            original,
-            marked,
-            judgement,
-            lossy=lossy,
-            resolved=bool(chosen),
-            conflict_choice=chosen.choice if chosen else 0,
-            hinted=repair.text in hinted_texts,
-            layout=layout(repair.text) if layout is not None and model is not None else 0,
-            style=model.cost(original, repair.text, repair.edits) if model is not None else 0.0,
-            convention=(
-                conventions.cost(repair.text, repair.edits) if conventions is not None else 0.0
-            ),
-        )
-        found.append(Scored(marked, features, weights.score(features)))
+        return bases[index]
+
+    def exact(index: int) -> Scored:
+        """Candidate ``index`` with its features and score."""
+        found = base(index)
+        if model is not None:  # layout and style compare repairs: one alone is not read
+            text, edits = candidates[index].text, candidates[index].edits
+            found = replace(
+                found,
+                layout=0 if layout is None else layout(text),
+                style=math.floor(model.cost(original, text, edits)),
+                convention=0 if conventions is None else math.floor(conventions.cost(text, edits)),
+            )
+        return Scored(judged[index][0], found, weights.score(found))
+
+    judged = [_judged(original, repair, judge, limit, available) for repair in candidates]
+    if only_top and model is not None and weights.bounds_read():
+        least = [
+            replace(base(i), style=math.floor(model.least_cost(original, repair.edits)))
+            for i, repair in enumerate(candidates)
+        ]
+        return _first(candidates, top, weights, exact, least, rejects)
+    found = [exact(index) for index in range(len(candidates))]
     order = _ordered(found)
     if rejects is not None:
         asked: set[int] = set()
         while unasked := [i for i in order[:top] if i not in asked]:
             for index in unasked:
                 asked.add(index)
-                if rejects(found[index].repair.text):
-                    features = replace(found[index].features, loader_rejects=1)
-                    found[index] = replace(
-                        found[index], features=features, score=weights.score(features)
-                    )
+                found[index] = _asked(found[index], rejects, weights)
             order = _ordered(found)
-    return tuple(found[index] for index in order)
+    chosen = order[:top] if only_top else order
+    return tuple(found[index] for index in chosen)
+
+
+def _judged(
+    original: str, repair: Repair, judge: Judge, limit: LossLimit, available: int
+) -> tuple[Repair, Judgement, Resolution | None]:
+    """``repair`` marked with what it does to the data, its judgement and
+    the resolution of merge conflicts it is (None: none)."""
+    judgement = kept_rereads(original, repair, judge(repair))
+    lost = loss(judgement)
+    chosen = resolution_of(original, repair.text) if repair.algorithm == RESOLVED else None
+    if chosen:  # every character it removes is a marker or a version left out:
+        # the versions are alternatives, and leaving one out is the choice the
+        # title names, neither data lost nor an edit (only the markers are)
+        removed = judgement.removed + chosen.left_out
+        judgement = replace(judgement, data_lost=0, structure_lost=0, dropped=0, removed=removed)
+    lossy = not chosen and not limit.allows(lost, available)
+    marked = replace(repair, data_lost=lost, tokens_kept=judgement.tokens_kept, lossy=lossy)
+    return marked, judgement, chosen or None
+
+
+def _asked(found: Scored, rejects: Callable[[str], bool], weights: Weights) -> Scored:
+    """``found`` with the loader's verdict on its text."""
+    if not rejects(found.repair.text):
+        return found
+    features = replace(found.features, loader_rejects=1)
+    return replace(found, features=features, score=weights.score(features))
+
+
+def _first(
+    candidates: Sequence[Repair],
+    top: int,
+    weights: Weights,
+    exact: Callable[[int], Scored],
+    least: Sequence[Features],
+    rejects: Callable[[str], bool] | None,
+) -> tuple[Scored, ...]:
+    """The first ``top`` of ``candidates`` as :func:`scored` orders them
+    all (``exact``: a candidate's features and score, its layout and style
+    read; ``least``: each one's features unread), reading the layout and
+    style of a candidate only where it may be among them.
+
+    Why that is the same: unread, a candidate's layout and convention
+    count 0 and its style its least (:meth:`StyleModel.least_cost`).
+    Layout scores are at most 0 and weigh at most 0, convention costs are
+    at least 0, and the style and the convention weigh at least 0
+    (:meth:`~inputmend.algorithms.features.Weights.bounds_read`), so each
+    weighs at least as little unread as read; the score is summed in one
+    order, and a rounded sum never falls when a term grows, so the unread
+    score is at most the read one.  The candidates are ordered by
+    :func:`order_key`, each unread by its unread score: a candidate whose
+    key is above the ``top`` best is above them read too (its edits and
+    place are the same).  So once the first ``top`` by that order are all
+    read, they are the first ``top`` of the whole ranking.  The loader is
+    then asked about them as :func:`scored` asks, and a verdict that
+    moves one down lets the next ones in, read in turn: the same repairs
+    are asked in the same order, and the same first ``top`` are left."""
+    found: dict[int, Scored] = {}  # read, with the loader's verdict once asked
+    unread = [weights.score(features) for features in least]
+    asked: set[int] = set()
+
+    def key(index: int) -> tuple[float, int, int]:
+        score = found[index].score if index in found else unread[index]
+        return order_key(score, len(candidates[index].edits), index)
+
+    while True:
+        order = sorted(range(len(candidates)), key=key)[:top]
+        reading = [index for index in order if index not in found]
+        for index in reading:
+            found[index] = exact(index)
+        if reading:
+            continue
+        unasked = [index for index in order if index not in asked] if rejects else []
+        if not unasked or rejects is None:
+            return tuple(found[index] for index in order)
+        for index in unasked:
+            asked.add(index)
+            found[index] = _asked(found[index], rejects, weights)
 
 
 def _ordered(found: Sequence[Scored]) -> list[int]:

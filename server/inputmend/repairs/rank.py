@@ -61,8 +61,9 @@ def rank_in(
         max_loss,
         notes,
         context.judge,
+        only_top=True,
     )
-    return tuple(s.repair for s in found[:top])
+    return tuple(s.repair for s in found)
 
 
 def scored_in(
@@ -75,6 +76,8 @@ def scored_in(
     max_loss: LossLimit,
     notes: list[str],
     judge: Judge | None = None,
+    *,
+    only_top: bool = False,
 ) -> tuple[Scored, ...]:
     """Every repair, best first, with its features and score: read with the
     guide grammar (``locator``'s) and its hints (``guide``) when there is
@@ -83,7 +86,9 @@ def scored_in(
     table declared twice, by ``tomllib``: ``[[servers]`` after a
     ``[[servers]]`` is closed, not made a table of the same name); weighed
     by the weights for the guide grammar (``judge``: one made for the text
-    before, see :func:`~inputmend.repairs.context.context_of`)."""
+    before, see :func:`~inputmend.repairs.context.context_of`).  With
+    ``only_top``, only the best ``top`` (see
+    :func:`~inputmend.algorithms.ranking.scored`)."""
     if guide.problem is not None:
         notes.append(guide.problem)
     repairs = list(repairs)
@@ -103,6 +108,7 @@ def scored_in(
         judge=judge,
         weights=bundled_weights().of(fmt),
         rejects=loader_rejects(locator),
+        only_top=only_top,
     )
 
 
