@@ -171,19 +171,32 @@ class RecordProcessor:
 
     def _repair(self, text: str, line: int, ending: str, feedback: Feedback) -> RecordResult:
         """The record repaired within its budget; one whose search reached the
-        time cap says so (its answer may differ from run to run)."""
+        time cap says so (its answer may differ from run to run).  A record
+        takes the best repair that loses no more than allowed (see
+        :meth:`_repaired`): the best alone is ranked, and only when it loses
+        more are the next ones too (one that loses less may rank below it,
+        where it does more harm otherwise: the format's loader rejects it),
+        so the ranking reads the others only as far as they may be best
+        (see :func:`~inputmend.algorithms.ranking.scored`)."""
         # the repair pipeline is imported at the first invalid record: a run
         # over valid records (``check --records``) needs none of it
         from inputmend import services
 
         settings = self.settings
-        result = services.repair(
-            text,
-            self.oracle,
-            algorithm=settings.algorithm,
-            budget=self.budget,
-            max_loss=settings.loss,
-        )
+
+        def repaired(top: int) -> RepairResult:
+            return services.repair(
+                text,
+                self.oracle,
+                algorithm=settings.algorithm,
+                budget=self.budget,
+                max_loss=settings.loss,
+                top=top,
+            )
+
+        result = repaired(1)
+        if result.repairs and result.repairs[0].lossy and not settings.allow_loss:
+            result = repaired(defaults.TOP_REPAIRS)
         found = self._repaired(text, line, ending, feedback, result)
         return replace(found, capped=True) if result.stats.time_capped else found
 
