@@ -276,6 +276,12 @@ def main() -> None:
             print(line.replace(str(REPO) + "/", ""))
         print("```")
     print_stages(middle)
+    alone = ranked_alone(cases)
+    print(
+        f"\nRecord mode ranks its best repair alone: in the {alone.rankings} rankings of more "
+        f"than one repair, the whole ranking's first in {alone.same}; layout scores read "
+        f"{alone.read}, against {alone.read_all} when all are ranked."
+    )
 
 
 _ENGINE = r"inputmend/(repairs|algorithms)/"
@@ -430,6 +436,68 @@ def print_stages(cases: list[Case]) -> None:
     settled = sum(found.settled_by.values())
     by = ", ".join(f"{name} {number}" for name, number in found.settled_by.most_common())
     print(f"\nA repair settled {settled} of the {count} cases (first found by: {by}).")
+
+
+@dataclass
+class Alone:
+    """Record mode's rankings of its best repair alone, against all of them."""
+
+    rankings: int = 0
+    """Rankings of more than one repair."""
+    same: int = 0
+    """Of them, those whose best is the whole ranking's first, with the same
+    features and score."""
+    read: int = 0
+    """Layout scores read for the best alone."""
+    read_all: int = 0
+    """Layout scores read when all are ranked."""
+
+
+def ranked_alone(cases: list[Case]) -> Alone:
+    """Record mode's repairs of ``cases``: each ranking of the best repair
+    alone (:func:`~inputmend.algorithms.ranking.scored` with ``only_top``)
+    ranked again whole, untimed, to check that its best is the whole
+    ranking's first, and how many layout scores each reads (the ranking of
+    the best alone reads a repair's layout and style only where it may be
+    best)."""
+    from inputmend.repairs import rank
+
+    found = Alone()
+    whole = rank.scored
+
+    def counted(layout: Callable[[str], int] | None, counts: list[int]) -> Any:
+        if layout is None:
+            return None
+
+        def read(text: str) -> int:
+            counts[0] += 1
+            return layout(text)
+
+        return read
+
+    def checked(original: str, repairs: Any, top: int, **options: Any) -> Any:
+        repairs = list(repairs)
+        if not options.get("only_top") or len({r.text for r in repairs}) <= 1:
+            return whole(original, repairs, top, **options)
+        layout = options.pop("layout", None)
+        alone, every = [0], [0]
+        best = whole(original, repairs, top, layout=counted(layout, alone), **options)
+        options["only_top"] = False
+        first = whole(original, repairs, top, layout=counted(layout, every), **options)[:top]
+        found.rankings += 1
+        found.same += best == first
+        found.read += alone[0]
+        found.read_all += every[0]
+        return best
+
+    repairer = record_repair()
+    rank.scored = checked
+    try:
+        for case in cases:
+            repairer(case.damaged)
+    finally:
+        rank.scored = whole
+    return found
 
 
 if __name__ == "__main__":
