@@ -4,7 +4,9 @@ incorrect input a rest dropped only where the loss rule would not call it lost."
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
+from inputmend.algorithms.judgement import Judge
 from inputmend.core.model import apply_edits
 from inputmend.grammar.tolerant import Lexeme, TolerantLexer
 from inputmend.repairs.generators.completion import COMPLETION, LEX_STEP, droppable
@@ -70,7 +72,10 @@ def test_a_long_rest_is_read_only_until_it_is_over_the_limit() -> None:
     text = '{"list": [1, 2}, "items": [' + items + "]}"
     found = context(text, "json")
     counting = _Counting(found.guidance.lexer)
-    counted = replace(found, guidance=replace(found.guidance, lexer=counting))
+    lexer = cast(TolerantLexer, counting)
+    # completion reads the input's rest through the judge's lexing of it
+    guidance = replace(found.guidance, lexer=lexer)
+    counted = replace(found, guidance=guidance, judge=Judge(text, lexer))
     assert not droppable(counted, text, text.index("}"))
     assert 0 < counting.asked <= 2 * LEX_STEP  # not the 100 KB after it
 

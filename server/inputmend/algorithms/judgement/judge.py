@@ -10,6 +10,7 @@ swallows the rest).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 
@@ -72,6 +73,7 @@ class Judge(InputQueries):
         self._lexed: dict[tuple[int, int], tuple[Lexeme, ...]] = {}  # see :meth:`_lex_input`
         self._opened: dict[int, int] = {}  # see :meth:`_start_of`
         self._run_on: tuple[tuple[int, int], ...] | None = None  # see :meth:`run_on_comments`
+        self._pass: tuple[list[Lexeme], list[int]] | None = None  # see :meth:`lexemes_in`
 
     def _start_of(self, offset: int, *, by: int | None = None) -> int:
         """Where the window of an edit at ``offset`` starts; with ``by``, the
@@ -158,6 +160,29 @@ class Judge(InputQueries):
             self._lexed[start, end] = lexed
         return self._with_wrappers(list(lexed), start, end, window), end
 
+    def lexemes_in(self, start: int, end: int) -> list[Lexeme]:
+        """The input's lexemes in ``[start, end)`` (foreign tokens too), as
+        lexing from ``start`` reads them.  A short input on one line (a
+        record, an answer of a model) is lexed once, whole, the first time
+        it is asked, and each stretch is taken from that pass: every window
+        of its repairs is the line, and completion reads its rest before
+        (:func:`~inputmend.repairs.generators.completion.droppable`).  A
+        lexer without context reads from a place where one pass stood (the
+        start, the end of a lexeme, a blank between two) what that pass read
+        from there: its lexemes only append to what was read before.  A
+        stretch that starts inside a lexeme of the pass is lexed itself."""
+        text = self.original
+        if len(text) > LOOKAROUND or "\n" in text or self.lexer.hints.contextual:
+            return self.lexer.lex(text, start, end)
+        if self._pass is None:
+            lexemes = self.lexer.lex(text, 0, len(text))
+            self._pass = (lexemes, [lexeme.start for lexeme in lexemes])
+        lexemes, starts = self._pass
+        first = bisect.bisect_left(starts, start)
+        if first and lexemes[first - 1].end > start:  # inside the lexeme before
+            return self.lexer.lex(text, start, end)
+        return lexemes[first : bisect.bisect_left(starts, end, first)]
+
     def _lex_stretch(self, start: int, end: int) -> tuple[list[Lexeme], int]:
         """The input's lexemes in ``[start, end)``, read :data:`LEX_STEP`
         characters at a time, the stop hook asked before each piece after the
@@ -167,7 +192,7 @@ class Judge(InputQueries):
         pass, so the pieces read what one pass reads; a contextual lexer's
         context is the tokens before, so its stretch is lexed in one piece."""
         if self.lexer.hints.contextual or end - start <= LEX_STEP:
-            return self.lexer.lex(self.original, start, end), end
+            return self.lexemes_in(start, end), end
         lexemes: list[Lexeme] = []
         resume = cut = start  # where the next piece is lexed from, and up to
         while cut < end:

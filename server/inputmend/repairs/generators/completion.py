@@ -3,6 +3,7 @@ completion, from its parser stack)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from inputmend.algorithms.completion import ALGORITHM, CompletionOptions, complete_text
@@ -76,11 +77,14 @@ def droppable(context: RepairContext, text: str, cut: int, suffix: str = "") -> 
     limit, available = context.max_loss, significant(text)
     if limit.allows(significant(text[cut:]), available):
         return True  # even all of it
-    wrappers, lexer = context.judge.wrappers, context.guidance.lexer
+    judge, lexer = context.judge, context.guidance.lexer
+    wrappers = judge.wrappers
+    # the judge's reading of the input, shared with its windows
+    lex = judge.lexemes_in if text == judge.original else functools.partial(lexer.lex, text)
     lost = -significant(suffix)
     position = cut
     while position < len(text):
-        piece = lexer.lex(text, position, min(len(text), position + LEX_STEP))
+        piece = lex(position, min(len(text), position + LEX_STEP))
         if not piece:
             break
         for token in piece:
