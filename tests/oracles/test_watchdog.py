@@ -164,3 +164,21 @@ def test_an_overrun_is_never_raised_while_the_garbage_collector_runs() -> None:
     finally:
         gc.callbacks.remove(callback)
     assert callback.broken == 0 and not callback.started
+
+
+def test_the_collection_callbacks_stay_first_and_last_when_others_are_added() -> None:
+    with cpu_limit(60):  # installs the timer, if no test did before
+        pass
+    added = _PairedCallback()
+    gc.callbacks.append(added)
+    gc.callbacks.insert(0, added)
+    try:
+        with cpu_limit(60):
+            first, last = gc.callbacks[0], gc.callbacks[-1]
+            assert getattr(first, "__name__", "") == "_collection_starts"
+            assert getattr(last, "__name__", "") == "_collection_ends"
+            assert gc.callbacks.count(added) == 2
+    finally:
+        while added in gc.callbacks:
+            gc.callbacks.remove(added)
+

@@ -96,9 +96,17 @@ class _Timer:
         """Take the signal, and follow the garbage collector: the first of
         its callbacks notes that a collection starts, the last that it ends."""
         signal.signal(signal.SIGPROF, self.fired)
-        gc.callbacks.insert(0, self._collection_starts)
-        gc.callbacks.append(self._collection_ends)
+        self.follow()
         self.installed = True
+
+    def follow(self) -> None:
+        """Put the collection callbacks first and last again where others
+        were added around them since (another library's, a test's): one run
+        after the collection counts as over could be broken off by a raise."""
+        starts, ends = self._collection_starts, self._collection_ends
+        if gc.callbacks[:1] == [starts] and gc.callbacks[-1:] == [ends]:
+            return
+        gc.callbacks[:] = [starts, *(c for c in gc.callbacks if c not in (starts, ends)), ends]
 
     def _collection_starts(self, phase: str, info: dict[str, int]) -> None:
         del info
@@ -157,6 +165,8 @@ class _Armed:
             return None
         if not _TIMER.installed:
             _TIMER.install()
+        else:
+            _TIMER.follow()
         self.limit = Limit(self.seconds, time.process_time() + self.seconds)
         _TIMER.limits.append(self.limit)
         _TIMER.arm()
@@ -176,6 +186,7 @@ _BOOKKEEPING = frozenset(
         _Armed.__exit__,
         _Timer.arm,
         _Timer.fired,
+        _Timer.follow,
         _Timer._collection_starts,
         _Timer._collection_ends,
     )
