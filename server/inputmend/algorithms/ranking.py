@@ -61,15 +61,11 @@ class StyleModel:
     unigram models (weights 0.7 and 0.3 at each step)."""
 
     def __init__(self, text: str) -> None:
+        # (each counted by the C counting loop: a Python loop over the
+        # distinct trigrams costs more than counting the text again)
         self.trigrams = Counter(zip(text, text[1:], text[2:], strict=False))
-        # each bigram starts a trigram but the last one, each character a
-        # bigram but the last one: counted from the fewer distinct ones
-        self.bigrams = Counter(pairwise(text[-2:]))
-        for (first, second, _), count in self.trigrams.items():
-            self.bigrams[(first, second)] += count
-        self.unigrams = Counter(text[-1:])
-        for (first, _), count in self.bigrams.items():
-            self.unigrams[first] += count
+        self.bigrams = Counter(pairwise(text))
+        self.unigrams = Counter(text)
         self.size = len(text)
         self.alphabet = len(self.unigrams) + 1
         self._known: dict[str, float] = {}  # a character in its context -> its surprise
