@@ -353,7 +353,7 @@ class Judge(InputQueries):
         decoded = decoded_characters(original, edits, unescaped)
         edits = substitutions_apart(original, edits)
         repaired = repair.text
-        counts = [0] * len(fields(Judgement))
+        counts = [0] * (_WRAPPERS + 1)
         unread: list[int] = []
         if any(edit.delete > 4 * LOOKAROUND for edit in edits):
             unread = [edit.offset for edit in edits if edit.delete > 4 * LOOKAROUND]
