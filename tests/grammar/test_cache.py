@@ -25,6 +25,7 @@ from inputmend.grammar import (
     regex,
     registry,
     syntax,
+    tolerant,
 )
 from inputmend.grammar import patterns as compiling
 from inputmend.grammar.compiled import CompiledGrammar
@@ -242,6 +243,17 @@ def test_a_scanner_dfa_from_the_cache_equals_the_built_one(folder: Path) -> None
         native.scanner_dfa.cache_clear()
         assert native.scanner_dfa(patterns) == stored == native.build_dfa(patterns)
     assert len(_entries(folder)) == loaded + len(sources)
+
+
+def test_reach_automata_from_the_cache_equal_the_built_ones(folder: Path) -> None:
+    tokens = hints.hints_beside(registry.bundled()["json"].path).tokens
+    sources = tuple((rewrite.pattern.pattern, rewrite.pattern.flags) for rewrite in tokens)
+    built = tuple(tolerant.reach_dfa(source, flags) for source, flags in sources)
+    loaded = len(_entries(folder)) if folder.is_dir() else 0
+    assert tolerant.reach_dfas(sources) == built  # built, and stored
+    assert len(_entries(folder)) == loaded + 1
+    assert tolerant.reach_dfas(sources) == built  # read back
+    assert any(dfa is not None for dfa in built)
 
 
 def test_a_stored_dfa_of_the_wrong_shape_is_refused() -> None:

@@ -273,6 +273,22 @@ def test_a_negative_lookahead_it_cannot_read_whole_refuses_nothing(lookahead: st
 
 
 @needs_c
+def test_short_texts_read_in_all_as_much_as_a_long_one_build_the_reach_automata() -> None:
+    """The repairs of many records read as many characters as a long
+    document: the automata are built then, and the lexemes stay the same."""
+    in_c, in_python = _lexers("json")
+    record = '{"id": 1, "name": "user", \'tags\': ["a", "b"], "ok": True, "x": .5}'
+    read = 0
+    while read < tolerant.REACHED_FROM:
+        assert in_c._reaches[0] is None
+        text = record.replace("1", str(read))  # each record a text of its own
+        assert in_c.lex(text, 0, len(text)) == in_python.lex(text, 0, len(text))
+        read += len(text)
+    assert in_c._reaches[0] is not None
+    assert in_c.lex(record, 0, len(record)) == in_python.lex(record, 0, len(record))
+
+
+@needs_c
 def test_a_long_text_runs_the_foreign_tokens_it_cannot_rule_out_only() -> None:
     """In a document long enough for the reach automata, a pattern runs only
     where a match of it could reach the end of the token there: a string's

@@ -265,6 +265,12 @@ def _reachable(nfa: _Nfa, starts: Sequence[int]) -> frozenset[int]:
     return frozenset(node for node in seen if nfa.kinds[node] != _Nfa.SPLIT)
 
 
+def extension_path() -> Path | None:
+    """The C extension's file (None without it): DFAs kept on disk are kept
+    for the extension that runs them."""
+    return None if _native is None else Path(_native.__file__)
+
+
 @functools.lru_cache(maxsize=256)
 def scanner_dfa(patterns: tuple[tuple[str, int], ...]) -> tuple[Any, ...] | None:
     """:func:`build_dfa`, kept on disk by :mod:`inputmend.grammar.cache`
