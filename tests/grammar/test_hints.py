@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
+import regex
 
 from inputmend.grammar import registry
 from inputmend.grammar.compiled import CompiledGrammar
@@ -185,3 +187,36 @@ def _unwrapped(text: str, regions: list[tuple[int, int, str]]) -> str:
         kept.append(text[position:start])
         position = end
     return "".join(kept) + text[position:]
+
+
+_RUN = r'(?:[^"\\\r\n]|\\.)'
+"""A JSON string's characters, as the string patterns of its hints read them."""
+
+
+@pytest.mark.parametrize(
+    ("name", "rule", "lookahead"),
+    [
+        ("json", "unclosed string", rf"(?={_RUN}*+\r?$)"),
+        ("json", "lone quote inside a string", rf'(?={_RUN}*+"[ \t])'),
+        ("jsonc", "lone quote inside a string", rf'(?={_RUN}*+"[ \t])'),
+    ],
+)
+def test_a_string_pattern_matches_as_without_its_lookahead(
+    name: str, rule: str, lookahead: str
+) -> None:
+    """The lookahead after a string's first quote only makes the pattern
+    fail sooner (at each string of a valid line): the same matches, at every
+    place, with it and without it."""
+    hints = hints_beside(registry.bundled()[name].path)
+    (pattern,) = [rewrite.pattern for rewrite in hints.rewrites if rewrite.name == rule]
+    assert lookahead in pattern.pattern
+    without = regex.compile(pattern.pattern.replace(lookahead, "", 1), pattern.flags)
+    rng = random.Random(rule)
+    pieces = ['"', "\\", "\r", "\n", " ", "\t", ",", ":", "[", "]", "{", "}", "a", "x y", '\\"']
+    pieces += ['"a"', ': "', '", "', "é"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(24)))
+        for overlapped in (False, True):
+            found = [(m.span(), m.groups()) for m in pattern.finditer(text, overlapped=overlapped)]
+            plain = [(m.span(), m.groups()) for m in without.finditer(text, overlapped=overlapped)]
+            assert found == plain, text
