@@ -469,11 +469,18 @@ class Scanner:
         if count >= STOP_EVERY:
             return None  # the stop hook's turn
         here = (None, None)
-        lookback = Lookback.last(self._replay, snapshot, kinds, previous, previous_kinds)
+        # (:meth:`Lookback.last`, inline: one object fewer per scan)
+        if kinds:
+            lookback = Lookback(self._replay, snapshot, kinds, len(kinds) - 1)
+        elif previous is not None and previous_kinds:
+            lookback = Lookback(self._replay, previous, previous_kinds, len(previous_kinds) - 1)
+        else:
+            lookback = Lookback(self._replay, snapshot, kinds, 0)
+        end: ScanState | None
         if pos >= size:  # the text ends here
             node = interner.push(base, frame)
-            ending = ScanState(node, lookback, last_start, last_end, pos, here)
-            stopped = _Stopped(self._at_end(node, None, size), ending, blind=last_end < 0)
+            end = ScanState(node, lookback, last_start, last_end, pos, here)
+            feedback = self._at_end(node, None, size)
         elif pos == no_token_at or stuck_kind is not None:  # an error at ``pos``
             # the stack before the token: as it is, or before the reductions
             # the token called for (the parse step's, which it cannot shift)
@@ -481,19 +488,19 @@ class Scanner:
             reduced = action is not None and action < 0
             node = self._replay(snapshot, kinds) if reduced else interner.push(base, frame)
             at = ScanState(node, lookback, last_start, last_end, pos, here)
-            feedback = self._error(Window.whole(text), at, bad)
-            assert feedback is not None  # (the window is the whole text)
-            incomplete = feedback.verdict is Verdict.INCOMPLETE
-            stopped = _Stopped(feedback, at if incomplete else None, blind=last_end < 0)
+            found = self._error(Window.whole(text), at, bad)
+            assert found is not None  # (the window is the whole text)
+            feedback = found
+            end = at if feedback.verdict is Verdict.INCOMPLETE else None
         else:
             return None
         self.scanned_chars += pos
         return Scan(
-            stopped.feedback,
+            feedback,
             size,
             bad,
             [],
-            end=stopped.end,
+            end=end,
             _text=text,
             _positions=positions,
             _stacks=stacks,
