@@ -16,6 +16,7 @@ import itertools
 import json
 import random
 import re
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -394,6 +395,55 @@ def csv_columns(text: str, rng: random.Random) -> Damage | None:
     return Damage(with_record(fields), (text, *also))
 
 
+def duplicated_toml_entry(text: str, rng: random.Random) -> Damage | None:
+    """A ``key = value`` line written twice in its table (a copy-paste slip,
+    or the same setting added again further down): tomllib refuses a key
+    defined twice.  The copy goes right after the line or after a later line
+    of the same table; either copy removed gives the document back."""
+    lines = text.splitlines(keepends=True)
+    header = re.compile(r"\s*\[")
+    entry = re.compile(r"\s*[A-Za-z0-9_.\"'-]+\s*=\s*\S")
+    tables = [0, *(i for i, line in enumerate(lines) if header.match(line)), len(lines)]
+    entries = [
+        i
+        for i, line in enumerate(lines)
+        if entry.match(line) and line.endswith("\n") and _closed_on_its_line(line)
+    ]
+    if not entries:
+        return None
+    index = rng.choice(entries)
+    end = min(bound for bound in tables if bound > index)
+    own_table = [i for i in entries if index <= i < end]
+    after = rng.choice(own_table)
+    damaged = "".join([*lines[: after + 1], lines[index], *lines[after + 1 :]])
+    return Damage(damaged, (text,))
+
+
+def _closed_on_its_line(line: str) -> bool:
+    """A TOML entry whose value ends on its own line (no array, inline table
+    or string continued below)."""
+    try:
+        tomllib.loads(line)
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
+
+
+def duplicated_attribute(text: str, rng: random.Random) -> Damage | None:
+    """An attribute written twice in one start tag (``<a x="1" x="1">``):
+    expat refuses it; the tag with one of them is the document."""
+    attribute = re.compile(r"""\s[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*')""")
+    tags = [m for m in re.finditer(r"<[A-Za-z_][^<>]*>", text) if attribute.search(m.group())]
+    if not tags:
+        return None
+    tag = rng.choice(tags)
+    chosen = rng.choice(list(attribute.finditer(tag.group())))
+    body = tag.group()
+    end = len(body) - (2 if body.endswith("/>") else 1)
+    written = body[:end].rstrip() + chosen.group() + body[len(body[:end].rstrip()) :]
+    return Damage(text[: tag.start()] + written + text[tag.end() :], (text,))
+
+
 def ini_unindented_continuation(text: str, rng: random.Random) -> Damage | None:
     """A continuation line of a value written on several lines, its
     indentation lost.  Only in a document that continues values so (a
@@ -493,6 +543,7 @@ FAMILIES: dict[str, dict[str, list[Operator]]] = {
         {"csv": csv_columns, "xml": lost_end_tag, "ini": ini_unindented_continuation},
         {"yaml": same(op.misindented)},
     ),
+    "duplicates": {"toml": [duplicated_toml_entry], "xml": [duplicated_attribute]},
     "llm-output": {
         fmt: [wrapped(fmt, FORMATS[fmt].operators["wrapper"])]
         for fmt in FAMILY_FORMATS
