@@ -9,6 +9,7 @@ from itertools import pairwise
 
 import pytest
 
+import inputmend
 from inputmend.algorithms.ranking import StyleModel, rank, scored
 from inputmend.core.loss import LossLimit
 from inputmend.core.model import Edit, Repair, apply_edits, distance, edits_between
@@ -344,3 +345,39 @@ def test_the_best_repairs_alone_are_the_whole_rankings_first() -> None:
             compared += 1
     assert compared >= 6
     assert read[True] < read[False]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "kept"),
+    [
+        (
+            "toml",
+            '[tool.ruff]\nline-length = 100\ntarget-version = "py311"\nline-length = 100\n',
+            '[tool.ruff]\nline-length = 100\ntarget-version = "py311"\n',
+        ),
+        (
+            "xml",
+            '<project>\n  <dep scope="test" optional="true" scope="test"/>\n</project>\n',
+            '<project>\n  <dep optional="true" scope="test"/>\n</project>\n',
+        ),
+    ],
+)
+def test_a_definition_written_twice_loses_a_copy_not_a_letter_of_its_name(
+    fmt: str, text: str, kept: str
+) -> None:
+    """A key or attribute defined twice: removing one copy loses nothing (the
+    text keeps the other); renaming it (`ine-length`, `scopea`) invents a
+    name, however small the edit (either copy may go)."""
+    result = inputmend.repair(text, grammar=fmt, top=3)
+    assert result.repairs[0].text == kept
+    assert not result.repairs[0].lossy
+    assert result.repairs[1].algorithm == "repeated"
+
+
+def test_a_repeated_line_is_data_where_the_syntax_refuses_the_text() -> None:
+    """Only a rule beyond the syntax makes a repeated line a redefinition:
+    two list items may hold the same entry, and a misindented one is
+    indented back, not deleted."""
+    text = "items:\n  - name: a\n    id: 1\n  - name: b\n     id: 1\n"
+    top = inputmend.repair(text, grammar="yaml", top=1).repairs[0]
+    assert top.text == "items:\n  - name: a\n    id: 1\n  - name: b\n    id: 1\n"

@@ -41,6 +41,7 @@ from inputmend.algorithms.features import (
 from inputmend.algorithms.hints import ALGORITHM as HINTED
 from inputmend.algorithms.judgement import Judge, Judgement, TokenStart
 from inputmend.algorithms.redecode import reread
+from inputmend.algorithms.repeats import Removal, may_remove_copies, removed_copies
 from inputmend.core.conflicts import Resolution, resolution_of
 from inputmend.core.loss import DEFAULT_LIMIT, LossLimit, significant
 from inputmend.core.model import Edit, Repair
@@ -198,6 +199,7 @@ def scored(
     stop: Callable[[], None] | None = None,
     weights: Weights | None = None,
     rejects: Callable[[str], bool] | None = None,
+    beyond_syntax: Callable[[], bool] | None = None,
     only_top: bool = False,
 ) -> tuple[Scored, ...]:
     """Every distinct repair of ``original`` (the first of equal texts),
@@ -206,6 +208,8 @@ def scored(
     reject a text?  It is asked about the best repairs by the other features,
     and again after they move, until the first ``top`` have all been asked
     (the others count as accepted: its verdict is a feature of the top only).
+    ``beyond_syntax``: is ``original`` refused by a rule beyond its syntax
+    (see :func:`_copies`)?
     With ``only_top``, only the first ``top`` of them, the same as the whole
     ranking's, each with the same features and score; the layout and style
     of the others are not worked out where they cannot be among them (see
@@ -268,7 +272,10 @@ def scored(
             )
         return Scored(judged[index][0], found, weights.score(found))
 
-    judged = [_judged(original, repair, judge, limit, available) for repair in candidates]
+    copies = _copies(original, judge, beyond_syntax)
+    judged = [
+        _judged(original, repair, judge, limit, available, copies) for repair in candidates
+    ]
     if only_top and model is not None and weights.bounds_read():
         least = [
             replace(base(i), style=math.floor(model.least_cost(original, repair.edits)))
@@ -288,12 +295,53 @@ def scored(
     return tuple(found[index] for index in chosen)
 
 
+def _copies(
+    original: str, judge: Judge, beyond_syntax: Callable[[], bool] | None
+) -> Callable[[Repair], Removal | None]:
+    """What a repair removes of the copies of a definition ``original``
+    repeats (:func:`~inputmend.algorithms.repeats.removed_copies`), asked
+    only where a rule beyond the syntax refuses the input (``beyond_syntax``:
+    a name check of the grammar or the format's loader, which refuse a key
+    or an attribute defined twice).  Elsewhere a repeated value is data (an
+    array's ``1, 1``, a list item's ``id: 1``), and removing it is a loss;
+    the input is looked at only for repairs that delete or insert a marker
+    alone."""
+    refused: list[bool] = []
+
+    def removal(repair: Repair) -> Removal | None:
+        if beyond_syntax is None or not may_remove_copies(repair.edits):
+            return None
+        if not refused:
+            refused.append(beyond_syntax())
+        return removed_copies(original, repair.edits, judge.lexer) if refused[0] else None
+
+    return removal
+
+
 def _judged(
-    original: str, repair: Repair, judge: Judge, limit: LossLimit, available: int
+    original: str,
+    repair: Repair,
+    judge: Judge,
+    limit: LossLimit,
+    available: int,
+    copies: Callable[[Repair], Removal | None],
 ) -> tuple[Repair, Judgement, Resolution | None]:
     """``repair`` marked with what it does to the data, its judgement and
-    the resolution of merge conflicts it is (None: none)."""
+    the resolution of merge conflicts it is (None: none).  A repair that
+    only removes copies of a definition the input repeats (``copies``)
+    loses nothing: the text keeps one copy; what it deletes counts as
+    removed, as a conflict's markers do, not as an edit of the data."""
     judgement = kept_rereads(original, repair, judge(repair))
+    removal = copies(repair)
+    if removal is not None:
+        judgement = replace(
+            judgement,
+            data_lost=0,
+            structure_lost=0,
+            dropped=0,
+            commented=max(0, judgement.commented - removal.commented),
+            removed=judgement.removed + removal.deleted,
+        )
     lost = loss(judgement)
     chosen = resolution_of(original, repair.text) if repair.algorithm == RESOLVED else None
     if chosen:  # every character it removes is a marker or a version left out:

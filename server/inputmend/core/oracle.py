@@ -44,6 +44,10 @@ class Feedback:
     verdict: Verdict
     error_offset: int | None = None
     message: str = ""
+    beyond_syntax: bool = False
+    """Refused by a rule beyond the syntax, in a text the parser reads: a
+    name check of the grammar (an attribute twice in a tag) or the format's
+    loader (a TOML key set twice, a CSV record of another width)."""
 
     @property
     def outcome(self) -> Outcome:

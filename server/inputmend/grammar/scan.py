@@ -1158,7 +1158,7 @@ class Scanner:
         if where >= window.length:
             feedback = Feedback(Verdict.INCOMPLETE, window.length, "unexpected end of input")
             return _Stopped(feedback, state.shifted(window.offset))
-        return _Stopped(Feedback(Verdict.INCORRECT, where, rejected.message))
+        return _Stopped(Feedback(Verdict.INCORRECT, where, rejected.message, beyond_syntax=True))
 
     def _bad_byte(self, window: Window, state: ScanState, bad_at: int) -> Feedback:
         """A token would swallow an undecodable byte: the byte is the error,

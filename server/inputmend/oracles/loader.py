@@ -28,7 +28,7 @@ class LoaderOracle:
         if feedback.verdict is Verdict.COMPLETE:
             return feedback
         message = f"rejected by {self.loader.name}: {feedback.message}"
-        return Feedback(feedback.verdict, feedback.error_offset, message)
+        return Feedback(feedback.verdict, feedback.error_offset, message, beyond_syntax=True)
 
     def describe(self) -> str:
         return f"the {self.loader.name} loader"

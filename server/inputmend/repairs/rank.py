@@ -7,6 +7,7 @@ weighed by the weights of the guide grammar's format
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 
 from inputmend.algorithms.features import bundled_weights
@@ -108,8 +109,21 @@ def scored_in(
         judge=judge,
         weights=bundled_weights().of(fmt),
         rejects=loader_rejects(locator),
+        beyond_syntax=None
+        if locator is None
+        else functools.partial(refused_beyond_syntax, text, locator),
         only_top=only_top,
     )
+
+
+def refused_beyond_syntax(text: str, locator: IncrementalGrammarOracle) -> bool:
+    """Is ``text`` refused by a rule beyond its syntax: a name check of the
+    grammar, or the format's loader where the grammar accepts it?"""
+    feedback = locator.scan(text).feedback
+    if not feedback.valid:
+        return feedback.beyond_syntax
+    loaded = locator.check_semantics(text)
+    return loaded is not None and not loaded.valid
 
 
 def loader_rejects(locator: IncrementalGrammarOracle | None) -> Callable[[str], bool] | None:

@@ -22,11 +22,13 @@ from inputmend.repairs.generators.hints import HINTS
 from inputmend.repairs.generators.layout import LAYOUT
 from inputmend.repairs.generators.quoting import QUOTING
 from inputmend.repairs.generators.redecode import REDECODE
+from inputmend.repairs.generators.repeated import REPEATED
 from inputmend.repairs.generators.sweep import SWEEP
 from inputmend.repairs.generators.unescape import UNESCAPE
 
 GENERATORS: tuple[Generator, ...] = (
     CONFLICTS,
+    REPEATED,
     REDECODE,
     SWEEP,
     COMPLETION,
@@ -44,9 +46,9 @@ GENERATORS: tuple[Generator, ...] = (
     HYBRID,
 )
 """Every generator ``auto`` runs, in the order it runs them: the cheap and
-sure first (a side of each conflict, re-reading bytes, the sweep of a
-large text, completion, the hints, the line of completion's closer (after
-the hints: a text both propose is the hints', hinted), layout), then
-the searches (FSynth, hybrid ddmax)."""
+sure first (a side of each conflict, one copy of a definition written
+twice, re-reading bytes, the sweep of a large text, completion, the hints,
+the line of completion's closer (after the hints: a text both propose is
+the hints', hinted), layout), then the searches (FSynth, hybrid ddmax)."""
 
 __all__ = ["GENERATORS", "Candidates", "Generator"]
