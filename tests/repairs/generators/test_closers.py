@@ -259,3 +259,22 @@ def test_the_places_between_children_stop_at_the_construct_a_closer_ends() -> No
     completed = _completed(text, Edit(at, 0, "</b>"))
     found = texts(CLOSERS.run(context(text, "xml"), (completed,), Budget(max_tests=50)))
     assert found == ["<a><c/><b><d/></b><e/></a>\n", "<a><c/><b></b><d/><e/></a>\n"]
+
+
+def test_a_bracket_lost_before_a_separator_goes_between_the_children_it_ends() -> None:
+    # `]` lost after the array's last item: the grammar refuses only the
+    # `:` of the key that follows, and `]` in front of it is refused too, so
+    # completion puts nothing there; the bracket its completion begins with
+    # goes back over the key and the comma, where it ends the array
+    text = '{"tags": ["a", "b", "count": 2}'
+    intended = '{"tags": ["a", "b"], "count": 2}'
+    found = texts(CLOSERS.run(context(text, "json"), (), Budget(max_tests=50)))
+    assert found == [intended]
+    result = services.repair(text, IncrementalGrammarOracle("json"), budget=Budget(max_tests=2000))
+    assert result.repairs[0].text == intended
+
+
+def test_no_closer_goes_back_where_the_completion_begins_with_none() -> None:
+    # a key's `:` lost: the grammar completes `{"a"` with `:`, not a bracket
+    text = '{"a" 1, "b": 2}'
+    assert not texts(CLOSERS.run(context(text, "json"), (), Budget(max_tests=50)))

@@ -251,6 +251,7 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
             if _closes_earlier(context, _content_end_above(text, line_start(text, end)))
         )
 
+    walked = False  # between the children of the construct a completion's closer ends
     for repair in found:
         if repair.algorithm != COMPLETION_ALGORITHM:
             continue
@@ -281,8 +282,12 @@ def _placed(context: RepairContext, found: tuple[Repair, ...]) -> Iterator[tuple
             for _, place in ended():
                 if place < edit.offset:
                     yield (Edit(place, 0, closer or edit.insert),)
+            walked = True
             for place, head in _between_children(context, error, kept):
                 yield (Edit(place, 0, head),)
+    if laid_out and not walked:
+        for place, head in _between_children(context, error, None):
+            yield (Edit(place, 0, head),)
 
 
 CHILD_TOKENS = 256
@@ -296,12 +301,14 @@ at (each one oracle run)."""
 
 
 def _between_children(
-    context: RepairContext, error: int, edits: tuple[Edit, ...]
+    context: RepairContext, error: int, edits: tuple[Edit, ...] | None
 ) -> Iterator[tuple[int, str]]:
     """Where else on the error's line the closer that completion put in
     front of the refused token (``edits``: the head of the grammar's
     completion there, inserted before that token, or at the error inside
-    it) may go: before each token of
+    it; None when completion put none there, the text refused with that
+    closer too: then the closing bracket the grammar's completion begins
+    with, ``]`` of ``{"tags": ["a", "b", "count": 2}``) may go: before each token of
     that line back to the start of the construct it ends, where the
     grammar completes the text with that closer first (between two of the
     construct's children, or right after its opener), nearest first, as
@@ -322,10 +329,18 @@ def _between_children(
     inside = locator.completion(text[:refused])
     if not inside:
         return
-    head = inside[: sum(len(edit.insert) for edit in edits)]
-    completed = apply_edits(text, edits)
-    if apply_edits(text, (Edit(refused, 0, head),)) != completed:
-        return  # not the completion's head in front of the refused token
+    if edits is None:
+        brackets = context.syntax.brackets
+        closers = [] if brackets is None else [c for c in brackets.closers if inside.startswith(c)]
+        if not closers:
+            return
+        head = max(closers, key=len)
+        completed = None
+    else:
+        head = inside[: sum(len(edit.insert) for edit in edits)]
+        completed = apply_edits(text, edits)
+        if apply_edits(text, (Edit(refused, 0, head),)) != completed:
+            return  # not the completion's head in front of the refused token
     found = 0
     for token in reversed(tokens[-CHILD_TOKENS:]):
         if token.start >= refused or token.start <= start:
