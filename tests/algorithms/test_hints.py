@@ -245,6 +245,14 @@ def test_text_that_parses_is_never_rewritten() -> None:
     }
 
 
+@pytest.mark.parametrize("grammar", ["json", "jsonc"])
+def test_a_single_quoted_string_holds_its_escaped_quote(grammar: str) -> None:
+    # `\'` is a quote inside a Python or JavaScript string: it does not end
+    # it, and in JSON it is the apostrophe alone
+    (repaired,) = _texts(grammar, "{'msg': 'it\\'s fine', 'n': 1}")
+    assert jsonlib.loads(repaired) == {"msg": "it's fine", "n": 1}
+
+
 def test_what_the_hints_cannot_fix_is_finished_by_the_finisher() -> None:
     oracle = _oracle("json")
     text = "{'a': [1, 2"  # single quotes, and cut off
