@@ -304,6 +304,9 @@ def test_a_string_cut_off_after_the_closing_brackets_lost_its_quote(json: Tolera
     text = '{"tags": [" ]}'
     assert judge(json, text, text + '"]}').changed == 1
     assert judge(json, text, '{"tags": [""]}').data_lost == 0
+    # an escaped quote before them is the string's text, not a string begun
+    text = '{"q": "What is \\"x\\"?}'
+    assert judge(json, text, text + '"}').changed == 1
 
 
 def test_a_comment_a_lost_quote_hid_is_read_inside_out() -> None:

@@ -132,16 +132,22 @@ class TokenCriteria(AssessmentState):
             return False
         # the punctuation it ends in follows its last letter or digit: a long
         # string cut off (a base64 blob) is not read character by character
-        start = token.end
-        while start > token.start + 1 and not self.original[start - 1].isalnum():
-            start -= 1
-        inner = self.judge.lexer.lex(self.original, start, token.end, foreign=False)
-        tail: list[str] = []
-        for lexeme in reversed(inner):
-            if lexeme.role is not Role.STRUCTURE:
+        boundary = token.end
+        while boundary > token.start + 1 and not self.original[boundary - 1].isalnum():
+            boundary -= 1
+        # its longest end read as punctuation alone, read from each character
+        # back to there: read from the boundary, an escaped quote in it
+        # (`\"?}`) would begin a string that swallows the rest
+        written = ""
+        for start in range(token.end - 1, boundary - 1, -1):
+            if self.original[start].isspace():
+                continue
+            inner = self.judge.lexer.lex(self.original, start, token.end, foreign=False)
+            if not inner or inner[0].start != start:
                 break
-            tail.append(lexeme.value)
-        written = "".join(reversed(tail))
+            if any(lexeme.role is not Role.STRUCTURE for lexeme in inner):
+                break
+            written = "".join(lexeme.value for lexeme in inner)
         after = self.repaired[cover.end : cover.end + 2 * (token.end - token.start) + 16]
         return bool(written) and "".join(after.split()).startswith(written)
 
