@@ -221,11 +221,15 @@ def _deb_spec(package: Package) -> str:
     return package.name if package.version in ("", "*") else f"{package.name}={package.version}"
 
 
-def _command(package: Package) -> list[str]:
+def _command(package: Package, *, isolated: bool = False) -> list[str]:
+    """The download command of ``package``; ``isolated``: an sdist's metadata
+    read in a build environment of its own (pip downloads the build backend
+    there), for a backend this environment lacks."""
     if package.source == "pypi":
+        isolation = [] if isolated else ["--no-build-isolation"]
         return [
             sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-            "--no-binary", ":all:", "--no-build-isolation",
+            "--no-binary", ":all:", *isolation,
             f"{package.name}=={package.version}", "-d", ".",
         ]  # fmt: skip
     if package.source == "npm":
@@ -242,18 +246,22 @@ def download(package: Package, cache: Path) -> Path:
     if not found:
         partial = folder.with_name(folder.name + ".partial")
         partial.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            _command(package),
-            cwd=partial,
-            check=True,
-            capture_output=True,
-            timeout=DOWNLOAD_TIMEOUT_S,
-        )
+        try:
+            _run_download(_command(package), partial)
+        except subprocess.CalledProcessError:
+            if package.source != "pypi":
+                raise
+            # its build backend (hatchling, flit_core, ...) is not installed here
+            _run_download(_command(package, isolated=True), partial)
         partial.rename(folder)
         found = sorted(p for p in folder.glob("*") if p.is_file())
     if len(found) != 1:
         raise RuntimeError(f"{package.key}: expected one archive, found {len(found)}")
     return found[0]
+
+
+def _run_download(command: list[str], folder: Path) -> None:
+    subprocess.run(command, cwd=folder, check=True, capture_output=True, timeout=DOWNLOAD_TIMEOUT_S)
 
 
 def _batch_command(source: str, packages: Sequence[Package]) -> list[str]:
