@@ -36,6 +36,9 @@ def top(oracle: IncrementalGrammarOracle, damaged: str) -> str:
         ("[ci]\ncache = yes\n", "[ci]\ncache = true\n"),
         ('dep = { path = "x", optional = no }\n', 'dep = { path = "x", optional = false }\n'),
         ('site."example.org" = On\nn = 1\n', 'site."example.org" = true\nn = 1\n'),
+        # a command-line option is text, not a number that lost its digits
+        ('[pytest]\naddopts = -q\n', '[pytest]\naddopts = "-q"\n'),
+        ("[build]\nflags = --release\n", '[build]\nflags = "--release"\n'),
         # a version has two points: no number, a string
         ('[tool]\nversion = 2.10.3\nname = "x"\n', '[tool]\nversion = "2.10.3"\nname = "x"\n'),
         ('hosts = [10.0.0.7, "b"]\n', 'hosts = ["10.0.0.7", "b"]\n'),
