@@ -358,7 +358,7 @@ def test_the_best_repairs_alone_are_the_whole_rankings_first() -> None:
         (
             "xml",
             '<project>\n  <dep scope="test" optional="true" scope="test"/>\n</project>\n',
-            '<project>\n  <dep optional="true" scope="test"/>\n</project>\n',
+            '<project>\n  <dep scope="test" optional="true"/>\n</project>\n',
         ),
     ],
 )
@@ -367,7 +367,8 @@ def test_a_definition_written_twice_loses_a_copy_not_a_letter_of_its_name(
 ) -> None:
     """A key or attribute defined twice: removing one copy loses nothing (the
     text keeps the other); renaming it (`ine-length`, `scopea`) invents a
-    name, however small the edit (either copy may go)."""
+    name, however small the edit; the later copy goes, so that the other
+    stays where it stood."""
     result = inputmend.repair(text, grammar=fmt, top=3)
     assert result.repairs[0].text == kept
     assert not result.repairs[0].lossy

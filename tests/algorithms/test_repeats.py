@@ -60,3 +60,17 @@ def test_only_deletions_and_markers_may_remove_copies() -> None:
     assert not may_remove_copies((Edit(0, 0, "x"),))
     assert not may_remove_copies((Edit(0, 1, "#"),))
     assert not may_remove_copies(())
+
+
+def test_an_earlier_copy_removed_moves_the_definition() -> None:
+    # the data is kept, but the key now stands where its later copy stood
+    at = TOML.index("x = 1")
+    assert removed_copies(TOML, (Edit(at, 6),), lexer("toml")) == Removal(0, 0)
+    text = '<a x="1" y="2" x="1"/>'
+    assert removed_copies(text, (Edit(text.index(' x="1"'), 6),), lexer("xml")) == Removal(0, 0)
+
+
+def test_a_value_of_brackets_alone_is_a_definition() -> None:
+    text = "[f]\nextras = []\nother = 1\nextras = []\n"
+    at = text.rindex("extras")
+    assert removed_copies(text, (Edit(at, 12),), lexer("toml")) == Removal(12, 0)

@@ -8,15 +8,15 @@ removes one copy (or comments it out).  The text the repair removes is
 then no data lost: the repaired text keeps an identical copy of it.
 
 A *definition* here is a stretch of one line that the grammar's tolerant
-lexer, reading the line from its start, reads as whole tokens beginning with
-data and holding data, punctuation and data in that order (a name,
-punctuation, a value: ``line-length = 100``, ``scope="test"``).  A header
+lexer, reading the line from its start, reads as whole tokens: data (a
+name), then punctuation, then at least one more token (a value:
+``line-length = 100``, ``scope="test"``, ``extras = []``).  A header
 that opens a block (``[tool.ruff]``) begins with punctuation and is no
 definition: removing it would move the entries below it into another block.
 
 :func:`removed_copies` tells whether every edit of a repair removes one copy
-of a definition the text repeats (the ranking's judgement, for inputs the
-loader refuses and the grammar accepts); :func:`repeated_definitions` finds
+of a definition the text repeats (the ranking's judgement, for inputs a
+rule beyond the syntax refuses); :func:`repeated_definitions` finds
 where a line repeats a definition (the places a generator proposes).
 """
 
@@ -35,15 +35,27 @@ MIN_TOKENS = 3
 """A definition's fewest tokens: a name, punctuation, a value."""
 
 RUN_WINDOW = 48
-"""Tokens of the refused line read on either side of the loader's position
-for runs it holds twice (a bound on work on a long line)."""
+"""Tokens read on either side of the refused token for a run of tokens that
+a copy of it holds before or after it (a bound on work on a long line)."""
+
+REACH = 4096
+"""Characters before a line that its lexing starts from, at a line start:
+a line inside a construct begun above it (an XML start tag written over
+lines, one attribute a line) is read in that construct's context."""
+
+NEAR = 2048
+"""How far before or after a stretch of a line its copy may stand (the
+other attributes of a start tag written over lines)."""
 
 
 @dataclass(frozen=True)
 class Removal:
     """What a repair whose every edit removes a copy of a definition removes:
-    ``deleted`` characters deleted (copies gone from the text) and
-    ``commented`` non-blank characters turned into a comment."""
+    ``deleted`` characters deleted of copies that a copy before them keeps
+    in its place (the last of them: the one the loader refuses), and
+    ``commented`` non-blank characters turned into a comment.  Deleting an
+    earlier copy keeps the data too, but moves the definition to where the
+    later one stood: its characters are not counted here, and stay an edit."""
 
     deleted: int
     commented: int
@@ -60,20 +72,31 @@ def _content(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _is_definition(lexemes: Sequence[Lexeme], start: int, end: int) -> bool:
     """Do the ``lexemes`` of a line read ``[start, end)`` as whole tokens that
-    begin with data and hold data, punctuation and data in that order?"""
+    begin with data (a name), then punctuation, then at least one more token
+    (a value: ``line-length = 100``, ``extras = []``)?"""
     inside = [lexeme for lexeme in lexemes if start <= lexeme.start < end]
     if not inside or inside[0].start != start or inside[-1].end != end:
         return False
     if any(lexeme.end > end for lexeme in inside) or inside[0].role is not Role.DATA:
         return False
-    wanted = (Role.DATA, Role.STRUCTURE, Role.DATA)
-    step = 0
-    for lexeme in inside:
-        if lexeme.role is wanted[step]:
-            step += 1
-            if step == len(wanted):
-                return True
-    return False
+    punctuation = next(
+        (index for index, lexeme in enumerate(inside) if lexeme.role is Role.STRUCTURE), None
+    )
+    return punctuation is not None and punctuation + 1 < len(inside)
+
+
+def _lexed(text: str, start: int, end: int, lexer: TolerantLexer) -> list[Lexeme]:
+    """The lexemes of ``text[start:end]``, read from a line start up to
+    :data:`REACH` before ``start`` (in the context of what begins there)."""
+    origin = line_at(text, max(0, start - REACH))[0]
+    return [
+        lexeme for lexeme in lexer.lex(text, origin, end, foreign=False) if lexeme.start >= start
+    ]
+
+
+def _later_line(text: str, offset: int, content: str) -> bool:
+    """Does a line after ``offset`` hold ``content`` (between blanks)?"""
+    return any(line.strip() == content for line in text[offset:].splitlines())
 
 
 @functools.lru_cache(maxsize=8)
@@ -104,11 +127,15 @@ def _removed_copy(text: str, edit: Edit, lexer: TolerantLexer) -> Removal | None
             whole = text[line_start:line_end].strip() == copy
             if not whole or removed.count("\n") != 1 or not _repeated_line(text, start, end):
                 return None
-        elif text[line_start:line_end].count(copy) < 2:
+            last = not _later_line(text, end, copy)
+        else:
+            later = copy in text[end : end + NEAR]
+            if not later and copy not in text[max(0, start - NEAR) : start]:
+                return None
+            last = not later
+        if not _is_definition(_lexed(text, line_start, line_end, lexer), start, end):
             return None
-        if not _is_definition(lexer.lex(text, line_start, line_end, foreign=False), start, end):
-            return None
-        return Removal(len(removed), 0)
+        return Removal(len(removed) if last else 0, 0)
     if not is_marker(edit):
         return None
     # a marker put before a line's content: the line commented out
@@ -116,7 +143,7 @@ def _removed_copy(text: str, edit: Edit, lexer: TolerantLexer) -> Removal | None
     start, end = _content(text, line_start, line_end)
     if start != edit.offset or start == end or not _repeated_line(text, start, end):
         return None
-    if not _is_definition(lexer.lex(text, line_start, line_end, foreign=False), start, end):
+    if not _is_definition(_lexed(text, line_start, line_end, lexer), start, end):
         return None
     return Removal(0, sum(not c.isspace() for c in text[start:end]))
 
@@ -163,48 +190,58 @@ def _line_removal(text: str, start: int, end: int) -> Edit:
 
 def repeated_definitions(text: str, offset: int, lexer: TolerantLexer) -> Iterator[Edit]:
     """Removals of a definition that the line at ``offset`` repeats (where a
-    loader refused the text), nearest ``offset`` first: the line itself and
-    each other line with the same content, deleted whole; and of a run of
-    tokens that begins with data and that the line holds twice, each copy
-    deleted with the blanks before it."""
+    rule beyond the syntax refused the text), nearest ``offset`` first: the
+    line itself and each other line with the same content, deleted whole;
+    and of a run of tokens that begins with data at the refused token and
+    that the text holds before it (near it: :data:`NEAR`), each copy deleted
+    with the blanks before it on its line, the refused one first."""
     line_start, line_end = line_at(text, offset)
-    lexemes = lexer.lex(text, line_start, line_end, foreign=False)
     start, end = _content(text, line_start, line_end)
-    if start < end and _is_definition(lexemes, start, end) and _repeated_line(text, start, end):
-        content = text[start:end]
-        copies = []
-        position = 0
-        while position < len(text):
-            found_end = text.find("\n", position)
-            found_end = len(text) if found_end < 0 else found_end
-            if text[position:found_end].strip() == content:
-                copies.append((position, found_end))
-            position = found_end + 1
-        if len(copies) > 1:  # not when a line break other than ``\n`` parts them
-            for copy_start, copy_end in sorted(copies, key=lambda c: abs(c[0] - line_start)):
-                yield _line_removal(text, copy_start, copy_end)
-    near = min(
-        range(len(lexemes)), key=lambda i: abs(lexemes[i].start - offset), default=0
-    )
-    window = lexemes[max(0, near - RUN_WINDOW) : near + RUN_WINDOW]
-    for first, second, size in _repeated_runs(window):
+    lexemes = _lexed(text, max(0, line_start - NEAR), line_end, lexer)
+    on_line = [lexeme for lexeme in lexemes if lexeme.start >= line_start]
+    if start < end and _repeated_line(text, start, end) and _is_definition(on_line, start, end):
+        yield from _line_copies(text, line_start, text[start:end])
+    refused = max((i for i, lexeme in enumerate(lexemes) if lexeme.start <= offset), default=None)
+    if refused is None:
+        return
+    window = lexemes[max(0, refused - RUN_WINDOW) : refused + RUN_WINDOW]
+    anchor = refused - max(0, refused - RUN_WINDOW)
+    for first, second, size in _repeated_runs(window, anchor):
         for index in (second, first):
             run_start, run_end = window[index].start, window[index + size - 1].end
             blanks = run_start
-            while blanks > line_start and text[blanks - 1] in " \t":
+            while blanks > 0 and text[blanks - 1] in " \t":
                 blanks -= 1
             yield Edit(blanks, run_end - blanks)
 
 
-def _repeated_runs(lexemes: Sequence[Lexeme]) -> Iterator[tuple[int, int, int]]:
-    """Pairs of runs of at least :data:`MIN_TOKENS` equal tokens (kind and
-    text) on one line, the first beginning with data, each as long as the two
-    agree: (first's index, second's index, length)."""
+def _line_copies(text: str, line_start: int, content: str) -> Iterator[Edit]:
+    """Each line of ``text`` whose content is ``content`` deleted whole, the
+    one that starts nearest ``line_start`` first."""
+    copies = []
+    position = 0
+    while position < len(text):
+        found_end = text.find("\n", position)
+        found_end = len(text) if found_end < 0 else found_end
+        if text[position:found_end].strip() == content:
+            copies.append((position, found_end))
+        position = found_end + 1
+    if len(copies) > 1:  # not when a line break other than ``\n`` parts them
+        for copy_start, copy_end in sorted(copies, key=lambda c: abs(c[0] - line_start)):
+            yield _line_removal(text, copy_start, copy_end)
+
+
+def _repeated_runs(lexemes: Sequence[Lexeme], anchor: int) -> Iterator[tuple[int, int, int]]:
+    """Runs of at least :data:`MIN_TOKENS` equal tokens (kind and text), the
+    second beginning at or just before ``anchor`` (the refused token: a name
+    the rule saw twice, or the punctuation after it) and the first before
+    it, each as long as the two agree and a definition: (first's index,
+    second's index, length)."""
     key = [(lexeme.kind, lexeme.value) for lexeme in lexemes]
-    for first in range(len(lexemes)):
-        if lexemes[first].role is not Role.DATA:
+    for second in (anchor, anchor - 1):
+        if second < 1 or lexemes[second].role is not Role.DATA:
             continue
-        for second in range(first + 1, len(lexemes)):
+        for first in range(second - 1, -1, -1):
             size = 0
             while (
                 second + size < len(lexemes)
@@ -216,3 +253,4 @@ def _repeated_runs(lexemes: Sequence[Lexeme]) -> Iterator[tuple[int, int, int]]:
                 lexemes, lexemes[first].start, lexemes[first + size - 1].end
             ):
                 yield first, second, size
+                return

@@ -33,3 +33,10 @@ def test_only_a_refusal_beyond_the_syntax_asks_for_it() -> None:
 
 def test_a_key_set_twice_to_other_values_is_no_copy() -> None:
     assert texts(proposed(REPEATED, "[s]\nport = 80\nport = 81\n", "toml")) == []
+
+
+def test_an_attribute_written_again_in_a_tag_over_lines_loses_the_new_copy() -> None:
+    # one attribute a line, and the copy added at the end of the last one
+    text = '<svg\n   width="100mm"\n   height="1"\n   id="s" width="100mm">\n</svg>\n'
+    found = texts(proposed(REPEATED, text, "xml"))
+    assert found[0] == '<svg\n   width="100mm"\n   height="1"\n   id="s">\n</svg>\n'
