@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inputmend.algorithms.fieldforms import FEW, SPAN, ColumnForms, forms, number
+from inputmend.algorithms.fieldforms import FEW, SPAN, ColumnForms, ColumnShapes, forms, number
 
 
 def test_a_number_s_forms_are_its_kind_sign_and_digits_before_and_after_the_point() -> None:
@@ -89,3 +89,9 @@ def test_a_table_of_few_records_says_nothing_of_its_values_costs() -> None:
     columns = ColumnForms.of(_series()[: FEW - 1], 3)
     assert columns.cost(2, "2") == columns.cost(1, "") == 0
     assert ColumnForms((), ()).cost(0, "x") == 0
+
+
+def test_a_column_written_after_a_blank_in_two_records_is_led() -> None:
+    rows = [["7", " .01138"], ["9", " .02299"], ["13", ".064"]]
+    assert ColumnShapes.of(rows, 2).led == frozenset({1})
+    assert ColumnShapes.of(rows[1:], 2).led == frozenset()  # one blank is no way of writing

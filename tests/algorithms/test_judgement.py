@@ -199,6 +199,16 @@ def test_quoting_a_value_written_with_a_comma_and_a_blank_is_no_join() -> None:
     assert judge(_lexer("json"), "[1, 2]", '["1, 2"]').joined == 0  # records only
 
 
+def test_quoting_a_field_the_table_writes_after_a_blank_with_its_neighbour_joins_them() -> None:
+    csv = _lexer("csv")
+    rows = "city,state,zip\nRiverside, NJ,08075\nPhila, PA,09119\n"  # ` NJ`: the table's way
+    text = rows + "Tyler,SomeTown, SD,91234\n"  # one field too many: `Tyler`
+    assert judge(csv, text, rows + 'Tyler,"SomeTown, SD",91234\n').joined == 1
+    once = "city,state,zip\nRiverside,NJ,08075\nPhila, PA,09119\n"  # one blank is no way
+    quoted = judge(csv, once + "Tyler,SomeTown, SD,91234\n", once + 'Tyler,"SomeTown, SD",91234\n')
+    assert quoted.joined == 0
+
+
 def test_a_field_deleted_whole_with_its_separator_is_dropped() -> None:
     csv = _lexer("csv")
     text = "id,kind,size\n1,x,C,5\n"  # one field too many

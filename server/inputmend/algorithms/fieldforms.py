@@ -174,13 +174,19 @@ def matched_values(upper: list[str], lower: list[str], fields: int) -> int:
 class ColumnShapes:
     """The shape (:func:`value_shape`) and the digits pattern
     (:func:`digit_pattern`) nearly every value of each column of a table
-    has (None for a column without one), and whether a column is empty in
+    has (None for a column without one), whether a column is empty in
     every record (two or more: ``a,b,`` on every row, where an empty field
-    is the table's own)."""
+    is the table's own), and the columns whose values the table writes
+    after a blank (``led``)."""
 
     shapes: tuple[str | None, ...]
     patterns: tuple[str | None, ...]
     empty: bool
+    led: frozenset[int] = frozenset()
+    """Columns with a value written after a blank in two or more records
+    (``7, .01138`` on every row): the table's own way to write them, where
+    a blank after a separator says nothing of a value that held it
+    (``Smith, John``)."""
 
     @classmethod
     def of(cls, records: Iterable[Sequence[str]], width: int) -> ColumnShapes:
@@ -188,16 +194,19 @@ class ColumnShapes:
         ``width`` fields; the others are left out (one may be the damaged)."""
         seen: list[dict[str | None, int]] = [{} for _ in range(width)]
         patterns: list[dict[str | None, int]] = [{} for _ in range(width)]
+        led = [0] * width
         for values in records:
             if len(values) == width:
-                for column, pattern, value in zip(seen, patterns, values, strict=True):
+                for index, value in enumerate(values):
                     shape, written = value_shape(value), digit_pattern(value)
-                    column[shape] = column.get(shape, 0) + 1
-                    pattern[written] = pattern.get(written, 0) + 1
+                    seen[index][shape] = seen[index].get(shape, 0) + 1
+                    patterns[index][written] = patterns[index].get(written, 0) + 1
+                    led[index] += value[:1].isspace() and bool(value.strip())
         return cls(
             tuple(_dominant(column) for column in seen),
             tuple(_most(pattern) for pattern in patterns),
             any(list(column) == [None] and column[None] > 1 for column in seen),
+            frozenset(index for index, count in enumerate(led) if count > 1),
         )
 
     def misfit(self, column: int, value: str) -> bool:

@@ -57,9 +57,7 @@ def test_a_value_too_many_is_dropped_where_the_columns_say() -> None:
     record = "1,,C,5,x"
     separators = [i for i, c in enumerate(record) if c == ","]
     columns = _not_numbers((True, False, False, True))
-    both = proposals(
-        record, 0, len(record), separators, ",", 4, misfits=columns, empty_column=True
-    )
+    both = proposals(record, 0, len(record), separators, ",", 4, misfits=columns, empty_column=True)
     assert [apply_edits(record, edits) for edits in both] == ["1,C,5,x", "1,,C,5"]
     assert _placed("3,4,", 2, _not_numbers((True, True))) == ["3,4"]
     assert _placed("1,x,C", 3, numbers) == []  # one too few: no value dropped
@@ -67,6 +65,21 @@ def test_a_value_too_many_is_dropped_where_the_columns_say() -> None:
     assert _placed("7,Smith, John", 2, _not_numbers((True, False))) == []
     blanks = _placed("7, Smith, x, 5", 3, _not_numbers((True, False, True)))
     assert blanks == ["7, x, 5", "7, Smith, 5"]  # a table written with a blank after each one
+
+
+def test_a_blank_where_the_table_writes_one_is_no_value_that_held_the_separator() -> None:
+    record = "11,N/A, .06450"  # the table writes its second column after a blank
+    separators = [i for i, c in enumerate(record) if c == ","]
+
+    def words(values: Sequence[str]) -> int:  # a table of numbers
+        return sum(any(c.isalpha() for c in value) for value in values)
+
+    def placed(led: frozenset[int]) -> list[str]:
+        found = proposals(record, 0, len(record), separators, ",", 2, misfits=words, led=led)
+        return [apply_edits(record, edits) for edits in found]
+
+    assert placed(frozenset({1})) == ["11, .06450"]
+    assert placed(frozenset()) == []  # ` .06450` would be the rest of `N/A, .06450`
 
 
 def test_the_loader_verifies_each_place() -> None:

@@ -128,6 +128,15 @@ class TableColumns:
         self.column_shapes()
         return self._shapes is not None and self._shapes.empty
 
+    def led_columns(self) -> frozenset[int]:
+        """The columns whose values the table writes after a blank in two or
+        more of the records read for :meth:`column_shapes` (``7, .01138``):
+        a blank after a separator before such a column is the table's way
+        to write it, not the blank of a value that held the separator
+        (``Smith, John``)."""
+        self.column_shapes()
+        return frozenset() if self._shapes is None else self._shapes.led
+
     def unaligned(self, values: Sequence[str]) -> float:
         """How unlikely a record's ``values`` are under their columns, in
         nats (:meth:`ColumnForms.misfit <inputmend.algorithms.fieldforms.ColumnForms.misfit>`,

@@ -351,7 +351,11 @@ class TokenCriteria(AssessmentState):
         value written with the separator as prose writes it, a blank after
         each (``Smith, John``, ``2018-06-06, 16:11``), on a line whose other
         separators have none?  Such a value lost its quotes; the blank tells
-        it from two fields of the record, and quoting it is no join."""
+        it from two fields of the record, and quoting it is no join.  Not
+        where a field after an inner separator stands where the table writes
+        its values after a blank (:meth:`Judge.led_columns`, that column or
+        the one before, should the field too many come first): the blank is
+        the table's own."""
         separator = self.judge.lexer.hints.fields
         if separator is None:
             return False
@@ -364,7 +368,13 @@ class TokenCriteria(AssessmentState):
             return False
         start, end = line_start(text, cover.start), line_at(text, cover.end)[1]
         outside = text[start : cover.start] + "\n" + text[cover.end : end]
-        return f"{separator} " not in outside and f"{separator}\t" not in outside
+        if f"{separator} " in outside or f"{separator}\t" in outside:
+            return False
+        led = self.judge.led_columns()
+        before = self.judge.lexer.lex(text, start, cover.start)
+        column = sum(lexeme.value == separator for lexeme in before)
+        fields = range(column + 1, column + len(inner) + 1)
+        return not any(led.intersection((field - 1, field)) for field in fields)
 
     def _reread(self, position: int, cover: Lexeme) -> bool:
         """Is the token at ``position`` a word of the text of ``cover``, a

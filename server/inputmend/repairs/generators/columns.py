@@ -15,9 +15,10 @@ the fields whose deletion leaves
 the fewest values out of their columns' shapes (:meth:`Judge.misfits
 <inputmend.algorithms.judgement.Judge.misfits>`) are proposed deleted with
 a separator beside them (``dropped``), unless some separators of the
-record but not all are followed by a blank: then the field too many is
-the rest of a value that held the separator (``Smith, John``), which
-dropping would lose.  (A value that holds the separator
+record but not all are followed by a blank where the table writes none
+(:meth:`Judge.led_columns <inputmend.algorithms.judgement.Judge.led_columns>`):
+then the field too many is the rest of a value that held the separator
+(``Smith, John``), which dropping would lose.  (A value that holds the separator
 and lost its quotes is the hints' to quote.)  The ranking chooses by what
 it reads in the columns (``misplaced``); the oracle checks every proposal.
 """
@@ -46,6 +47,7 @@ def proposals(
     *,
     misfits: Callable[[Sequence[str]], int] | None = None,
     empty_column: bool = False,
+    led: frozenset[int] = frozenset(),
 ) -> Iterator[tuple[Edit, ...]]:
     """Edits that give the record ``text[start:end]`` (its separators at
     ``separators``) ``fields`` fields: an empty field put in where it has one
@@ -54,7 +56,8 @@ def proposals(
     shapes), the fields holding a value whose deletion leaves the fewest
     misfits, each deleted with the separator after it (the last one with
     the separator before it); in a record with an empty field, only where
-    the table has an ``empty_column``."""
+    the table has an ``empty_column`` (``led``: the columns whose values
+    the table writes after a blank)."""
     found = len(separators) + 1
     width = len(separator)
     if found == fields - 1:
@@ -69,7 +72,7 @@ def proposals(
             if empty_before or empty_last:
                 yield (Edit(place, width, ""),)
         if misfits is not None:
-            yield from _dropped(text, start, end, separators, width, misfits, empty_column)
+            yield from _dropped(text, start, end, separators, width, misfits, empty_column, led)
 
 
 def _dropped(
@@ -80,22 +83,26 @@ def _dropped(
     width: int,
     misfits: Callable[[Sequence[str]], int],
     empty_column: bool,
+    led: frozenset[int],
 ) -> Iterator[tuple[Edit, ...]]:
     """Deletions of one field holding a value (and a separator beside it)
     that leave the fewest values of the record out of their columns' shapes,
     in a record whose fields all hold values (an empty one is the one too
     many, deleted at no loss), or in a table with an ``empty_column`` (an
     empty field may be that column's).  None where some separators but not
-    all are followed by a blank (the record's own style has none): a field
-    that begins with one is the rest of a value that held the separator
-    (``Smith, John``), the hints' to quote, and dropping any field would
-    lose a value."""
+    all are followed by a blank (the record's own style has none), one of
+    them before a field that stands where the table writes no value after
+    a blank (not in a column of ``led``, nor the one before, should the
+    field too many come first): a field that begins with one is the rest of
+    a value that held the separator (``Smith, John``), the hints' to quote,
+    and dropping any field would lose a value."""
     bounds = list(zip((start, *(s + width for s in separators)), (*separators, end), strict=True))
     values = [text[low:high] for low, high in bounds]
     if not empty_column and not all(value.strip() for value in values):
         return  # an empty field is the one too many: dropping it loses no value
-    led = sum(1 for value in values[1:] if value[:1].isspace())
-    if 0 < led < len(separators):
+    blank = [index for index, value in enumerate(values) if index and value[:1].isspace()]
+    unwritten = [index for index in blank if not led.intersection((index - 1, index))]
+    if unwritten and len(blank) < len(separators):
         return  # the field too many is the rest of a value that held the separator
     scored = [
         (misfits([*values[:index], *values[index + 1 :]]), index) for index in range(len(values))
@@ -135,6 +142,7 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
         header + 1,
         misfits=context.judge.misfits,
         empty_column=context.judge.empty_column(),
+        led=context.judge.led_columns(),
     )
     return verified(text, context.oracle, places, algorithm=ALGORITHM, budget=budget)
 
