@@ -520,3 +520,13 @@ def test_of_places_alike_for_a_lost_field_the_one_where_values_fit_their_columns
     assert 0 < lost_load.unaligned < lost_solar.unaligned  # 2 is among the solar values
     weights = bundled_weights().of("csv")
     assert weights.score(lost_load) < weights.score(lost_solar)
+
+
+def test_which_field_is_dropped_is_the_columns_question_before_its_length() -> None:
+    csv = _lexer("csv")
+    rows = "a,b,c\n" + "".join(f"{n},{2 * n},{n % 2}\n" for n in range(8))
+    damaged = rows + "8,16,N/A,0\n"  # a junk value put into the record
+    junk = _features(damaged, rows + "8,16,0\n", csv)
+    value = _features(damaged, rows + "8,16,N/A\n", csv)  # one character dropped, not three
+    assert (junk.dropped, junk.data_lost) == (value.dropped, value.data_lost) == (1, 0)
+    assert junk.misplaced < value.misplaced and junk.distance > value.distance

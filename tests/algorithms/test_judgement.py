@@ -214,12 +214,13 @@ def test_a_field_deleted_whole_with_its_separator_is_dropped() -> None:
     text = "id,kind,size\n1,x,C,5\n"  # one field too many
     dropped = judge(csv, text, "id,kind,size\n1,C,5\n")
     assert (dropped.dropped, dropped.structure_lost, dropped.data_lost) == (1, 0, 1)
+    assert dropped.dropped_lost == 1  # of the data lost, the field's: `x`
     last = judge(csv, text, "id,kind,size\n1,x,C\n")  # the last field, its separator before
-    assert (last.dropped, last.structure_lost, last.data_lost) == (1, 0, 1)
+    assert (last.dropped, last.structure_lost, last.data_lost, last.dropped_lost) == (1, 0, 1, 1)
     cut = judge(csv, text, "id,kind,size\n1,xC,5\n")  # a separator alone: punctuation lost
     assert (cut.dropped, cut.structure_lost) == (0, 1)
     partly = judge(csv, text, "id,kind,size\n1,C5\n")  # and the separator after `C`
-    assert (partly.dropped, partly.structure_lost) == (1, 1)
+    assert (partly.dropped, partly.structure_lost, partly.dropped_lost) == (1, 1, 1)
     gone = judge(csv, text + "2,D,6\n", text)  # a record deleted whole: its punctuation lost
     assert (gone.dropped, gone.structure_lost) == (0, 2)
     empty = judge(csv, "id,kind\n,1,C\n", "id,kind\n1,C\n")  # an empty field, nothing lost

@@ -64,8 +64,8 @@ class Features:
     data_lost: int = 0
     """Non-whitespace characters of data deleted or overwritten
     (``Judgement.data_lost``; undecodable bytes re-read as text are kept;
-    text turned into a comment, escapes and wrappers removed have features
-    of their own)."""
+    text turned into a comment, escapes and wrappers removed and fields
+    dropped have features of their own)."""
     commented: int = 0
     """Characters of the input the repair turns into a comment
     (``Judgement.commented``): hidden from the data, still in the file; not
@@ -96,8 +96,10 @@ class Features:
     dropped: int = 0
     """Fields deleted whole with a separator beside them
     (``Judgement.dropped``: ``1,C,5`` from ``1,x,C,5``, a junk field put
-    into a record, or an empty field too many); their characters count in
-    ``data_lost``, the separator not in ``structure_lost``."""
+    into a record, or an empty field too many); their characters count not
+    in ``data_lost`` (``Judgement.dropped_lost``: which field is the one too
+    many is the columns' question before the length of its value, which
+    ``distance`` still counts), the separator not in ``structure_lost``."""
     misplaced: int = 0
     """Values not of their column's shape, less those of the input
     (``Judgement.misplaced``; below zero when the repair puts values back
@@ -216,7 +218,7 @@ def features_of(
         lossy=int(lossy),
         misshapen=judgement.misshapen,
         changed=judgement.changed,
-        data_lost=judgement.data_lost,
+        data_lost=max(0, judgement.data_lost - judgement.dropped_lost),
         structure_lost=judgement.structure_lost,
         joined=judgement.joined,
         dropped=judgement.dropped,

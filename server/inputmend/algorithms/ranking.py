@@ -348,7 +348,9 @@ def _judged(
         # the versions are alternatives, and leaving one out is the choice the
         # title names, neither data lost nor an edit (only the markers are)
         removed = judgement.removed + chosen.left_out
-        judgement = replace(judgement, data_lost=0, structure_lost=0, dropped=0, removed=removed)
+        judgement = replace(
+            judgement, data_lost=0, structure_lost=0, dropped=0, dropped_lost=0, removed=removed
+        )
     lossy = not chosen and not limit.allows(lost, available)
     marked = replace(repair, data_lost=lost, tokens_kept=judgement.tokens_kept, lossy=lossy)
     return marked, judgement, chosen or None

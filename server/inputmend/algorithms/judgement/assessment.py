@@ -108,7 +108,8 @@ class Assessment(TokenCriteria, CommentCriteria, LossCriteria, LayoutCriteria):
                 if self.survivors(position) and not misread[position]:
                     changed += self._changed(position, cover)
         changed += self._continued()
-        data_lost, structure_lost, junk_lost, commented, escapes, tail, dropped = self._lost()
+        lost = self._lost()
+        data_lost, structure_lost, junk_lost, commented, escapes, tail, dropped, in_fields = lost
         invented, unfilled, punctuated = self._invented()
         invented += self._emptied()
         return (
@@ -135,6 +136,7 @@ class Assessment(TokenCriteria, CommentCriteria, LossCriteria, LayoutCriteria):
             tail,
             punctuated,
             dropped,
+            in_fields,
             self._prose_commented(),
             0,  # wrappers: counted once per repair (:func:`removed_wrappers`)
         )

@@ -27,7 +27,7 @@ class LossCriteria(AssessmentState):
             end += 1
         return sum(1 for offset in range(start, end) if offset in deleted)
 
-    def _lost(self) -> tuple[int, int, int, int, int, int, int]:
+    def _lost(self) -> tuple[int, int, int, int, int, int, int, int]:
         """Data characters deleted or overwritten; punctuation tokens so lost
         (or commented out) that were not duplicates or a hint's fix;
         characters no terminal reads, other than letters and digits, so
@@ -35,14 +35,16 @@ class LossCriteria(AssessmentState):
         data or junk lost (the text stays in the file: hidden, not lost);
         and escapes deleted (:func:`escape_removed`); last, how many of the
         characters turned into a comment are in one that begins after text on
-        its line; and separators deleted with a whole field beside them that
-        holds a value (``dropped``, not counted as punctuation lost).  The
+        its line; separators deleted with a whole field beside them that
+        holds a value (``dropped``, not counted as punctuation lost); and of
+        the data lost, the characters of those fields (``dropped_lost``).  The
         characters of a wrapper the repair removes (:func:`removed_wrappers`) count
         in none."""
         original, tokens, starts = self.original, self.before, self.before_starts
         lost = junk = commented = escapes = 0
         tail = 0
         punctuation: set[int] = set()
+        data: list[int] = []  # the offsets counted as data lost
         for offset in sorted(self.deleted_set.union(self.commented)):
             char = original[offset]
             if char.isspace() or offset in self.wrapping:
@@ -81,7 +83,9 @@ class LossCriteria(AssessmentState):
                 tail += offset in self.trailing
             elif char.isalnum() or not self.judge.fix_removes_punctuation(offset):
                 lost += 1
+                data.append(offset)
         structure = dropped = 0
+        fields: list[tuple[int, int]] = []  # the stretches of the fields dropped
         separator = self.judge.lexer.hints.fields
         for index in punctuation:
             # a field separator written twice holds an empty field: dropped or not
@@ -90,7 +94,12 @@ class LossCriteria(AssessmentState):
             field = self._dropped(index)
             structure += not field
             dropped += field
-        return lost, structure, junk, commented, escapes, tail, dropped
+            for step in (-1, 1) if field else ():
+                whole, valued, stretch = self._field_side(index, step)
+                if whole and valued:
+                    fields.append(stretch)
+        in_fields = sum(1 for offset in data if any(low <= offset < high for low, high in fields))
+        return lost, structure, junk, commented, escapes, tail, dropped, in_fields
 
     def _overwritten_alike(self, offset: int, char: str) -> bool:
         """Is the input's ``char`` at ``offset`` overwritten by punctuation
@@ -111,30 +120,35 @@ class LossCriteria(AssessmentState):
         tokens = self.before
         if tokens[position].value != self.judge.lexer.hints.fields:
             return False
-        sides = [self._field_side(position, step) for step in (-1, 1)]
+        sides = [self._field_side(position, step)[:2] for step in (-1, 1)]
         if not any(whole for whole, _ in sides) or all(whole and v for whole, v in sides):
             return False  # nothing deleted whole, or a record deleted whole
         return any(whole and v for whole, v in sides) or not self.judge.empty_column()
 
-    def _field_side(self, position: int, step: int) -> tuple[bool, bool]:
+    def _field_side(self, position: int, step: int) -> tuple[bool, bool, tuple[int, int]]:
         """The field before (``step`` -1) or after (+1) the separator at
-        ``position``: is it deleted whole, and does it hold a value?  A field
-        that may go on outside the window counts as kept."""
+        ``position``: is it deleted whole, does it hold a value, and the
+        stretch of the input its tokens cover?  A field that may go on
+        outside the window counts as kept."""
         tokens, text = self.before, self.original
         index, valued, whole = position + step, False, True
+        covered: list[Lexeme] = []
         while 0 <= index < len(tokens):
             token, near = tokens[index], tokens[index - step]
             between = text[min(token.end, near.end) : max(token.start, near.start)]
             if "\n" in between or "\n" in token.value or token.value == tokens[position].value:
-                return whole, valued
+                break
             valued = valued or bool(token.value.strip())
             whole = whole and all(
                 text[o].isspace() or o in self.deleted_set for o in range(token.start, token.end)
             )
+            covered.append(token)
             index += step
-        if step < 0 and not self.judge.starts_record(self.window.start):
-            return False, valued  # the field may begin before the window
-        return whole, valued
+        else:
+            if step < 0 and not self.judge.starts_record(self.window.start):
+                whole = False  # the field may begin before the window
+        low = min((token.start for token in covered), default=tokens[position].start)
+        return whole, valued, (low, max((token.end for token in covered), default=low))
 
     def _stray(self, position: int) -> bool:
         """Is a punctuation token a duplicate of its neighbour, or what a fix removes?"""

@@ -273,6 +273,13 @@ class Judgement:
     values in order.  The field's characters count in ``data_lost``; its
     separator is not counted in ``structure_lost``."""
 
+    dropped_lost: int = 0
+    """Of ``data_lost``, the characters of the fields ``dropped``: which of
+    a record's fields is the one too many is a question of the columns
+    (``misplaced``, ``unaligned``), not of how long each value is, so the
+    ranking weighs them as ``dropped`` and not as data lost (the loss rule
+    still counts them)."""
+
     prose_commented: int = 0
     """Of ``commented``, the characters on lines of prose commented whole
     (:func:`~inputmend.core.loss.prose`: ``this is a comment``), with no
