@@ -95,3 +95,8 @@ def test_a_column_written_after_a_blank_in_two_records_is_led() -> None:
     rows = [["7", " .01138"], ["9", " .02299"], ["13", ".064"]]
     assert ColumnShapes.of(rows, 2).led == frozenset({1})
     assert ColumnShapes.of(rows[1:], 2).led == frozenset()  # one blank is no way of writing
+
+
+def test_a_column_empty_in_two_records_has_gaps() -> None:
+    rows = [["7", "", "a"], ["9", "", "b"], ["13", "1", ""]]
+    assert ColumnShapes.of(rows, 3).gaps == frozenset({1})

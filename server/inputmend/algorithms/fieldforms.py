@@ -176,8 +176,8 @@ class ColumnShapes:
     (:func:`digit_pattern`) nearly every value of each column of a table
     has (None for a column without one), whether a column is empty in
     every record (two or more: ``a,b,`` on every row, where an empty field
-    is the table's own), and the columns whose values the table writes
-    after a blank (``led``)."""
+    is the table's own), the columns whose values the table writes
+    after a blank (``led``) and those it leaves empty (``gaps``)."""
 
     shapes: tuple[str | None, ...]
     patterns: tuple[str | None, ...]
@@ -187,6 +187,9 @@ class ColumnShapes:
     (``7, .01138`` on every row): the table's own way to write them, where
     a blank after a separator says nothing of a value that held it
     (``Smith, John``)."""
+    gaps: frozenset[int] = frozenset()
+    """Columns whose field is empty in two or more records (values
+    missing): an empty field there may be the table's own."""
 
     @classmethod
     def of(cls, records: Iterable[Sequence[str]], width: int) -> ColumnShapes:
@@ -195,6 +198,7 @@ class ColumnShapes:
         seen: list[dict[str | None, int]] = [{} for _ in range(width)]
         patterns: list[dict[str | None, int]] = [{} for _ in range(width)]
         led = [0] * width
+        gaps = [0] * width
         for values in records:
             if len(values) == width:
                 for index, value in enumerate(values):
@@ -202,11 +206,13 @@ class ColumnShapes:
                     seen[index][shape] = seen[index].get(shape, 0) + 1
                     patterns[index][written] = patterns[index].get(written, 0) + 1
                     led[index] += value[:1].isspace() and bool(value.strip())
+                    gaps[index] += not value.strip()
         return cls(
             tuple(_dominant(column) for column in seen),
             tuple(_most(pattern) for pattern in patterns),
             any(list(column) == [None] and column[None] > 1 for column in seen),
             frozenset(index for index, count in enumerate(led) if count > 1),
+            frozenset(index for index, count in enumerate(gaps) if count > 1),
         )
 
     def misfit(self, column: int, value: str) -> bool:

@@ -53,12 +53,16 @@ def test_a_value_too_many_is_dropped_where_the_columns_say() -> None:
     assert _placed("1,x,C,5", 3, numbers) == ["1,C,5", "1,x,5"]
     assert _placed("1,C,5,x", 3, numbers) == ["1,C,5"]  # the last, with the separator before
     assert _placed("1,,C,5", 3, numbers) == ["1,C,5"]  # the empty one, no value
-    # in a table with an empty column, the empty field may be that column's
+    # where the table leaves the column empty in other records, the empty field may be its own
     record = "1,,C,5,x"
     separators = [i for i, c in enumerate(record) if c == ","]
     columns = _not_numbers((True, False, False, True))
-    both = proposals(record, 0, len(record), separators, ",", 4, misfits=columns, empty_column=True)
+    both = proposals(
+        record, 0, len(record), separators, ",", 4, misfits=columns, gaps=frozenset({1})
+    )
     assert [apply_edits(record, edits) for edits in both] == ["1,C,5,x", "1,,C,5"]
+    dropped = proposals(record, 0, len(record), separators, ",", 4, misfits=columns)
+    assert [apply_edits(record, edits) for edits in dropped] == ["1,C,5,x"]  # no gap: the empty
     assert _placed("3,4,", 2, _not_numbers((True, True))) == ["3,4"]
     assert _placed("1,x,C", 3, numbers) == []  # one too few: no value dropped
     # ` John` is the rest of `Smith, John`, a value that lost its quotes

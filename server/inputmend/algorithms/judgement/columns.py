@@ -137,6 +137,13 @@ class TableColumns:
         self.column_shapes()
         return frozenset() if self._shapes is None else self._shapes.led
 
+    def gap_columns(self) -> frozenset[int]:
+        """The columns whose field is empty in two or more of the records
+        read for :meth:`column_shapes` (values missing): an empty field
+        there may be the table's own, not a field too many."""
+        self.column_shapes()
+        return frozenset() if self._shapes is None else self._shapes.gaps
+
     def unaligned(self, values: Sequence[str]) -> float:
         """How unlikely a record's ``values`` are under their columns, in
         nats (:meth:`ColumnForms.misfit <inputmend.algorithms.fieldforms.ColumnForms.misfit>`,

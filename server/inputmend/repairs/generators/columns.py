@@ -8,10 +8,10 @@ proposed at each place in the record (its start, each separator, its end).
 One field too many with an empty one among them (a separator written
 twice): each empty field is proposed deleted with a separator beside it,
 which loses no value.  One field too many holding values only (a junk
-value put into the record, ``1,x,C,5``), or in a table with a column
-empty in every record, where an empty field may be that column's
-(:meth:`Judge.empty_column <inputmend.algorithms.judgement.Judge.empty_column>`):
-the fields whose deletion leaves
+value put into the record, ``1,x,C,5``), or whose empty fields stand
+where the table leaves fields empty in other records, so that each may
+be its column's (:meth:`Judge.gap_columns
+<inputmend.algorithms.judgement.Judge.gap_columns>`): the fields whose deletion leaves
 the fewest values out of their columns' shapes (:meth:`Judge.misfits
 <inputmend.algorithms.judgement.Judge.misfits>`) are proposed deleted with
 a separator beside them (``dropped``), unless some separators of the
@@ -46,7 +46,7 @@ def proposals(
     fields: int,
     *,
     misfits: Callable[[Sequence[str]], int] | None = None,
-    empty_column: bool = False,
+    gaps: frozenset[int] = frozenset(),
     led: frozenset[int] = frozenset(),
 ) -> Iterator[tuple[Edit, ...]]:
     """Edits that give the record ``text[start:end]`` (its separators at
@@ -56,8 +56,9 @@ def proposals(
     shapes), the fields holding a value whose deletion leaves the fewest
     misfits, each deleted with the separator after it (the last one with
     the separator before it); in a record with an empty field, only where
-    the table has an ``empty_column`` (``led``: the columns whose values
-    the table writes after a blank)."""
+    each may be its column's (``gaps``: the columns the table leaves empty
+    in other records; ``led``: those whose values it writes after a
+    blank)."""
     found = len(separators) + 1
     width = len(separator)
     if found == fields - 1:
@@ -72,7 +73,7 @@ def proposals(
             if empty_before or empty_last:
                 yield (Edit(place, width, ""),)
         if misfits is not None:
-            yield from _dropped(text, start, end, separators, width, misfits, empty_column, led)
+            yield from _dropped(text, start, end, separators, width, misfits, gaps, led)
 
 
 def _dropped(
@@ -82,14 +83,15 @@ def _dropped(
     separators: list[int],
     width: int,
     misfits: Callable[[Sequence[str]], int],
-    empty_column: bool,
+    gaps: frozenset[int],
     led: frozenset[int],
 ) -> Iterator[tuple[Edit, ...]]:
     """Deletions of one field holding a value (and a separator beside it)
     that leave the fewest values of the record out of their columns' shapes,
     in a record whose fields all hold values (an empty one is the one too
-    many, deleted at no loss), or in a table with an ``empty_column`` (an
-    empty field may be that column's).  None where some separators but not
+    many, deleted at no loss), or whose empty fields each stand in a column
+    of ``gaps`` (or the one before, should the field too many come first:
+    each may be its column's).  None where some separators but not
     all are followed by a blank (the record's own style has none), one of
     them before a field that stands where the table writes no value after
     a blank (not in a column of ``led``, nor the one before, should the
@@ -98,7 +100,8 @@ def _dropped(
     and dropping any field would lose a value."""
     bounds = list(zip((start, *(s + width for s in separators)), (*separators, end), strict=True))
     values = [text[low:high] for low, high in bounds]
-    if not empty_column and not all(value.strip() for value in values):
+    empty = [index for index, value in enumerate(values) if not value.strip()]
+    if any(not gaps.intersection((index - 1, index)) for index in empty):
         return  # an empty field is the one too many: dropping it loses no value
     blank = [index for index, value in enumerate(values) if index and value[:1].isspace()]
     unwritten = [index for index in blank if not led.intersection((index - 1, index))]
@@ -141,7 +144,7 @@ def _run(context: RepairContext, found: tuple[Repair, ...], budget: Budget) -> C
         separator,
         header + 1,
         misfits=context.judge.misfits,
-        empty_column=context.judge.empty_column(),
+        gaps=context.judge.gap_columns(),
         led=context.judge.led_columns(),
     )
     return verified(text, context.oracle, places, algorithm=ALGORITHM, budget=budget)
