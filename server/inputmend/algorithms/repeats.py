@@ -35,8 +35,8 @@ MIN_TOKENS = 3
 """A definition's fewest tokens: a name, punctuation, a value."""
 
 RUN_WINDOW = 48
-"""Tokens read on either side of the refused token for a run of tokens that
-a copy of it holds before or after it (a bound on work on a long line)."""
+"""Tokens read before the refused token for a copy of the run of tokens it
+begins (a bound on work on a long line)."""
 
 REACH = 4096
 """Characters before a line that its lexing starts from, at a line start:
@@ -52,7 +52,7 @@ other attributes of a start tag written over lines)."""
 class Removal:
     """What a repair whose every edit removes a copy of a definition removes:
     ``deleted`` characters deleted of copies that a copy before them keeps
-    in its place (the last of them: the one the loader refuses), and
+    in its place (the last of them: the one the rule refuses), and
     ``commented`` non-blank characters turned into a comment.  Deleting an
     earlier copy keeps the data too, but moves the definition to where the
     later one stood: its characters are not counted here, and stay an edit."""
