@@ -132,3 +132,11 @@ def test_the_functions_stay_the_packages_attributes_whatever_is_imported() -> No
         importlib.import_module(module.name)
     assert inputmend.repair.__module__ == "inputmend.api"
     assert inputmend.check.__module__ == "inputmend.api"
+
+
+def test_check_says_when_a_rule_beyond_the_syntax_refused() -> None:
+    twice = inputmend.check("a = 1\nb = 2\na = 1\n", grammar="toml")
+    assert not twice.valid and twice.beyond_syntax
+    assert "overwrite" in twice.message
+    broken = inputmend.check("a = [1,\n", grammar="toml")
+    assert not broken.valid and not broken.beyond_syntax
