@@ -74,3 +74,12 @@ def test_a_value_of_brackets_alone_is_a_definition() -> None:
     text = "[f]\nextras = []\nother = 1\nextras = []\n"
     at = text.rindex("extras")
     assert removed_copies(text, (Edit(at, 12),), lexer("toml")) == Removal(12, 0)
+
+
+def test_fields_of_a_record_are_no_definition() -> None:
+    # a CSV row holding `1.3,140` twice: its fields, parted as every field is
+    text = "a,b,c,d,e\n1.3,140,1.3,140,7,8\n"
+    row = text.index("1.3")
+    assert list(repeated_definitions(text, len(text) - 2, lexer("csv"))) == []
+    second = text.index(",1.3,140", row + 1)
+    assert removed_copies(text, (Edit(second, 8),), lexer("csv")) is None

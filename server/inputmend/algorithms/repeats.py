@@ -73,7 +73,9 @@ def _content(text: str, start: int, end: int) -> tuple[int, int]:
 def _is_definition(lexemes: Sequence[Lexeme], start: int, end: int) -> bool:
     """Do the ``lexemes`` of a line read ``[start, end)`` as whole tokens that
     begin with data (a name), then punctuation, then at least one more token
-    (a value: ``line-length = 100``, ``extras = []``)?"""
+    (a value: ``line-length = 100``, ``extras = []``)?  The punctuation after
+    the name is not what stands before it: ``1.3,140`` inside a CSV record
+    (``,1.3,140,``) is two of its fields, not a name and its value."""
     inside = [lexeme for lexeme in lexemes if start <= lexeme.start < end]
     if not inside or inside[0].start != start or inside[-1].end != end:
         return False
@@ -82,16 +84,17 @@ def _is_definition(lexemes: Sequence[Lexeme], start: int, end: int) -> bool:
     punctuation = next(
         (index for index, lexeme in enumerate(inside) if lexeme.role is Role.STRUCTURE), None
     )
-    return punctuation is not None and punctuation + 1 < len(inside)
+    if punctuation is None or punctuation + 1 >= len(inside):
+        return False
+    before = [lexeme for lexeme in lexemes if lexeme.end <= start]
+    return not before or before[-1].value != inside[punctuation].value
 
 
 def _lexed(text: str, start: int, end: int, lexer: TolerantLexer) -> list[Lexeme]:
     """The lexemes of ``text[start:end]``, read from a line start up to
     :data:`REACH` before ``start`` (in the context of what begins there)."""
     origin = line_at(text, max(0, start - REACH))[0]
-    return [
-        lexeme for lexeme in lexer.lex(text, origin, end, foreign=False) if lexeme.start >= start
-    ]
+    return [x for x in lexer.lex(text, origin, end, foreign=False) if x.start >= start]
 
 
 def _later_line(text: str, offset: int, content: str) -> bool:
