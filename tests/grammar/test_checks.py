@@ -115,3 +115,16 @@ def test_a_user_grammar_can_ask_for_checks(tmp_path: Path) -> None:
     path.write_text("// check: match open=BEGIN close=NOPE\n" + path.read_text())
     with pytest.raises(OracleConfigError, match="'NOPE' is not a terminal"):
         CompiledGrammar.load(str(path))
+
+
+def test_a_name_check_refusal_stays_beyond_the_syntax_when_rescanned() -> None:
+    # an edit above the refusal rescans incrementally and moves its offset:
+    # the verdict must say the same as a fresh scan of the edited text
+    oracle = IncrementalGrammarOracle("xml")
+    base = "<r>\n" + '  <k v="1"/>\n' * 50 + '  <a x="1" x="1"/>\n</r>\n'
+    refused = oracle.check(base)
+    assert refused.beyond_syntax and refused.error_offset is not None
+    edited = base.replace('<k v="1"/>', '<k v="12"/>', 1)
+    moved = oracle.check(edited)
+    assert moved == IncrementalGrammarOracle("xml").check(edited)
+    assert moved.beyond_syntax and moved.error_offset == refused.error_offset + 1

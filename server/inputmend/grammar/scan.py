@@ -35,7 +35,7 @@ import bisect
 import functools
 import weakref
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from inputmend.core.oracle import Feedback, Verdict
@@ -1185,7 +1185,7 @@ def _moved(feedback: Feedback, delta: int) -> Feedback:
     """``feedback`` about a text whose end moved by ``delta``."""
     if feedback.error_offset is None or delta == 0:
         return feedback
-    return Feedback(feedback.verdict, feedback.error_offset + delta, feedback.message)
+    return replace(feedback, error_offset=feedback.error_offset + delta)
 
 
 def _far_alternative(watch: tuple[tuple[Any, Any], ...], text: str, pos: int, end: int) -> Any:

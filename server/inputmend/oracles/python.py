@@ -13,6 +13,7 @@ and an error that only says "the input ended too early" becomes INCOMPLETE.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import importlib
 import importlib.util
@@ -133,7 +134,7 @@ def judge(validator: Validator, text: str) -> Feedback:
         raise
     except BaseException as error:  # noqa: BLE001 - any failure of the validator is a verdict
         feedback = classify_exception(error, text)
-        return Feedback(feedback.verdict, feedback.error_offset, printable(feedback.message))
+        return dataclasses.replace(feedback, message=printable(feedback.message))
     return COMPLETE
 
 
