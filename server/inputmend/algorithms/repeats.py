@@ -1,9 +1,10 @@
 """Definitions written twice, and repairs that remove one of the copies.
 
 A key set twice in a TOML table, or an attribute written twice in an XML
-start tag, is what a format's loader refuses (tomllib: "Cannot overwrite a
-value"; expat: a duplicate attribute) while its grammar reads the text
-fine: a copy-paste slip, or a setting added again further down.  A person
+start tag, is what a rule beyond the syntax refuses (the format's loader,
+tomllib: "Cannot overwrite a value"; a name check of the grammar: an
+attribute that appears twice) in a text the parser reads: a copy-paste
+slip, or a setting added again further down.  A person
 removes one copy (or comments it out).  The text the repair removes is
 then no data lost: the repaired text keeps an identical copy of it.
 

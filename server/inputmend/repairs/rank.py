@@ -7,7 +7,6 @@ weighed by the weights of the guide grammar's format
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 
 from inputmend.algorithms.features import bundled_weights
@@ -40,7 +39,18 @@ def scored_for_oracle(
     grammar = None if oracle is None else guide_of(oracle)
     brackets = None if grammar is None else syntax_of(grammar).brackets
     locator = None if oracle is None or grammar is None else locator_of(oracle, grammar)
-    return scored_in(text, repairs, top, locator, guidance(grammar), brackets, max_loss, [])
+    beyond_syntax = None if oracle is None else lambda: oracle.check(text).beyond_syntax
+    return scored_in(
+        text,
+        repairs,
+        top,
+        locator,
+        guidance(grammar),
+        brackets,
+        max_loss,
+        [],
+        beyond_syntax=beyond_syntax,
+    )
 
 
 def rank_in(
@@ -62,6 +72,7 @@ def rank_in(
         max_loss,
         notes,
         context.judge,
+        beyond_syntax=lambda: context.feedback.beyond_syntax,
         only_top=True,
     )
     return tuple(s.repair for s in found)
@@ -78,6 +89,7 @@ def scored_in(
     notes: list[str],
     judge: Judge | None = None,
     *,
+    beyond_syntax: Callable[[], bool] | None = None,
     only_top: bool = False,
 ) -> tuple[Scored, ...]:
     """Every repair, best first, with its features and score: read with the
@@ -87,9 +99,11 @@ def scored_in(
     table declared twice, by ``tomllib``: ``[[servers]`` after a
     ``[[servers]]`` is closed, not made a table of the same name); weighed
     by the weights for the guide grammar (``judge``: one made for the text
-    before, see :func:`~inputmend.repairs.context.context_of`).  With
-    ``only_top``, only the best ``top`` (see
-    :func:`~inputmend.algorithms.ranking.scored`)."""
+    before, see :func:`~inputmend.repairs.context.context_of`).
+    ``beyond_syntax``: did the request's oracle refuse the text by a rule
+    beyond its syntax (its verdict's ``beyond_syntax``; asked only when a
+    repair may remove a copy of a definition)?  With ``only_top``, only the
+    best ``top`` (see :func:`~inputmend.algorithms.ranking.scored`)."""
     if guide.problem is not None:
         notes.append(guide.problem)
     repairs = list(repairs)
@@ -109,21 +123,9 @@ def scored_in(
         judge=judge,
         weights=bundled_weights().of(fmt),
         rejects=loader_rejects(locator),
-        beyond_syntax=None
-        if locator is None
-        else functools.partial(refused_beyond_syntax, text, locator),
+        beyond_syntax=beyond_syntax,
         only_top=only_top,
     )
-
-
-def refused_beyond_syntax(text: str, locator: IncrementalGrammarOracle) -> bool:
-    """Is ``text`` refused by a rule beyond its syntax: a name check of the
-    grammar, or the format's loader where the grammar accepts it?"""
-    feedback = locator.scan(text).feedback
-    if not feedback.valid:
-        return feedback.beyond_syntax
-    loaded = locator.check_semantics(text)
-    return loaded is not None and not loaded.valid
 
 
 def loader_rejects(locator: IncrementalGrammarOracle | None) -> Callable[[str], bool] | None:

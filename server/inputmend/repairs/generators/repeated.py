@@ -1,10 +1,10 @@
 """A definition written twice, one copy removed: where a rule beyond the
 syntax refuses a text (the format's loader: a TOML key set twice in a
 table; a name check of the grammar: an XML attribute written twice in a
-tag), the line it points at is read
-for a definition it repeats (:func:`~inputmend.algorithms.repeats.repeated_definitions`):
-the line itself when another line holds the same, or a run of tokens the line
-holds twice.  Each copy deleted is proposed, the one the rule points at
+tag), the line it points at is read for a definition it repeats
+(:func:`~inputmend.algorithms.repeats.repeated_definitions`): the line
+itself when another line holds the same, or a run of tokens that a copy
+before it holds.  Each copy deleted is proposed, the one the rule points at
 first; the oracle checks every proposal, and the ranking counts nothing of
 a removed copy as lost (the text keeps the other).
 """
